@@ -1,0 +1,73 @@
+//! The I/O engines, fio-style: each fills one small table of operations
+//! (queue, submit, reap) and declares what it can do, so the runner drives
+//! them all with one loop. This crate holds all of diskbench's `unsafe`,
+//! each piece behind a safe type with a `# Safety` note.
+//!
+//! The runner talks to [`AnyEngine`], an enum rather than a trait object:
+//! the per-I/O call is a predictable branch, not an indirect call, which
+//! matters for the null engine at millions of I/Os per second.
+
+mod buffers;
+mod error;
+mod libaio;
+mod null;
+mod open;
+mod sync;
+mod uring;
+
+pub use buffers::BufferPool;
+pub use error::EngineError;
+pub use libaio::LibaioEngine;
+pub use model::Direction;
+pub use null::NullEngine;
+pub use open::{open, open_with_fallback, AnyEngine, EngineConfig, Fallback};
+pub use sync::SyncEngine;
+pub use uring::UringEngine;
+
+/// One I/O to start. `slot` names both the buffer and the caller's record of
+/// the I/O; it comes back in the [`Completion`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IoRequest {
+    pub slot: u32,
+    pub file: u32,
+    pub dir: Direction,
+    pub offset: u64,
+    pub len: u32,
+}
+
+/// A finished I/O: `result` is the byte count, or a negative errno.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Completion {
+    pub slot: u32,
+    pub result: i64,
+}
+
+/// What an engine can do, checked by the runner before any I/O.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// I/Os complete later, in `reap`; when false, `queue` does the I/O itself
+    /// and the caller times it around that call.
+    pub asynchronous: bool,
+    /// False for the null engine: no file is opened, created or laid out.
+    pub does_io: bool,
+    pub registered_buffers: bool,
+    pub registered_files: bool,
+}
+
+/// The operations every engine provides.
+pub trait Engine {
+    fn name(&self) -> &'static str;
+    fn capabilities(&self) -> Capabilities;
+    /// The buffer of `slot`, to fill before a write or read after a read.
+    /// Must not be called while that slot's I/O is in flight.
+    fn buffer(&mut self, slot: u32) -> &mut [u8];
+    /// Adds one I/O to the batch (a synchronous engine does it now).
+    fn queue(&mut self, req: IoRequest) -> Result<(), EngineError>;
+    /// Hands the queued batch to the kernel; returns how many were submitted.
+    fn submit(&mut self) -> Result<usize, EngineError>;
+    /// Waits until at least `min` I/Os have completed (or none are in flight)
+    /// and appends every completion available to `out`.
+    fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError>;
+    /// fsync (or fdatasync when `data_only`) one file. Call with nothing in flight.
+    fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), EngineError>;
+}

@@ -1,0 +1,62 @@
+//! `null`: completes every I/O at once without touching a file, as fio's null
+//! engine does. It measures the tool itself and drives the runner's tests.
+
+use crate::{BufferPool, Capabilities, Completion, Engine, EngineConfig, EngineError, IoRequest};
+
+pub struct NullEngine {
+    buffers: BufferPool,
+    queued: Vec<Completion>,
+    done: Vec<Completion>,
+}
+
+impl NullEngine {
+    pub fn new(cfg: &EngineConfig) -> NullEngine {
+        NullEngine {
+            // One small buffer per slot: nothing is transferred, but callers may
+            // still fill a buffer before a "write".
+            buffers: BufferPool::new(cfg.depth as usize, cfg.block_bytes.min(4096), 64),
+            queued: Vec::with_capacity(cfg.depth as usize),
+            done: Vec::with_capacity(cfg.depth as usize),
+        }
+    }
+}
+
+impl Engine for NullEngine {
+    fn name(&self) -> &'static str {
+        "null"
+    }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            asynchronous: true,
+            does_io: false,
+            registered_buffers: false,
+            registered_files: false,
+        }
+    }
+    fn buffer(&mut self, slot: u32) -> &mut [u8] {
+        self.buffers.slot(slot)
+    }
+    #[inline]
+    fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {
+        self.queued.push(Completion {
+            slot: req.slot,
+            result: req.len as i64,
+        });
+        Ok(())
+    }
+    #[inline]
+    fn submit(&mut self) -> Result<usize, EngineError> {
+        let n = self.queued.len();
+        self.done.append(&mut self.queued);
+        Ok(n)
+    }
+    #[inline]
+    fn reap(&mut self, _min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError> {
+        let n = self.done.len();
+        out.append(&mut self.done);
+        Ok(n)
+    }
+    fn sync_file(&mut self, _file: u32, _data_only: bool) -> Result<(), EngineError> {
+        Ok(())
+    }
+}

@@ -1,0 +1,150 @@
+//! Choosing and starting an engine, with fio-like fallback: when the kernel or
+//! a seccomp profile refuses io_uring, try libaio, then sync, and say so.
+
+use crate::{
+    Capabilities, Completion, Engine, EngineError, IoRequest, LibaioEngine, NullEngine,
+    SyncEngine, UringEngine,
+};
+use model::EngineKind;
+use std::fs::File;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// What an engine needs to start. Files stay owned by the caller (shared with
+/// an `Arc`), so a refused engine hands nothing back and the next one can try.
+#[derive(Clone)]
+pub struct EngineConfig {
+    pub files: Arc<[File]>,
+    /// Paths of `files`, same order, for error messages.
+    pub paths: Arc<[PathBuf]>,
+    /// I/Os in flight at most (`iodepth`); also the number of buffers.
+    pub depth: u32,
+    /// Bytes of the largest I/O.
+    pub block_bytes: usize,
+    /// Buffer alignment (DIO memory alignment, or the page size).
+    pub align: usize,
+}
+
+impl EngineConfig {
+    pub fn path(&self, file: u32) -> PathBuf {
+        self.paths
+            .get(file as usize)
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from("(no file)"))
+    }
+}
+
+/// The engine that ran, and why it is not the one asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fallback {
+    pub wanted: EngineKind,
+    pub used: EngineKind,
+    pub reason: String,
+}
+
+pub enum AnyEngine {
+    Sync(SyncEngine),
+    Uring(UringEngine),
+    Libaio(LibaioEngine),
+    Null(NullEngine),
+}
+
+pub fn open(kind: EngineKind, cfg: &EngineConfig) -> Result<AnyEngine, EngineError> {
+    Ok(match kind {
+        EngineKind::Sync => AnyEngine::Sync(SyncEngine::new(cfg)),
+        EngineKind::IoUring => AnyEngine::Uring(UringEngine::new(cfg)?),
+        EngineKind::Libaio => AnyEngine::Libaio(LibaioEngine::new(cfg)?),
+        EngineKind::Null => AnyEngine::Null(NullEngine::new(cfg)),
+    })
+}
+
+/// Opens `kind`; if the system refuses it, falls back io_uring -> libaio -> sync.
+pub fn open_with_fallback(
+    kind: EngineKind,
+    cfg: &EngineConfig,
+) -> Result<(AnyEngine, Option<Fallback>), EngineError> {
+    let chain: &[EngineKind] = match kind {
+        EngineKind::IoUring => &[EngineKind::IoUring, EngineKind::Libaio, EngineKind::Sync],
+        EngineKind::Libaio => &[EngineKind::Libaio, EngineKind::Sync],
+        other => return open(other, cfg).map(|e| (e, None)),
+    };
+    let mut first_refusal: Option<EngineError> = None;
+    for &candidate in chain {
+        match open(candidate, cfg) {
+            Ok(engine) => {
+                let fallback = first_refusal.map(|e| Fallback {
+                    wanted: kind,
+                    used: candidate,
+                    reason: e.to_string(),
+                });
+                return Ok((engine, fallback));
+            }
+            Err(e) if e.is_refusal() => {
+                first_refusal.get_or_insert(e);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(first_refusal.expect("the chain ends with sync, which cannot be refused"))
+}
+
+macro_rules! dispatch {
+    ($self:ident, $e:ident => $body:expr) => {
+        match $self {
+            AnyEngine::Sync($e) => $body,
+            AnyEngine::Uring($e) => $body,
+            AnyEngine::Libaio($e) => $body,
+            AnyEngine::Null($e) => $body,
+        }
+    };
+}
+
+impl Engine for AnyEngine {
+    fn name(&self) -> &'static str {
+        dispatch!(self, e => e.name())
+    }
+    fn capabilities(&self) -> Capabilities {
+        dispatch!(self, e => e.capabilities())
+    }
+    #[inline]
+    fn buffer(&mut self, slot: u32) -> &mut [u8] {
+        dispatch!(self, e => e.buffer(slot))
+    }
+    #[inline]
+    fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {
+        dispatch!(self, e => e.queue(req))
+    }
+    #[inline]
+    fn submit(&mut self) -> Result<usize, EngineError> {
+        dispatch!(self, e => e.submit())
+    }
+    #[inline]
+    fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError> {
+        dispatch!(self, e => e.reap(min, out))
+    }
+    fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), EngineError> {
+        dispatch!(self, e => e.sync_file(file, data_only))
+    }
+}
+
+impl AnyEngine {
+    pub fn kind(&self) -> EngineKind {
+        match self {
+            AnyEngine::Sync(_) => EngineKind::Sync,
+            AnyEngine::Uring(_) => EngineKind::IoUring,
+            AnyEngine::Libaio(_) => EngineKind::Libaio,
+            AnyEngine::Null(_) => EngineKind::Null,
+        }
+    }
+}
+
+/// fsync or fdatasync through the file's descriptor, for every engine.
+pub(crate) fn sync_fd(cfg: &EngineConfig, file: u32, data_only: bool) -> Result<(), EngineError> {
+    let f = &cfg.files[file as usize];
+    let res = if data_only { f.sync_data() } else { f.sync_all() };
+    res.map_err(|source| EngineError::File {
+        op: if data_only { "fdatasync" } else { "fsync" },
+        path: cfg.path(file),
+        source,
+    })
+}

@@ -1,0 +1,24 @@
+//! The data every part of diskbench shares: what to run ([`JobSpec`]), what came
+//! out ([`RunResult`]), units and latency histograms.
+//!
+//! This crate does no I/O on purpose: front ends (the fio parser, the suites)
+//! build `JobSpec`s, the runner turns them into `RunResult`s, and the reports
+//! and the history only read them. Keeping the model pure makes every stage
+//! testable on its own.
+
+pub mod histogram;
+pub mod job;
+pub mod result;
+pub mod units;
+pub mod warning;
+
+pub use histogram::Histogram;
+pub use job::{Direction, EngineKind, FileTarget, JobSpec, RwMode};
+pub use result::{CpuUsage, DirStats, HostInfo, JobResult, RunResult, SeriesPoint, TargetInfo};
+pub use warning::Warning;
+
+/// fio's default percentile list, used when a job names none.
+pub const DEFAULT_PERCENTILES: [f64; 17] = [
+    1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95,
+    99.99,
+];

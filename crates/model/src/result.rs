@@ -1,0 +1,166 @@
+//! What a run produced. Base units only (bytes, nanoseconds); the reports
+//! derive rates and fio's KiB/ms fields from these.
+
+use crate::{EngineKind, Histogram, JobSpec, Warning};
+use serde::{Deserialize, Serialize};
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    pub schema_version: u32,
+    /// e.g. "diskbench-0.1.0", fio's `fio version` field.
+    pub tool_version: String,
+    pub command_line: Vec<String>,
+    pub started_unix_ms: u64,
+    pub finished_unix_ms: u64,
+    pub host: HostInfo,
+    pub targets: Vec<TargetInfo>,
+    pub jobs: Vec<JobResult>,
+    pub warnings: Vec<Warning>,
+    /// Set when the run stopped early: the jobs hold what was measured until then.
+    pub error: Option<String>,
+    pub interrupted: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HostInfo {
+    pub hostname: String,
+    pub kernel: String,
+    pub cpu_model: String,
+    pub cpus: u32,
+    pub mem_bytes: u64,
+}
+
+/// Facts about the place a run measured: enough to tell two disks apart later.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TargetInfo {
+    pub path: String,
+    pub filesystem: Option<String>,
+    pub mount_source: Option<String>,
+    pub mount_options: Option<String>,
+    /// Kernel name of the whole disk, e.g. "nvme0n1" or "vda".
+    pub device: Option<String>,
+    pub model: Option<String>,
+    pub device_bytes: Option<u64>,
+    pub free_bytes: Option<u64>,
+    pub rotational: Option<bool>,
+    pub scheduler: Option<String>,
+    pub logical_block_bytes: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobResult {
+    pub name: String,
+    pub groupid: u32,
+    /// How many clones (`numjobs`) were merged into this entry.
+    pub clones: u32,
+    pub spec: JobSpec,
+    /// The engine that ran, after any fallback.
+    pub engine: EngineKind,
+    pub read: DirStats,
+    pub write: DirStats,
+    /// Wall time of the measured phase (after ramp), the longest clone's.
+    pub runtime_ns: u64,
+    pub cpu: CpuUsage,
+    /// Per-second figures of the measured phase, summed over the merged clones.
+    pub series: Vec<SeriesPoint>,
+    pub error: Option<String>,
+}
+
+impl JobResult {
+    pub fn total_ios(&self) -> u64 {
+        self.read.ios + self.write.ios
+    }
+}
+
+/// One direction of one job (fio's `read` or `write` object).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DirStats {
+    pub ios: u64,
+    pub bytes: u64,
+    /// Time this direction was measured for: the longest clone's, as fio reports it.
+    pub runtime_ns: u64,
+    /// Submission latency; `None` for engines where submitting is the I/O (sync).
+    pub slat: Option<Histogram>,
+    pub clat: Histogram,
+    pub lat: Histogram,
+}
+
+impl DirStats {
+    pub fn iops(&self) -> f64 {
+        if self.runtime_ns == 0 {
+            0.0
+        } else {
+            self.ios as f64 * 1e9 / self.runtime_ns as f64
+        }
+    }
+    pub fn bytes_per_sec(&self) -> f64 {
+        if self.runtime_ns == 0 {
+            0.0
+        } else {
+            self.bytes as f64 * 1e9 / self.runtime_ns as f64
+        }
+    }
+    pub fn merge(&mut self, other: &DirStats) {
+        self.ios += other.ios;
+        self.bytes += other.bytes;
+        self.runtime_ns = self.runtime_ns.max(other.runtime_ns);
+        match (&mut self.slat, &other.slat) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.slat = Some(b.clone()),
+            _ => {}
+        }
+        self.clat.merge(&other.clat);
+        self.lat.merge(&other.lat);
+    }
+}
+
+/// The benchmark's own CPU use (worker threads only), for fio's `usr_cpu`,
+/// `sys_cpu` and `ctx`, and for the CPU-bound warning.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CpuUsage {
+    pub user_ns: u64,
+    pub system_ns: u64,
+    pub voluntary_ctx: u64,
+    pub involuntary_ctx: u64,
+    pub minor_faults: u64,
+    pub major_faults: u64,
+}
+
+impl CpuUsage {
+    pub fn add(&mut self, o: &CpuUsage) {
+        self.user_ns += o.user_ns;
+        self.system_ns += o.system_ns;
+        self.voluntary_ctx += o.voluntary_ctx;
+        self.involuntary_ctx += o.involuntary_ctx;
+        self.minor_faults += o.minor_faults;
+        self.major_faults += o.major_faults;
+    }
+    pub fn ctx(&self) -> u64 {
+        self.voluntary_ctx + self.involuntary_ctx
+    }
+}
+
+/// One interval of the per-second series.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SeriesPoint {
+    /// Start of the interval, from the start of the measured phase.
+    pub start_ms: u64,
+    /// Usually 1000; the last interval may be shorter.
+    pub duration_ms: u64,
+    pub read_ios: u64,
+    pub read_bytes: u64,
+    pub write_ios: u64,
+    pub write_bytes: u64,
+}
+
+impl SeriesPoint {
+    pub fn add(&mut self, o: &SeriesPoint) {
+        self.duration_ms = self.duration_ms.max(o.duration_ms);
+        self.read_ios += o.read_ios;
+        self.read_bytes += o.read_bytes;
+        self.write_ios += o.write_ios;
+        self.write_bytes += o.write_bytes;
+    }
+}

@@ -1,0 +1,154 @@
+//! fio's spelling of sizes, times and booleans.
+//!
+//! Sizes are powers of two (`4k` = 4096), as with fio's default `kb_base=1024`;
+//! times without a suffix are seconds. Errors say what was expected so the
+//! front ends can pass them straight to the user.
+
+use std::time::Duration;
+use thiserror::Error;
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum UnitError {
+    #[error("'{0}' is not a size: use a number with an optional k, m, g, t or p suffix (e.g. 4k, 1m, 1g)")]
+    Size(String),
+    #[error("'{0}' is not a duration: use a number with an optional us, ms, s, m or h suffix (e.g. 30, 500ms, 3h)")]
+    Duration(String),
+    #[error("'{0}' is not a boolean: use 1 or 0 (also true/false, yes/no, on/off)")]
+    Bool(String),
+    #[error("'{0}' is not a whole number")]
+    Int(String),
+}
+
+/// Parses `4k`, `1m`, `1g`, `4KiB`, `4KB`, `512` (bytes) into bytes.
+pub fn parse_size(text: &str) -> Result<u64, UnitError> {
+    let err = || UnitError::Size(text.to_string());
+    let t = text.trim();
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (num, suffix) = t.split_at(split);
+    if num.is_empty() {
+        return Err(err());
+    }
+    let shift = match suffix.to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        "p" | "pb" | "pib" => 50,
+        _ => return Err(err()),
+    };
+    let scale = 1u64 << shift;
+    if let Ok(n) = num.parse::<u64>() {
+        return n.checked_mul(scale).ok_or_else(err);
+    }
+    let f: f64 = num.parse().map_err(|_| err())?;
+    let bytes = f * scale as f64;
+    if !bytes.is_finite() || bytes < 0.0 || bytes > u64::MAX as f64 {
+        return Err(err());
+    }
+    Ok(bytes.round() as u64)
+}
+
+/// Parses `30`, `30s`, `500ms`, `100us`, `10m`, `3h`, `1d`: bare numbers are seconds.
+pub fn parse_duration(text: &str) -> Result<Duration, UnitError> {
+    let err = || UnitError::Duration(text.to_string());
+    let t = text.trim();
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (num, suffix) = t.split_at(split);
+    let value: f64 = num.parse().map_err(|_| err())?;
+    let seconds_per_unit = match suffix.to_ascii_lowercase().as_str() {
+        "" | "s" | "sec" => 1.0,
+        "ms" | "msec" => 1e-3,
+        "us" | "usec" => 1e-6,
+        "ns" | "nsec" => 1e-9,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        "d" => 86400.0,
+        _ => return Err(err()),
+    };
+    let secs = value * seconds_per_unit;
+    if !secs.is_finite() || secs < 0.0 {
+        return Err(err());
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+pub fn parse_bool(text: &str) -> Result<bool, UnitError> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(UnitError::Bool(text.to_string())),
+    }
+}
+
+pub fn parse_int(text: &str) -> Result<u64, UnitError> {
+    text.trim()
+        .parse()
+        .map_err(|_| UnitError::Int(text.to_string()))
+}
+
+/// Formats bytes the way fio prints them in option echoes: `4k`, `1m`, `1g`, or plain bytes.
+pub fn format_size(bytes: u64) -> String {
+    for (shift, suffix) in [(40, "t"), (30, "g"), (20, "m"), (10, "k")] {
+        if bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+            return format!("{}{}", bytes >> shift, suffix);
+        }
+    }
+    bytes.to_string()
+}
+
+/// Formats a byte count as binary units with one decimal: `1.0GiB`, `512.0MiB`.
+pub fn format_bytes_binary(bytes: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut v = bytes as f64;
+    let mut i = 0;
+    while v >= 1024.0 && i + 1 < units.len() {
+        v /= 1024.0;
+        i += 1;
+    }
+    if i == 0 {
+        format!("{bytes}B")
+    } else {
+        format!("{v:.1}{}", units[i])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_powers_of_two() {
+        assert_eq!(parse_size("4k"), Ok(4096));
+        assert_eq!(parse_size("4KiB"), Ok(4096));
+        assert_eq!(parse_size("4KB"), Ok(4096));
+        assert_eq!(parse_size("1m"), Ok(1 << 20));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert_eq!(parse_size("512"), Ok(512));
+        assert_eq!(parse_size("1.5k"), Ok(1536));
+        assert!(parse_size("4x").is_err());
+        assert!(parse_size("k").is_err());
+        assert!(parse_size("99999999999p").is_err());
+    }
+
+    #[test]
+    fn durations_default_to_seconds() {
+        assert_eq!(parse_duration("5"), Ok(Duration::from_secs(5)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("3h"), Ok(Duration::from_secs(10800)));
+        assert!(parse_duration("5 parsecs").is_err());
+        assert!(parse_duration("-1").is_err());
+    }
+
+    #[test]
+    fn booleans_and_formats() {
+        assert_eq!(parse_bool("1"), Ok(true));
+        assert_eq!(parse_bool("off"), Ok(false));
+        assert!(parse_bool("maybe").is_err());
+        assert_eq!(format_size(4096), "4k");
+        assert_eq!(format_size(1 << 30), "1g");
+        assert_eq!(format_size(1000), "1000");
+        assert_eq!(format_bytes_binary(1 << 30), "1.0GiB");
+    }
+}

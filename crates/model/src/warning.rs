@@ -1,0 +1,62 @@
+//! Reasons a figure may not be what it seems. Each says what to do about it,
+//! as hyperfine's warnings do; `Display` is the text users read.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Warning {
+    /// A worker spent most of its wall time on the CPU.
+    CpuBound { job: String, cpu_pct: f64 },
+    /// Buffered I/O on a data set the page cache can hold.
+    DataSetFitsInCache { job: String, data_bytes: u64, ram_bytes: u64 },
+    /// The asked-for engine could not be used.
+    EngineFallback { job: String, wanted: String, used: String, reason: String },
+    /// A file that will be read has holes: reads of holes never reach the disk.
+    SparseFile { path: String, allocated_bytes: u64, size_bytes: u64 },
+    /// The cache could not be dropped before a buffered run.
+    CacheNotDropped { path: String, reason: String },
+    /// The measured phase was too short for the figures to settle.
+    ShortRun { job: String, runtime_ms: u64 },
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::CpuBound { job, cpu_pct } => write!(
+                f,
+                "job '{job}': a worker was busy on the CPU {cpu_pct:.0}% of the time: the benchmark, \
+                 not the disk, was the limit; raise numjobs (or iodepth with an async engine)"
+            ),
+            Warning::DataSetFitsInCache { job, data_bytes, ram_bytes } => write!(
+                f,
+                "job '{job}': buffered I/O on {} with {} of RAM: the page cache can serve it and \
+                 inflate the figures; use direct=1 or a size of at least twice RAM",
+                crate::units::format_bytes_binary(*data_bytes),
+                crate::units::format_bytes_binary(*ram_bytes)
+            ),
+            Warning::EngineFallback { job, wanted, used, reason } => write!(
+                f,
+                "job '{job}': ioengine={wanted} is not available here ({reason}); using {used} instead"
+            ),
+            Warning::SparseFile { path, allocated_bytes, size_bytes } => write!(
+                f,
+                "{path}: only {} of its {} are allocated; reads of the holes return zeros without \
+                 touching the disk. Let diskbench create the file, or fill it first",
+                crate::units::format_bytes_binary(*allocated_bytes),
+                crate::units::format_bytes_binary(*size_bytes)
+            ),
+            Warning::CacheNotDropped { path, reason } => write!(
+                f,
+                "{path}: could not drop cached pages before the run ({reason}); buffered reads may \
+                 come from memory"
+            ),
+            Warning::ShortRun { job, runtime_ms } => write!(
+                f,
+                "job '{job}' measured for only {runtime_ms} ms; figures from so short a run are \
+                 noisy: use a larger size or runtime=, time_based=1"
+            ),
+        }
+    }
+}
