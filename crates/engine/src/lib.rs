@@ -13,9 +13,10 @@ mod libaio;
 mod null;
 mod open;
 mod sync;
+pub mod sys;
 mod uring;
 
-pub use buffers::BufferPool;
+pub use buffers::{fill_random, BufferPool};
 pub use error::EngineError;
 pub use libaio::LibaioEngine;
 pub use model::Direction;

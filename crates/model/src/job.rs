@@ -6,9 +6,10 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
+    #[default]
     Read,
     Write,
 }
@@ -99,7 +100,14 @@ pub enum FileTarget {
     Named(PathBuf),
     /// `directory=` (default: the current directory) with `nrfiles` files per
     /// clone, created in a fresh subdirectory and removed after the run.
-    Generated { directory: PathBuf, nrfiles: u32 },
+    /// With `shared` set, every job and clone naming the same directory and
+    /// name uses one file, created (and laid out) once: the suites use this
+    /// so seven tests do not lay out seven files.
+    Generated {
+        directory: PathBuf,
+        nrfiles: u32,
+        shared: Option<String>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -153,6 +161,7 @@ impl JobSpec {
             target: FileTarget::Generated {
                 directory: PathBuf::from("."),
                 nrfiles: 1,
+                shared: None,
             },
             numjobs: 1,
             iodepth: 1,
@@ -177,6 +186,7 @@ impl JobSpec {
     pub fn footprint_bytes(&self) -> u64 {
         match &self.target {
             FileTarget::Named(_) => self.size_bytes.unwrap_or(0),
+            FileTarget::Generated { shared: Some(_), .. } => self.size_bytes.unwrap_or(0),
             FileTarget::Generated { .. } => self.size_bytes.unwrap_or(0) * self.numjobs as u64,
         }
     }

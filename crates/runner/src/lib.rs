@@ -1,1 +1,383 @@
-//! placeholder
+//! Turns validated jobs into a [`RunResult`]: prepares files, starts one
+//! thread per clone with its own engine, stops them on time, size or signal,
+//! and merges what they measured.
+//!
+//! Groups run one after another; the jobs of a group run at the same time,
+//! as fio runs the jobs of one command line (until `stonewall`). The suites
+//! put each test in its own group.
+
+mod clock;
+mod error;
+mod files;
+pub mod offsets;
+pub mod probe;
+mod record;
+mod worker;
+
+pub use error::RunError;
+
+use clock::Clock;
+use engine::{open_with_fallback, EngineConfig};
+use files::{prepare_clone, CloneFiles, Workspace};
+use model::result::SCHEMA_VERSION;
+use model::{EngineKind, FileTarget, JobResult, JobSpec, RunResult, TargetInfo, Warning};
+use offsets::Region;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use worker::{run_worker, Shared, WorkerOutcome, WorkerPlan};
+
+pub const TOOL_VERSION: &str = concat!("diskbench-", env!("CARGO_PKG_VERSION"));
+
+/// A worker busier than this share of its wall time was CPU-bound.
+const CPU_BOUND_PCT: f64 = 90.0;
+
+pub struct RunOptions {
+    pub allow_destructive: bool,
+    /// Set by a signal handler (or a test) to stop the run early.
+    pub stop: Arc<AtomicBool>,
+    /// Called about four times a second while a group runs.
+    pub progress: Option<Box<dyn Fn(&Progress) + Send + Sync>>,
+    pub command_line: Vec<String>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            allow_destructive: false,
+            stop: Arc::new(AtomicBool::new(false)),
+            progress: None,
+            command_line: Vec::new(),
+        }
+    }
+}
+
+pub struct Progress {
+    pub label: String,
+    pub elapsed: Duration,
+    /// The group's planned duration, when it is time-bound.
+    pub planned: Option<Duration>,
+    pub ios: u64,
+}
+
+/// The result (complete or partial) and, if the run stopped early, why.
+pub struct RunOutcome {
+    pub result: RunResult,
+    pub failure: Option<RunError>,
+}
+
+fn unix_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+pub fn run(groups: &[Vec<JobSpec>], opts: &RunOptions) -> RunOutcome {
+    let mut result = RunResult {
+        schema_version: SCHEMA_VERSION,
+        tool_version: TOOL_VERSION.to_string(),
+        command_line: opts.command_line.clone(),
+        started_unix_ms: unix_ms(),
+        host: probe::host(),
+        targets: targets_of(groups),
+        ..RunResult::default()
+    };
+    let mut failure = check_free_space(groups, &result.targets).err();
+    if failure.is_none() {
+        let clock = Clock::new();
+        let mut ws = Workspace::default();
+        for (gid, group) in groups.iter().enumerate() {
+            let outcome = run_group(gid as u32, group, opts, &clock, &mut ws, &mut result);
+            if let Err(e) = outcome {
+                failure = Some(e);
+                break;
+            }
+            if opts.stop.load(Ordering::Relaxed) {
+                failure = Some(RunError::Interrupted);
+                break;
+            }
+        }
+        drop(ws);
+    }
+    if let Some(f) = &failure {
+        result.interrupted = *f == RunError::Interrupted;
+        result.error = Some(f.to_string());
+    }
+    result.finished_unix_ms = unix_ms();
+    RunOutcome { result, failure }
+}
+
+/// The places the jobs measure, each probed once.
+fn targets_of(groups: &[Vec<JobSpec>]) -> Vec<TargetInfo> {
+    let mut seen = BTreeMap::new();
+    for spec in groups.iter().flatten().filter(|s| s.engine != EngineKind::Null) {
+        let path = match &spec.target {
+            FileTarget::Named(p) if p.exists() => p.clone(),
+            FileTarget::Named(p) => parent_dir(p),
+            FileTarget::Generated { directory, .. } => directory.clone(),
+        };
+        seen.entry(path.clone()).or_insert_with(|| probe::target(&path));
+    }
+    seen.into_values().collect()
+}
+
+fn parent_dir(p: &Path) -> PathBuf {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Fails early, before any file is written, when the files to create do not fit.
+fn check_free_space(groups: &[Vec<JobSpec>], targets: &[TargetInfo]) -> Result<(), RunError> {
+    let mut need: BTreeMap<PathBuf, u64> = BTreeMap::new();
+    let mut shared_seen = std::collections::BTreeSet::new();
+    for spec in groups.iter().flatten().filter(|s| s.engine != EngineKind::Null) {
+        let (dir, bytes) = match &spec.target {
+            FileTarget::Named(p) if !p.exists() => (parent_dir(p), spec.footprint_bytes()),
+            FileTarget::Named(_) => continue,
+            FileTarget::Generated { directory, shared, .. } => {
+                if let Some(name) = shared {
+                    if !shared_seen.insert((directory.clone(), name.clone())) {
+                        continue;
+                    }
+                }
+                (directory.clone(), spec.footprint_bytes() + spec.offset_bytes)
+            }
+        };
+        *need.entry(dir).or_default() += bytes;
+    }
+    for (dir, bytes) in need {
+        let abs = std::fs::canonicalize(&dir).unwrap_or(dir.clone());
+        let free = targets
+            .iter()
+            .find(|t| Path::new(&t.path) == abs)
+            .and_then(|t| t.free_bytes)
+            .or_else(|| engine::sys::free_space(&dir).ok().map(|f| f.0));
+        if let Some(free) = free {
+            if bytes > free {
+                return Err(RunError::Usage(format!(
+                    "the test files need {} in {} but only {} is free: use a smaller size \
+                     (--size) or another directory",
+                    model::units::format_bytes_binary(bytes),
+                    dir.display(),
+                    model::units::format_bytes_binary(free)
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+struct Clone_ {
+    job: usize,
+    plan: WorkerPlan,
+}
+
+fn run_group(
+    gid: u32,
+    group: &[JobSpec],
+    opts: &RunOptions,
+    clock: &Clock,
+    ws: &mut Workspace,
+    result: &mut RunResult,
+) -> Result<(), RunError> {
+    let mut clones = Vec::new();
+    for (j, spec) in group.iter().enumerate() {
+        let spec = Arc::new(spec.clone());
+        for c in 0..spec.numjobs.max(1) {
+            let plan = plan_clone(&spec, c, ws, opts, &mut result.warnings)?;
+            clones.push(Clone_ { job: j, plan });
+        }
+    }
+    let shared = Shared {
+        clock: clock.clone(),
+        stop: Arc::clone(&opts.stop),
+        ios_done: AtomicU64::new(0),
+    };
+    let planned = group
+        .iter()
+        .filter(|s| s.time_based)
+        .filter_map(|s| s.runtime.map(|r| r + s.ramp_time))
+        .max();
+    let label = group.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ");
+    let started = Instant::now();
+    let jobs_of: Vec<usize> = clones.iter().map(|c| c.job).collect();
+    let outcomes: Vec<WorkerOutcome> = std::thread::scope(|scope| {
+        let handles: Vec<_> = clones
+            .into_iter()
+            .map(|c| {
+                let shared = &shared;
+                scope.spawn(move || run_worker(c.plan, shared))
+            })
+            .collect();
+        while !handles.iter().all(|h| h.is_finished()) {
+            std::thread::sleep(Duration::from_millis(50));
+            if let Some(progress) = &opts.progress {
+                progress(&Progress {
+                    label: label.clone(),
+                    elapsed: started.elapsed(),
+                    planned,
+                    ios: shared.ios_done.load(Ordering::Relaxed),
+                });
+            }
+        }
+        handles.into_iter().map(|h| h.join().expect("a worker panicked")).collect()
+    });
+
+    let mut first_error = None;
+    for (j, spec) in group.iter().enumerate() {
+        let mine: Vec<&WorkerOutcome> = outcomes
+            .iter()
+            .zip(&jobs_of)
+            .filter(|(_, &job)| job == j)
+            .map(|(o, _)| o)
+            .collect();
+        let engine_used = result_engine(spec, &result.warnings);
+        let entries: Vec<Vec<&WorkerOutcome>> = if spec.group_reporting {
+            vec![mine.clone()]
+        } else {
+            mine.iter().map(|o| vec![*o]).collect()
+        };
+        for part in entries {
+            let job = merge(gid, spec, engine_used, &part);
+            if let Some(e) = &job.error {
+                first_error.get_or_insert_with(|| e.clone());
+            }
+            result.jobs.push(job);
+        }
+        add_job_warnings(spec, &mine, &result.host, &mut result.warnings);
+    }
+    match first_error {
+        Some(e) => Err(RunError::Runtime(e)),
+        None => Ok(()),
+    }
+}
+
+fn plan_clone(
+    spec: &Arc<JobSpec>,
+    clone: u32,
+    ws: &mut Workspace,
+    opts: &RunOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<WorkerPlan, RunError> {
+    let files = if spec.engine == EngineKind::Null {
+        let size = spec.size_bytes.ok_or_else(|| {
+            RunError::Usage(format!("job '{}': the null engine needs size=", spec.name))
+        })?;
+        let blocks = (size / spec.bs_bytes).max(1);
+        CloneFiles {
+            paths: Vec::new(),
+            files: Vec::new(),
+            regions: vec![Region { base: spec.offset_bytes, blocks, block_bytes: spec.bs_bytes }],
+            mem_align: 64,
+        }
+    } else {
+        prepare_clone(spec, clone, ws, opts.allow_destructive, &opts.stop, warnings)?
+    };
+    let cfg = EngineConfig {
+        files: files.files.into(),
+        paths: files.paths.into(),
+        depth: spec.iodepth.max(1),
+        block_bytes: spec.bs_bytes as usize,
+        align: files.mem_align,
+    };
+    let (engine, fallback) = open_with_fallback(spec.engine, &cfg)
+        .map_err(|e| RunError::Runtime(format!("job '{}': {e}", spec.name)))?;
+    if let Some(f) = fallback {
+        let w = Warning::EngineFallback {
+            job: spec.name.clone(),
+            wanted: f.wanted.fio_name().to_string(),
+            used: f.used.fio_name().to_string(),
+            reason: f.reason,
+        };
+        if !warnings.contains(&w) {
+            warnings.push(w);
+        }
+    }
+    let per_pass: u64 = files.regions.iter().map(|r| r.blocks).sum();
+    let io_budget = (!spec.time_based).then(|| per_pass * spec.loops.max(1) as u64);
+    Ok(WorkerPlan {
+        spec: Arc::clone(spec),
+        clone,
+        regions: files.regions,
+        engine,
+        engine_cfg: cfg,
+        io_budget,
+    })
+}
+
+/// The engine that ran a job: the one asked for, unless a fallback was recorded.
+fn result_engine(spec: &JobSpec, warnings: &[Warning]) -> EngineKind {
+    warnings
+        .iter()
+        .find_map(|w| match w {
+            Warning::EngineFallback { job, used, .. } if *job == spec.name => EngineKind::parse(used),
+            _ => None,
+        })
+        .unwrap_or(spec.engine)
+}
+
+fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome]) -> JobResult {
+    let mut job = JobResult {
+        name: spec.name.clone(),
+        groupid: gid,
+        clones: parts.len() as u32,
+        spec: spec.clone(),
+        engine,
+        read: Default::default(),
+        write: Default::default(),
+        runtime_ns: 0,
+        cpu: Default::default(),
+        series: Vec::new(),
+        error: None,
+    };
+    for p in parts {
+        job.read.merge(&p.read);
+        job.write.merge(&p.write);
+        job.runtime_ns = job.runtime_ns.max(p.runtime_ns);
+        job.cpu.add(&p.cpu);
+        for (i, point) in p.series.iter().enumerate() {
+            if i == job.series.len() {
+                job.series.push(*point);
+            } else {
+                job.series[i].add(point);
+            }
+        }
+        if job.error.is_none() {
+            job.error = p.error.clone();
+        }
+    }
+    job
+}
+
+fn add_job_warnings(
+    spec: &JobSpec,
+    outcomes: &[&WorkerOutcome],
+    host: &model::HostInfo,
+    warnings: &mut Vec<Warning>,
+) {
+    if spec.engine == EngineKind::Null {
+        return;
+    }
+    let busiest = outcomes
+        .iter()
+        .filter(|o| o.runtime_ns > 0)
+        .map(|o| (o.cpu.user_ns + o.cpu.system_ns) as f64 * 100.0 / o.runtime_ns as f64)
+        .fold(0.0, f64::max);
+    if busiest > CPU_BOUND_PCT {
+        warnings.push(Warning::CpuBound { job: spec.name.clone(), cpu_pct: busiest.min(100.0) });
+    }
+    let data = spec.footprint_bytes();
+    if !spec.direct && host.mem_bytes > 0 && data < 2 * host.mem_bytes {
+        warnings.push(Warning::DataSetFitsInCache {
+            job: spec.name.clone(),
+            data_bytes: data,
+            ram_bytes: host.mem_bytes,
+        });
+    }
+    let runtime_ms = outcomes.iter().map(|o| o.runtime_ns).max().unwrap_or(0) / 1_000_000;
+    if runtime_ms < 500 {
+        warnings.push(Warning::ShortRun { job: spec.name.clone(), runtime_ms });
+    }
+}

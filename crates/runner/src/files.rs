@@ -1,0 +1,349 @@
+//! The files a run works on: found or created, laid out with real data
+//! before they are read, checked for direct-I/O alignment, and removed at the
+//! end when the run created them.
+//!
+//! Safety comes first: files the run creates live in a fresh subdirectory
+//! that [`Workspace`] removes on drop (success, error or interrupt); a file
+//! the user named is kept; a block device is never written without
+//! `--allow-destructive`.
+
+use crate::error::RunError;
+use crate::offsets::Region;
+use engine::sys;
+use model::{FileTarget, JobSpec, Warning};
+use std::collections::HashMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Seek, SeekFrom, Write};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+const LAYOUT_CHUNK: usize = 1 << 20;
+
+/// Test files and directories this run created; removed when dropped.
+#[derive(Default)]
+pub struct Workspace {
+    dirs: HashMap<PathBuf, PathBuf>,
+    /// Bytes laid out with data so far in each shared file, by (directory, name).
+    shared: HashMap<(PathBuf, String), u64>,
+}
+
+impl Workspace {
+    /// The run's own subdirectory of `parent`, created on first use.
+    fn dir_in(&mut self, parent: &Path) -> Result<PathBuf, RunError> {
+        if let Some(d) = self.dirs.get(parent) {
+            return Ok(d.clone());
+        }
+        check_directory(parent)?;
+        let mut n = 0u32;
+        loop {
+            let candidate = parent.join(format!("diskbench-{}-{n}", std::process::id()));
+            match fs::create_dir(&candidate) {
+                Ok(()) => {
+                    self.dirs.insert(parent.to_path_buf(), candidate.clone());
+                    return Ok(candidate);
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => n += 1,
+                Err(e) => {
+                    return Err(RunError::Runtime(format!(
+                        "cannot create test files in {}: {e}; choose a writable directory",
+                        parent.display()
+                    )))
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Workspace {
+    fn drop(&mut self) {
+        for dir in self.dirs.values() {
+            let _ = fs::remove_dir_all(dir);
+        }
+    }
+}
+
+fn check_directory(dir: &Path) -> Result<(), RunError> {
+    match fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(RunError::Usage(format!(
+            "{} is not a directory: give a directory for the test files",
+            dir.display()
+        ))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(RunError::Usage(format!(
+            "directory {} does not exist: create it or choose another",
+            dir.display()
+        ))),
+        Err(e) => Err(RunError::Runtime(format!("{}: {e}", dir.display()))),
+    }
+}
+
+/// One clone's files, opened for the run.
+pub struct CloneFiles {
+    pub paths: Vec<PathBuf>,
+    pub files: Vec<File>,
+    pub regions: Vec<Region>,
+    /// Buffer memory alignment for direct I/O.
+    pub mem_align: usize,
+}
+
+/// Finds or creates the files of clone `clone` of `spec`, lays them out, opens them.
+pub fn prepare_clone(
+    spec: &JobSpec,
+    clone: u32,
+    ws: &mut Workspace,
+    allow_destructive: bool,
+    stop: &AtomicBool,
+    warnings: &mut Vec<Warning>,
+) -> Result<CloneFiles, RunError> {
+    let reads = spec.rw.reads();
+    let writes = spec.rw.writes();
+    let mut paths = Vec::new();
+    let mut sizes = Vec::new();
+    match &spec.target {
+        FileTarget::Named(path) => {
+            let size = prepare_named(spec, path, allow_destructive, stop, warnings)?;
+            paths.push(path.clone());
+            sizes.push(size);
+        }
+        FileTarget::Generated { directory, nrfiles, shared } => {
+            let dir = ws.dir_in(directory)?;
+            let per_file = spec.size_bytes.unwrap_or(0) / *nrfiles.max(&1) as u64;
+            let names: Vec<String> = match shared {
+                Some(name) => vec![name.clone()],
+                None => (0..*nrfiles).map(|f| format!("{}.{clone}.{f}", spec.name)).collect(),
+            };
+            for name in names {
+                let path = dir.join(&name);
+                let need = spec.offset_bytes + per_file;
+                let already = match shared {
+                    Some(n) => ws
+                        .shared
+                        .get(&(directory.clone(), n.clone()))
+                        .copied()
+                        .unwrap_or(0),
+                    None => 0,
+                };
+                if !path.exists() {
+                    create_file(&path, need, reads, stop)?;
+                } else if reads && already < need {
+                    lay_out(&path, 0, need, stop)?;
+                }
+                if let Some(n) = shared {
+                    let laid = if reads { need } else { already };
+                    ws.shared.insert((directory.clone(), n.clone()), laid.max(already));
+                }
+                paths.push(path);
+                sizes.push(per_file);
+            }
+        }
+    }
+    let mut files = Vec::with_capacity(paths.len());
+    let mut regions = Vec::with_capacity(paths.len());
+    let mut mem_align = 4096usize;
+    for (path, size) in paths.iter().zip(&sizes) {
+        let file = open_for_io(path, spec.direct, writes)?;
+        if spec.direct {
+            let (mem, off) = dio_alignment(&file, path);
+            mem_align = mem_align.max(mem as usize);
+            check_aligned(spec, path, off as u64)?;
+        } else if spec.invalidate {
+            if let Err(e) = sys::drop_cache(&file) {
+                warnings.push(Warning::CacheNotDropped {
+                    path: path.display().to_string(),
+                    reason: e.to_string(),
+                });
+            }
+        }
+        let blocks = size / spec.bs_bytes;
+        if blocks == 0 {
+            return Err(RunError::Usage(format!(
+                "job '{}': {} has room for no block of bs={} bytes: raise size= or lower bs=",
+                spec.name,
+                path.display(),
+                spec.bs_bytes
+            )));
+        }
+        regions.push(Region { base: spec.offset_bytes, blocks, block_bytes: spec.bs_bytes });
+        files.push(file);
+    }
+    Ok(CloneFiles { paths, files, regions, mem_align })
+}
+
+/// A file or device the user named: checks it, creates or extends a file as
+/// fio would, and returns the size of the region to use.
+fn prepare_named(
+    spec: &JobSpec,
+    path: &Path,
+    allow_destructive: bool,
+    stop: &AtomicBool,
+    warnings: &mut Vec<Warning>,
+) -> Result<u64, RunError> {
+    let meta = match fs::metadata(path) {
+        Ok(m) => Some(m),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(RunError::Runtime(format!("{}: {e}", path.display()))),
+    };
+    let Some(meta) = meta else {
+        let size = spec.size_bytes.ok_or_else(|| {
+            RunError::Usage(format!(
+                "job '{}': {} does not exist and no size= is given: give size= to create it",
+                spec.name,
+                path.display()
+            ))
+        })?;
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            check_directory(parent)?;
+        }
+        create_file(path, spec.offset_bytes + size, spec.rw.reads(), stop)?;
+        return Ok(size);
+    };
+    let ft = meta.file_type();
+    if ft.is_dir() {
+        return Err(RunError::Usage(format!(
+            "filename={} is a directory: use directory= for a folder of test files",
+            path.display()
+        )));
+    }
+    let len = if ft.is_block_device() {
+        if spec.rw.writes() && !allow_destructive {
+            return Err(RunError::Usage(format!(
+                "job '{}' would write to the block device {}, destroying what it holds: \
+                 diskbench never writes to a device without --allow-destructive",
+                spec.name,
+                path.display()
+            )));
+        }
+        let mut f = File::open(path).map_err(|e| io_err("open", path, e))?;
+        f.seek(SeekFrom::End(0)).map_err(|e| io_err("size of", path, e))?
+    } else {
+        meta.len()
+    };
+    let available = len.saturating_sub(spec.offset_bytes);
+    let size = spec.size_bytes.unwrap_or(available);
+    if size > available {
+        if ft.is_block_device() {
+            return Err(RunError::Usage(format!(
+                "job '{}': size={} with offset={} goes past the end of {} ({} bytes)",
+                spec.name, size, spec.offset_bytes, path.display(), len
+            )));
+        }
+        let need = spec.offset_bytes + size;
+        if spec.rw.reads() {
+            lay_out(path, len, need, stop)?;
+        } else {
+            let f = OpenOptions::new().write(true).open(path).map_err(|e| io_err("open", path, e))?;
+            allocate_or_fill(&f, path, need, stop)?;
+        }
+    } else if spec.rw.reads() && ft.is_file() && meta.blocks() * 512 < size / 10 * 9 {
+        warnings.push(Warning::SparseFile {
+            path: path.display().to_string(),
+            allocated_bytes: meta.blocks() * 512,
+            size_bytes: size,
+        });
+    }
+    Ok(size)
+}
+
+fn io_err(op: &str, path: &Path, e: io::Error) -> RunError {
+    RunError::Runtime(format!("{op} {}: {e}", path.display()))
+}
+
+/// Creates a test file of `len` bytes: real random data when it will be read,
+/// else only reserved space (fio's `fallocate`).
+fn create_file(path: &Path, len: u64, will_read: bool, stop: &AtomicBool) -> Result<(), RunError> {
+    let f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| io_err("create", path, e))?;
+    if will_read {
+        drop(f);
+        lay_out(path, 0, len, stop)
+    } else {
+        allocate_or_fill(&f, path, len, stop)
+    }
+}
+
+fn allocate_or_fill(f: &File, path: &Path, len: u64, stop: &AtomicBool) -> Result<(), RunError> {
+    match sys::allocate(f, len) {
+        Ok(()) => Ok(()),
+        Err(_) => lay_out(path, f.metadata().map(|m| m.len()).unwrap_or(0), len, stop),
+    }
+}
+
+/// Writes random data over `from..to`, syncs it, and drops it from the cache,
+/// so later reads reach the disk and read real blocks, not holes.
+fn lay_out(path: &Path, from: u64, to: u64, stop: &AtomicBool) -> Result<(), RunError> {
+    let mut f = OpenOptions::new().write(true).open(path).map_err(|e| io_err("open", path, e))?;
+    f.seek(SeekFrom::Start(from)).map_err(|e| io_err("seek in", path, e))?;
+    let mut buf = vec![0u8; LAYOUT_CHUNK];
+    let mut at = from;
+    while at < to {
+        if stop.load(Ordering::Relaxed) {
+            return Err(RunError::Interrupted);
+        }
+        let n = ((to - at) as usize).min(LAYOUT_CHUNK);
+        engine::fill_random(&mut buf[..n], at ^ 0x5851_f42d_4c95_7f2d);
+        f.write_all(&buf[..n]).map_err(|e| {
+            RunError::Runtime(format!(
+                "laying out {}: write of {n} bytes at offset {at}: {e}",
+                path.display()
+            ))
+        })?;
+        at += n as u64;
+    }
+    f.sync_data().map_err(|e| io_err("fdatasync", path, e))?;
+    let _ = sys::drop_cache(&f);
+    Ok(())
+}
+
+fn open_for_io(path: &Path, direct: bool, write: bool) -> Result<File, RunError> {
+    let mut opts = OpenOptions::new();
+    opts.read(true).write(write);
+    if direct {
+        opts.custom_flags(libc::O_DIRECT);
+    }
+    opts.open(path).map_err(|e| match e.raw_os_error() {
+        Some(libc::EINVAL) if direct => RunError::Usage(format!(
+            "{}: the filesystem does not support direct I/O (O_DIRECT): use direct=0",
+            path.display()
+        )),
+        Some(libc::EROFS) | Some(libc::EACCES) | Some(libc::EPERM) => RunError::Runtime(format!(
+            "cannot open {} for {}: {e}; choose a writable place or a read-only job",
+            path.display(),
+            if write { "writing" } else { "reading" }
+        )),
+        _ => io_err("open", path, e),
+    })
+}
+
+/// `(memory, offset)` alignment for O_DIRECT: statx DIOALIGN, else the
+/// device's logical block size, else 512.
+fn dio_alignment(file: &File, path: &Path) -> (u32, u32) {
+    if let Some(a) = sys::dio_alignment(file) {
+        return a;
+    }
+    let is_dev = file.metadata().map(|m| m.file_type().is_block_device()).unwrap_or(false);
+    if is_dev {
+        if let Ok(lbs) = sys::logical_block_size(file) {
+            return (lbs, lbs);
+        }
+    }
+    let lbs = crate::probe::logical_block_size_of(path).unwrap_or(512) as u32;
+    (lbs, lbs)
+}
+
+fn check_aligned(spec: &JobSpec, path: &Path, align: u64) -> Result<(), RunError> {
+    for (what, value) in [("bs", spec.bs_bytes), ("offset", spec.offset_bytes)] {
+        if value % align != 0 {
+            return Err(RunError::Usage(format!(
+                "job '{}': {what}={value} is not a multiple of {align} bytes, the direct I/O \
+                 alignment of {}: use a multiple of {align}, or direct=0",
+                spec.name,
+                path.display()
+            )));
+        }
+    }
+    Ok(())
+}

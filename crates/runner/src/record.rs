@@ -1,0 +1,89 @@
+//! What one worker records while it runs: per direction, counts and
+//! slat/clat/lat histograms; per second, a point of the series.
+
+use crate::clock::Clock;
+use model::{DirStats, Direction, Histogram, SeriesPoint};
+
+pub struct Recorder {
+    pub dirs: [DirStats; 2],
+    pub series: Vec<SeriesPoint>,
+    current: SeriesPoint,
+    start_tick: u64,
+    next_boundary: u64,
+    second_ticks: u64,
+}
+
+impl Recorder {
+    pub fn new(clock: &Clock, start_tick: u64, with_slat: bool) -> Recorder {
+        let dir = || DirStats {
+            slat: with_slat.then(Histogram::new),
+            ..DirStats::default()
+        };
+        let second_ticks = clock.ticks(1_000_000_000).max(1);
+        Recorder {
+            dirs: [dir(), dir()],
+            series: Vec::new(),
+            current: SeriesPoint::default(),
+            start_tick,
+            next_boundary: start_tick + second_ticks,
+            second_ticks,
+        }
+    }
+
+    #[inline]
+    pub fn slat(&mut self, dir: Direction, ns: u64, times: u64) {
+        if let Some(h) = &mut self.dirs[dir as usize].slat {
+            h.record_n(ns, times);
+        }
+    }
+
+    /// Closes the seconds that ended before `now`.
+    #[inline]
+    pub fn advance(&mut self, now: u64) {
+        while now >= self.next_boundary {
+            let index = self.series.len() as u64;
+            self.current.start_ms = index * 1000;
+            self.current.duration_ms = 1000;
+            self.series.push(self.current);
+            self.current = SeriesPoint::default();
+            self.next_boundary += self.second_ticks;
+        }
+    }
+
+    #[inline]
+    pub fn completed(&mut self, dir: Direction, bytes: u64, clat_ns: u64, lat_ns: u64) {
+        let d = &mut self.dirs[dir as usize];
+        d.ios += 1;
+        d.bytes += bytes;
+        d.clat.record(clat_ns);
+        d.lat.record(lat_ns);
+        match dir {
+            Direction::Read => {
+                self.current.read_ios += 1;
+                self.current.read_bytes += bytes;
+            }
+            Direction::Write => {
+                self.current.write_ios += 1;
+                self.current.write_bytes += bytes;
+            }
+        }
+    }
+
+    /// Ends the measured phase at `end`: sets runtimes and keeps a last,
+    /// partial interval when it holds any time.
+    pub fn finish(mut self, clock: &Clock, end: u64) -> (DirStats, DirStats, Vec<SeriesPoint>, u64) {
+        self.advance(end);
+        let runtime_ns = clock.nanos(self.start_tick, end);
+        let index = self.series.len() as u64;
+        let tail_ms = runtime_ns / 1_000_000 - (index * 1000).min(runtime_ns / 1_000_000);
+        if tail_ms > 0 || self.current.read_ios + self.current.write_ios > 0 {
+            self.current.start_ms = index * 1000;
+            self.current.duration_ms = tail_ms.max(1);
+            self.series.push(self.current);
+        }
+        let [mut read, mut write] = self.dirs;
+        read.runtime_ns = runtime_ns;
+        write.runtime_ns = runtime_ns;
+        (read, write, self.series, runtime_ns)
+    }
+}
