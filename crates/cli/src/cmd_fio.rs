@@ -1,0 +1,51 @@
+//! `diskbench fio [options]`: fio's command-line form. All jobs of one
+//! command line run at the same time, as fio runs them.
+
+use crate::outcome::{report_problems, stop_on_signals, Exit};
+use crate::progress;
+use anyhow::Context;
+use fio::OutputFormat;
+use runner::RunOptions;
+
+pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{}", fio::HELP);
+        return Ok(Exit::Ok);
+    }
+    let wants_json = args.iter().any(|a| a.starts_with("--output-format") && a.contains("json"));
+    let parsed = match fio::parse_args(args) {
+        Ok(p) => p,
+        Err(e) => {
+            if wants_json {
+                println!("{}", report::json::error_json(&e.to_string(), runner::TOOL_VERSION));
+            }
+            eprintln!("diskbench fio: {e}");
+            return Ok(Exit::Usage);
+        }
+    };
+    let opts = RunOptions {
+        allow_destructive: parsed.allow_destructive,
+        stop: stop_on_signals()?,
+        progress: progress::bar(),
+        command_line: std::env::args().collect(),
+    };
+    let outcome = runner::run(&[parsed.jobs], &opts);
+    progress::clear();
+    let mut text = String::new();
+    for format in &parsed.output_formats {
+        match format {
+            OutputFormat::Normal => text.push_str(&report::fio_normal::render(&outcome.result)),
+            OutputFormat::Json => {
+                text.push_str(&report::json::render(&outcome.result));
+                text.push('\n');
+            }
+        }
+    }
+    match &parsed.output {
+        Some(path) => std::fs::write(path, &text)
+            .with_context(|| format!("writing the results to {}", path.display()))?,
+        None => print!("{text}"),
+    }
+    report_problems(&outcome);
+    Ok(Exit::of(&outcome.failure))
+}
