@@ -43,13 +43,25 @@ impl BufferPool {
     }
 
     pub fn slot(&mut self, slot: u32) -> &mut [u8] {
-        let (start, len) = (slot as usize * self.slot_bytes, self.slot_bytes);
-        &mut self.all_mut()[start..start + len]
+        let ptr = self.slot_ptr(slot);
+        // SAFETY: `slot_ptr` checked that the slot lies inside the allocation, whose
+        // bytes are initialised; `&mut self` guarantees no other reference into it.
+        // Only this slot is borrowed, so the kernel may still own the others.
+        unsafe { std::slice::from_raw_parts_mut(ptr, self.slot_bytes) }
     }
 
-    /// Raw pointer to a slot, for engines that hand it to the kernel.
+    /// Raw pointer to a slot, for engines that hand it to the kernel. It is
+    /// computed without borrowing the pool as a slice, so handing one slot to
+    /// the kernel does not alias the slots that the kernel is already using.
+    /// Panics when `slot` is out of range.
     pub fn slot_ptr(&mut self, slot: u32) -> *mut u8 {
-        self.slot(slot).as_mut_ptr()
+        assert!(
+            (slot as usize) < self.slots,
+            "buffer slot {slot} out of range (the pool has {} slots)",
+            self.slots
+        );
+        // SAFETY: slot < slots, so the offset stays inside the allocation.
+        unsafe { self.ptr.as_ptr().add(slot as usize * self.slot_bytes) }
     }
 
     pub fn all_mut(&mut self) -> &mut [u8] {

@@ -20,6 +20,15 @@ pub enum EngineError {
         #[source]
         source: io::Error,
     },
+    /// A failure of the engine's own machinery (an io_uring ring, an AIO
+    /// context), not of one I/O: those come back as negative results.
+    #[error("{engine}: {op} failed: {source}")]
+    Engine {
+        engine: &'static str,
+        op: &'static str,
+        #[source]
+        source: io::Error,
+    },
     #[error("{op} on {path}: {source}", path = path.display())]
     File {
         op: &'static str,

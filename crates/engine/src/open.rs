@@ -2,7 +2,7 @@
 //! a seccomp profile refuses io_uring, try libaio, then sync, and say so.
 
 use crate::{
-    Capabilities, Completion, Engine, EngineError, IoRequest, LibaioEngine, NullEngine,
+    BufferPool, Capabilities, Completion, Engine, EngineError, IoRequest, LibaioEngine, NullEngine,
     SyncEngine, UringEngine,
 };
 use model::EngineKind;
@@ -141,10 +141,43 @@ impl AnyEngine {
 /// fsync or fdatasync through the file's descriptor, for every engine.
 pub(crate) fn sync_fd(cfg: &EngineConfig, file: u32, data_only: bool) -> Result<(), EngineError> {
     let f = &cfg.files[file as usize];
-    let res = if data_only { f.sync_data() } else { f.sync_all() };
+    let res = if data_only {
+        f.sync_data()
+    } else {
+        f.sync_all()
+    };
     res.map_err(|source| EngineError::File {
         op: if data_only { "fdatasync" } else { "fsync" },
         path: cfg.path(file),
         source,
+    })
+}
+
+/// Checks a request against the engine's files and buffers and returns the
+/// slot's buffer pointer. Asynchronous engines hand that pointer to the kernel,
+/// so a slot, length or file out of range must never get past this point.
+pub(crate) fn checked_buffer(
+    cfg: &EngineConfig,
+    buffers: &mut BufferPool,
+    req: &IoRequest,
+) -> Result<*mut u8, EngineError> {
+    let why = if req.slot as usize >= buffers.slots() {
+        format!("slot {} out of range (depth {})", req.slot, buffers.slots())
+    } else if req.len as usize > buffers.slot_bytes() {
+        format!("longer than the {}-byte buffer", buffers.slot_bytes())
+    } else if req.file as usize >= cfg.files.len() {
+        format!("file {} out of range ({} files)", req.file, cfg.files.len())
+    } else {
+        return Ok(buffers.slot_ptr(req.slot));
+    };
+    Err(EngineError::Io {
+        op: match req.dir {
+            crate::Direction::Read => "read",
+            crate::Direction::Write => "write",
+        },
+        path: cfg.path(req.file),
+        offset: req.offset,
+        len: req.len as u64,
+        source: std::io::Error::new(std::io::ErrorKind::InvalidInput, why),
     })
 }

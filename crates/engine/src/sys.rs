@@ -116,8 +116,8 @@ pub fn free_space(path: &Path) -> io::Result<(u64, u64)> {
     check(unsafe { libc::statvfs(c.as_ptr(), st.as_mut_ptr()) })?;
     // SAFETY: statvfs succeeded and filled the struct.
     let st = unsafe { st.assume_init() };
-    let frsize = st.f_frsize as u64;
-    Ok((st.f_bavail as u64 * frsize, st.f_blocks as u64 * frsize))
+    let frsize = st.f_frsize;
+    Ok((st.f_bavail * frsize, st.f_blocks * frsize))
 }
 
 #[cfg(test)]

@@ -1,16 +1,141 @@
-//! `io_uring`: not written yet (a helper is on it).
+//! `io_uring`: the fast engine. One ring per engine instance (so one per
+//! worker thread), I/Os queued as SQEs and handed to the kernel in one
+//! `io_uring_enter` per batch, completions read straight from the shared CQ
+//! without a syscall when they are already there. Buffers and files are
+//! registered with the ring when the kernel allows it, which saves a page
+//! pin and an fd lookup per I/O; when it does not, plain `Read`/`Write` on
+//! raw descriptors do the same job a little slower.
+//!
+//! When the kernel or a seccomp profile refuses `io_uring_setup`, `new`
+//! returns [`EngineError::Setup`] and `open_with_fallback` tries libaio.
 
-use crate::{Capabilities, Completion, Engine, EngineConfig, EngineError, IoRequest};
+use crate::open::{checked_buffer, sync_fd};
+use crate::{
+    BufferPool, Capabilities, Completion, Direction, Engine, EngineConfig, EngineError, IoRequest,
+};
+use io_uring::{opcode, squeue, types, IoUring};
+use std::io;
+use std::os::unix::io::{AsRawFd, RawFd};
 
-pub struct UringEngine;
+/// The kernel refuses rings larger than this (`IORING_MAX_ENTRIES`).
+const MAX_ENTRIES: u32 = 32768;
+
+pub struct UringEngine {
+    // Declared first so it is dropped before `buffers`; `Drop` has already
+    // waited for every I/O in flight by then.
+    ring: IoUring,
+    cfg: EngineConfig,
+    buffers: BufferPool,
+    fixed_buffers: bool,
+    fixed_files: bool,
+    /// SQEs pushed but not yet handed to the kernel.
+    queued: usize,
+    /// I/Os queued or submitted whose completion has not been reaped.
+    in_flight: usize,
+}
 
 impl UringEngine {
-    pub fn new(_cfg: &EngineConfig) -> Result<UringEngine, EngineError> {
-        Err(EngineError::Setup {
+    pub fn new(cfg: &EngineConfig) -> Result<UringEngine, EngineError> {
+        UringEngine::build(cfg, true)
+    }
+
+    /// `register: false` skips buffer and file registration, as a kernel
+    /// that refuses them would; the tests use it to cover that path.
+    fn build(cfg: &EngineConfig, register: bool) -> Result<UringEngine, EngineError> {
+        let depth = cfg.depth.max(1);
+        let entries = depth.min(MAX_ENTRIES).next_power_of_two();
+        let ring = IoUring::new(entries).map_err(|source| EngineError::Setup {
             engine: "io_uring",
-            source: std::io::Error::from_raw_os_error(libc::ENOSYS),
+            source,
+        })?;
+        let mut buffers = BufferPool::new(depth as usize, cfg.block_bytes, cfg.align);
+        let fixed_buffers = register && register_buffers(&ring, &mut buffers);
+        let fds: Vec<RawFd> = cfg.files.iter().map(|f| f.as_raw_fd()).collect();
+        let fixed_files =
+            register && !fds.is_empty() && ring.submitter().register_files(&fds).is_ok();
+        Ok(UringEngine {
+            ring,
+            cfg: cfg.clone(),
+            buffers,
+            fixed_buffers,
+            fixed_files,
+            queued: 0,
+            in_flight: 0,
         })
     }
+
+    /// Builds the SQE for `req`, whose buffer starts at `buf`.
+    fn entry(&self, req: &IoRequest, buf: *mut u8) -> squeue::Entry {
+        // One macro instead of a generic function: the fd parameter of the
+        // opcodes is bounded by a trait the io-uring crate keeps private.
+        macro_rules! rw {
+            ($fd:expr) => {
+                match (req.dir, self.fixed_buffers) {
+                    (Direction::Read, true) => {
+                        opcode::ReadFixed::new($fd, buf, req.len, req.slot as u16)
+                            .offset(req.offset)
+                            .build()
+                    }
+                    (Direction::Write, true) => {
+                        opcode::WriteFixed::new($fd, buf, req.len, req.slot as u16)
+                            .offset(req.offset)
+                            .build()
+                    }
+                    (Direction::Read, false) => opcode::Read::new($fd, buf, req.len)
+                        .offset(req.offset)
+                        .build(),
+                    (Direction::Write, false) => opcode::Write::new($fd, buf, req.len)
+                        .offset(req.offset)
+                        .build(),
+                }
+            };
+        }
+        let entry = if self.fixed_files {
+            rw!(types::Fixed(req.file))
+        } else {
+            rw!(types::Fd(self.cfg.files[req.file as usize].as_raw_fd()))
+        };
+        entry.user_data(req.slot as u64)
+    }
+
+    fn ring_error(op: &'static str, source: io::Error) -> EngineError {
+        EngineError::Engine {
+            engine: "io_uring",
+            op,
+            source,
+        }
+    }
+
+    /// Waits in the kernel until the CQ holds `want` completions, submitting
+    /// whatever is queued on the way. A signal can cut the wait short (EINTR,
+    /// or a plain return after submitting), so it goes round until they are there.
+    fn enter_and_wait(&mut self, want: usize) -> Result<(), EngineError> {
+        while self.ring.completion().len() < want {
+            match self.ring.submit_and_wait(want) {
+                Ok(n) => self.queued -= n.min(self.queued),
+                Err(e) if e.raw_os_error() == Some(libc::EINTR) => continue,
+                Err(e) => return Err(Self::ring_error("io_uring_enter (wait)", e)),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Registers one iovec per slot; true when the kernel accepted them.
+fn register_buffers(ring: &IoUring, buffers: &mut BufferPool) -> bool {
+    if buffers.slots() > u16::MAX as usize {
+        return false; // buf_index is 16 bits
+    }
+    let iovecs: Vec<libc::iovec> = (0..buffers.slots() as u32)
+        .map(|slot| libc::iovec {
+            iov_base: buffers.slot_ptr(slot).cast(),
+            iov_len: buffers.slot_bytes(),
+        })
+        .collect();
+    // SAFETY: every iovec covers one slot of `buffers`, an allocation that the
+    // engine owns and frees only after the ring (field order of UringEngine),
+    // so the registered memory stays valid as long as the registration.
+    unsafe { ring.submitter().register_buffers(&iovecs) }.is_ok()
 }
 
 impl Engine for UringEngine {
@@ -18,21 +143,146 @@ impl Engine for UringEngine {
         "io_uring"
     }
     fn capabilities(&self) -> Capabilities {
-        unreachable!()
+        Capabilities {
+            asynchronous: true,
+            does_io: true,
+            registered_buffers: self.fixed_buffers,
+            registered_files: self.fixed_files,
+        }
     }
-    fn buffer(&mut self, _slot: u32) -> &mut [u8] {
-        unreachable!()
+    fn buffer(&mut self, slot: u32) -> &mut [u8] {
+        self.buffers.slot(slot)
     }
-    fn queue(&mut self, _req: IoRequest) -> Result<(), EngineError> {
-        unreachable!()
+    #[inline]
+    fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {
+        let buf = checked_buffer(&self.cfg, &mut self.buffers, &req)?;
+        let entry = self.entry(&req, buf);
+        loop {
+            // SAFETY: the entry points at `req.len` bytes of this slot's buffer
+            // (checked above) and at a file of `cfg`, which the engine keeps
+            // open; both outlive the I/O because `Drop` waits for every
+            // completion before the buffers are freed. The caller promises not
+            // to touch the slot until its completion is reaped.
+            let pushed = unsafe { self.ring.submission().push(&entry) };
+            if pushed.is_ok() {
+                break;
+            }
+            // The SQ is full: hand it to the kernel and try again.
+            if self.submit()? == 0 {
+                return Err(Self::ring_error(
+                    "io_uring_enter (submit)",
+                    io::Error::from_raw_os_error(libc::EBUSY),
+                ));
+            }
+        }
+        self.queued += 1;
+        self.in_flight += 1;
+        Ok(())
     }
+    #[inline]
     fn submit(&mut self) -> Result<usize, EngineError> {
-        unreachable!()
+        let mut total = 0;
+        // Normally one syscall. The kernel stops a batch early only after an
+        // SQE that failed to start; that SQE is consumed (its error comes back
+        // as a CQE), so going round again submits the rest.
+        while self.queued > 0 {
+            match self.ring.submit() {
+                Ok(0) => break,
+                Ok(n) => {
+                    self.queued -= n.min(self.queued);
+                    total += n;
+                }
+                Err(e) if e.raw_os_error() == Some(libc::EINTR) => continue,
+                Err(e) => return Err(Self::ring_error("io_uring_enter (submit)", e)),
+            }
+        }
+        Ok(total)
     }
-    fn reap(&mut self, _min: usize, _out: &mut Vec<Completion>) -> Result<usize, EngineError> {
-        unreachable!()
+    #[inline]
+    fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError> {
+        // Only enter the kernel when the CQ does not already hold enough.
+        self.enter_and_wait(min.min(self.in_flight))?;
+        let start = out.len();
+        out.extend(self.ring.completion().map(|cqe| Completion {
+            slot: cqe.user_data() as u32,
+            result: cqe.result() as i64,
+        }));
+        let n = out.len() - start;
+        self.in_flight -= n.min(self.in_flight);
+        Ok(n)
     }
-    fn sync_file(&mut self, _file: u32, _data_only: bool) -> Result<(), EngineError> {
-        unreachable!()
+    fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), EngineError> {
+        sync_fd(&self.cfg, file, data_only)
+    }
+}
+
+impl Drop for UringEngine {
+    /// Waits for every I/O still in flight, so the kernel never writes into
+    /// buffers that have been freed (closing a ring does not wait for them).
+    fn drop(&mut self) {
+        let mut sink = Vec::with_capacity(self.in_flight);
+        while self.in_flight > 0 {
+            sink.clear();
+            if self.reap(self.in_flight, &mut sink).is_err() {
+                // The ring is broken and the kernel may still own some buffers:
+                // leak them rather than free memory that may yet be written.
+                let pool = std::mem::replace(&mut self.buffers, BufferPool::new(1, 1, 64));
+                std::mem::forget(pool);
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// The plain Read/Write-on-raw-fd path, which the integration tests only
+    /// reach on kernels that refuse registration.
+    #[test]
+    fn unregistered_round_trip() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("data");
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)
+            .expect("create");
+        let cfg = EngineConfig {
+            files: Arc::from(vec![file]),
+            paths: Arc::from(vec![path]),
+            depth: 4,
+            block_bytes: 4096,
+            align: 4096,
+        };
+        let mut e = match UringEngine::build(&cfg, false) {
+            Ok(e) => e,
+            Err(e) if e.is_refusal() => return eprintln!("skipping: {e}"),
+            Err(e) => panic!("{e}"),
+        };
+        let caps = e.capabilities();
+        assert!(!caps.registered_buffers && !caps.registered_files);
+        let io = |slot, dir| IoRequest {
+            slot,
+            file: 0,
+            dir,
+            offset: 8192,
+            len: 4096,
+        };
+        let written = e.buffer(1).to_vec();
+        let mut out = Vec::new();
+        e.queue(io(1, Direction::Write)).expect("queue");
+        e.submit().expect("submit");
+        e.reap(1, &mut out).expect("reap");
+        e.queue(io(3, Direction::Read)).expect("queue");
+        e.submit().expect("submit");
+        e.reap(1, &mut out).expect("reap");
+        let done = [(1, 4096), (3, 4096)].map(|(slot, result)| Completion { slot, result });
+        assert_eq!(out, done);
+        assert_eq!(e.buffer(3)[..4096], written[..4096]);
     }
 }

@@ -186,7 +186,9 @@ impl JobSpec {
     pub fn footprint_bytes(&self) -> u64 {
         match &self.target {
             FileTarget::Named(_) => self.size_bytes.unwrap_or(0),
-            FileTarget::Generated { shared: Some(_), .. } => self.size_bytes.unwrap_or(0),
+            FileTarget::Generated {
+                shared: Some(_), ..
+            } => self.size_bytes.unwrap_or(0),
             FileTarget::Generated { .. } => self.size_bytes.unwrap_or(0) * self.numjobs as u64,
         }
     }

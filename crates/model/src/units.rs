@@ -23,7 +23,9 @@ pub enum UnitError {
 pub fn parse_size(text: &str) -> Result<u64, UnitError> {
     let err = || UnitError::Size(text.to_string());
     let t = text.trim();
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
     let (num, suffix) = t.split_at(split);
     if num.is_empty() {
         return Err(err());
@@ -53,7 +55,9 @@ pub fn parse_size(text: &str) -> Result<u64, UnitError> {
 pub fn parse_duration(text: &str) -> Result<Duration, UnitError> {
     let err = || UnitError::Duration(text.to_string());
     let t = text.trim();
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
     let (num, suffix) = t.split_at(split);
     let value: f64 = num.parse().map_err(|_| err())?;
     let seconds_per_unit = match suffix.to_ascii_lowercase().as_str() {
@@ -90,7 +94,7 @@ pub fn parse_int(text: &str) -> Result<u64, UnitError> {
 /// Formats bytes the way fio prints them in option echoes: `4k`, `1m`, `1g`, or plain bytes.
 pub fn format_size(bytes: u64) -> String {
     for (shift, suffix) in [(40, "t"), (30, "g"), (20, "m"), (10, "k")] {
-        if bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
             return format!("{}{}", bytes >> shift, suffix);
         }
     }

@@ -10,11 +10,24 @@ pub enum Warning {
     /// A worker spent most of its wall time on the CPU.
     CpuBound { job: String, cpu_pct: f64 },
     /// Buffered I/O on a data set the page cache can hold.
-    DataSetFitsInCache { job: String, data_bytes: u64, ram_bytes: u64 },
+    DataSetFitsInCache {
+        job: String,
+        data_bytes: u64,
+        ram_bytes: u64,
+    },
     /// The asked-for engine could not be used.
-    EngineFallback { job: String, wanted: String, used: String, reason: String },
+    EngineFallback {
+        job: String,
+        wanted: String,
+        used: String,
+        reason: String,
+    },
     /// A file that will be read has holes: reads of holes never reach the disk.
-    SparseFile { path: String, allocated_bytes: u64, size_bytes: u64 },
+    SparseFile {
+        path: String,
+        allocated_bytes: u64,
+        size_bytes: u64,
+    },
     /// The cache could not be dropped before a buffered run.
     CacheNotDropped { path: String, reason: String },
     /// The measured phase was too short for the figures to settle.

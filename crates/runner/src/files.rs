@@ -106,12 +106,18 @@ pub fn prepare_clone(
             paths.push(path.clone());
             sizes.push(size);
         }
-        FileTarget::Generated { directory, nrfiles, shared } => {
+        FileTarget::Generated {
+            directory,
+            nrfiles,
+            shared,
+        } => {
             let dir = ws.dir_in(directory)?;
             let per_file = spec.size_bytes.unwrap_or(0) / *nrfiles.max(&1) as u64;
             let names: Vec<String> = match shared {
                 Some(name) => vec![name.clone()],
-                None => (0..*nrfiles).map(|f| format!("{}.{clone}.{f}", spec.name)).collect(),
+                None => (0..*nrfiles)
+                    .map(|f| format!("{}.{clone}.{f}", spec.name))
+                    .collect(),
             };
             for name in names {
                 let path = dir.join(&name);
@@ -131,7 +137,8 @@ pub fn prepare_clone(
                 }
                 if let Some(n) = shared {
                     let laid = if reads { need } else { already };
-                    ws.shared.insert((directory.clone(), n.clone()), laid.max(already));
+                    ws.shared
+                        .insert((directory.clone(), n.clone()), laid.max(already));
                 }
                 paths.push(path);
                 sizes.push(per_file);
@@ -164,10 +171,19 @@ pub fn prepare_clone(
                 spec.bs_bytes
             )));
         }
-        regions.push(Region { base: spec.offset_bytes, blocks, block_bytes: spec.bs_bytes });
+        regions.push(Region {
+            base: spec.offset_bytes,
+            blocks,
+            block_bytes: spec.bs_bytes,
+        });
         files.push(file);
     }
-    Ok(CloneFiles { paths, files, regions, mem_align })
+    Ok(CloneFiles {
+        paths,
+        files,
+        regions,
+        mem_align,
+    })
 }
 
 /// A file or device the user named: checks it, creates or extends a file as
@@ -215,7 +231,8 @@ fn prepare_named(
             )));
         }
         let mut f = File::open(path).map_err(|e| io_err("open", path, e))?;
-        f.seek(SeekFrom::End(0)).map_err(|e| io_err("size of", path, e))?
+        f.seek(SeekFrom::End(0))
+            .map_err(|e| io_err("size of", path, e))?
     } else {
         meta.len()
     };
@@ -225,14 +242,21 @@ fn prepare_named(
         if ft.is_block_device() {
             return Err(RunError::Usage(format!(
                 "job '{}': size={} with offset={} goes past the end of {} ({} bytes)",
-                spec.name, size, spec.offset_bytes, path.display(), len
+                spec.name,
+                size,
+                spec.offset_bytes,
+                path.display(),
+                len
             )));
         }
         let need = spec.offset_bytes + size;
         if spec.rw.reads() {
             lay_out(path, len, need, stop)?;
         } else {
-            let f = OpenOptions::new().write(true).open(path).map_err(|e| io_err("open", path, e))?;
+            let f = OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| io_err("open", path, e))?;
             allocate_or_fill(&f, path, need, stop)?;
         }
     } else if spec.rw.reads() && ft.is_file() && meta.blocks() * 512 < size / 10 * 9 {
@@ -275,8 +299,12 @@ fn allocate_or_fill(f: &File, path: &Path, len: u64, stop: &AtomicBool) -> Resul
 /// Writes random data over `from..to`, syncs it, and drops it from the cache,
 /// so later reads reach the disk and read real blocks, not holes.
 fn lay_out(path: &Path, from: u64, to: u64, stop: &AtomicBool) -> Result<(), RunError> {
-    let mut f = OpenOptions::new().write(true).open(path).map_err(|e| io_err("open", path, e))?;
-    f.seek(SeekFrom::Start(from)).map_err(|e| io_err("seek in", path, e))?;
+    let mut f = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| io_err("open", path, e))?;
+    f.seek(SeekFrom::Start(from))
+        .map_err(|e| io_err("seek in", path, e))?;
     let mut buf = vec![0u8; LAYOUT_CHUNK];
     let mut at = from;
     while at < to {
@@ -324,7 +352,10 @@ fn dio_alignment(file: &File, path: &Path) -> (u32, u32) {
     if let Some(a) = sys::dio_alignment(file) {
         return a;
     }
-    let is_dev = file.metadata().map(|m| m.file_type().is_block_device()).unwrap_or(false);
+    let is_dev = file
+        .metadata()
+        .map(|m| m.file_type().is_block_device())
+        .unwrap_or(false);
     if is_dev {
         if let Ok(lbs) = sys::logical_block_size(file) {
             return (lbs, lbs);

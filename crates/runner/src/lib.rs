@@ -34,12 +34,14 @@ pub const TOOL_VERSION: &str = concat!("diskbench-", env!("CARGO_PKG_VERSION"));
 /// A worker busier than this share of its wall time was CPU-bound.
 const CPU_BOUND_PCT: f64 = 90.0;
 
+/// Receives progress about four times a second while a group runs.
+pub type ProgressFn = Box<dyn Fn(&Progress) + Send + Sync>;
+
 pub struct RunOptions {
     pub allow_destructive: bool,
     /// Set by a signal handler (or a test) to stop the run early.
     pub stop: Arc<AtomicBool>,
-    /// Called about four times a second while a group runs.
-    pub progress: Option<Box<dyn Fn(&Progress) + Send + Sync>>,
+    pub progress: Option<ProgressFn>,
     pub command_line: Vec<String>,
 }
 
@@ -69,7 +71,9 @@ pub struct RunOutcome {
 }
 
 fn unix_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 pub fn run(groups: &[Vec<JobSpec>], opts: &RunOptions) -> RunOutcome {
@@ -110,13 +114,18 @@ pub fn run(groups: &[Vec<JobSpec>], opts: &RunOptions) -> RunOutcome {
 /// The places the jobs measure, each probed once.
 fn targets_of(groups: &[Vec<JobSpec>]) -> Vec<TargetInfo> {
     let mut seen = BTreeMap::new();
-    for spec in groups.iter().flatten().filter(|s| s.engine != EngineKind::Null) {
+    for spec in groups
+        .iter()
+        .flatten()
+        .filter(|s| s.engine != EngineKind::Null)
+    {
         let path = match &spec.target {
             FileTarget::Named(p) if p.exists() => p.clone(),
             FileTarget::Named(p) => parent_dir(p),
             FileTarget::Generated { directory, .. } => directory.clone(),
         };
-        seen.entry(path.clone()).or_insert_with(|| probe::target(&path));
+        seen.entry(path.clone())
+            .or_insert_with(|| probe::target(&path));
     }
     seen.into_values().collect()
 }
@@ -132,17 +141,26 @@ fn parent_dir(p: &Path) -> PathBuf {
 fn check_free_space(groups: &[Vec<JobSpec>], targets: &[TargetInfo]) -> Result<(), RunError> {
     let mut need: BTreeMap<PathBuf, u64> = BTreeMap::new();
     let mut shared_seen = std::collections::BTreeSet::new();
-    for spec in groups.iter().flatten().filter(|s| s.engine != EngineKind::Null) {
+    for spec in groups
+        .iter()
+        .flatten()
+        .filter(|s| s.engine != EngineKind::Null)
+    {
         let (dir, bytes) = match &spec.target {
             FileTarget::Named(p) if !p.exists() => (parent_dir(p), spec.footprint_bytes()),
             FileTarget::Named(_) => continue,
-            FileTarget::Generated { directory, shared, .. } => {
+            FileTarget::Generated {
+                directory, shared, ..
+            } => {
                 if let Some(name) = shared {
                     if !shared_seen.insert((directory.clone(), name.clone())) {
                         continue;
                     }
                 }
-                (directory.clone(), spec.footprint_bytes() + spec.offset_bytes)
+                (
+                    directory.clone(),
+                    spec.footprint_bytes() + spec.offset_bytes,
+                )
             }
         };
         *need.entry(dir).or_default() += bytes;
@@ -200,7 +218,11 @@ fn run_group(
         .filter(|s| s.time_based)
         .filter_map(|s| s.runtime.map(|r| r + s.ramp_time))
         .max();
-    let label = group.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ");
+    let label = group
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
     let started = Instant::now();
     let jobs_of: Vec<usize> = clones.iter().map(|c| c.job).collect();
     let outcomes: Vec<WorkerOutcome> = std::thread::scope(|scope| {
@@ -222,7 +244,10 @@ fn run_group(
                 });
             }
         }
-        handles.into_iter().map(|h| h.join().expect("a worker panicked")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a worker panicked"))
+            .collect()
     });
 
     let mut first_error = None;
@@ -269,11 +294,22 @@ fn plan_clone(
         CloneFiles {
             paths: Vec::new(),
             files: Vec::new(),
-            regions: vec![Region { base: spec.offset_bytes, blocks, block_bytes: spec.bs_bytes }],
+            regions: vec![Region {
+                base: spec.offset_bytes,
+                blocks,
+                block_bytes: spec.bs_bytes,
+            }],
             mem_align: 64,
         }
     } else {
-        prepare_clone(spec, clone, ws, opts.allow_destructive, &opts.stop, warnings)?
+        prepare_clone(
+            spec,
+            clone,
+            ws,
+            opts.allow_destructive,
+            &opts.stop,
+            warnings,
+        )?
     };
     let cfg = EngineConfig {
         files: files.files.into(),
@@ -312,7 +348,9 @@ fn result_engine(spec: &JobSpec, warnings: &[Warning]) -> EngineKind {
     warnings
         .iter()
         .find_map(|w| match w {
-            Warning::EngineFallback { job, used, .. } if *job == spec.name => EngineKind::parse(used),
+            Warning::EngineFallback { job, used, .. } if *job == spec.name => {
+                EngineKind::parse(used)
+            }
             _ => None,
         })
         .unwrap_or(spec.engine)
@@ -366,7 +404,10 @@ fn add_job_warnings(
         .map(|o| (o.cpu.user_ns + o.cpu.system_ns) as f64 * 100.0 / o.runtime_ns as f64)
         .fold(0.0, f64::max);
     if busiest > CPU_BOUND_PCT {
-        warnings.push(Warning::CpuBound { job: spec.name.clone(), cpu_pct: busiest.min(100.0) });
+        warnings.push(Warning::CpuBound {
+            job: spec.name.clone(),
+            cpu_pct: busiest.min(100.0),
+        });
     }
     let data = spec.footprint_bytes();
     if !spec.direct && host.mem_bytes > 0 && data < 2 * host.mem_bytes {
@@ -378,6 +419,9 @@ fn add_job_warnings(
     }
     let runtime_ms = outcomes.iter().map(|o| o.runtime_ns).max().unwrap_or(0) / 1_000_000;
     if runtime_ms < 500 {
-        warnings.push(Warning::ShortRun { job: spec.name.clone(), runtime_ms });
+        warnings.push(Warning::ShortRun {
+            job: spec.name.clone(),
+            runtime_ms,
+        });
     }
 }

@@ -39,10 +39,19 @@ struct Permutation {
 impl Permutation {
     fn new(n: u64, rng: &mut Rng) -> Permutation {
         let bits = (64 - n.saturating_sub(1).leading_zeros()).max(1);
-        let mask = if bits >= 64 { u64::MAX } else { (1 << bits) - 1 };
+        let mask = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1 << bits) - 1
+        };
         // Multipliers must be odd to be invertible modulo 2^bits.
         let keys = [rng.next_u64() | 1, rng.next_u64(), rng.next_u64() | 1];
-        Permutation { n, bits, mask, keys }
+        Permutation {
+            n,
+            bits,
+            mask,
+            keys,
+        }
     }
 
     /// One invertible mixing step on `bits`-bit values: multiply by an odd
@@ -139,7 +148,7 @@ impl OffsetGen {
     /// The next I/O: files in round robin, one I/O each (fio's default
     /// `file_service_type`).
     #[inline]
-    pub fn next(&mut self) -> Target {
+    pub fn next_io(&mut self) -> Target {
         let dir = self.direction();
         let file = self.next_file;
         self.next_file += 1;
@@ -186,7 +195,7 @@ mod tests {
     #[test]
     fn sequential_wraps_within_the_region() {
         let mut g = OffsetGen::new(RwMode::Read, 100, &[region(3)], 1);
-        let offs: Vec<u64> = (0..5).map(|_| g.next().offset).collect();
+        let offs: Vec<u64> = (0..5).map(|_| g.next_io().offset).collect();
         assert_eq!(offs, vec![4096, 8192, 12288, 4096, 8192]);
     }
 
@@ -195,9 +204,9 @@ mod tests {
         let mut a = OffsetGen::new(RwMode::RandRead, 100, &[region(1000)], 7);
         let mut b = OffsetGen::new(RwMode::RandRead, 100, &[region(1000)], 7);
         let mut c = OffsetGen::new(RwMode::RandRead, 100, &[region(1000)], 8);
-        let xa: Vec<u64> = (0..50).map(|_| a.next().offset).collect();
-        let xb: Vec<u64> = (0..50).map(|_| b.next().offset).collect();
-        let xc: Vec<u64> = (0..50).map(|_| c.next().offset).collect();
+        let xa: Vec<u64> = (0..50).map(|_| a.next_io().offset).collect();
+        let xb: Vec<u64> = (0..50).map(|_| b.next_io().offset).collect();
+        let xc: Vec<u64> = (0..50).map(|_| c.next_io().offset).collect();
         assert_eq!(xa, xb);
         assert_ne!(xa, xc);
     }
@@ -206,7 +215,7 @@ mod tests {
     fn mix_follows_rwmixread() {
         let mut g = OffsetGen::new(RwMode::RandRw, 75, &[region(1 << 20)], 3);
         let reads = (0..100_000)
-            .filter(|_| g.next().dir == Direction::Read)
+            .filter(|_| g.next_io().dir == Direction::Read)
             .count();
         assert!((74_000..76_000).contains(&reads), "{reads}");
     }
@@ -214,7 +223,7 @@ mod tests {
     #[test]
     fn files_are_served_round_robin() {
         let mut g = OffsetGen::new(RwMode::Write, 0, &[region(4), region(4)], 1);
-        let files: Vec<u32> = (0..4).map(|_| g.next().file).collect();
+        let files: Vec<u32> = (0..4).map(|_| g.next_io().file).collect();
         assert_eq!(files, vec![0, 1, 0, 1]);
     }
 
@@ -224,7 +233,7 @@ mod tests {
             let mut g = OffsetGen::new(RwMode::RandWrite, 0, &[region(blocks)], seed);
             let mut seen = vec![false; blocks as usize];
             for _ in 0..blocks {
-                let t = g.next();
+                let t = g.next_io();
                 let b = ((t.offset - 4096) / 4096) as usize;
                 prop_assert!(!seen[b]);
                 seen[b] = true;

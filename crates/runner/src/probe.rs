@@ -9,7 +9,10 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
 fn read_trim(path: impl AsRef<Path>) -> Option<String> {
-    fs::read_to_string(path).ok().map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
+    fs::read_to_string(path)
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
 }
 
 pub fn host() -> HostInfo {
@@ -50,14 +53,20 @@ fn disk_dir(major: u32, minor: u32) -> Option<PathBuf> {
 
 fn dev_numbers(path: &Path) -> Option<(u32, u32)> {
     let meta = fs::metadata(path).ok()?;
-    let dev = if meta.file_type().is_block_device() { meta.rdev() } else { meta.dev() };
+    let dev = if meta.file_type().is_block_device() {
+        meta.rdev()
+    } else {
+        meta.dev()
+    };
     let (major, minor) = (libc::major(dev), libc::minor(dev));
     (major != 0).then_some((major, minor))
 }
 
 pub fn logical_block_size_of(path: &Path) -> Option<u64> {
     let (ma, mi) = dev_numbers(path)?;
-    read_trim(disk_dir(ma, mi)?.join("queue/logical_block_size"))?.parse().ok()
+    read_trim(disk_dir(ma, mi)?.join("queue/logical_block_size"))?
+        .parse()
+        .ok()
 }
 
 struct Mount {
@@ -80,7 +89,9 @@ fn mount_of(path: &Path) -> Option<Mount> {
         }
         let point = PathBuf::from(l[4].replace("\\040", " "));
         if path.starts_with(&point)
-            && best.as_ref().is_none_or(|b| point.as_os_str().len() >= b.point.as_os_str().len())
+            && best
+                .as_ref()
+                .is_none_or(|b| point.as_os_str().len() >= b.point.as_os_str().len())
         {
             best = Some(Mount {
                 point,
@@ -95,7 +106,10 @@ fn mount_of(path: &Path) -> Option<Mount> {
 
 pub fn target(path: &Path) -> TargetInfo {
     let abs = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut info = TargetInfo { path: abs.display().to_string(), ..TargetInfo::default() };
+    let mut info = TargetInfo {
+        path: abs.display().to_string(),
+        ..TargetInfo::default()
+    };
     if let Some(m) = mount_of(&abs) {
         info.filesystem = Some(m.fstype);
         info.mount_source = Some(m.source);
@@ -113,8 +127,9 @@ pub fn target(path: &Path) -> TargetInfo {
         info.model = read_trim(disk.join("device/model"))
             .or_else(|| read_trim(disk.join("device/name")))
             .or_else(|| read_trim(disk.join("loop/backing_file")));
-        info.device_bytes =
-            read_trim(disk.join("size")).and_then(|s| s.parse::<u64>().ok()).map(|s| s * 512);
+        info.device_bytes = read_trim(disk.join("size"))
+            .and_then(|s| s.parse::<u64>().ok())
+            .map(|s| s * 512);
         info.rotational = read_trim(disk.join("queue/rotational")).map(|r| r == "1");
         info.scheduler = read_trim(disk.join("queue/scheduler")).map(|s| {
             s.split_whitespace()

@@ -71,7 +71,11 @@ impl Recorder {
 
     /// Ends the measured phase at `end`: sets runtimes and keeps a last,
     /// partial interval when it holds any time.
-    pub fn finish(mut self, clock: &Clock, end: u64) -> (DirStats, DirStats, Vec<SeriesPoint>, u64) {
+    pub fn finish(
+        mut self,
+        clock: &Clock,
+        end: u64,
+    ) -> (DirStats, DirStats, Vec<SeriesPoint>, u64) {
         self.advance(end);
         let runtime_ns = clock.nanos(self.start_tick, end);
         let index = self.series.len() as u64;

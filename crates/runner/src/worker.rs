@@ -57,7 +57,11 @@ pub fn run_worker(mut plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
     let clock = &shared.clock;
     let spec = Arc::clone(&plan.spec);
     let caps = plan.engine.capabilities();
-    let depth = if caps.asynchronous { spec.iodepth.max(1) } else { 1 };
+    let depth = if caps.asynchronous {
+        spec.iodepth.max(1)
+    } else {
+        1
+    };
     let block = spec.bs_bytes;
     let seed = if spec.randrepeat {
         spec.randseed
@@ -105,7 +109,7 @@ pub fn run_worker(mut plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
             batch.clear();
             while in_flight < depth && !stopping && !sync_due && (ramping || issued < budget) {
                 let slot = free.pop().expect("a free slot while under depth");
-                let t = gen.next();
+                let t = gen.next_io();
                 if t.dir == Direction::Write {
                     seq += 1;
                     stamp(plan.engine.buffer(slot), block as usize, t.offset, seq);
@@ -193,7 +197,9 @@ pub fn run_worker(mut plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
             if rec.series.len() != last_series_len {
                 last_series_len = rec.series.len();
                 let total = rec.dirs[0].ios + rec.dirs[1].ios;
-                shared.ios_done.fetch_add(total - reported, Ordering::Relaxed);
+                shared
+                    .ios_done
+                    .fetch_add(total - reported, Ordering::Relaxed);
                 reported = total;
             }
         }
@@ -221,7 +227,9 @@ pub fn run_worker(mut plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         }
     }
     let total = rec.dirs[0].ios + rec.dirs[1].ios;
-    shared.ios_done.fetch_add(total - reported, Ordering::Relaxed);
+    shared
+        .ios_done
+        .fetch_add(total - reported, Ordering::Relaxed);
     let (read, write, series, runtime_ns) = rec.finish(clock, end);
     WorkerOutcome {
         read,
@@ -231,8 +239,12 @@ pub fn run_worker(mut plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         cpu: CpuUsage {
             user_ns: cpu_end.user_ns.saturating_sub(cpu_start.user_ns),
             system_ns: cpu_end.system_ns.saturating_sub(cpu_start.system_ns),
-            voluntary_ctx: cpu_end.voluntary_ctx.saturating_sub(cpu_start.voluntary_ctx),
-            involuntary_ctx: cpu_end.involuntary_ctx.saturating_sub(cpu_start.involuntary_ctx),
+            voluntary_ctx: cpu_end
+                .voluntary_ctx
+                .saturating_sub(cpu_start.voluntary_ctx),
+            involuntary_ctx: cpu_end
+                .involuntary_ctx
+                .saturating_sub(cpu_start.involuntary_ctx),
             minor_faults: cpu_end.minor_faults.saturating_sub(cpu_start.minor_faults),
             major_faults: cpu_end.major_faults.saturating_sub(cpu_start.major_faults),
         },
@@ -249,7 +261,12 @@ fn sync_files(engine: &mut AnyEngine, files: usize, spec: &JobSpec) -> Result<()
 }
 
 #[inline]
-fn check_result(c: Completion, slot: &Slot, len: u64, cfg: &EngineConfig) -> Result<(), EngineError> {
+fn check_result(
+    c: Completion,
+    slot: &Slot,
+    len: u64,
+    cfg: &EngineConfig,
+) -> Result<(), EngineError> {
     if c.result == len as i64 {
         return Ok(());
     }

@@ -100,25 +100,39 @@ fn file_job(dir: &Path, rw: RwMode, direct: bool) -> JobSpec {
     j.rw = rw;
     j.direct = direct;
     j.size_bytes = Some(4 << 20);
-    j.target = FileTarget::Generated { directory: dir.to_path_buf(), nrfiles: 2, shared: None };
+    j.target = FileTarget::Generated {
+        directory: dir.to_path_buf(),
+        nrfiles: 2,
+        shared: None,
+    };
     j
 }
 
 fn leftovers(dir: &Path) -> Vec<PathBuf> {
-    std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect()
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect()
 }
 
 #[test]
 fn generated_files_are_laid_out_read_and_removed() {
     for (dir, direct) in [(PathBuf::from("/dev/shm"), false), (real_dir(), true)] {
         let dir = tempfile::tempdir_in(dir).unwrap();
-        let out = run(&[vec![file_job(dir.path(), RwMode::Read, direct)]], &RunOptions::default());
+        let out = run(
+            &[vec![file_job(dir.path(), RwMode::Read, direct)]],
+            &RunOptions::default(),
+        );
         assert!(out.failure.is_none(), "{:?}", out.failure);
         let job = &out.result.jobs[0];
         assert_eq!(job.read.bytes, 4 << 20);
         assert_eq!(job.engine, EngineKind::Sync);
         assert!(job.read.slat.is_none());
-        assert!(leftovers(dir.path()).is_empty(), "{:?}", leftovers(dir.path()));
+        assert!(
+            leftovers(dir.path()).is_empty(),
+            "{:?}",
+            leftovers(dir.path())
+        );
     }
 }
 
@@ -142,10 +156,18 @@ fn missing_directory_and_too_large_size_are_refused_early() {
     let out = run(&[vec![j.clone()]], &RunOptions::default());
     assert!(matches!(out.failure, Some(RunError::Usage(ref m)) if m.contains("does not exist")));
     let dir = tempfile::tempdir_in("/dev/shm").unwrap();
-    j.target = FileTarget::Generated { directory: dir.path().into(), nrfiles: 1, shared: None };
+    j.target = FileTarget::Generated {
+        directory: dir.path().into(),
+        nrfiles: 1,
+        shared: None,
+    };
     j.size_bytes = Some(1 << 50);
     let out = run(&[vec![j]], &RunOptions::default());
-    assert!(matches!(out.failure, Some(RunError::Usage(ref m)) if m.contains("free")), "{:?}", out.failure);
+    assert!(
+        matches!(out.failure, Some(RunError::Usage(ref m)) if m.contains("free")),
+        "{:?}",
+        out.failure
+    );
     assert!(leftovers(dir.path()).is_empty());
 }
 
