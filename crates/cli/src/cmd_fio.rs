@@ -9,15 +9,20 @@ use runner::RunOptions;
 
 pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{}", fio::HELP);
+        print!("{}", fio::help());
         return Ok(Exit::Ok);
     }
-    let wants_json = args.iter().any(|a| a.starts_with("--output-format") && a.contains("json"));
+    let wants_json = args
+        .iter()
+        .any(|a| a.starts_with("--output-format") && a.contains("json"));
     let parsed = match fio::parse_args(args) {
         Ok(p) => p,
         Err(e) => {
             if wants_json {
-                println!("{}", report::json::error_json(&e.to_string(), runner::TOOL_VERSION));
+                println!(
+                    "{}",
+                    report::json::error_json(&e.to_string(), runner::TOOL_VERSION)
+                );
             }
             eprintln!("diskbench fio: {e}");
             return Ok(Exit::Usage);
@@ -32,7 +37,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     let outcome = runner::run(&[parsed.jobs], &opts);
     progress::clear();
     let mut text = String::new();
-    for format in &parsed.output_formats {
+    for format in &parsed.output_format {
         match format {
             OutputFormat::Normal => text.push_str(&report::fio_normal::render(&outcome.result)),
             OutputFormat::Json => {

@@ -37,8 +37,15 @@ pub struct RunArgs {
 
 /// The suite's jobs, one per group so they run one after another.
 fn suite(args: &RunArgs, dir: &std::path::Path) -> Result<Vec<Vec<JobSpec>>, fio::FioError> {
-    let size = args.size.clone().unwrap_or_else(|| if args.quick { "256m" } else { "1g" }.into());
-    let (runtime, ramp) = if args.quick { ("1200ms", "0") } else { ("7", "1") };
+    let size = args
+        .size
+        .clone()
+        .unwrap_or_else(|| if args.quick { "256m" } else { "1g" }.into());
+    let (runtime, ramp) = if args.quick {
+        ("1200ms", "0")
+    } else {
+        ("7", "1")
+    };
     let common = [
         "--direct=1".to_string(),
         format!("--ioengine={}", args.engine),
@@ -48,8 +55,14 @@ fn suite(args: &RunArgs, dir: &std::path::Path) -> Result<Vec<Vec<JobSpec>>, fio
         "--time_based".to_string(),
     ];
     let mut groups = Vec::new();
-    for line in DEFAULT_SUITE.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
-        let argv = common.iter().cloned().chain(line.split_whitespace().map(String::from));
+    for line in DEFAULT_SUITE
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let argv = common
+            .iter()
+            .cloned()
+            .chain(line.split_whitespace().map(String::from));
         let parsed = fio::parse_args(argv)?;
         for mut job in parsed.jobs {
             job.target = FileTarget::Generated {
@@ -79,8 +92,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         ..RunOptions::default()
     };
     if !args.json {
-        let target = runner::probe::target(&dir);
-        print!("{}", report::table::target_header_of(&target));
+        let before = model::RunResult {
+            targets: vec![runner::probe::target(&dir)],
+            ..Default::default()
+        };
+        print!("{}", report::table::target_header(&before));
         println!();
     }
     let outcome = runner::run(&groups, &opts);

@@ -11,7 +11,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "diskbench", version, about = "What a disk really delivers: IOPS, throughput and latency, measured honestly")]
+#[command(
+    name = "diskbench",
+    version,
+    about = "What a disk really delivers: IOPS, throughput and latency, measured honestly"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -4,7 +4,7 @@
 use runner::Progress;
 use std::io::{IsTerminal, Write};
 
-pub fn bar() -> Option<Box<dyn Fn(&Progress) + Send + Sync>> {
+pub fn bar() -> Option<runner::ProgressFn> {
     if !std::io::stderr().is_terminal() {
         return None;
     }

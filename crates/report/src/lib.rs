@@ -1,1 +1,55 @@
-//! placeholder
+//! Renders a [`model::RunResult`]: one module per output, each a plain
+//! function of the result, so every output reads the same data and none
+//! can measure, round or label differently from the others.
+//!
+//! - [`json`]: fio-compatible JSON (tools built for fio's JSON read ours),
+//!   plus [`json::error_json`] so stdout is parseable even on error;
+//! - [`fio_normal`]: fio's human `normal` text layout;
+//! - [`table`]: the `diskbench run` terminal summary (target, table, headline);
+//! - [`format`](mod@format): the number formatting they share (fio's `num2str`, latency units);
+//! - [`stats`]: the figures derived the way fio derives them (rates,
+//!   per-interval statistics, latency buckets, group aggregates).
+//!
+//! Warnings are not part of any of these: the CLI prints [`warnings_text`] on
+//! stderr, and the JSON carries them under `diskbench.warnings`.
+
+pub mod fio_normal;
+pub mod format;
+pub mod json;
+pub mod stats;
+pub mod table;
+
+#[cfg(test)]
+mod testutil;
+
+pub use table::{
+    headline, headline_figures, summary_table, target_header, Headline, HeadlineFigure,
+    HEADLINE_IOPS_JOB, HEADLINE_READ_JOB, HEADLINE_WRITE_JOB,
+};
+
+use model::RunResult;
+
+/// The run's warnings, one `warning: <text>` line each, for stderr.
+pub fn warnings_text(result: &RunResult) -> String {
+    result
+        .warnings
+        .iter()
+        .map(|w| format!("warning: {w}\n"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warnings_are_one_line_each() {
+        let text = warnings_text(&testutil::sample_run());
+        assert!(text.starts_with("warning: job 'randrw-75': a worker was busy on the CPU 97%"));
+        assert_eq!(text.lines().count(), 1);
+        assert!(text.ends_with('\n'));
+        let mut quiet = testutil::run(vec![]);
+        quiet.warnings.clear();
+        assert_eq!(warnings_text(&quiet), "");
+    }
+}

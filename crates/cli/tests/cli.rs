@@ -1,0 +1,226 @@
+//! The `diskbench` command line: results, exit codes and error messages.
+
+mod common;
+use common::*;
+use std::process::Command as StdCommand;
+use std::time::Duration;
+
+#[test]
+fn fio_null_job_prints_fio_shaped_json() {
+    let out = diskbench()
+        .args([
+            "fio",
+            "--name=t",
+            "--ioengine=null",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=64m",
+        ])
+        .args(["--iodepth=16", "--output-format=json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let doc = json_of(&out);
+    assert!(doc["fio version"]
+        .as_str()
+        .unwrap()
+        .starts_with("diskbench-"));
+    let read = &doc["jobs"][0]["read"];
+    assert_eq!(read["total_ios"], 16384);
+    assert_eq!(read["io_bytes"], 64 << 20);
+    assert!(read["iops"].as_f64().unwrap() > 0.0);
+    assert!(read["clat_ns"]["percentile"]["50.000000"]
+        .as_u64()
+        .is_some());
+    assert_eq!(doc["jobs"][0]["job options"]["rw"], "randread");
+}
+
+#[test]
+fn fio_normal_output_is_the_default() {
+    let out = diskbench()
+        .args([
+            "fio",
+            "--name=n",
+            "--ioengine=null",
+            "--rw=write",
+            "--size=8m",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("IOPS="), "{text}");
+    assert!(text.contains("Run status group 0"), "{text}");
+}
+
+#[test]
+fn unknown_option_is_a_usage_error_with_a_suggestion() {
+    let out = diskbench()
+        .args(["fio", "--name=t", "--iodpeth=4", "--size=1m"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(err.contains("iodpeth") && err.contains("iodepth"), "{err}");
+}
+
+#[test]
+fn errors_still_give_parseable_json() {
+    let out = diskbench()
+        .args(["fio", "--name=t", "--bogus=1", "--output-format=json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let doc = json_of(&out);
+    assert!(doc["error"].as_str().unwrap().contains("bogus"));
+}
+
+#[test]
+fn missing_directory_is_a_usage_error() {
+    let out = diskbench()
+        .args(["fio", "--name=t", "--directory=/no/such/place", "--size=1m"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_of(&out).contains("does not exist"));
+}
+
+#[test]
+fn unaligned_direct_io_names_the_alignment_and_leaves_nothing() {
+    let dir = real_dir();
+    let out = diskbench()
+        .args([
+            "fio",
+            "--name=t",
+            "--rw=randread",
+            "--bs=1000",
+            "--size=1000000",
+            "--direct=1",
+        ])
+        .arg(format!("--directory={}", dir.path().display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("multiple of 512"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
+fn a_size_larger_than_the_free_space_is_refused_before_writing() {
+    let dir = real_dir();
+    let out = diskbench()
+        .args(["fio", "--name=t", "--rw=read", "--size=900t"])
+        .arg(format!("--directory={}", dir.path().display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_of(&out).contains("free"), "{}", stderr_of(&out));
+    assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
+fn a_read_only_directory_is_a_runtime_error() {
+    let dir = real_dir();
+    let mounted = is_root()
+        && StdCommand::new("mount")
+            .args(["-t", "tmpfs", "-o", "ro,size=1m", "tmpfs"])
+            .arg(dir.path())
+            .status()
+            .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("skipped: needs root to mount a read-only tmpfs");
+        return;
+    }
+    let out = diskbench()
+        .args(["fio", "--name=t", "--rw=write", "--size=64k"])
+        .arg(format!("--directory={}", dir.path().display()))
+        .output()
+        .unwrap();
+    let _ = StdCommand::new("umount").arg(dir.path()).status();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains("writable"), "{}", stderr_of(&out));
+}
+
+#[test]
+fn sigint_keeps_partial_results_and_removes_test_files() {
+    let dir = real_dir();
+    let bin = assert_cmd::cargo::cargo_bin("diskbench");
+    let child = StdCommand::new(bin)
+        .args([
+            "fio",
+            "--name=long",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=8m",
+            "--direct=1",
+        ])
+        .args([
+            "--ioengine=io_uring",
+            "--runtime=60",
+            "--time_based",
+            "--output-format=json",
+        ])
+        .arg(format!("--directory={}", dir.path().display()))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    StdCommand::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
+    let doc = json_of(&out);
+    assert!(doc["jobs"][0]["read"]["total_ios"].as_u64().unwrap() > 0);
+    assert!(doc["error"].is_string());
+    assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+}
+
+#[test]
+fn run_quick_prints_target_table_and_headline_and_cleans_up() {
+    let dir = real_dir();
+    let out = diskbench()
+        .args(["run", "--quick", "--size", "32m"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for needle in [
+        "seq-read-1m-qd8",
+        "mixed-4k-qd32",
+        "rand-write-4k-qd1",
+        "IOPS",
+        "Read MB/s",
+        "Write MB/s",
+    ] {
+        assert!(text.contains(needle), "missing {needle} in:\n{text}");
+    }
+    assert!(entries(dir.path()).is_empty());
+}
+
+#[test]
+fn run_json_has_one_job_per_test() {
+    let dir = real_dir();
+    let out = diskbench()
+        .args(["run", "--quick", "--json", "--size", "16m"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let doc = json_of(&out);
+    let jobs = doc["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 7);
+    for j in jobs {
+        let ios =
+            j["read"]["total_ios"].as_u64().unwrap() + j["write"]["total_ios"].as_u64().unwrap();
+        assert!(ios > 0, "{}", j["jobname"]);
+        assert_eq!(j["job options"]["direct"], "1");
+    }
+}

@@ -1,0 +1,42 @@
+//! Helpers shared by the CLI tests.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+use std::process::Output;
+
+pub fn diskbench() -> Command {
+    Command::cargo_bin("diskbench").expect("the diskbench binary")
+}
+
+/// A directory on a real filesystem (ext4 here, O_DIRECT works): $DISKBENCH_TEST_DIR or the temp dir.
+pub fn real_dir() -> tempfile::TempDir {
+    let base =
+        std::env::var_os("DISKBENCH_TEST_DIR").map_or_else(std::env::temp_dir, PathBuf::from);
+    tempfile::tempdir_in(base).expect("a temp dir")
+}
+
+pub fn json_of(out: &Output) -> serde_json::Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {text}"))
+}
+
+pub fn stderr_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+pub fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .map(|s| {
+            s.lines()
+                .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"))
+        })
+        .unwrap_or(false)
+}
+
+pub fn entries(dir: &std::path::Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect()
+}

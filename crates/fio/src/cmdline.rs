@@ -1,0 +1,280 @@
+//! Stage one: fio's argv, split into sections of raw options.
+//!
+//! Like ripgrep's two-stage argument parsing, this stage only decides what
+//! each argument *is* (which option, which value, which job it belongs to)
+//! and leaves what the values *mean* to [`crate::jobs`]. Keeping the two apart
+//! means every name-level error (unknown option, not carried out, missing
+//! value) is found in argv order before any value is looked at, and the
+//! second stage can work on clean data.
+//!
+//! fio's command-line rules, as its documentation gives them:
+//! - `--name=X` starts a new job; `--name=global` starts a section of options
+//!   shared by the jobs after it; options before the first `--name` are
+//!   global too.
+//! - an option that takes a value accepts `--opt=value` and `--opt value`
+//!   (fio parses its long options with getopt, which allows both);
+//!   set-only options (`--time_based`, `--group_reporting`) stand alone or
+//!   take `=value`.
+//! - a single leading dash works as well as two (`-name=x`), as with getopt's
+//!   long-only mode.
+//! - anything that is not an option is a job file.
+
+use crate::error::FioError;
+use crate::options::{self, Arity, Key, Lookup, OptDef};
+use crate::suggest::closest;
+use crate::OutputFormat;
+use model::units::parse_bool;
+use std::iter::Peekable;
+
+/// One job option as given, before its value is interpreted.
+#[derive(Debug)]
+pub(crate) struct RawOpt {
+    pub def: &'static OptDef,
+    /// `None` only for a flag given bare (`--time_based`).
+    pub value: Option<String>,
+}
+
+#[derive(Debug)]
+pub(crate) enum SectionKind {
+    Global,
+    Job(String),
+}
+
+#[derive(Debug)]
+pub(crate) struct Section {
+    pub kind: SectionKind,
+    /// For a job, its `name` option comes first, as fio echoes it.
+    pub opts: Vec<RawOpt>,
+}
+
+#[derive(Debug)]
+pub(crate) struct RawArgs {
+    pub sections: Vec<Section>,
+    pub output_format: Vec<OutputFormat>,
+    pub output: Option<String>,
+    pub allow_destructive: bool,
+}
+
+pub(crate) fn split<I: IntoIterator<Item = String>>(args: I) -> Result<RawArgs, FioError> {
+    let mut args = args.into_iter().peekable();
+    let mut raw = RawArgs {
+        sections: vec![Section {
+            kind: SectionKind::Global,
+            opts: Vec::new(),
+        }],
+        output_format: vec![OutputFormat::Normal],
+        output: None,
+        allow_destructive: false,
+    };
+    // A bare flag just before a non-option: `--time_based 1` is a likely
+    // slip worth its own message.
+    let mut after_bare_flag: Option<&'static str> = None;
+    while let Some(arg) = args.next() {
+        let Some((name, inline)) = option_parts(&arg) else {
+            return Err(match after_bare_flag {
+                Some(flag) => FioError::FlagValue {
+                    option: flag.to_string(),
+                    value: arg,
+                },
+                None => FioError::Positional(arg),
+            });
+        };
+        after_bare_flag = None;
+        match options::lookup(name) {
+            Lookup::Unknown => {
+                return Err(FioError::Unknown {
+                    option: name.to_string(),
+                    suggestion: closest(name, options::known_names()).map(str::to_string),
+                })
+            }
+            Lookup::NotCarriedOut => return Err(FioError::NotCarriedOut(name.to_string())),
+            Lookup::Run(run) if run == options::ALLOW_DESTRUCTIVE => {
+                raw.allow_destructive = match inline {
+                    None => {
+                        after_bare_flag = Some(run);
+                        true
+                    }
+                    Some(v) => parse_bool(v).map_err(|e| FioError::RunOption {
+                        option: run.to_string(),
+                        value: v.to_string(),
+                        problem: e.to_string(),
+                    })?,
+                };
+            }
+            Lookup::Run(run) => {
+                let value = take_value(run, inline, &mut args)?;
+                if run == options::OUTPUT_FORMAT {
+                    raw.output_format = parse_output_formats(&value)?;
+                } else {
+                    raw.output = Some(value);
+                }
+            }
+            Lookup::Job(def) => {
+                let value = match def.arity {
+                    Arity::Value => Some(take_value(def.name, inline, &mut args)?),
+                    Arity::Flag => {
+                        if inline.is_none() {
+                            after_bare_flag = Some(def.name);
+                        }
+                        inline.map(str::to_string)
+                    }
+                };
+                push_option(&mut raw.sections, def, value);
+            }
+        }
+    }
+    Ok(raw)
+}
+
+/// `--name=X` starts a section; every other option joins the current one.
+fn push_option(sections: &mut Vec<Section>, def: &'static OptDef, value: Option<String>) {
+    if def.key == Key::Name {
+        let name = value.unwrap_or_default();
+        let section = if name == "global" {
+            Section {
+                kind: SectionKind::Global,
+                opts: Vec::new(),
+            }
+        } else {
+            Section {
+                kind: SectionKind::Job(name.clone()),
+                opts: vec![RawOpt {
+                    def,
+                    value: Some(name),
+                }],
+            }
+        };
+        sections.push(section);
+    } else if let Some(section) = sections.last_mut() {
+        section.opts.push(RawOpt { def, value });
+    }
+}
+
+/// Splits `--opt=value` into `("opt", Some("value"))`; `None` for a non-option.
+fn option_parts(arg: &str) -> Option<(&str, Option<&str>)> {
+    let body = match arg.strip_prefix("--") {
+        Some(body) => body,
+        None => arg.strip_prefix('-')?,
+    };
+    let (name, value) = match body.split_once('=') {
+        Some((name, value)) => (name, Some(value)),
+        None => (body, None),
+    };
+    if name.is_empty() {
+        return None;
+    }
+    Some((name, value))
+}
+
+/// The value of an option that needs one: after `=`, or the next argument
+/// unless that is itself an option.
+fn take_value<I: Iterator<Item = String>>(
+    name: &str,
+    inline: Option<&str>,
+    rest: &mut Peekable<I>,
+) -> Result<String, FioError> {
+    let value = match inline {
+        Some(v) => Some(v.to_string()),
+        None => rest.next_if(|next| !next.starts_with("--")),
+    };
+    match value {
+        Some(v) if !v.is_empty() => Ok(v),
+        _ => Err(FioError::MissingValue(name.to_string())),
+    }
+}
+
+/// `normal`, `json` or a comma list of them (`normal,json`), as fio takes it.
+pub(crate) fn parse_output_formats(text: &str) -> Result<Vec<OutputFormat>, FioError> {
+    let err = |problem: String| FioError::RunOption {
+        option: options::OUTPUT_FORMAT.to_string(),
+        value: text.to_string(),
+        problem,
+    };
+    let mut formats = Vec::new();
+    for part in text.split(',').map(str::trim) {
+        let format = match part {
+            "normal" => OutputFormat::Normal,
+            "json" => OutputFormat::Json,
+            "json+" => {
+                return Err(err(
+                    "json+ (json with every latency bucket) is not supported yet: use json".into(),
+                ))
+            }
+            "terse" => return Err(err(
+                "terse (fio's semicolon-separated format) is not supported yet: use normal or json"
+                    .into(),
+            )),
+            _ => {
+                let mut problem = format!(
+                    "'{part}' is not an output format: use normal, json, or both as normal,json"
+                );
+                if let Some(s) = closest(part, ["normal", "json"]) {
+                    problem.push_str(&format!("; did you mean '{s}'?"));
+                }
+                return Err(err(problem));
+            }
+        };
+        if !formats.contains(&format) {
+            formats.push(format);
+        }
+    }
+    Ok(formats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split_strs(args: &[&str]) -> Result<RawArgs, FioError> {
+        split(args.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn option_parts_forms() {
+        assert_eq!(option_parts("--bs=4k"), Some(("bs", Some("4k"))));
+        assert_eq!(option_parts("-bs=4k"), Some(("bs", Some("4k"))));
+        assert_eq!(option_parts("--time_based"), Some(("time_based", None)));
+        assert_eq!(
+            option_parts("--filename=a=b"),
+            Some(("filename", Some("a=b")))
+        );
+        assert_eq!(option_parts("job.fio"), None);
+        assert_eq!(option_parts("--"), None);
+        assert_eq!(option_parts("-"), None);
+        assert_eq!(option_parts("--=x"), None);
+    }
+
+    #[test]
+    fn sections_follow_names() {
+        let raw = split_strs(&["--bs=8k", "--name=a", "--iodepth", "4", "--name=global"])
+            .expect("parses");
+        assert_eq!(raw.sections.len(), 3);
+        assert_eq!(raw.sections[0].opts.len(), 1);
+        assert!(matches!(&raw.sections[1].kind, SectionKind::Job(n) if n == "a"));
+        assert_eq!(raw.sections[1].opts[1].value.as_deref(), Some("4"));
+        assert!(matches!(raw.sections[2].kind, SectionKind::Global));
+    }
+
+    #[test]
+    fn a_value_is_not_taken_from_the_next_option() {
+        let err = split_strs(&["--name=a", "--bs", "--size=1g"]).unwrap_err();
+        assert_eq!(err, FioError::MissingValue("bs".into()));
+        let err = split_strs(&["--name=a", "--bs"]).unwrap_err();
+        assert_eq!(err, FioError::MissingValue("bs".into()));
+    }
+
+    #[test]
+    fn output_formats() {
+        use OutputFormat::*;
+        assert_eq!(parse_output_formats("json").unwrap(), vec![Json]);
+        assert_eq!(
+            parse_output_formats("normal,json").unwrap(),
+            vec![Normal, Json]
+        );
+        assert_eq!(parse_output_formats("json,json").unwrap(), vec![Json]);
+        let msg = parse_output_formats("jsno").unwrap_err().to_string();
+        assert!(msg.contains("did you mean 'json'"), "{msg}");
+        let msg = parse_output_formats("json+").unwrap_err().to_string();
+        assert!(msg.contains("not supported yet"), "{msg}");
+    }
+}

@@ -1,0 +1,167 @@
+//! Everything that can be wrong with a fio command line.
+//!
+//! Every error here is a usage error (the CLI exits with code 2), and its
+//! `Display` text goes straight to the user, so each one names the option,
+//! the value and the job it was found in, and says how to fix it. fio itself
+//! often silently ignores or reinterprets what it does not like; diskbench
+//! refuses instead, because a benchmark that quietly ran something other than
+//! what was asked for reports numbers nobody can trust.
+
+use model::units::UnitError;
+use std::fmt;
+use thiserror::Error;
+
+/// Where an option was given: in the options every job shares (those before
+/// the first `--name`, or after `--name=global`), or in one job.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Global,
+    Job(String),
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Scope::Global => f.write_str("global options"),
+            Scope::Job(name) => write!(f, "job '{name}'"),
+        }
+    }
+}
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum FioError {
+    #[error(
+        "no job given: start each job with --name=NAME, e.g. `--name=test --rw=randread --size=1g` \
+         (options before the first --name apply to every job)"
+    )]
+    NoJob,
+
+    #[error(
+        "'{0}' is not an option: fio job files are not supported yet (planned); \
+         give the job as command-line options, e.g. --name=test --rw=read --size=1g"
+    )]
+    Positional(String),
+
+    #[error("'{value}' after --{option}: a flag takes its value after '=', e.g. --{option}=1")]
+    FlagValue { option: String, value: String },
+
+    #[error("unknown option '{option}'{}", did_you_mean(.suggestion))]
+    Unknown {
+        option: String,
+        suggestion: Option<String>,
+    },
+
+    #[error(
+        "option '{0}' is a fio option diskbench does not carry out yet; \
+         remove it to run without it"
+    )]
+    NotCarriedOut(String),
+
+    #[error("option '{0}' needs a value: --{0}=VALUE")]
+    MissingValue(String),
+
+    #[error("{scope}: bad value for {option}: {source}")]
+    BadValue {
+        scope: Scope,
+        option: String,
+        #[source]
+        source: UnitError,
+    },
+
+    /// A value of the right type that makes no sense (`iodepth=0`, `rwmixread=150`).
+    #[error("{scope}: {option}={value}: {problem}")]
+    Invalid {
+        scope: Scope,
+        option: String,
+        value: String,
+        problem: String,
+    },
+
+    /// A fio feature diskbench knows about but does not run yet.
+    #[error("{scope}: {option}={value}{what} is not supported yet{hint}")]
+    NotSupportedYet {
+        scope: Scope,
+        option: String,
+        value: String,
+        /// What the value asks for, with a leading space, e.g. " (several files)", or "".
+        what: String,
+        /// What to do instead, starting with a separator (", planned ...: ...").
+        hint: String,
+    },
+
+    #[error("job '{job}' needs size= (or filename= of an existing file/device), e.g. --size=1g")]
+    MissingSize { job: String },
+
+    #[error(
+        "job '{job}' uses ioengine=null, which does no I/O and so has no file to take \
+         its size from: give size=, e.g. --size=1g"
+    )]
+    NullNeedsSize { job: String },
+
+    #[error(
+        "job '{job}': direct=1 needs {option} to be a multiple of 512 bytes, got {option}={value}: \
+         use e.g. {option}={example}, or direct=0"
+    )]
+    DirectAlignment {
+        job: String,
+        option: String,
+        value: String,
+        example: String,
+    },
+
+    /// A bad value for one of the options of the whole run (`--output-format`,
+    /// `--allow-destructive`).
+    #[error("--{option}={value}: {problem}")]
+    RunOption {
+        option: String,
+        value: String,
+        problem: String,
+    },
+}
+
+fn did_you_mean(suggestion: &Option<String>) -> String {
+    match suggestion {
+        Some(s) => format!("; did you mean '{s}'?"),
+        None => String::new(),
+    }
+}
+
+impl FioError {
+    pub(crate) fn bad_value(scope: &Scope, option: &str, source: UnitError) -> FioError {
+        FioError::BadValue {
+            scope: scope.clone(),
+            option: option.to_string(),
+            source,
+        }
+    }
+
+    pub(crate) fn invalid(
+        scope: &Scope,
+        option: &str,
+        value: &str,
+        problem: impl Into<String>,
+    ) -> FioError {
+        FioError::Invalid {
+            scope: scope.clone(),
+            option: option.to_string(),
+            value: value.to_string(),
+            problem: problem.into(),
+        }
+    }
+
+    pub(crate) fn not_yet(
+        scope: &Scope,
+        option: &str,
+        value: &str,
+        what: &str,
+        hint: &str,
+    ) -> FioError {
+        FioError::NotSupportedYet {
+            scope: scope.clone(),
+            option: option.to_string(),
+            value: value.to_string(),
+            what: what.to_string(),
+            hint: hint.to_string(),
+        }
+    }
+}

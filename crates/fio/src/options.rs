@@ -1,0 +1,284 @@
+//! The option tables: which of fio's options diskbench carries out, which ones
+//! it knows but does not carry out yet, and the command-line options that are
+//! not job options at all.
+//!
+//! The tables are data so that the three answers to "what is `--X`?" (run it,
+//! refuse it as not carried out yet, or refuse it as unknown with a
+//! suggestion) come from one place, and adding support for an option means
+//! moving its name from [`NOT_CARRIED_OUT`] into [`JOB_OPTIONS`]. The names come
+//! from fio's documentation (HOWTO); nothing here is fio's code.
+
+/// A job option diskbench carries out; the parser matches on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Key {
+    Name,
+    Rw,
+    RwMixRead,
+    RwMixWrite,
+    Bs,
+    Size,
+    Offset,
+    Filename,
+    Directory,
+    NrFiles,
+    NumJobs,
+    IoDepth,
+    IoEngine,
+    Direct,
+    Buffered,
+    Invalidate,
+    Fsync,
+    Fdatasync,
+    EndFsync,
+    Runtime,
+    TimeBased,
+    RampTime,
+    Loops,
+    RandRepeat,
+    RandSeed,
+    GroupReporting,
+    /// fio's `thread` (threads instead of processes): diskbench always runs
+    /// threads, so this is carried out by doing nothing.
+    Thread,
+}
+
+/// How an option takes its value on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Arity {
+    /// `--opt=value` or `--opt value`.
+    Value,
+    /// `--opt` alone (means 1) or `--opt=0|1`; never `--opt value`, as with
+    /// fio, whose set-only options take an optional argument.
+    Flag,
+}
+
+#[derive(Debug)]
+pub(crate) struct OptDef {
+    pub key: Key,
+    /// fio's name: the one echoed in `job options`.
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub arity: Arity,
+}
+
+const fn opt(key: Key, name: &'static str, arity: Arity) -> OptDef {
+    OptDef {
+        key,
+        name,
+        aliases: &[],
+        arity,
+    }
+}
+
+pub(crate) static JOB_OPTIONS: &[OptDef] = &[
+    opt(Key::Name, "name", Arity::Value),
+    OptDef {
+        key: Key::Rw,
+        name: "rw",
+        aliases: &["readwrite"],
+        arity: Arity::Value,
+    },
+    opt(Key::RwMixRead, "rwmixread", Arity::Value),
+    opt(Key::RwMixWrite, "rwmixwrite", Arity::Value),
+    OptDef {
+        key: Key::Bs,
+        name: "bs",
+        aliases: &["blocksize"],
+        arity: Arity::Value,
+    },
+    opt(Key::Size, "size", Arity::Value),
+    opt(Key::Offset, "offset", Arity::Value),
+    opt(Key::Filename, "filename", Arity::Value),
+    opt(Key::Directory, "directory", Arity::Value),
+    opt(Key::NrFiles, "nrfiles", Arity::Value),
+    opt(Key::NumJobs, "numjobs", Arity::Value),
+    opt(Key::IoDepth, "iodepth", Arity::Value),
+    opt(Key::IoEngine, "ioengine", Arity::Value),
+    opt(Key::Direct, "direct", Arity::Value),
+    opt(Key::Buffered, "buffered", Arity::Value),
+    opt(Key::Invalidate, "invalidate", Arity::Value),
+    opt(Key::Fsync, "fsync", Arity::Value),
+    opt(Key::Fdatasync, "fdatasync", Arity::Value),
+    opt(Key::EndFsync, "end_fsync", Arity::Value),
+    opt(Key::Runtime, "runtime", Arity::Value),
+    opt(Key::TimeBased, "time_based", Arity::Flag),
+    opt(Key::RampTime, "ramp_time", Arity::Value),
+    opt(Key::Loops, "loops", Arity::Value),
+    opt(Key::RandRepeat, "randrepeat", Arity::Value),
+    opt(Key::RandSeed, "randseed", Arity::Value),
+    opt(Key::GroupReporting, "group_reporting", Arity::Flag),
+    opt(Key::Thread, "thread", Arity::Flag),
+];
+
+/// Command-line options that are not job options: they shape the output and
+/// the safety checks of the whole run.
+pub(crate) const OUTPUT_FORMAT: &str = "output-format";
+pub(crate) const OUTPUT: &str = "output";
+pub(crate) const ALLOW_DESTRUCTIVE: &str = "allow-destructive";
+pub(crate) const RUN_OPTIONS: &[&str] = &[OUTPUT_FORMAT, OUTPUT, ALLOW_DESTRUCTIVE];
+
+/// fio's own command-line options (not job options) that diskbench does not
+/// carry out yet.
+pub(crate) static FIO_CLI_NOT_CARRIED_OUT: &[&str] = &[
+    "debug",
+    "parse-only",
+    "merge-blktrace-only",
+    "bandwidth-log",
+    "minimal",
+    "append-terse",
+    "terse-version",
+    "version",
+    "help",
+    "cpuclock-test",
+    "crctest",
+    "cmdhelp",
+    "enghelp",
+    "showcmd",
+    "readonly",
+    "eta",
+    "eta-interval",
+    "eta-newline",
+    "status-interval",
+    "section",
+    "alloc-size",
+    "warnings-fatal",
+    "max-jobs",
+    "server",
+    "daemonize",
+    "client",
+    "remote-config",
+    "idle-prof",
+    "inflate-log",
+    "trigger-file",
+    "trigger-timeout",
+    "trigger",
+    "trigger-remote",
+    "aux-path",
+];
+
+/// fio's job options (and engine options) that diskbench knows of but does
+/// not carry out yet.
+#[rustfmt::skip]
+pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
+    "allow_file_create", "allow_mounted_write", "allrandrepeat", "arguments", "atomic", "ba",
+    "bindname", "block", "block_error_percentiles", "blockalign", "blocksize_range",
+    "blocksize_unaligned", "bs_is_seq_rand", "bs_unaligned", "bsrange", "bssplit",
+    "buffer_compress_chunk", "buffer_compress_percentage", "buffer_pattern", "busy_poll",
+    "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete", "cgroup_weight", "chunk_size",
+    "clat_percentiles", "clientname", "clocksource", "clustername", "cmd_type", "cmdprio",
+    "cmdprio_bssplit", "cmdprio_class", "cmdprio_percentage", "conf", "cont", "continue_on_error",
+    "cpuchunks", "cpuload", "cpumask", "cpumode", "cpus_allowed", "cpus_allowed_policy",
+    "create_fsync", "create_on_open", "create_only", "create_serialize", "cuda_io",
+    "dedupe_global", "dedupe_mode", "dedupe_percentage", "dedupe_working_set_percentage",
+    "description", "device-names", "dir", "direct_write_to_pmem", "disable_bw",
+    "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat", "disk_util",
+    "do_verify", "donorname", "error_dump", "exec_postrun", "exec_prerun", "exit_on_io_done",
+    "exit_what", "exitall", "exitall_on_error", "experimental_verify", "fadvise_hint", "fallocate",
+    "file_append", "file_service_type", "filename_format", "filesize", "fill_device", "fill_fs",
+    "fixedbufs", "flow", "flow_id", "flow_sleep", "force_async", "fsync_on_close", "gid",
+    "gpu_dev_ids", "grace_time", "gtod_cpu", "gtod_reduce", "hdfsdirectory", "hipri",
+    "hipri_percentage", "hostname", "http_host", "http_mode", "http_pass", "http_s3_key",
+    "http_s3_keyid", "http_s3_region", "http_s3_sse_customer_algorithm",
+    "http_s3_sse_customer_key", "http_s3_storage_class", "http_swift_auth_token", "http_user",
+    "http_verbose", "https", "hugepage-size", "ignore_error", "ignore_zone_limits", "inplace",
+    "interface", "io_limit", "io_size", "io_submit_mode", "iodepth_batch",
+    "iodepth_batch_complete", "iodepth_batch_complete_max", "iodepth_batch_complete_min",
+    "iodepth_batch_submit", "iodepth_low", "iomem", "iomem_align", "iopsavgtime", "ioscheduler",
+    "job_max_open_zones", "kb_base", "large-block-op-kbytes", "lat_percentiles",
+    "latency_percentile", "latency_run", "latency_target", "latency_window", "listen", "load",
+    "lockfile", "lockmem", "log_alternate_epoch", "log_alternate_epoch_clock_id", "log_avg_msec",
+    "log_compression", "log_compression_cpus", "log_entries", "log_hist_coarseness",
+    "log_hist_msec", "log_max_value", "log_offset", "log_store_compressed", "log_unix_epoch",
+    "max_latency", "max_open_zones", "mem", "mem_align", "merge_blktrace_file",
+    "merge_blktrace_iters", "merge_blktrace_scalars", "mss", "namenode", "new_group", "nfs_url",
+    "nice", "nodelay", "nonvectored", "norandommap", "nowait", "numa_cpu_nodes",
+    "numa_mem_policy", "number_ios", "numruns", "object_class", "offset_align",
+    "offset_increment", "opendir", "openfiles", "overwrite", "per_job_logs", "percentage_random",
+    "percentile_list", "pingpong", "pool", "port", "pre_read", "prep", "prio", "prioclass",
+    "profile", "program", "proto", "protocol", "random_distribution", "random_generator", "rate",
+    "rate_cycle", "rate_ignore_thinktime", "rate_iops", "rate_iops_min", "rate_min",
+    "rate_process", "rbdname", "read-req-num-512-blocks", "read_beyond_wp", "read_iolog",
+    "read_iolog_chunked", "readfua", "refill_buffers", "registerfiles", "replay_align",
+    "replay_no_stall", "replay_redirect", "replay_scale", "replay_skip", "replay_time_scale",
+    "rw_sequencer", "scramble_buffers", "serialize_overlap", "serverip", "sg_write_mode",
+    "significant_figures", "skip_bad", "slat_percentiles", "softrandommap", "sqthread_poll",
+    "sqthread_poll_cpu", "ss", "ss_dur", "ss_ramp", "startdelay", "stat_type", "stats",
+    "std_redirect", "steadystate", "steadystate_duration", "steadystate_ramp_time", "stonewall",
+    "stream_id", "sync", "sync_file_range", "test-duration", "thinktime", "thinktime_blocks",
+    "thinktime_blocks_type", "thinktime_iotime", "thinktime_spin", "threads",
+    "threads-per-queue", "touch_objects", "trim_backlog", "trim_backlog_batch", "trim_percentage",
+    "trim_verify_zero", "ttl", "uid", "unified_rw_reporting", "unique_filename", "unit_base",
+    "unlink", "unlink_each_loop", "uri", "userspace_reap", "verb", "verify", "verify_async",
+    "verify_async_cpus", "verify_backlog", "verify_backlog_batch", "verify_dump", "verify_fatal",
+    "verify_interval", "verify_offset", "verify_only", "verify_pattern", "verify_state_load",
+    "verify_state_save", "wait_for", "wait_for_previous", "window_size", "write_barrier",
+    "write_bw_log", "write_hint", "write_hist_log", "write_iolog", "write_iops_log",
+    "write_lat_log", "writefua", "xnvme_admin", "xnvme_async", "xnvme_dev_nsid", "xnvme_iovec",
+    "xnvme_sync", "zero_buffers", "zone_reset_frequency", "zone_reset_threshold",
+    "zonecapacity", "zonemode", "zonerange", "zonesize", "zoneskip",
+];
+
+/// What a name given on the command line refers to.
+#[derive(Debug)]
+pub(crate) enum Lookup {
+    Job(&'static OptDef),
+    /// One of [`RUN_OPTIONS`].
+    Run(&'static str),
+    NotCarriedOut,
+    Unknown,
+}
+
+pub(crate) fn lookup(name: &str) -> Lookup {
+    if let Some(def) = JOB_OPTIONS
+        .iter()
+        .find(|d| d.name == name || d.aliases.contains(&name))
+    {
+        return Lookup::Job(def);
+    }
+    if let Some(run) = RUN_OPTIONS.iter().find(|r| **r == name) {
+        return Lookup::Run(run);
+    }
+    if NOT_CARRIED_OUT.contains(&name) || FIO_CLI_NOT_CARRIED_OUT.contains(&name) {
+        return Lookup::NotCarriedOut;
+    }
+    Lookup::Unknown
+}
+
+/// The names of the options diskbench carries out, aliases included.
+pub(crate) fn carried_out_names() -> impl Iterator<Item = &'static str> {
+    JOB_OPTIONS
+        .iter()
+        .flat_map(|d| std::iter::once(d.name).chain(d.aliases.iter().copied()))
+        .chain(RUN_OPTIONS.iter().copied())
+}
+
+/// Every name the parser knows, options it carries out first (so that a tie
+/// in the suggestion goes to something that works).
+pub(crate) fn known_names() -> impl Iterator<Item = &'static str> {
+    carried_out_names()
+        .chain(NOT_CARRIED_OUT.iter().copied())
+        .chain(FIO_CLI_NOT_CARRIED_OUT.iter().copied())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_name_is_both_carried_out_and_not() {
+        for name in carried_out_names() {
+            assert!(!NOT_CARRIED_OUT.contains(&name), "{name}");
+            assert!(!FIO_CLI_NOT_CARRIED_OUT.contains(&name), "{name}");
+        }
+    }
+
+    #[test]
+    fn lookups() {
+        assert!(matches!(lookup("readwrite"), Lookup::Job(d) if d.name == "rw"));
+        assert!(matches!(lookup("blocksize"), Lookup::Job(d) if d.key == Key::Bs));
+        assert!(matches!(lookup("output"), Lookup::Run(OUTPUT)));
+        assert!(matches!(lookup("verify"), Lookup::NotCarriedOut));
+        assert!(matches!(lookup("parse-only"), Lookup::NotCarriedOut));
+        assert!(matches!(lookup("iodpeth"), Lookup::Unknown));
+    }
+}

@@ -1,0 +1,275 @@
+//! Reading one option value: fio's spelling of patterns, engines, sizes,
+//! counts and paths, each turned into the model's type or into an error that
+//! names the option, the value and the fix.
+//!
+//! Sizes, times and booleans use `model::units`, so every front end spells
+//! them the same way; this module adds what is particular to fio's options
+//! (the forms diskbench recognises but does not run yet, like `bs=4k,8k` or
+//! `size=20%`, get their own message rather than "not a size").
+
+use crate::error::{FioError, Scope};
+use crate::suggest::closest;
+use model::units::{self, UnitError};
+use model::{EngineKind, RwMode};
+use std::time::Duration;
+
+const RW_NAMES: [&str; 7] = [
+    "read",
+    "write",
+    "randread",
+    "randwrite",
+    "rw",
+    "readwrite",
+    "randrw",
+];
+const RW_LIST: &str = "read, write, randread, randwrite, rw (readwrite) or randrw";
+const TRIM_MODES: [&str; 4] = ["trim", "randtrim", "trimwrite", "randtrimwrite"];
+const ENGINE_NAMES: [&str; 5] = ["sync", "psync", "io_uring", "libaio", "null"];
+
+pub(crate) fn rw(scope: &Scope, text: &str) -> Result<RwMode, FioError> {
+    if let Some(mode) = RwMode::parse(text) {
+        return Ok(mode);
+    }
+    if let Some((base, _)) = text.split_once(':') {
+        if RwMode::parse(base).is_some() || TRIM_MODES.contains(&base) {
+            return Err(FioError::not_yet(
+                scope,
+                "rw",
+                text,
+                " (an offset modifier after ':')",
+                &format!(": give the pattern alone, e.g. rw={base}"),
+            ));
+        }
+    }
+    if TRIM_MODES.contains(&text) {
+        return Err(FioError::not_yet(
+            scope,
+            "rw",
+            text,
+            " (trims)",
+            &format!(": diskbench runs {RW_LIST}"),
+        ));
+    }
+    let mut problem = format!("not an I/O pattern: use {RW_LIST}");
+    push_suggestion(&mut problem, closest(text, RW_NAMES));
+    Err(FioError::invalid(scope, "rw", text, problem))
+}
+
+pub(crate) fn engine(scope: &Scope, text: &str) -> Result<EngineKind, FioError> {
+    if let Some(engine) = EngineKind::parse(text) {
+        return Ok(engine);
+    }
+    let mut problem = format!(
+        "diskbench does not run this engine (yet): use one of {}",
+        EngineKind::NAMES
+    );
+    push_suggestion(&mut problem, closest(text, ENGINE_NAMES));
+    Err(FioError::invalid(scope, "ioengine", text, problem))
+}
+
+/// `bs`: one size, at least one byte.
+pub(crate) fn block_size(scope: &Scope, text: &str) -> Result<u64, FioError> {
+    if text.contains(',') {
+        return Err(FioError::not_yet(
+            scope,
+            "bs",
+            text,
+            " (separate block sizes for reads and writes)",
+            ", planned with job files: give one size, e.g. bs=4k",
+        ));
+    }
+    if text.get(1..).is_some_and(|t| t.contains('-')) || text.contains(':') {
+        return Err(FioError::not_yet(
+            scope,
+            "bs",
+            text,
+            " (a range of block sizes)",
+            ": give one size, e.g. bs=4k",
+        ));
+    }
+    match size(scope, "bs", text)? {
+        0 => Err(FioError::invalid(
+            scope,
+            "bs",
+            text,
+            "the block size must be at least 1 byte: use e.g. bs=4k",
+        )),
+        bytes => Ok(bytes),
+    }
+}
+
+/// `size` and `offset`: a size in bytes; fio's percentages are refused.
+pub(crate) fn size_or_percent(scope: &Scope, option: &str, text: &str) -> Result<u64, FioError> {
+    if text.trim_end().ends_with('%') {
+        return Err(FioError::not_yet(
+            scope,
+            option,
+            text,
+            " (a percentage of the file or device)",
+            &format!(": give a size, e.g. {option}=1g"),
+        ));
+    }
+    size(scope, option, text)
+}
+
+pub(crate) fn size(scope: &Scope, option: &str, text: &str) -> Result<u64, FioError> {
+    units::parse_size(text).map_err(|e| FioError::bad_value(scope, option, e))
+}
+
+pub(crate) fn duration(scope: &Scope, option: &str, text: &str) -> Result<Duration, FioError> {
+    units::parse_duration(text).map_err(|e| FioError::bad_value(scope, option, e))
+}
+
+pub(crate) fn boolean(scope: &Scope, option: &str, text: &str) -> Result<bool, FioError> {
+    units::parse_bool(text).map_err(|e| FioError::bad_value(scope, option, e))
+}
+
+/// A set-only option: bare means on, `=value` is a boolean.
+pub(crate) fn flag(scope: &Scope, option: &str, value: Option<&str>) -> Result<bool, FioError> {
+    value.map_or(Ok(true), |v| boolean(scope, option, v))
+}
+
+/// A whole number, decimal or `0x` hexadecimal as fio allows.
+pub(crate) fn int(scope: &Scope, option: &str, text: &str) -> Result<u64, FioError> {
+    let t = text.trim();
+    let hex = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"));
+    match hex {
+        Some(digits) => u64::from_str_radix(digits, 16)
+            .map_err(|_| FioError::bad_value(scope, option, UnitError::Int(text.to_string()))),
+        None => units::parse_int(t).map_err(|e| FioError::bad_value(scope, option, e)),
+    }
+}
+
+pub(crate) fn int_u32(scope: &Scope, option: &str, text: &str) -> Result<u32, FioError> {
+    let n = int(scope, option, text)?;
+    u32::try_from(n).map_err(|_| {
+        FioError::invalid(
+            scope,
+            option,
+            text,
+            format!("too large: at most {}", u32::MAX),
+        )
+    })
+}
+
+/// A count that must be at least one; the hint says what it counts.
+pub(crate) fn at_least_one(
+    scope: &Scope,
+    option: &str,
+    text: &str,
+    hint: &str,
+) -> Result<u32, FioError> {
+    match int_u32(scope, option, text)? {
+        0 => Err(FioError::invalid(scope, option, text, hint)),
+        n => Ok(n),
+    }
+}
+
+/// `rwmixread` / `rwmixwrite`: 0 to 100.
+pub(crate) fn percent(scope: &Scope, option: &str, text: &str) -> Result<u32, FioError> {
+    let n = int_u32(scope, option, text)?;
+    if n > 100 {
+        return Err(FioError::invalid(
+            scope,
+            option,
+            text,
+            format!("a percentage must be between 0 and 100, e.g. {option}=70"),
+        ));
+    }
+    Ok(n)
+}
+
+/// `filename` / `directory`: one path. fio separates several with ':' and
+/// lets `\:` stand for a colon inside a name; diskbench takes one path only.
+pub(crate) fn single_path(scope: &Scope, option: &str, text: &str) -> Result<String, FioError> {
+    if option == "filename" && text == "-" {
+        return Err(FioError::not_yet(
+            scope,
+            option,
+            text,
+            " (standard input or output)",
+            ": give a file or device path",
+        ));
+    }
+    let mut path = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&':') => {
+                path.push(':');
+                chars.next();
+            }
+            ':' => {
+                let what = if option == "directory" {
+                    " (several directories)"
+                } else {
+                    " (several files)"
+                };
+                return Err(FioError::not_yet(
+                    scope,
+                    option,
+                    text,
+                    what,
+                    ": give one path (write a ':' that is part of the path as '\\:')",
+                ));
+            }
+            c => path.push(c),
+        }
+    }
+    Ok(path)
+}
+
+fn push_suggestion(problem: &mut String, suggestion: Option<&str>) {
+    if let Some(s) = suggestion {
+        problem.push_str(&format!("; did you mean '{s}'?"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const G: &Scope = &Scope::Global;
+
+    #[test]
+    fn patterns() {
+        assert_eq!(rw(G, "readwrite"), Ok(RwMode::ReadWrite));
+        let msg = rw(G, "randtrim").unwrap_err().to_string();
+        assert!(
+            msg.contains("rw=randtrim (trims) is not supported yet"),
+            "{msg}"
+        );
+        let msg = rw(G, "randread:8").unwrap_err().to_string();
+        assert!(msg.contains("offset modifier"), "{msg}");
+        let msg = rw(G, "randred").unwrap_err().to_string();
+        assert!(msg.contains("did you mean 'randread'"), "{msg}");
+    }
+
+    #[test]
+    fn engines() {
+        assert_eq!(engine(G, "psync"), Ok(EngineKind::Sync));
+        let msg = engine(G, "io_urin").unwrap_err().to_string();
+        assert!(msg.contains(EngineKind::NAMES), "{msg}");
+        assert!(msg.contains("did you mean 'io_uring'"), "{msg}");
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(int(G, "randseed", "0x10"), Ok(16));
+        assert!(int(G, "randseed", "-1").is_err());
+        assert!(int_u32(G, "iodepth", "4294967296").is_err());
+        assert_eq!(percent(G, "rwmixread", "100"), Ok(100));
+    }
+
+    #[test]
+    fn paths() {
+        assert_eq!(
+            single_path(G, "filename", "/dev/dsk/foo@3,0\\:c").unwrap(),
+            "/dev/dsk/foo@3,0:c"
+        );
+        let msg = single_path(G, "filename", "/dev/sda:/dev/sdb")
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("several files"), "{msg}");
+    }
+}

@@ -1,0 +1,321 @@
+//! Command lines that must be refused, and what the user is told: each
+//! message names the option (and job) and says what to do instead.
+
+use diskbench_fio::{parse_args, FioError};
+
+fn error(line: &str) -> FioError {
+    match parse_args(line.split_whitespace().map(String::from)) {
+        Ok(args) => panic!("`{line}` should fail, parsed to {args:?}"),
+        Err(e) => e,
+    }
+}
+
+/// The error message for `line`, checked to contain every one of `parts`.
+fn message(line: &str, parts: &[&str]) -> String {
+    let msg = error(line).to_string();
+    for part in parts {
+        assert!(
+            msg.contains(part),
+            "`{line}`: {msg:?} should contain {part:?}"
+        );
+    }
+    msg
+}
+
+#[test]
+fn options_without_a_job() {
+    assert_eq!(error("--rw=read --size=1g"), FioError::NoJob);
+    assert_eq!(error(""), FioError::NoJob);
+    assert_eq!(error("--name=global --size=1g"), FioError::NoJob);
+    message("--bs=4k", &["no job given", "--name=NAME"]);
+}
+
+#[test]
+fn job_files_are_not_supported_yet() {
+    message(
+        "job.fio",
+        &[
+            "'job.fio' is not an option",
+            "job files are not supported yet",
+        ],
+    );
+    message(
+        "--name=a --time_based 1",
+        &["'1' after --time_based", "--time_based=1"],
+    );
+}
+
+#[test]
+fn unknown_option_suggests_the_closest() {
+    let e = error("--name=a --iodpeth=4");
+    assert_eq!(
+        e,
+        FioError::Unknown {
+            option: "iodpeth".into(),
+            suggestion: Some("iodepth".into())
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "unknown option 'iodpeth'; did you mean 'iodepth'?"
+    );
+    message("--name=a --time-based", &["did you mean 'time_based'?"]);
+    message(
+        "--output_format=json --name=a",
+        &["did you mean 'output-format'?"],
+    );
+    let msg = message("--name=a --frobnicate=1", &["unknown option 'frobnicate'"]);
+    assert!(!msg.contains("did you mean"), "{msg}");
+}
+
+#[test]
+fn known_fio_options_not_carried_out() {
+    for option in [
+        "verify=md5",
+        "bssplit=4k/50:64k/50",
+        "rate=10m",
+        "rate_iops=100",
+        "thinktime=10",
+        "zonemode=zbd",
+        "stonewall",
+        "minimal",
+        "parse-only",
+    ] {
+        let name = option.split('=').next().unwrap();
+        let msg = message(
+            &format!("--name=a --size=1m --{option}"),
+            &[&format!(
+                "option '{name}' is a fio option diskbench does not carry out yet"
+            )],
+        );
+        assert!(!msg.contains("unknown"), "{msg}");
+    }
+}
+
+#[test]
+fn missing_values() {
+    message(
+        "--name=a --bs",
+        &["option 'bs' needs a value", "--bs=VALUE"],
+    );
+    message("--name=a --bs= --size=1m", &["option 'bs' needs a value"]);
+    message("--name= --size=1m", &["option 'name' needs a value"]);
+    message(
+        "--name=a --filename --size=1m",
+        &["option 'filename' needs a value"],
+    );
+    message(
+        "--name=a --size=1m --output",
+        &["option 'output' needs a value"],
+    );
+}
+
+#[test]
+fn zero_counts() {
+    message(
+        "--name=a --size=1m --bs=0",
+        &["job 'a'", "bs=0", "at least 1 byte"],
+    );
+    message(
+        "--name=a --size=1m --iodepth=0",
+        &["job 'a'", "iodepth=0", "at least 1"],
+    );
+    message(
+        "--name=a --size=1m --numjobs=0",
+        &["numjobs=0", "numjobs=1 or more"],
+    );
+    message(
+        "--name=a --size=1m --nrfiles=0",
+        &["nrfiles=0", "at least one file"],
+    );
+    message(
+        "--name=a --size=1m --loops=0",
+        &["loops=0: that would run nothing"],
+    );
+    message(
+        "--iodepth=0 --name=a --size=1m",
+        &["global options: iodepth=0"],
+    );
+}
+
+#[test]
+fn percentages() {
+    message(
+        "--name=a --size=1m --rwmixread=101",
+        &["rwmixread=101", "between 0 and 100"],
+    );
+    message(
+        "--name=a --size=1m --rwmixwrite=150",
+        &["rwmixwrite=150", "between 0 and 100"],
+    );
+    message(
+        "--name=a --size=1m --rwmixread=-5",
+        &["bad value for rwmixread", "whole number"],
+    );
+}
+
+#[test]
+fn bad_sizes_times_and_booleans() {
+    message(
+        "--name=a --size=1x",
+        &[
+            "job 'a': bad value for size",
+            "'1x' is not a size",
+            "4k, 1m, 1g",
+        ],
+    );
+    message(
+        "--name=a --size=1m --bs=big",
+        &["bad value for bs", "'big' is not a size"],
+    );
+    message(
+        "--name=a --size=1m --runtime=5y",
+        &["bad value for runtime", "not a duration"],
+    );
+    message(
+        "--name=a --size=1m --direct=maybe",
+        &["bad value for direct", "not a boolean"],
+    );
+    message(
+        "--name=a --size=1m --time_based=sure",
+        &["bad value for time_based", "not a boolean"],
+    );
+    message(
+        "--name=a --size=1m --iodepth=lots",
+        &["bad value for iodepth", "not a whole number"],
+    );
+    message(
+        "--name=a --size=1m --iodepth=99999999999",
+        &["iodepth=99999999999", "too large"],
+    );
+    message(
+        "--name=a --filename=/dev/sdb --allow-destructive=please",
+        &["--allow-destructive=please: 'please' is not a boolean"],
+    );
+}
+
+#[test]
+fn rw_modes() {
+    for trim in ["trim", "randtrim", "trimwrite"] {
+        message(
+            &format!("--name=a --size=1m --rw={trim}"),
+            &[&format!("rw={trim} (trims) is not supported yet"), "randrw"],
+        );
+    }
+    message(
+        "--name=a --size=1m --rw=randomread",
+        &["not an I/O pattern", "did you mean 'randread'?"],
+    );
+    message(
+        "--name=a --size=1m --rw=randread:8",
+        &["offset modifier", "not supported yet", "rw=randread"],
+    );
+}
+
+#[test]
+fn per_direction_block_sizes_are_planned() {
+    message(
+        "--name=a --size=1m --bs=4k,8k",
+        &[
+            "bs=4k,8k",
+            "not supported yet, planned with job files",
+            "bs=4k",
+        ],
+    );
+    message(
+        "--name=a --size=1m --bs=4k-16k",
+        &["range of block sizes", "not supported yet"],
+    );
+}
+
+#[test]
+fn unsupported_engines_list_the_supported_ones() {
+    message(
+        "--name=a --size=1m --ioengine=posixaio",
+        &["ioengine=posixaio", "sync, psync, io_uring, libaio, null"],
+    );
+    message(
+        "--name=a --size=1m --ioengine=iouring",
+        &["did you mean 'io_uring'?"],
+    );
+}
+
+#[test]
+fn direct_needs_512_byte_alignment() {
+    let e = error("--name=a --size=1m --direct=1 --bs=1000");
+    assert_eq!(
+        e.to_string(),
+        "job 'a': direct=1 needs bs to be a multiple of 512 bytes, got bs=1000: \
+         use e.g. bs=4k, or direct=0"
+    );
+    message(
+        "--name=a --size=1m --direct=1 --offset=1000",
+        &["offset to be a multiple of 512", "offset=512"],
+    );
+    // Buffered I/O has no alignment rule.
+    parse_args(["--name=a", "--size=1m", "--bs=1000"].map(String::from)).expect("buffered");
+}
+
+#[test]
+fn size_is_needed_without_a_file() {
+    assert_eq!(
+        error("--name=x --rw=read"),
+        FioError::MissingSize { job: "x".into() }
+    );
+    message(
+        "--name=x --rw=read",
+        &["job 'x' needs size= (or filename= of an existing file/device)"],
+    );
+    message("--name=x --directory=/tmp", &["job 'x' needs size="]);
+    message("--name=x --size=0", &["job 'x' needs size="]);
+    message(
+        "--name=n --ioengine=null --filename=/dev/null",
+        &["ioengine=null", "give size="],
+    );
+    message(
+        "--name=a --size=50%",
+        &["size=50% (a percentage", "not supported yet"],
+    );
+    message(
+        "--name=a --size=4k --nrfiles=2",
+        &["size=4k", "each file would hold less than one block"],
+    );
+}
+
+#[test]
+fn filename_forms_not_supported_yet() {
+    message(
+        "--name=a --filename=/dev/sda:/dev/sdb",
+        &["several files", "not supported yet", "\\:"],
+    );
+    message(
+        "--name=a --size=1m --directory=/a:/b",
+        &["several directories"],
+    );
+    message("--name=a --filename=-", &["standard input or output"]);
+}
+
+#[test]
+fn output_formats() {
+    message(
+        "--output-format=xml --name=a --size=1m",
+        &["--output-format=xml", "normal, json"],
+    );
+    message(
+        "--output-format=terse --name=a --size=1m",
+        &["terse", "not supported yet"],
+    );
+    message(
+        "--output-format=json+ --name=a --size=1m",
+        &["json+", "not supported yet"],
+    );
+}
+
+#[test]
+fn the_first_error_in_the_line_wins() {
+    // Name-level errors come before value checks.
+    assert!(matches!(
+        error("--name=a --iodepth=0 --iodpeth=4"),
+        FioError::Unknown { .. }
+    ));
+}

@@ -1,0 +1,298 @@
+//! fio's human-readable `normal` output, line for line where diskbench has
+//! the data, so a fio user reads it at a glance (and the scripts that grep
+//! fio's text keep working).
+//!
+//! The layout and the number formats follow fio 3.33's `stat.c`
+//! (`show_thread_status_normal`, `show_ddir_status`, `display_lat`,
+//! `show_clat_percentiles`, `show_latencies`, `show_group_stats`); see
+//! `tests/fixtures/fio-3.33-randrw.txt`. Lines fio prints from data we do not
+//! collect are left out: the `pid` and time of the job header, `IO depths`
+//! with its `submit`/`complete`/`issued rwts`/`latency` lines, `; 0 zone
+//! resets`, and `Disk stats`. Warnings are not part of this output: the CLI
+//! prints [`crate::warnings_text`] on stderr.
+
+use crate::format::{
+    fio_bw, fio_bytes, fio_bytes_si, fio_iops, fio_lat_unit, fio_percentile_unit, fio_scale_up,
+    num2str,
+};
+use crate::stats::{self, Group, LatStats, DIRECTIONS};
+use model::{Direction, Histogram, JobResult, RunResult};
+use std::fmt::Write;
+
+/// Every job's block, then one `Run status group` block per group.
+pub fn render(result: &RunResult) -> String {
+    let groups = stats::groups(result);
+    let mut out = String::new();
+    for job in &result.jobs {
+        job_block(&mut out, result, job);
+    }
+    for group in &groups {
+        group_block(&mut out, group);
+    }
+    out
+}
+
+fn job_block(out: &mut String, result: &RunResult, job: &JobResult) {
+    let err = u8::from(job.error.is_some());
+    let _ = write!(
+        out,
+        "{}: (groupid={}, jobs={}): err={err:2}",
+        job.name, job.groupid, job.clones
+    );
+    match &job.error {
+        Some(message) => {
+            let _ = writeln!(out, " ({message})");
+        }
+        None => out.push('\n'),
+    }
+    for dir in DIRECTIONS {
+        if stats::dir_stats(job, dir).bytes > 0 {
+            dir_block(out, result, job, dir);
+        }
+    }
+    latency_distribution(out, job);
+    let _ = writeln!(
+        out,
+        "  cpu          : usr={:.2}%, sys={:.2}%, ctx={}, majf={}, minf={}",
+        stats::percent(job.cpu.user_ns, job.runtime_ns),
+        stats::percent(job.cpu.system_ns, job.runtime_ns),
+        job.cpu.ctx(),
+        job.cpu.major_faults,
+        job.cpu.minor_faults
+    );
+}
+
+fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Direction) {
+    let d = stats::dir_stats(job, dir);
+    if d.runtime_ns == 0 {
+        return;
+    }
+    let bw = stats::per_sec(d.bytes, d.runtime_ns) as u64;
+    let _ = writeln!(
+        out,
+        "  {}: IOPS={}, BW={}({}/{}msec)",
+        stats::dir_name(dir),
+        fio_iops(d.iops()),
+        fio_bw(bw),
+        fio_bytes(d.bytes),
+        stats::runtime_ms(d.runtime_ns)
+    );
+    if let Some(slat) = &d.slat {
+        lat_line(out, "slat", slat);
+    }
+    lat_line(out, "clat", &d.clat);
+    lat_line(out, " lat", &d.lat);
+    percentile_block(out, "clat", &d.clat);
+    if let Some(s) = stats::bw_stats(job, dir) {
+        let agg = stats::bw_agg_percent(s.mean, stats::group_agg(result, job, dir));
+        let (mut min, mut max, mut mean, mut dev) = (s.min, s.max, s.mean, s.stddev);
+        let mut unit = "KiB";
+        if mean > 1024.0 * 1024.0 {
+            (min, max, mean, dev) = (min / 1024, max / 1024, mean / 1024.0, dev / 1024.0);
+            unit = "MiB";
+        }
+        let _ = writeln!(
+            out,
+            "   bw ({unit:>5}/s): min={min:5}, max={max:5}, per={agg:.2}%, avg={mean:5.2}, stdev={dev:5.2}, samples={}",
+            s.samples
+        );
+    }
+    if let Some(s) = stats::iops_stats(job, dir) {
+        let _ = writeln!(
+            out,
+            "   iops        : min={:5}, max={:5}, avg={:5.2}, stdev={:5.2}, samples={}",
+            s.min, s.max, s.mean, s.stddev, s.samples
+        );
+    }
+}
+
+/// `    clat (usec): min=53, max=5780, avg=326.87, stdev=157.60`, omitted when empty.
+fn lat_line(out: &mut String, name: &str, h: &Histogram) {
+    let s = LatStats::of(h);
+    if s.n == 0 {
+        return;
+    }
+    let (unit, div) = fio_lat_unit(s.min, s.max, s.stddev);
+    let _ = writeln!(
+        out,
+        "    {name} ({unit}): min={}, max={}, avg={:5.2}, stdev={:5.2}",
+        num2str(s.min / div, 6, false, ""),
+        num2str(s.max / div, 6, false, ""),
+        s.mean / div as f64,
+        s.stddev / div as f64
+    );
+}
+
+/// fio's percentile block: four per line, `[  212]` right-aligned to the widest value.
+fn percentile_block(out: &mut String, name: &str, h: &Histogram) {
+    let values = stats::percentiles(h);
+    let (Some(minv), Some(maxv)) = (
+        values.iter().map(|&(_, v)| v).min(),
+        values.iter().map(|&(_, v)| v).max(),
+    ) else {
+        return;
+    };
+    let (unit, scale) = fio_percentile_unit(minv, maxv);
+    let _ = write!(out, "    {name} percentiles ({unit}):\n     |");
+    let divisor = 1000u64.pow(scale);
+    // fio: width of maxv / divisor, truncated, at least 5.
+    let width = (maxv / divisor)
+        .checked_ilog10()
+        .map_or(1, |d| d as usize + 1)
+        .max(5);
+    let precision = 2;
+    let per_line = (80 - 7) / (precision + 10 + width);
+    for (j, &(pct, v)) in values.iter().enumerate() {
+        if j != 0 && j % per_line == 0 {
+            out.push_str("     |");
+        }
+        let last = j == values.len() - 1;
+        let _ = write!(
+            out,
+            " {pct:5.2}th=[{:>width$}]{}",
+            fio_scale_up(v, scale),
+            if last { '\n' } else { ',' }
+        );
+        if !last && j % per_line == per_line - 1 {
+            out.push('\n');
+        }
+    }
+}
+
+/// `  lat (usec)   : 250=12.52%, 500=84.62%, ...`, five per line, non-zero buckets only.
+fn latency_distribution(out: &mut String, job: &JobResult) {
+    let b = stats::latency_buckets(job);
+    lat_dist_lines(out, "nsec", &stats::LAT_LABELS, &b.ns);
+    lat_dist_lines(out, "usec", &stats::LAT_LABELS, &b.us);
+    lat_dist_lines(out, "msec", &stats::LAT_MS_LABELS, &b.ms);
+}
+
+fn lat_dist_lines(out: &mut String, unit: &str, labels: &[&str], values: &[f64]) {
+    let shown: Vec<String> = labels
+        .iter()
+        .zip(values)
+        .filter(|(_, &v)| v > 0.0)
+        .map(|(l, v)| format!("{l}={v:.2}%"))
+        .collect();
+    for line in shown.chunks(5) {
+        let _ = writeln!(out, "  lat ({unit})   : {}", line.join(", "));
+    }
+}
+
+fn group_block(out: &mut String, group: &Group) {
+    let _ = writeln!(out, "\nRun status group {} (all jobs):", group.id);
+    for (dir, label) in [(Direction::Read, "   READ"), (Direction::Write, "  WRITE")] {
+        let Some(g) = group.dir(dir) else { continue };
+        let bin = |b: u64| num2str(b, 4, true, "B/s");
+        let dec = |b: u64| num2str(b, 4, false, "B/s");
+        let _ = writeln!(
+            out,
+            "{label}: bw={}, {}-{} ({}-{}), io={} ({}), run={}-{}msec",
+            fio_bw(g.agg_bytes_per_sec),
+            bin(g.min_bw),
+            bin(g.max_bw),
+            dec(g.min_bw),
+            dec(g.max_bw),
+            fio_bytes(g.io_bytes),
+            fio_bytes_si(g.io_bytes),
+            stats::runtime_ms(g.min_run_ns),
+            stats::runtime_ms(g.max_run_ns)
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::*;
+
+    const FIO_SAMPLE: &str = include_str!("../tests/fixtures/fio-3.33-randrw.txt");
+
+    /// The start of a line up to its first digit, units aside: what a
+    /// reader's eye (or a grep) anchors on.
+    fn shape(line: &str) -> String {
+        let start = line
+            .find(|c: char| c.is_ascii_digit())
+            .map_or(line, |i| &line[..i]);
+        start
+            .replace("(nsec)", "(usec)")
+            .replace("(msec)", "(usec)")
+            .replace("MiB/s", "KiB/s")
+    }
+
+    #[test]
+    fn has_fios_landmarks() {
+        let text = render(&sample_run());
+        for needle in [
+            "randrw-75: (groupid=0, jobs=1): err= 0\n",
+            "  read: IOPS=34.0k, BW=133MiB/s (139MB/s)(399MiB/3001msec)\n",
+            "  write: IOPS=11.3k, BW=44.3MiB/s (46.4MB/s)(133MiB/3001msec)\n",
+            "    slat (nsec): min=5000, max=7000",
+            "    clat (nsec): min=121, max=5000.0k, avg=",
+            "     lat (usec): min=5, max=5005, avg=",
+            "    clat percentiles (usec):\n     |  1.00th=[  201],  5.00th=[  201], 10.00th=[  201], 20.00th=[  201],\n",
+            "     | 99.00th=[  601], 99.50th=[  601], 99.90th=[  601], 99.95th=[ 4998],\n     | 99.99th=[ 4998]\n",
+            "   bw (  KiB/s): min=132352, max=140000, per=",
+            "   iops        : min=33088, max=35000, avg=34029.33, stdev=",
+            ", samples=3\n",
+            "  lat (nsec)   : 250=0.01%\n",
+            // 250 us writes count in "500" (250 to 499 us), as in fio.
+            "  lat (usec)   : 250=36.74%, 500=54.38%, 750=8.82%\n",
+            "  lat (msec)   : 10=0.06%\n",
+            "  cpu          : usr=2.50%, sys=25.00%, ctx=10158, majf=0, minf=14\n",
+            "\nRun status group 0 (all jobs):\n",
+            "   READ: bw=133MiB/s (139MB/s), 133MiB/s-133MiB/s (139MB/s-139MB/s), io=399MiB (418MB), run=3001-3001msec\n",
+            "  WRITE: bw=44.3MiB/s (46.4MB/s),",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+        }
+    }
+
+    #[test]
+    fn every_line_has_a_shape_fio_prints() {
+        let text = render(&sample_run());
+        let fio_shapes: Vec<String> = FIO_SAMPLE.lines().map(shape).collect();
+        for line in text.lines() {
+            let ours = shape(line);
+            assert!(
+                fio_shapes
+                    .iter()
+                    .any(|s| *s == ours || (ours.len() > 12 && s.starts_with(&ours))),
+                "{line:?} looks like nothing in fio's output"
+            );
+        }
+    }
+
+    #[test]
+    fn sync_jobs_have_no_slat_and_units_scale() {
+        let text = render(&run(vec![seq_read_job(SEQ_READ_NAME, 1500)]));
+        assert!(!text.contains("slat"), "{text}");
+        // 4-6 ms with stdev 1 ms: fio stays in usec (min must exceed 2 ms AND stdev 1 ms for msec).
+        assert!(
+            text.contains("    clat (usec): min=4000, max=6000, avg=5000.00, stdev=1000.33\n"),
+            "{text}"
+        );
+        assert!(text.contains("    clat percentiles (usec):\n"), "{text}");
+        assert!(text.contains("   bw (  MiB/s): min= 1500, max= 1500, per=100.00%, avg=1500.00, stdev= 0.00, samples=1\n"), "{text}");
+        assert!(text.contains("  lat (msec)   : 10=100.00%\n"), "{text}");
+        assert!(!text.contains("WRITE:"), "{text}");
+    }
+
+    #[test]
+    fn errors_and_groups() {
+        let mut result = suite_run();
+        result.jobs[1].error = Some("pwrite failed".into());
+        let text = render(&result);
+        assert!(text.contains(&format!(
+            "{SEQ_WRITE_NAME}: (groupid=1, jobs=1): err= 1 (pwrite failed)\n"
+        )));
+        for g in 0..4 {
+            assert!(
+                text.contains(&format!("\nRun status group {g} (all jobs):\n")),
+                "{text}"
+            );
+        }
+        // Groups come after every job.
+        assert!(text.find("Run status group 0").unwrap() > text.rfind("cpu          :").unwrap());
+    }
+}

@@ -1,0 +1,321 @@
+//! fio-compatible JSON, so the tools people built for `fio --output-format=json`
+//! read diskbench's output unchanged.
+//!
+//! The layout follows fio 3.33 (see `tests/fixtures/fio-3.33-randrw.json`):
+//! the same top-level keys, the same per-job keys in fio's order, the same
+//! per-direction objects, and fio's number types (integers where fio has
+//! integers, floats rounded to fio's 6 decimals where fio has floats).
+//! diskbench's own facts (schema version, host, targets, warnings, series)
+//! sit under `diskbench` keys that fio readers ignore.
+//!
+//! What fio reports but diskbench does not measure is left out rather than
+//! invented: `iodepth_level`, `iodepth_submit`, `iodepth_complete` (queue-depth
+//! distributions) and `disk_util` (the kernel's disk counters). The
+//! `latency_ns/us/ms` distributions are kept: they are computed from the
+//! completion-latency histograms, as fio does.
+//!
+//! Differences in meaning: rates use the nanosecond runtime rather than fio's
+//! whole milliseconds; the per-interval figures (`bw_*`, `iops_*`) come from
+//! 1-second intervals summed over a job's clones (fio: 500 ms windows);
+//! `elapsed` is the ramp plus the measured phase; `time` is UTC.
+
+use crate::format::{ctime_utc, six_decimals};
+use crate::stats::{self, LatStats, SampleStats, DIRECTIONS};
+use model::{Direction, JobResult, RunResult, Warning};
+use serde_json::{json, Map, Value};
+
+/// The whole run as fio-compatible JSON, pretty-printed, ending in a newline.
+pub fn render(result: &RunResult) -> String {
+    match serde_json::to_string_pretty(&to_value(result)) {
+        Ok(mut text) => {
+            text.push('\n');
+            text
+        }
+        Err(e) => error_json(
+            &format!("could not write the JSON output: {e}"),
+            &result.tool_version,
+        ),
+    }
+}
+
+/// The JSON printed when a run failed before it had results, so that stdout
+/// is always parseable: `{"fio version", "jobs": [], "error"}`.
+pub fn error_json(message: &str, tool_version: &str) -> String {
+    let value = json!({
+        "fio version": tool_version,
+        "jobs": [],
+        "error": message,
+    });
+    let mut text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "{}".to_string());
+    text.push('\n');
+    text
+}
+
+/// The run as a JSON value (keys in fio's order).
+pub fn to_value(result: &RunResult) -> Value {
+    let end_ms = if result.finished_unix_ms > 0 {
+        result.finished_unix_ms
+    } else {
+        result.started_unix_ms
+    };
+    let mut root = Map::new();
+    root.insert("fio version".into(), json!(result.tool_version));
+    root.insert("timestamp".into(), json!(end_ms / 1000));
+    root.insert("timestamp_ms".into(), json!(end_ms));
+    root.insert("time".into(), json!(ctime_utc(end_ms / 1000)));
+    let jobs: Vec<Value> = result.jobs.iter().map(|j| job_value(result, j)).collect();
+    root.insert("jobs".into(), Value::Array(jobs));
+    root.insert("diskbench".into(), run_extras(result));
+    if let Some(error) = &result.error {
+        root.insert("error".into(), json!(error));
+    }
+    Value::Object(root)
+}
+
+fn float(x: f64) -> Value {
+    json!(six_decimals(x))
+}
+
+fn job_value(result: &RunResult, job: &JobResult) -> Value {
+    let mut m = Map::new();
+    m.insert("jobname".into(), json!(job.name));
+    m.insert("groupid".into(), json!(job.groupid));
+    m.insert("error".into(), json!(u8::from(job.error.is_some())));
+    m.insert("eta".into(), json!(0));
+    let elapsed_ns = job.spec.ramp_time.as_nanos() as u64 + job.runtime_ns;
+    m.insert("elapsed".into(), json!(elapsed_ns.div_ceil(1_000_000_000)));
+    let options: Map<String, Value> = job
+        .spec
+        .options
+        .iter()
+        .map(|(k, v)| (k.clone(), json!(v)))
+        .collect();
+    m.insert("job options".into(), Value::Object(options));
+    for dir in DIRECTIONS {
+        m.insert(stats::dir_name(dir).into(), dir_value(result, job, dir));
+    }
+    m.insert("trim".into(), zero_dir_value());
+    m.insert(
+        "sync".into(),
+        json!({"total_ios": 0, "lat_ns": lat_value(&LatStats::default(), &[])}),
+    );
+    m.insert(
+        "job_runtime".into(),
+        json!(stats::runtime_ms(job.runtime_ns)),
+    );
+    m.insert(
+        "usr_cpu".into(),
+        float(stats::percent(job.cpu.user_ns, job.runtime_ns)),
+    );
+    m.insert(
+        "sys_cpu".into(),
+        float(stats::percent(job.cpu.system_ns, job.runtime_ns)),
+    );
+    m.insert("ctx".into(), json!(job.cpu.ctx()));
+    m.insert("majf".into(), json!(job.cpu.major_faults));
+    m.insert("minf".into(), json!(job.cpu.minor_faults));
+    let buckets = stats::latency_buckets(job);
+    m.insert(
+        "latency_ns".into(),
+        bucket_value(&stats::LAT_LABELS, &buckets.ns),
+    );
+    m.insert(
+        "latency_us".into(),
+        bucket_value(&stats::LAT_LABELS, &buckets.us),
+    );
+    m.insert(
+        "latency_ms".into(),
+        bucket_value(&stats::LAT_MS_LABELS, &buckets.ms),
+    );
+    // fio's latency_target feature, which diskbench does not have: off.
+    m.insert("latency_depth".into(), json!(job.spec.iodepth));
+    m.insert("latency_target".into(), json!(0));
+    m.insert("latency_percentile".into(), float(100.0));
+    m.insert("latency_window".into(), json!(0));
+    m.insert("diskbench".into(), job_extras(job));
+    Value::Object(m)
+}
+
+fn dir_value(result: &RunResult, job: &JobResult, dir: Direction) -> Value {
+    let d = stats::dir_stats(job, dir);
+    if d.ios == 0 && d.bytes == 0 {
+        return zero_dir_value();
+    }
+    let bw_bytes = stats::per_sec(d.bytes, d.runtime_ns) as u64;
+    let mut m = Map::new();
+    m.insert("io_bytes".into(), json!(d.bytes));
+    m.insert("io_kbytes".into(), json!(d.bytes >> 10));
+    m.insert("bw_bytes".into(), json!(bw_bytes));
+    m.insert("bw".into(), json!(bw_bytes / 1024));
+    m.insert("iops".into(), float(d.iops()));
+    m.insert("runtime".into(), json!(stats::runtime_ms(d.runtime_ns)));
+    m.insert("total_ios".into(), json!(d.ios));
+    m.insert("short_ios".into(), json!(0));
+    m.insert("drop_ios".into(), json!(0));
+    let slat = d.slat.as_ref().map(LatStats::of).unwrap_or_default();
+    m.insert("slat_ns".into(), lat_value(&slat, &[]));
+    m.insert(
+        "clat_ns".into(),
+        lat_value(&LatStats::of(&d.clat), &stats::percentiles(&d.clat)),
+    );
+    m.insert("lat_ns".into(), lat_value(&LatStats::of(&d.lat), &[]));
+    let bw = stats::bw_stats(job, dir);
+    let agg = match bw {
+        Some(s) => stats::bw_agg_percent(s.mean, stats::group_agg(result, job, dir)),
+        None => 0.0,
+    };
+    sample_keys(&mut m, "bw", bw, Some(agg), "bw_dev");
+    sample_keys(
+        &mut m,
+        "iops",
+        stats::iops_stats(job, dir),
+        None,
+        "iops_stddev",
+    );
+    Value::Object(m)
+}
+
+/// fio's `bw_min, bw_max, bw_agg, bw_mean, bw_dev, bw_samples` (or the `iops_` ones).
+fn sample_keys(
+    m: &mut Map<String, Value>,
+    prefix: &str,
+    s: Option<SampleStats>,
+    agg: Option<f64>,
+    dev_key: &str,
+) {
+    let s = s.unwrap_or_default();
+    m.insert(format!("{prefix}_min"), json!(s.min));
+    m.insert(format!("{prefix}_max"), json!(s.max));
+    if let Some(agg) = agg {
+        m.insert(format!("{prefix}_agg"), float(agg));
+    }
+    m.insert(format!("{prefix}_mean"), float(s.mean));
+    m.insert(dev_key.into(), float(s.stddev));
+    m.insert(format!("{prefix}_samples"), json!(s.samples));
+}
+
+/// A direction that did nothing, in fio's shape (as the `trim` of every job).
+fn zero_dir_value() -> Value {
+    let zero = LatStats::default();
+    let mut m = Map::new();
+    for key in ["io_bytes", "io_kbytes", "bw_bytes", "bw"] {
+        m.insert(key.into(), json!(0));
+    }
+    m.insert("iops".into(), float(0.0));
+    for key in ["runtime", "total_ios", "short_ios", "drop_ios"] {
+        m.insert(key.into(), json!(0));
+    }
+    for key in ["slat_ns", "clat_ns", "lat_ns"] {
+        m.insert(key.into(), lat_value(&zero, &[]));
+    }
+    sample_keys(&mut m, "bw", None, Some(0.0), "bw_dev");
+    sample_keys(&mut m, "iops", None, None, "iops_stddev");
+    Value::Object(m)
+}
+
+/// `{min, max, mean, stddev, N}` and, when given, `percentile: {"99.000000": ns}`.
+fn lat_value(s: &LatStats, percentiles: &[(f64, u64)]) -> Value {
+    let mut m = Map::new();
+    m.insert("min".into(), json!(s.min));
+    m.insert("max".into(), json!(s.max));
+    m.insert("mean".into(), float(s.mean));
+    m.insert("stddev".into(), float(s.stddev));
+    m.insert("N".into(), json!(s.n));
+    if !percentiles.is_empty() {
+        let p: Map<String, Value> = percentiles
+            .iter()
+            .map(|&(pct, ns)| (format!("{pct:.6}"), json!(ns)))
+            .collect();
+        m.insert("percentile".into(), Value::Object(p));
+    }
+    Value::Object(m)
+}
+
+fn bucket_value(labels: &[&str], values: &[f64]) -> Value {
+    let m: Map<String, Value> = labels
+        .iter()
+        .zip(values)
+        .map(|(l, &v)| (l.to_string(), float(v)))
+        .collect();
+    Value::Object(m)
+}
+
+/// diskbench's own per-job facts, after fio's keys.
+fn job_extras(job: &JobResult) -> Value {
+    let series: Vec<Value> = job
+        .series
+        .iter()
+        .map(|p| {
+            let ns = p.duration_ms * 1_000_000;
+            json!({
+                "t_ms": p.start_ms,
+                "duration_ms": p.duration_ms,
+                "read_iops": float(stats::per_sec(p.read_ios, ns)),
+                "read_bytes_per_sec": stats::per_sec(p.read_bytes, ns) as u64,
+                "write_iops": float(stats::per_sec(p.write_ios, ns)),
+                "write_bytes_per_sec": stats::per_sec(p.write_bytes, ns) as u64,
+            })
+        })
+        .collect();
+    let mut m = Map::new();
+    m.insert("engine".into(), json!(job.engine.fio_name()));
+    m.insert("clones".into(), json!(job.clones));
+    m.insert("runtime_ns".into(), json!(job.runtime_ns));
+    if job.total_ios() > 0 {
+        let cpu_ns = job.cpu.user_ns + job.cpu.system_ns;
+        m.insert(
+            "cpu_ns_per_io".into(),
+            float(cpu_ns as f64 / job.total_ios() as f64),
+        );
+    }
+    m.insert("series".into(), Value::Array(series));
+    if let Some(error) = &job.error {
+        m.insert("error".into(), json!(error));
+    }
+    Value::Object(m)
+}
+
+/// diskbench's own facts about the run, after fio's `jobs`.
+fn run_extras(result: &RunResult) -> Value {
+    let mut m = Map::new();
+    m.insert("schema_version".into(), json!(result.schema_version));
+    m.insert("command_line".into(), json!(result.command_line));
+    m.insert("started_unix_ms".into(), json!(result.started_unix_ms));
+    m.insert("finished_unix_ms".into(), json!(result.finished_unix_ms));
+    m.insert(
+        "host".into(),
+        serde_json::to_value(&result.host).unwrap_or(Value::Null),
+    );
+    m.insert(
+        "targets".into(),
+        serde_json::to_value(&result.targets).unwrap_or(Value::Null),
+    );
+    let warnings: Vec<Value> = result.warnings.iter().map(warning_value).collect();
+    m.insert("warnings".into(), Value::Array(warnings));
+    m.insert("interrupted".into(), json!(result.interrupted));
+    Value::Object(m)
+}
+
+/// `{"kind", "message" (the text users read), ...the warning's own fields}`.
+fn warning_value(w: &Warning) -> Value {
+    let mut m = Map::new();
+    let fields = match serde_json::to_value(w) {
+        Ok(Value::Object(fields)) => fields,
+        _ => Map::new(),
+    };
+    m.insert(
+        "kind".into(),
+        fields.get("kind").cloned().unwrap_or(Value::Null),
+    );
+    m.insert("message".into(), json!(w.to_string()));
+    for (k, v) in fields {
+        if k != "kind" {
+            m.insert(k, v);
+        }
+    }
+    Value::Object(m)
+}
+
+#[cfg(test)]
+#[path = "json_tests.rs"]
+mod tests;

@@ -1,0 +1,400 @@
+//! The `diskbench run` summary for the terminal: what was measured (the
+//! target), one aligned row per job and direction, and the three headline
+//! figures of seed 000 (IOPS, Read MB/s, Write MB/s).
+//!
+//! fio's text answers every question; this answers the first one, "how fast
+//! is this disk?", in a screenful. Bandwidth is in decimal MB/s (10^6 bytes,
+//! as disk vendors and seed 000 quote it) with MiB/s beside it, and latency
+//! is the total latency (submission + completion) a program sees, with
+//! units chosen per value (`212 us`, `5.50 ms`).
+//!
+//! # Headline rule
+//!
+//! Each figure comes from a named job of the default suite, whose names are
+//! the constants below (the suite imports them, so the two cannot drift):
+//!
+//! - **IOPS**: reads + writes per second of [`HEADLINE_IOPS_JOB`];
+//! - **Read MB/s**: the read bandwidth of [`HEADLINE_READ_JOB`];
+//! - **Write MB/s**: the write bandwidth of [`HEADLINE_WRITE_JOB`].
+//!
+//! When the named job is not in the run (a profile or a fio job file), the
+//! figure falls back to the best of all jobs: the highest total IOPS, the
+//! highest read bandwidth, the highest write bandwidth, and the headline
+//! says which job it came from. A figure no job can give (nothing wrote) is
+//! shown as "n/a".
+
+use crate::format::{latency, mb_per_sec, mib_per_sec, size_both};
+use crate::stats::{self, DIRECTIONS};
+use model::{DirStats, Direction, JobResult, RunResult};
+use std::fmt::Write;
+
+/// The default suite's job that gives the headline IOPS (4 KiB random reads and writes, QD32).
+pub const HEADLINE_IOPS_JOB: &str = "mixed-4k-qd32";
+/// The default suite's job that gives the headline Read MB/s (1 MiB sequential reads, QD8).
+pub const HEADLINE_READ_JOB: &str = "seq-read-1m-qd8";
+/// The default suite's job that gives the headline Write MB/s (1 MiB sequential writes, QD8).
+pub const HEADLINE_WRITE_JOB: &str = "seq-write-1m-qd8";
+
+/// What was measured, from `result.targets[0]`; every fact not known reads "unknown".
+pub fn target_header(result: &RunResult) -> String {
+    let t = result.targets.first();
+    let known = |v: Option<String>| v.unwrap_or_else(|| "unknown".to_string());
+    let filesystem = t.and_then(|t| {
+        let fs = t.filesystem.clone()?;
+        Some(match &t.mount_source {
+            Some(src) => format!("{fs} on {src}"),
+            None => fs,
+        })
+    });
+    let rows = [
+        (
+            "Target",
+            known(t.map(|t| t.path.clone()).filter(|p| !p.is_empty())),
+        ),
+        ("Filesystem", known(filesystem)),
+        ("Device", known(t.and_then(|t| t.device.clone()))),
+        ("Model", known(t.and_then(|t| t.model.clone()))),
+        (
+            "Device size",
+            known(t.and_then(|t| t.device_bytes).map(size_both)),
+        ),
+        (
+            "Free space",
+            known(t.and_then(|t| t.free_bytes).map(size_both)),
+        ),
+        (
+            "Rotational",
+            known(
+                t.and_then(|t| t.rotational)
+                    .map(|r| if r { "yes" } else { "no" }.to_string()),
+            ),
+        ),
+        ("I/O scheduler", known(t.and_then(|t| t.scheduler.clone()))),
+        (
+            "Block size",
+            known(
+                t.and_then(|t| t.logical_block_bytes)
+                    .map(|b| format!("{b} B (logical)")),
+            ),
+        ),
+    ];
+    let mut out = String::new();
+    for (key, value) in rows {
+        let _ = writeln!(out, "{key:<14}{value}");
+    }
+    out
+}
+
+/// One row per job and direction (mixed jobs get a read and a write row),
+/// columns aligned, failed jobs listed under the table.
+pub fn summary_table(result: &RunResult) -> String {
+    let header = [
+        "test", "rw", "MB/s", "MiB/s", "IOPS", "lat mean", "p50", "p99",
+    ];
+    let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
+    for job in &result.jobs {
+        for dir in shown_directions(job) {
+            rows.push(row(job, dir));
+        }
+    }
+    let mut out = aligned(&rows, &[false, false, true, true, true, true, true, true]);
+    for job in &result.jobs {
+        if let Some(error) = &job.error {
+            let _ = writeln!(out, "{}: failed: {error}", job.name);
+        }
+    }
+    out
+}
+
+/// The directions a job did, or (if it did nothing) the ones it meant to.
+fn shown_directions(job: &JobResult) -> Vec<Direction> {
+    let did: Vec<Direction> = DIRECTIONS
+        .into_iter()
+        .filter(|&d| stats::dir_stats(job, d).ios > 0)
+        .collect();
+    if !did.is_empty() {
+        return did;
+    }
+    let mut meant = Vec::new();
+    if job.spec.rw.reads() {
+        meant.push(Direction::Read);
+    }
+    if job.spec.rw.writes() {
+        meant.push(Direction::Write);
+    }
+    meant
+}
+
+fn row(job: &JobResult, dir: Direction) -> Vec<String> {
+    let d = stats::dir_stats(job, dir);
+    // Total latency; completion latency if an engine recorded no total.
+    let h = if d.lat.is_empty() { &d.clat } else { &d.lat };
+    let lat = |ns: f64| {
+        if h.is_empty() {
+            "-".to_string()
+        } else {
+            latency(ns)
+        }
+    };
+    vec![
+        job.name.clone(),
+        stats::dir_name(dir).to_string(),
+        format!("{:.1}", mb_per_sec(d.bytes_per_sec())),
+        format!("{:.1}", mib_per_sec(d.bytes_per_sec())),
+        format!("{:.0}", d.iops()),
+        lat(h.mean()),
+        lat(h.percentile(50.0) as f64),
+        lat(h.percentile(99.0) as f64),
+    ]
+}
+
+/// Columns padded to their widest cell, two spaces apart; `right[i]` aligns column i right.
+fn aligned(rows: &[Vec<String>], right: &[bool]) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (c, cell) in r.iter().enumerate() {
+            if c > 0 {
+                line.push_str("  ");
+            }
+            let w = widths[c];
+            if right.get(c).copied().unwrap_or(false) {
+                let _ = write!(line, "{cell:>w$}");
+            } else {
+                let _ = write!(line, "{cell:<w$}");
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// One headline figure and where it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeadlineFigure {
+    pub value: f64,
+    pub job: String,
+    /// True when the suite's named job was missing and this is the best of all jobs.
+    pub fallback: bool,
+}
+
+/// Seed 000's three figures; `None` when no job could give one.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Headline {
+    pub iops: Option<HeadlineFigure>,
+    pub read_mb_per_sec: Option<HeadlineFigure>,
+    pub write_mb_per_sec: Option<HeadlineFigure>,
+}
+
+/// The three headline figures by the rule in the module docs.
+pub fn headline_figures(result: &RunResult) -> Headline {
+    let total_iops = |j: &JobResult| j.read.iops() + j.write.iops();
+    let read_mb = |j: &JobResult| mb_per_sec(j.read.bytes_per_sec());
+    let write_mb = |j: &JobResult| mb_per_sec(j.write.bytes_per_sec());
+    Headline {
+        iops: figure(result, HEADLINE_IOPS_JOB, total_iops, |j| j.total_ios() > 0),
+        read_mb_per_sec: figure(result, HEADLINE_READ_JOB, read_mb, |j| did(&j.read)),
+        write_mb_per_sec: figure(result, HEADLINE_WRITE_JOB, write_mb, |j| did(&j.write)),
+    }
+}
+
+fn did(d: &DirStats) -> bool {
+    d.ios > 0
+}
+
+fn figure(
+    result: &RunResult,
+    name: &str,
+    value: impl Fn(&JobResult) -> f64,
+    eligible: impl Fn(&JobResult) -> bool,
+) -> Option<HeadlineFigure> {
+    if let Some(job) = result.jobs.iter().find(|j| j.name == name) {
+        return Some(HeadlineFigure {
+            value: value(job),
+            job: job.name.clone(),
+            fallback: false,
+        });
+    }
+    result
+        .jobs
+        .iter()
+        .filter(|j| eligible(j))
+        .max_by(|a, b| value(a).total_cmp(&value(b)))
+        .map(|job| HeadlineFigure {
+            value: value(job),
+            job: job.name.clone(),
+            fallback: true,
+        })
+}
+
+/// The three figures, one per line: `IOPS  41523  (mixed-4k-qd32)`.
+pub fn headline(result: &RunResult) -> String {
+    let h = headline_figures(result);
+    let lines = [
+        (
+            "IOPS",
+            h.iops.as_ref().map(|f| (format!("{:.0}", f.value), f)),
+            "no job did I/O",
+        ),
+        (
+            "Read MB/s",
+            h.read_mb_per_sec
+                .as_ref()
+                .map(|f| (format!("{:.1}", f.value), f)),
+            "no job read",
+        ),
+        (
+            "Write MB/s",
+            h.write_mb_per_sec
+                .as_ref()
+                .map(|f| (format!("{:.1}", f.value), f)),
+            "no job wrote",
+        ),
+    ];
+    let width = lines
+        .iter()
+        .filter_map(|(_, v, _)| v.as_ref())
+        .map(|(s, _)| s.len())
+        .max()
+        .unwrap_or(3);
+    let mut out = String::new();
+    for (label, value, missing) in lines {
+        let _ = match value {
+            Some((text, f)) => {
+                let source = if f.fallback {
+                    format!("best of all jobs: {}", f.job)
+                } else {
+                    f.job.clone()
+                };
+                writeln!(out, "{label:<11}{text:>width$}  ({source})")
+            }
+            None => writeln!(out, "{label:<11}{:>width$}  ({missing})", "n/a"),
+        };
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::*;
+
+    #[test]
+    fn header_lists_the_target_and_says_unknown() {
+        let text = target_header(&sample_run());
+        assert!(text.contains("Target        /mnt/data\n"), "{text}");
+        assert!(text.contains("Filesystem    ext4 on /dev/vda1\n"), "{text}");
+        assert!(
+            text.contains("Device size   20.0 GiB (21.5 GB)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Free space    12.0 GiB (12.9 GB)\n"),
+            "{text}"
+        );
+        assert!(text.contains("Model         unknown\n"), "{text}");
+        assert!(text.contains("I/O scheduler mq-deadline\n"), "{text}");
+        assert!(text.contains("Block size    512 B (logical)\n"), "{text}");
+        let mut bare = run(vec![]);
+        bare.targets.clear();
+        let empty = target_header(&bare);
+        assert_eq!(empty.lines().count(), 9);
+        assert!(empty.lines().all(|l| l.ends_with("unknown")), "{empty}");
+    }
+
+    #[test]
+    fn table_rows_are_aligned_and_mixed_jobs_split() {
+        let text = summary_table(&suite_run());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1 + 1 + 1 + 2 + 2, "{text}");
+        assert!(lines[0].starts_with("test "), "{text}");
+        // Right-aligned numbers: every "MB/s" cell ends in the same column.
+        let end = lines[0].find("MB/s").unwrap() + 4;
+        for l in &lines[1..] {
+            assert_eq!(&l[end - 2..end - 1], ".", "{l:?} in\n{text}");
+        }
+        let seq = lines.iter().find(|l| l.starts_with(SEQ_READ_NAME)).unwrap();
+        // 1500 MiB in 1 s: 1572.9 MB/s, 1500.0 MiB/s, 1500 IOPS, 5 ms mean.
+        for cell in [
+            "read", "1572.9", "1500.0", "1500", "5.00 ms", "4.01 ms", "6.00 ms",
+        ] {
+            assert!(seq.contains(cell), "{cell} in {seq:?}");
+        }
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("randrw-75")).count(),
+            2
+        );
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("randrw-75") && l.contains(" write ")));
+    }
+
+    #[test]
+    fn failed_jobs_are_named_under_the_table() {
+        let mut result = run(vec![seq_read_job("broken", 0)]);
+        result.jobs[0].read = DirStats::default();
+        result.jobs[0].error = Some("EIO at offset 0".into());
+        let text = summary_table(&result);
+        assert!(text.contains("broken  read"), "{text}");
+        assert!(text.contains("broken: failed: EIO at offset 0\n"), "{text}");
+    }
+
+    #[test]
+    fn headline_picks_the_named_jobs() {
+        let h = headline_figures(&suite_run());
+        let iops = h.iops.unwrap();
+        // randrw-75 has more IOPS (45k) than mixed-4k-qd32 (40k), but the name decides.
+        assert_eq!(
+            (iops.job.as_str(), iops.value, iops.fallback),
+            (MIXED_NAME, 40_000.0, false)
+        );
+        let read = h.read_mb_per_sec.unwrap();
+        assert_eq!(read.job, SEQ_READ_NAME);
+        assert!((read.value - 1572.864).abs() < 1e-6);
+        assert_eq!(h.write_mb_per_sec.unwrap().job, SEQ_WRITE_NAME);
+        let text = headline(&suite_run());
+        assert_eq!(
+            text,
+            "IOPS        40000  (mixed-4k-qd32)\n\
+             Read MB/s  1572.9  (seq-read-1m-qd8)\n\
+             Write MB/s 1258.3  (seq-write-1m-qd8)\n"
+        );
+    }
+
+    #[test]
+    fn headline_falls_back_to_the_best_job() {
+        let result = run(vec![
+            randrw_job(),
+            seq_read_job("big-read", 2000),
+            seq_read_job("small-read", 10),
+        ]);
+        let h = headline_figures(&result);
+        let iops = h.iops.unwrap();
+        assert_eq!((iops.job.as_str(), iops.fallback), ("randrw-75", true));
+        assert_eq!(h.read_mb_per_sec.unwrap().job, "big-read");
+        assert_eq!(h.write_mb_per_sec.unwrap().job, "randrw-75");
+        let text = headline(&result);
+        assert!(text.contains("(best of all jobs: big-read)"), "{text}");
+
+        let read_only = run(vec![seq_read_job("r", 10)]);
+        assert_eq!(headline_figures(&read_only).write_mb_per_sec, None);
+        assert!(headline(&read_only).contains("Write MB/s"));
+        assert!(
+            headline(&read_only).contains("n/a  (no job wrote)"),
+            "{}",
+            headline(&read_only)
+        );
+        assert_eq!(headline_figures(&run(vec![])), Headline::default());
+    }
+}
