@@ -108,6 +108,7 @@ fn apply(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioError>
                  or iodepth=32 (io_uring, libaio)",
             )?
         }
+        Key::IoDepthBatchSubmit => spec.iodepth_batch_submit = values::int_u32(scope, name, text)?,
         Key::IoEngine => spec.engine = values::engine(scope, text)?,
         Key::Direct => spec.direct = values::boolean(scope, name, text)?,
         Key::Buffered => spec.direct = !values::boolean(scope, name, text)?,

@@ -295,3 +295,21 @@ fn null_engine_with_size() {
         .remove(0);
     assert_eq!(job.engine, EngineKind::Null);
 }
+
+#[test]
+fn iodepth_batch_submit_defaults_to_one_and_takes_its_alias() {
+    let jobs = |args: &[&str]| {
+        diskbench_fio::parse_args(args.iter().map(|s| s.to_string()))
+            .unwrap()
+            .jobs
+    };
+    assert_eq!(jobs(&["--name=a", "--size=1m"])[0].iodepth_batch_submit, 1);
+    assert_eq!(
+        jobs(&["--name=a", "--size=1m", "--iodepth_batch=0"])[0].iodepth_batch_submit,
+        0
+    );
+    assert_eq!(
+        jobs(&["--name=a", "--size=1m", "--iodepth_batch_submit=8"])[0].iodepth_batch_submit,
+        8
+    );
+}

@@ -124,6 +124,9 @@ pub struct JobSpec {
     pub target: FileTarget,
     pub numjobs: u32,
     pub iodepth: u32,
+    /// `iodepth_batch_submit`: I/Os handed to the kernel per submit call
+    /// (fio's default 1: each as soon as it is prepared).
+    pub iodepth_batch_submit: u32,
     pub engine: EngineKind,
     pub direct: bool,
     /// Drop the file's pages from the cache before a buffered run (`invalidate`).
@@ -165,6 +168,7 @@ impl JobSpec {
             },
             numjobs: 1,
             iodepth: 1,
+            iodepth_batch_submit: 1,
             engine: EngineKind::Sync,
             direct: false,
             invalidate: true,

@@ -187,3 +187,17 @@ fn a_named_file_is_kept_and_writes_land_in_it() {
     assert_eq!(data.len(), 1 << 20);
     assert!(data.iter().filter(|&&b| b == 0).count() < data.len() / 100);
 }
+
+#[test]
+fn every_submit_batch_size_does_the_same_io() {
+    for batch in [0, 1, 3, 8] {
+        let mut j = null_job(RwMode::RandRw, 8);
+        j.iodepth_batch_submit = batch;
+        let out = run(&[vec![j]], &RunOptions::default());
+        let job = &out.result.jobs[0];
+        assert_eq!(job.total_ios(), 256, "batch {batch}");
+        let slat =
+            job.read.slat.as_ref().unwrap().count() + job.write.slat.as_ref().unwrap().count();
+        assert_eq!(slat, 256, "batch {batch}");
+    }
+}
