@@ -1,13 +1,106 @@
 //! Aligned I/O buffers, one per slot, filled with incompressible random data.
 //! O_DIRECT needs memory aligned to the device's DIO alignment; a plain
 //! `Vec<u8>` gives no such promise.
+//!
+//! Pools of 2 MiB or more are 2 MiB-aligned and asked for transparent huge
+//! pages. Each buffer is then physically contiguous, so a 1 MiB direct I/O
+//! is one segment instead of 256 scattered pages. A device with a segment
+//! limit (virtio-blk: 254) otherwise splits every such I/O in two, and
+//! sequential 1 MiB reads ran at 60% of fio's speed.
 
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::ptr::NonNull;
 
+const HUGE_PAGE: usize = 2 << 20;
+
+/// Where the buffers live: the heap for small pools, a private mapping for
+/// pools that should have huge pages.
+enum Memory {
+    Heap {
+        ptr: NonNull<u8>,
+        layout: Layout,
+    },
+    Mapped {
+        base: NonNull<u8>,
+        map_len: usize,
+        ptr: NonNull<u8>,
+        len: usize,
+    },
+}
+
+impl Memory {
+    fn heap(len: usize, align: usize) -> Memory {
+        let layout = Layout::from_size_align(len, align).expect("buffer layout");
+        // SAFETY: `layout` has a non-zero size (slots and slot_bytes are at least 1).
+        let raw = unsafe { alloc_zeroed(layout) };
+        let ptr = NonNull::new(raw).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
+        Memory::Heap { ptr, layout }
+    }
+
+    /// A fresh anonymous mapping (zero and untouched), 2 MiB-aligned and marked
+    /// MADV_HUGEPAGE before any page is faulted in. Falls back to the heap.
+    fn huge(len: usize) -> Memory {
+        let len = len.next_multiple_of(HUGE_PAGE);
+        let map_len = len + HUGE_PAGE;
+        // SAFETY: an anonymous private mapping with no address hint; the result
+        // is checked against MAP_FAILED before use.
+        let raw = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                map_len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if raw == libc::MAP_FAILED {
+            return Memory::heap(len, HUGE_PAGE);
+        }
+        let base = NonNull::new(raw.cast::<u8>()).expect("mmap never returns null on success");
+        let offset = (HUGE_PAGE - base.as_ptr() as usize % HUGE_PAGE) % HUGE_PAGE;
+        // SAFETY: offset < HUGE_PAGE, so ptr..ptr+len lies inside the mapping of len + HUGE_PAGE.
+        let ptr = unsafe { NonNull::new_unchecked(base.as_ptr().add(offset)) };
+        // SAFETY: the range is inside our own mapping; MADV_HUGEPAGE only changes how
+        // it is backed, and failure (THP disabled) leaves small pages, which is fine.
+        unsafe { libc::madvise(ptr.as_ptr().cast(), len, libc::MADV_HUGEPAGE) };
+        Memory::Mapped {
+            base,
+            map_len,
+            ptr,
+            len,
+        }
+    }
+
+    fn ptr(&self) -> *mut u8 {
+        match self {
+            Memory::Heap { ptr, .. } | Memory::Mapped { ptr, .. } => ptr.as_ptr(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Memory::Heap { layout, .. } => layout.size(),
+            Memory::Mapped { len, .. } => *len,
+        }
+    }
+}
+
+impl Drop for Memory {
+    fn drop(&mut self) {
+        match self {
+            // SAFETY: allocated in `heap` with exactly this layout.
+            Memory::Heap { ptr, layout } => unsafe { dealloc(ptr.as_ptr(), *layout) },
+            // SAFETY: `base` and `map_len` are exactly what mmap returned and was given.
+            Memory::Mapped { base, map_len, .. } => unsafe {
+                libc::munmap(base.as_ptr().cast(), *map_len);
+            },
+        }
+    }
+}
+
 pub struct BufferPool {
-    ptr: NonNull<u8>,
-    layout: Layout,
+    memory: Memory,
     slot_bytes: usize,
     slots: usize,
 }
@@ -21,13 +114,13 @@ impl BufferPool {
         let align = align.max(64).next_power_of_two();
         let slot_bytes = slot_bytes.max(1).next_multiple_of(align);
         let total = slot_bytes * slots.max(1);
-        let layout = Layout::from_size_align(total, align).expect("buffer layout");
-        // SAFETY: `layout` has a non-zero size (slots and slot_bytes are at least 1).
-        let raw = unsafe { alloc_zeroed(layout) };
-        let ptr = NonNull::new(raw).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
+        let memory = if total >= HUGE_PAGE {
+            Memory::huge(total)
+        } else {
+            Memory::heap(total, align)
+        };
         let mut pool = BufferPool {
-            ptr,
-            layout,
+            memory,
             slot_bytes,
             slots: slots.max(1),
         };
@@ -61,20 +154,13 @@ impl BufferPool {
             self.slots
         );
         // SAFETY: slot < slots, so the offset stays inside the allocation.
-        unsafe { self.ptr.as_ptr().add(slot as usize * self.slot_bytes) }
+        unsafe { self.memory.ptr().add(slot as usize * self.slot_bytes) }
     }
 
     pub fn all_mut(&mut self) -> &mut [u8] {
-        // SAFETY: ptr points to `layout.size()` initialised bytes owned by self,
+        // SAFETY: the memory holds `len()` initialised (zeroed) bytes owned by self,
         // and `&mut self` guarantees no other reference exists.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.layout.size()) }
-    }
-}
-
-impl Drop for BufferPool {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `new` with exactly this layout.
-        unsafe { dealloc(self.ptr.as_ptr(), self.layout) }
+        unsafe { std::slice::from_raw_parts_mut(self.memory.ptr(), self.memory.len()) }
     }
 }
 
