@@ -181,6 +181,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn large_pools_are_huge_page_aligned_and_usable() {
+        let mut pool = BufferPool::new(8, 1 << 20, 4096);
+        assert_eq!(pool.slot_ptr(0) as usize % HUGE_PAGE, 0);
+        assert_eq!(pool.all_mut().len(), 8 << 20);
+        pool.slot(7)[(1 << 20) - 1] = 7;
+        assert_eq!(pool.slot(7)[(1 << 20) - 1], 7);
+        let first = pool.slot(0)[..64].to_vec();
+        assert_ne!(first[..], pool.slot(1)[..64]);
+    }
+
+    #[test]
     fn slots_are_aligned_and_random() {
         let mut pool = BufferPool::new(4, 4096, 4096);
         for s in 0..4 {

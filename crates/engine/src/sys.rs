@@ -3,6 +3,7 @@
 //! free space. They live here so that all of diskbench's `unsafe` sits in
 //! this crate.
 
+use model::CpuUsage;
 use std::ffi::CString;
 use std::fs::File;
 use std::io;
@@ -55,28 +56,18 @@ pub fn logical_block_size(device: &File) -> io::Result<u32> {
     Ok(size as u32)
 }
 
-/// CPU use of the calling thread.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ThreadUsage {
-    pub user_ns: u64,
-    pub system_ns: u64,
-    pub voluntary_ctx: u64,
-    pub involuntary_ctx: u64,
-    pub minor_faults: u64,
-    pub major_faults: u64,
-}
-
-pub fn thread_usage() -> ThreadUsage {
+/// CPU use of the calling thread so far.
+pub fn thread_usage() -> CpuUsage {
     let mut ru = MaybeUninit::<libc::rusage>::zeroed();
     // SAFETY: `ru` points to writable memory for one rusage.
     let ret = unsafe { libc::getrusage(libc::RUSAGE_THREAD, ru.as_mut_ptr()) };
     if ret != 0 {
-        return ThreadUsage::default();
+        return CpuUsage::default();
     }
     // SAFETY: getrusage succeeded and filled the (zeroed) struct.
     let ru = unsafe { ru.assume_init() };
     let ns = |tv: libc::timeval| tv.tv_sec as u64 * 1_000_000_000 + tv.tv_usec as u64 * 1000;
-    ThreadUsage {
+    CpuUsage {
         user_ns: ns(ru.ru_utime),
         system_ns: ns(ru.ru_stime),
         voluntary_ctx: ru.ru_nvcsw as u64,

@@ -137,6 +137,17 @@ impl CpuUsage {
         self.minor_faults += o.minor_faults;
         self.major_faults += o.major_faults;
     }
+    /// What was used between `earlier` and this reading of the same counters.
+    pub fn since(&self, earlier: &CpuUsage) -> CpuUsage {
+        CpuUsage {
+            user_ns: self.user_ns.saturating_sub(earlier.user_ns),
+            system_ns: self.system_ns.saturating_sub(earlier.system_ns),
+            voluntary_ctx: self.voluntary_ctx.saturating_sub(earlier.voluntary_ctx),
+            involuntary_ctx: self.involuntary_ctx.saturating_sub(earlier.involuntary_ctx),
+            minor_faults: self.minor_faults.saturating_sub(earlier.minor_faults),
+            major_faults: self.major_faults.saturating_sub(earlier.major_faults),
+        }
+    }
     pub fn ctx(&self) -> u64 {
         self.voluntary_ctx + self.involuntary_ctx
     }

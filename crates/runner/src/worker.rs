@@ -15,7 +15,7 @@
 use crate::clock::Clock;
 use crate::offsets::{OffsetGen, Region};
 use crate::record::Recorder;
-use engine::sys::{self, ThreadUsage};
+use engine::sys;
 use engine::{AnyEngine, Completion, Engine, EngineConfig, EngineError, IoRequest};
 use model::{CpuUsage, DirStats, Direction, JobSpec, SeriesPoint};
 use std::io;
@@ -80,7 +80,7 @@ struct Worker<'a> {
     writes_since_sync: u32,
     sync_due: bool,
     write_seq: u64,
-    cpu_start: ThreadUsage,
+    cpu_start: CpuUsage,
     reported_ios: u64,
     /// Seconds of the series already reported as progress.
     series_seen: usize,
@@ -99,7 +99,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         error = w.sync_files().err().map(|e| e.to_string());
     }
     w.report_progress();
-    let cpu = cpu_between(&w.cpu_start, &cpu_end);
+    let cpu = cpu_end.since(&w.cpu_start);
     let (read, write, series, runtime_ns) = w.rec.finish(&shared.clock, end);
     WorkerOutcome {
         read,
@@ -341,17 +341,6 @@ impl<'a> Worker<'a> {
             self.plan.engine.sync_file(f, data_only)?;
         }
         Ok(())
-    }
-}
-
-fn cpu_between(a: &ThreadUsage, b: &ThreadUsage) -> CpuUsage {
-    CpuUsage {
-        user_ns: b.user_ns.saturating_sub(a.user_ns),
-        system_ns: b.system_ns.saturating_sub(a.system_ns),
-        voluntary_ctx: b.voluntary_ctx.saturating_sub(a.voluntary_ctx),
-        involuntary_ctx: b.involuntary_ctx.saturating_sub(a.involuntary_ctx),
-        minor_faults: b.minor_faults.saturating_sub(a.minor_faults),
-        major_faults: b.major_faults.saturating_sub(a.major_faults),
     }
 }
 
