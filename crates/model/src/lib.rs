@@ -7,12 +7,14 @@
 //! testable on its own.
 
 pub mod histogram;
+pub mod history;
 pub mod job;
 pub mod result;
 pub mod units;
 pub mod warning;
 
 pub use histogram::Histogram;
+pub use history::{Prices, RunKind, RunRecord};
 pub use job::{Direction, EngineKind, FileTarget, JobSpec, RwMode};
 pub use result::{CpuUsage, DirStats, HostInfo, JobResult, RunResult, SeriesPoint, TargetInfo};
 pub use warning::Warning;
