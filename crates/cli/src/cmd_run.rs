@@ -33,6 +33,8 @@ pub struct RunArgs {
     /// I/O engine (io_uring falls back to libaio, then psync, with a warning)
     #[arg(long, default_value = "io_uring")]
     engine: String,
+    #[command(flatten)]
+    save: crate::history::SaveArgs,
 }
 
 /// The suite's jobs, one per group so they run one after another.
@@ -112,5 +114,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     }
     report_problems(&outcome);
     std::io::Write::flush(&mut std::io::stdout()).context("writing results")?;
-    Ok(Exit::of(&outcome.failure))
+    let exit = Exit::of(&outcome.failure);
+    Ok(crate::history::save_run(
+        model::RunKind::Suite,
+        &outcome.result,
+        &args.save,
+        exit,
+    ))
 }

@@ -2,10 +2,18 @@
 //! maps its outcome to an exit code (0 ok, 1 runtime error, 2 usage error,
 //! 130 interrupted). Each subcommand lives in its own small file.
 
+mod cmd_export;
 mod cmd_fio;
+mod cmd_history;
+mod cmd_import;
+mod cmd_rm;
 mod cmd_run;
+mod cmd_show;
+mod history;
+mod import;
 mod outcome;
 mod progress;
+mod timefmt;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -25,13 +33,23 @@ struct Cli {
 enum Command {
     /// Run the default suite on a directory (default: the current one)
     Run(cmd_run::RunArgs),
-    /// Run jobs given in fio's command-line form (--name=... --rw=... ...)
+    /// Run fio job files, or jobs in fio's command-line form (--name=... --rw=... ...)
     #[command(disable_help_flag = true)]
     Fio {
-        /// fio options: --name=NAME starts a job; options before it apply to all jobs
+        /// fio options and job files: --name=NAME starts a job; options before it apply to all jobs
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },
+    /// List the runs kept in the history
+    History(cmd_history::HistoryArgs),
+    /// Print one run from the history as it was printed when it ran
+    Show(cmd_show::ShowArgs),
+    /// Remove runs from the history
+    Rm(cmd_rm::RmArgs),
+    /// Print one run from the history as JSON, fio's JSON or CSV
+    Export(cmd_export::ExportArgs),
+    /// Bring fio JSON and GoBonnieGo -json results into the history
+    Import(cmd_import::ImportArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +57,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => cmd_run::run(args),
         Command::Fio { args } => cmd_fio::run(args),
+        Command::History(args) => cmd_history::run(args),
+        Command::Show(args) => cmd_show::run(args),
+        Command::Rm(args) => cmd_rm::run(args),
+        Command::Export(args) => cmd_export::run(args),
+        Command::Import(args) => cmd_import::run(args),
     };
     match result {
         Ok(code) => code.into(),

@@ -150,6 +150,7 @@ fn sigint_keeps_partial_results_and_removes_test_files() {
     let dir = real_dir();
     let bin = assert_cmd::cargo::cargo_bin("diskbench");
     let child = StdCommand::new(bin)
+        .env("DISKBENCH_DB", TEST_DB)
         .args([
             "fio",
             "--name=long",

@@ -52,6 +52,7 @@ impl Testbed {
 
     fn run(&self, job: &[&str]) -> serde_json::Value {
         let out = StdCommand::new(testbed())
+            .env("DISKBENCH_DB", TEST_DB)
             .args(["exec", &self.name, "--"])
             .arg(assert_cmd::cargo::cargo_bin("diskbench"))
             .args([
@@ -85,7 +86,8 @@ fn within(measured: f64, expected: f64, pct: f64) -> bool {
 
 #[test]
 fn reports_the_iops_limit_and_the_bandwidth_limit() {
-    let Some(tb) = Testbed::up("gt-core", &["--riops", "2000"]) else {
+    let name = format!("gt-{}", std::process::id());
+    let Some(tb) = Testbed::up(&name, &["--riops", "2000"]) else {
         return;
     };
     let doc = tb.run(&[

@@ -17,9 +17,13 @@
 //!   take `=value`.
 //! - a single leading dash works as well as two (`-name=x`), as with getopt's
 //!   long-only mode.
-//! - anything that is not an option is a job file.
+//! - anything that is not an option is a job file (`-` is standard input);
+//!   where it stands among the options does not matter, as with getopt.
+//! - values may use fio's keywords and arithmetic (`--bs='$pagesize*2'`), as
+//!   the HOWTO documents (fio 3.33 itself refuses them on the command line).
 
-use crate::error::FioError;
+use crate::error::{FioError, Origin};
+use crate::expand::{self, Env};
 use crate::options::{self, Arity, Key, Lookup, OptDef};
 use crate::suggest::closest;
 use crate::OutputFormat;
@@ -27,11 +31,13 @@ use model::units::parse_bool;
 use std::iter::Peekable;
 
 /// One job option as given, before its value is interpreted.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct RawOpt {
     pub def: &'static OptDef,
     /// `None` only for a flag given bare (`--time_based`).
     pub value: Option<String>,
+    /// The job-file line it came from; `None` on the command line.
+    pub at: Option<Origin>,
 }
 
 #[derive(Debug)]
@@ -45,23 +51,43 @@ pub(crate) struct Section {
     pub kind: SectionKind,
     /// For a job, its `name` option comes first, as fio echoes it.
     pub opts: Vec<RawOpt>,
+    /// The `[section]` line in a job file; `None` on the command line.
+    pub at: Option<Origin>,
+}
+
+impl Section {
+    pub(crate) fn new(kind: SectionKind, at: Option<Origin>) -> Section {
+        Section {
+            kind,
+            opts: Vec::new(),
+            at,
+        }
+    }
 }
 
 #[derive(Debug)]
 pub(crate) struct RawArgs {
     pub sections: Vec<Section>,
+    /// Positional arguments, in order.
+    pub job_files: Vec<String>,
+    /// `--section=NAME`, each given.
+    pub sections_wanted: Vec<String>,
+    pub parse_only: bool,
     pub output_format: Vec<OutputFormat>,
     pub output: Option<String>,
     pub allow_destructive: bool,
 }
 
-pub(crate) fn split<I: IntoIterator<Item = String>>(args: I) -> Result<RawArgs, FioError> {
+pub(crate) fn split<I: IntoIterator<Item = String>>(
+    args: I,
+    env: &Env,
+) -> Result<RawArgs, FioError> {
     let mut args = args.into_iter().peekable();
     let mut raw = RawArgs {
-        sections: vec![Section {
-            kind: SectionKind::Global,
-            opts: Vec::new(),
-        }],
+        sections: vec![Section::new(SectionKind::Global, None)],
+        job_files: Vec::new(),
+        sections_wanted: Vec::new(),
+        parse_only: false,
         output_format: vec![OutputFormat::Normal],
         output: None,
         allow_destructive: false,
@@ -71,13 +97,22 @@ pub(crate) fn split<I: IntoIterator<Item = String>>(args: I) -> Result<RawArgs, 
     let mut after_bare_flag: Option<&'static str> = None;
     while let Some(arg) = args.next() {
         let Some((name, inline)) = option_parts(&arg) else {
-            return Err(match after_bare_flag {
-                Some(flag) => FioError::FlagValue {
-                    option: flag.to_string(),
-                    value: arg,
-                },
-                None => FioError::Positional(arg),
-            });
+            if let Some(rest) = arg.strip_prefix(['\u{2013}', '\u{2014}', '\u{2212}']) {
+                let rest = rest.trim_start_matches(['\u{2013}', '\u{2014}', '\u{2212}', '-']);
+                return Err(FioError::TypographicDash(arg.clone(), rest.to_string()));
+            }
+            // `--time_based 1` is a likely slip; `--time_based job.fio` is not.
+            if let Some(flag) = after_bare_flag {
+                if parse_bool(&arg).is_ok() && !std::path::Path::new(&arg).exists() {
+                    return Err(FioError::FlagValue {
+                        option: flag.to_string(),
+                        value: arg,
+                    });
+                }
+            }
+            after_bare_flag = None;
+            raw.job_files.push(arg);
+            continue;
         };
         after_bare_flag = None;
         match options::lookup(name) {
@@ -88,8 +123,8 @@ pub(crate) fn split<I: IntoIterator<Item = String>>(args: I) -> Result<RawArgs, 
                 })
             }
             Lookup::NotCarriedOut => return Err(FioError::NotCarriedOut(name.to_string())),
-            Lookup::Run(run) if run == options::ALLOW_DESTRUCTIVE => {
-                raw.allow_destructive = match inline {
+            Lookup::Run(run) if run == options::ALLOW_DESTRUCTIVE || run == options::PARSE_ONLY => {
+                let on = match inline {
                     None => {
                         after_bare_flag = Some(run);
                         true
@@ -100,11 +135,18 @@ pub(crate) fn split<I: IntoIterator<Item = String>>(args: I) -> Result<RawArgs, 
                         problem: e.to_string(),
                     })?,
                 };
+                if run == options::PARSE_ONLY {
+                    raw.parse_only = on;
+                } else {
+                    raw.allow_destructive = on;
+                }
             }
             Lookup::Run(run) => {
                 let value = take_value(run, inline, &mut args)?;
                 if run == options::OUTPUT_FORMAT {
                     raw.output_format = parse_output_formats(&value)?;
+                } else if run == options::SECTION {
+                    raw.sections_wanted.push(value);
                 } else {
                     raw.output = Some(value);
                 }
@@ -119,6 +161,16 @@ pub(crate) fn split<I: IntoIterator<Item = String>>(args: I) -> Result<RawArgs, 
                         inline.map(str::to_string)
                     }
                 };
+                let value = match value {
+                    Some(v) => Some(expand::value(
+                        def.name,
+                        &v,
+                        def.key.value_kind(),
+                        env,
+                        false,
+                    )?),
+                    None => None,
+                };
                 push_option(&mut raw.sections, def, value);
             }
         }
@@ -131,22 +183,23 @@ fn push_option(sections: &mut Vec<Section>, def: &'static OptDef, value: Option<
     if def.key == Key::Name {
         let name = value.unwrap_or_default();
         let section = if name == "global" {
-            Section {
-                kind: SectionKind::Global,
-                opts: Vec::new(),
-            }
+            Section::new(SectionKind::Global, None)
         } else {
-            Section {
-                kind: SectionKind::Job(name.clone()),
-                opts: vec![RawOpt {
-                    def,
-                    value: Some(name),
-                }],
-            }
+            let mut job = Section::new(SectionKind::Job(name.clone()), None);
+            job.opts.push(RawOpt {
+                def,
+                value: Some(name),
+                at: None,
+            });
+            job
         };
         sections.push(section);
     } else if let Some(section) = sections.last_mut() {
-        section.opts.push(RawOpt { def, value });
+        section.opts.push(RawOpt {
+            def,
+            value,
+            at: None,
+        });
     }
 }
 
@@ -226,7 +279,7 @@ mod tests {
     use super::*;
 
     fn split_strs(args: &[&str]) -> Result<RawArgs, FioError> {
-        split(args.iter().map(|s| s.to_string()))
+        split(args.iter().map(|s| s.to_string()), &Env::real())
     }
 
     #[test]
@@ -253,6 +306,41 @@ mod tests {
         assert!(matches!(&raw.sections[1].kind, SectionKind::Job(n) if n == "a"));
         assert_eq!(raw.sections[1].opts[1].value.as_deref(), Some("4"));
         assert!(matches!(raw.sections[2].kind, SectionKind::Global));
+    }
+
+    #[test]
+    fn positional_arguments_are_job_files_wherever_they_stand() {
+        let raw = split_strs(&["a.fio", "--size=1m", "--time_based", "b.fio", "-"]).unwrap();
+        assert_eq!(raw.job_files, ["a.fio", "b.fio", "-"]);
+        assert_eq!(raw.sections.len(), 1);
+        assert_eq!(raw.sections[0].opts.len(), 2);
+        let err = split_strs(&["--name=a", "--time_based", "1"]).unwrap_err();
+        assert!(matches!(err, FioError::FlagValue { .. }), "{err:?}");
+    }
+
+    #[test]
+    fn parse_only_and_sections() {
+        let raw = split_strs(&["--parse-only", "--section=a", "--section", "b", "j.fio"]).unwrap();
+        assert!(raw.parse_only);
+        assert_eq!(raw.sections_wanted, ["a", "b"]);
+        assert_eq!(raw.job_files, ["j.fio"]);
+        assert!(!split_strs(&["--parse-only=0"]).unwrap().parse_only);
+    }
+
+    #[test]
+    fn typographic_dashes_are_named() {
+        let err = split_strs(&["\u{2013}name=test"]).unwrap_err();
+        assert_eq!(
+            err,
+            FioError::TypographicDash("\u{2013}name=test".into(), "name=test".into())
+        );
+        assert!(err.to_string().contains("e.g. --name=test"), "{err}");
+    }
+
+    #[test]
+    fn keywords_expand_on_the_command_line() {
+        let raw = split_strs(&["--name=a", "--iodepth=$ncpus*0+3"]).unwrap();
+        assert_eq!(raw.sections[1].opts[1].value.as_deref(), Some("3"));
     }
 
     #[test]

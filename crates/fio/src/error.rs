@@ -28,19 +28,81 @@ impl fmt::Display for Scope {
     }
 }
 
+/// A line of a job file (or of a file it includes), shown as `file:line`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The path as given on the command line, or as resolved for an include.
+    pub file: String,
+    /// 1-based.
+    pub line: usize,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum FioError {
+    /// Any other error, found at a line of a job file.
+    #[error("{at}: {error}")]
+    At { at: Origin, error: Box<FioError> },
+
+    /// A job file (or an included one) that cannot be read.
+    #[error("job file '{file}': {problem}")]
+    JobFile { file: String, problem: String },
+
+    /// A line that is not fio's job-file syntax.
+    #[error("{0}")]
+    Syntax(String),
+
+    #[error(
+        "include loop: {0} includes itself (through the files listed); \
+         remove one of the include lines"
+    )]
+    IncludeLoop(String),
+
+    #[error(
+        "'{0}' is a command-line option of the whole run, not a job option: \
+         give it on the command line, e.g. --{0}=..."
+    )]
+    RunOptionInFile(String),
+
+    /// `${VAR}`, `$ncpus` or an arithmetic expression that cannot be expanded.
+    #[error("{option}={value}: {problem}")]
+    Expand {
+        option: String,
+        value: String,
+        problem: String,
+    },
+
+    #[error(
+        "'{0}' starts with a typographic dash, not '--' (web pages and word processors \
+         turn '--' into '–'): write it with two ASCII hyphens, e.g. --{1}"
+    )]
+    TypographicDash(String, String),
+
+    #[error(
+        "--section={name}: no job section of that name{}",
+        did_you_mean(.suggestion)
+    )]
+    NoSuchSection {
+        name: String,
+        suggestion: Option<String>,
+    },
+
+    #[error(
+        "no job in {0}: a job file needs a [jobname] section besides [global], \
+         e.g. [test] with rw=read and size=1g"
+    )]
+    NoJobInFiles(String),
+
     #[error(
         "no job given: start each job with --name=NAME, e.g. `--name=test --rw=randread --size=1g` \
          (options before the first --name apply to every job)"
     )]
     NoJob,
-
-    #[error(
-        "'{0}' is not an option: fio job files are not supported yet (planned); \
-         give the job as command-line options, e.g. --name=test --rw=read --size=1g"
-    )]
-    Positional(String),
 
     #[error("'{value}' after --{option}: a flag takes its value after '=', e.g. --{option}=1")]
     FlagValue { option: String, value: String },
@@ -127,6 +189,33 @@ fn did_you_mean(suggestion: &Option<String>) -> String {
 }
 
 impl FioError {
+    /// This error, found at `at` (a job-file line); unchanged without one.
+    pub(crate) fn located(self, at: Option<&Origin>) -> FioError {
+        match at {
+            Some(at) => FioError::At {
+                at: at.clone(),
+                error: Box::new(self),
+            },
+            None => self,
+        }
+    }
+
+    /// The error itself, without the `file:line` it was found at.
+    pub fn innermost(&self) -> &FioError {
+        match self {
+            FioError::At { error, .. } => error.innermost(),
+            other => other,
+        }
+    }
+
+    /// Where in a job file the error was found, if it was.
+    pub fn origin(&self) -> Option<&Origin> {
+        match self {
+            FioError::At { at, .. } => Some(at),
+            _ => None,
+        }
+    }
+
     pub(crate) fn bad_value(scope: &Scope, option: &str, source: UnitError) -> FioError {
         FioError::BadValue {
             scope: scope.clone(),

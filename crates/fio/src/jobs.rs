@@ -7,9 +7,19 @@
 //! the error names the section the value came from; checks that involve
 //! several options (alignment under `direct=1`, a missing `size`) run once
 //! the job is complete.
+//!
+//! Jobs come from the command line first, then from each job file in turn,
+//! as fio orders them. A job file's `[global]` sections apply to the jobs
+//! below them in that file only. The command line's global options (those
+//! outside any `--name` job) apply to every job of the files *after* the
+//! file's own options, so they win: `diskbench fio --size=16m --runtime=1
+//! job.fio` shortens a job whatever the file says. fio 3.33 does the
+//! opposite (it applies them first, and the file overrides them: checked with
+//! `fio --size=16m` on a file saying `size=1g`, which does 1 GiB), which makes
+//! the command line useless for shortening or redirecting a job file.
 
 use crate::cmdline::{RawOpt, Section, SectionKind};
-use crate::error::{FioError, Scope};
+use crate::error::{FioError, Origin, Scope};
 use crate::options::Key;
 use crate::values;
 use model::units::format_size;
@@ -20,6 +30,16 @@ use std::path::{Path, PathBuf};
 /// device's real one.
 const DIRECT_ALIGN_BYTES: u64 = 512;
 
+/// What places a job among the groups (see `groups`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Order {
+    pub stonewall: bool,
+    pub new_group: bool,
+    pub wait_for: Option<String>,
+    /// The job-file line of `new_group` or `wait_for`, for errors about them.
+    pub at: Option<Origin>,
+}
+
 /// A job being built: the options that only make sense together are kept
 /// aside until the job is complete.
 #[derive(Clone, Debug)]
@@ -28,40 +48,98 @@ struct Draft {
     filename: Option<String>,
     directory: Option<String>,
     nrfiles: u32,
+    order: Order,
 }
 
-/// The jobs, and the global options as given (for fio's `global options`).
-pub(crate) type Built = (Vec<JobSpec>, Vec<(String, String)>);
-
-pub(crate) fn build(sections: Vec<Section>) -> Result<Built, FioError> {
-    let mut global = Draft {
-        spec: JobSpec::new(""),
-        filename: None,
-        directory: None,
-        nrfiles: 1,
-    };
-    let mut jobs = Vec::new();
-    for section in sections {
-        match section.kind {
-            SectionKind::Global => {
-                for opt in &section.opts {
-                    apply(&mut global, opt, &Scope::Global)?;
-                }
-            }
-            SectionKind::Job(name) => {
-                let scope = Scope::Job(name);
-                let mut draft = global.clone();
-                for opt in &section.opts {
-                    apply(&mut draft, opt, &scope)?;
-                }
-                jobs.push(finish(draft)?);
-            }
+impl Draft {
+    fn new() -> Draft {
+        Draft {
+            spec: JobSpec::new(""),
+            filename: None,
+            directory: None,
+            nrfiles: 1,
+            order: Order::default(),
         }
     }
-    if jobs.is_empty() {
-        return Err(FioError::NoJob);
+}
+
+/// A validated job, with its place in the order and where it was defined.
+#[derive(Debug)]
+pub(crate) struct Job {
+    pub spec: JobSpec,
+    pub order: Order,
+    /// The `[section]` line of a job from a file.
+    pub at: Option<Origin>,
+}
+
+/// The jobs in order, and the global options as given (for fio's `global options`).
+pub(crate) struct Built {
+    pub jobs: Vec<Job>,
+    pub global_options: Vec<(String, String)>,
+}
+
+/// `cmdline`: the command line's sections; `files`: each job file's.
+pub(crate) fn build(cmdline: Vec<Section>, files: Vec<Vec<Section>>) -> Result<Built, FioError> {
+    let mut global = Draft::new();
+    // The command line's global options, applied again after each file job's own.
+    let mut overrides: Vec<RawOpt> = Vec::new();
+    let mut jobs = Vec::new();
+    for section in cmdline {
+        match section.kind {
+            SectionKind::Global => {
+                for opt in section.opts {
+                    apply(&mut global, &opt, &Scope::Global)?;
+                    overrides.push(opt);
+                }
+            }
+            SectionKind::Job(name) => jobs.push(job(&global, &section.opts, &[], name, None)?),
+        }
     }
-    Ok((jobs, global.spec.options))
+    let mut global_options = global.spec.options;
+    for file in files {
+        let mut file_global = Draft::new();
+        for section in file {
+            match section.kind {
+                SectionKind::Global => {
+                    for opt in &section.opts {
+                        apply(&mut file_global, opt, &Scope::Global)
+                            .map_err(|e| e.located(opt.at.as_ref()))?;
+                    }
+                }
+                SectionKind::Job(name) => {
+                    let built = job(&file_global, &section.opts, &overrides, name, section.at)?;
+                    jobs.push(built);
+                }
+            }
+        }
+        global_options.extend(file_global.spec.options);
+    }
+    Ok(Built {
+        jobs,
+        global_options,
+    })
+}
+
+/// One job: `base` (the globals above it), its own options, then `overrides`.
+fn job(
+    base: &Draft,
+    opts: &[RawOpt],
+    overrides: &[RawOpt],
+    name: String,
+    at: Option<Origin>,
+) -> Result<Job, FioError> {
+    let mut draft = base.clone();
+    // A job file's section names the job without echoing `name` among its
+    // options (fio's JSON does not list it); on the command line `--name` is
+    // the first option and echoed.
+    draft.spec.name = name.clone();
+    let scope = Scope::Job(name);
+    for opt in opts.iter().chain(overrides) {
+        apply(&mut draft, opt, &scope).map_err(|e| e.located(opt.at.as_ref()))?;
+    }
+    let order = draft.order.clone();
+    let spec = finish(draft).map_err(|e| e.located(at.as_ref()))?;
+    Ok(Job { spec, order, at })
 }
 
 fn apply(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioError> {
@@ -137,6 +215,15 @@ fn apply(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioError>
         Key::Thread => {
             values::flag(scope, name, value)?;
         }
+        Key::Stonewall => draft.order.stonewall = values::flag(scope, name, value)?,
+        Key::NewGroup => {
+            draft.order.new_group = values::flag(scope, name, value)?;
+            draft.order.at = opt.at.clone();
+        }
+        Key::WaitFor => {
+            draft.order.wait_for = Some(text.to_string());
+            draft.order.at = opt.at.clone();
+        }
     }
     // fio echoes options with a value; a bare flag does not show in its
     // `job options` (see the sample's `--time_based`).
@@ -153,6 +240,7 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
         filename,
         directory,
         nrfiles,
+        ..
     } = draft;
     let job = spec.name.clone();
     if spec.direct {

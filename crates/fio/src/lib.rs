@@ -1,28 +1,43 @@
-//! fio's command-line form (`--name=job --rw=randread --bs=4k ...`), turned
-//! into validated [`JobSpec`]s.
+//! fio's job files and command-line form (`--name=job --rw=randread --bs=4k
+//! ...`), turned into validated [`JobSpec`]s, grouped as fio runs them.
 //!
-//! People arrive with fio command lines they already trust; diskbench runs
-//! them as they are, and refuses, with a message naming the option and the
-//! fix, anything it would not carry out exactly. Parsing is two stages:
-//! `cmdline` decides what each argument is (option, value, job), then
-//! `jobs` interprets the values, applies fio's defaults and override rules,
-//! and checks what only makes sense across options. The option tables live in
-//! `options`, so supporting one more fio option is a table entry and one
-//! `match` arm.
+//! People arrive with fio job files and command lines they already trust;
+//! diskbench runs them as they are, and refuses, with a message naming the
+//! option (and, in a file, the `file:line`) and the fix, anything it would
+//! not carry out exactly. Parsing is three stages:
+//! - stage one reads the text: `cmdline` decides what each argument is
+//!   (option, value, job, job file), `jobfile` reads fio's ini format into
+//!   the same sections of raw options; both expand values (`expand`: `${VAR}`,
+//!   `$ncpus`, arithmetic);
+//! - stage two, `jobs`, interprets the values, applies fio's defaults and
+//!   override rules, and checks what only makes sense across options; one
+//!   code path whether an option came from a file or the command line;
+//! - stage three, `groups`, cuts the jobs into groups (`stonewall`,
+//!   `wait_for`, `new_group`) that run one after another.
 //!
-//! fio job files (`[global]`, `[job]` sections) are planned; they will reuse
-//! the second stage.
+//! The option tables live in `options`, so supporting one more fio option is
+//! a table entry and one `match` arm.
 
+mod arith;
 mod cmdline;
 mod error;
+mod expand;
+mod groups;
+mod jobfile;
 mod jobs;
 mod options;
+mod showcmd;
 mod suggest;
+#[cfg(test)]
+mod tests;
 mod values;
 
-pub use error::{FioError, Scope};
+pub use error::{FioError, Origin, Scope};
 pub use model::JobSpec;
+pub use showcmd::{job_line, showcmd};
 
+use cmdline::SectionKind;
+use expand::Env;
 use std::path::PathBuf;
 
 /// fio's `--output-format`.
@@ -42,13 +57,18 @@ impl OutputFormat {
     }
 }
 
-/// A parsed fio command line.
+/// A parsed fio command line, with its job files read.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FioArgs {
-    /// One per `--name` (not counting `--name=global`), in order.
+    /// The jobs, in groups that run one after another; the jobs of a group
+    /// run at the same time. The group's index is fio's `groupid`.
+    /// Command-line jobs come first, then each job file's, as in fio.
+    pub groups: Vec<Vec<JobSpec>>,
+    /// Every job of `groups`, in order (the groups flattened).
     pub jobs: Vec<JobSpec>,
-    /// The options given outside any job (before the first `--name`, or after
-    /// `--name=global`), in order: what fio prints as `global options`. Each
+    /// The options given outside any job, in order: on the command line
+    /// (before the first `--name`, or after `--name=global`), then in each job
+    /// file's `[global]` sections: what fio prints as `global options`. Each
     /// job's `options` starts with the global ones that apply to it.
     pub global_options: Vec<(String, String)>,
     /// The formats to print, in the order given, without repeats; `[Normal]`
@@ -59,25 +79,74 @@ pub struct FioArgs {
     /// diskbench's `--allow-destructive`: permit writes to block devices
     /// that hold data.
     pub allow_destructive: bool,
+    /// `--parse-only`: check and print the jobs (see [`showcmd`]), run nothing.
+    pub parse_only: bool,
+    /// What diskbench runs differently from fio (approximations), for stderr.
+    pub warnings: Vec<String>,
 }
 
-/// Parses fio's command-line form. `args` are the arguments after the
-/// program (or subcommand) name.
+/// Parses fio's command line: options, command-line jobs and job files
+/// (positional arguments; `-` is standard input), which are read here.
+/// `args` are the arguments after the program (or subcommand) name.
 ///
 /// ```
 /// let args = ["--name=vs", "--filename=/tmp/x", "--rw=randread", "--iodepth=32"];
 /// let parsed = diskbench_fio::parse_args(args.map(String::from)).unwrap();
 /// assert_eq!(parsed.jobs[0].iodepth, 32);
+/// assert_eq!(parsed.groups.len(), 1);
 /// ```
 pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<FioArgs, FioError> {
-    let raw = cmdline::split(args)?;
-    let (jobs, global_options) = jobs::build(raw.sections)?;
+    parse_with(args, &Env::real())
+}
+
+fn parse_with<I: IntoIterator<Item = String>>(args: I, env: &Env) -> Result<FioArgs, FioError> {
+    let mut raw = cmdline::split(args, env)?;
+    let wanted = std::mem::take(&mut raw.sections_wanted);
+    // `--section` picks command-line jobs by name too, as fio does.
+    let mut names: Vec<String> = raw
+        .sections
+        .iter()
+        .filter_map(|s| match &s.kind {
+            SectionKind::Job(n) => Some(n.clone()),
+            SectionKind::Global => None,
+        })
+        .collect();
+    if !wanted.is_empty() {
+        raw.sections.retain(|s| match &s.kind {
+            SectionKind::Job(n) => wanted.contains(n),
+            SectionKind::Global => true,
+        });
+    }
+    let mut files = Vec::with_capacity(raw.job_files.len());
+    for path in &raw.job_files {
+        let file = jobfile::read(path, &wanted, env)?;
+        names.extend(file.job_names);
+        files.push(file.sections);
+    }
+    if let Some(missing) = wanted.iter().find(|w| !names.contains(w)) {
+        return Err(FioError::NoSuchSection {
+            name: missing.clone(),
+            suggestion: suggest::closest(missing, names.iter().map(String::as_str))
+                .map(str::to_string),
+        });
+    }
+    let built = jobs::build(raw.sections, files)?;
+    if built.jobs.is_empty() {
+        return Err(match raw.job_files.is_empty() {
+            true => FioError::NoJob,
+            false => FioError::NoJobInFiles(raw.job_files.join(", ")),
+        });
+    }
+    let grouped = groups::group(built.jobs)?;
     Ok(FioArgs {
-        jobs,
-        global_options,
+        jobs: grouped.groups.iter().flatten().cloned().collect(),
+        groups: grouped.groups,
+        global_options: built.global_options,
         output_format: raw.output_format,
         output: raw.output.map(PathBuf::from),
         allow_destructive: raw.allow_destructive,
+        parse_only: raw.parse_only,
+        warnings: grouped.warnings,
     })
 }
 
@@ -93,10 +162,16 @@ pub fn help() -> String {
     names.sort();
     format!(
         "usage: diskbench fio [--output-format=normal|json] [--output=FILE] [--allow-destructive]\n\
-         \x20                    [GLOBAL OPTIONS] --name=JOB [JOB OPTIONS] [--name=JOB2 ...]\n\n\
-         fio's command-line form: --name= starts a job; options before the first --name apply\n\
-         to every job. Options are --opt=value; flags may be bare (--time_based).\n\
-         All jobs run at the same time, as in fio. Any other fio option is refused by name.\n\n\
+         \x20                    [--parse-only] [--section=NAME]... [GLOBAL OPTIONS]\n\
+         \x20                    [--name=JOB [JOB OPTIONS]]... [JOBFILE]...\n\n\
+         fio's job files and command-line form. On the command line --name= starts a job;\n\
+         options before the first --name apply to every job, and to every job of the job\n\
+         files after the files' own options (so --size=16m --runtime=1 shortens a job file;\n\
+         fio lets the file win instead). Options are --opt=value; flags may be bare\n\
+         (--time_based). The jobs of a group run at the same time, groups one after another\n\
+         (stonewall starts a group). --parse-only prints the jobs as diskbench understood\n\
+         them and runs nothing; --section=NAME runs only the jobs of that name.\n\
+         Any other fio option is refused by name.\n\n\
          job options carried out:\n  {}\n",
         names.join(", ")
     )

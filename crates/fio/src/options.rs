@@ -42,6 +42,34 @@ pub(crate) enum Key {
     /// fio's `thread` (threads instead of processes): diskbench always runs
     /// threads, so this is carried out by doing nothing.
     Thread,
+    /// Wait for the jobs before this one, and start a new group.
+    Stonewall,
+    /// Start a new reporting group (only where a group starts anyway: see `groups`).
+    NewGroup,
+    /// Wait for the named job: approximated by a group boundary (see `groups`).
+    WaitFor,
+}
+
+/// What kind of value an option takes, as far as expanding it is concerned
+/// (see `expand`): fio's parenthesised arithmetic applies to numbers, and
+/// counts time in microseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ValueKind {
+    Text,
+    Number,
+    Time,
+}
+
+impl Key {
+    pub(crate) fn value_kind(self) -> ValueKind {
+        match self {
+            Key::Name | Key::Rw | Key::Filename | Key::Directory | Key::IoEngine | Key::WaitFor => {
+                ValueKind::Text
+            }
+            Key::Runtime | Key::RampTime => ValueKind::Time,
+            _ => ValueKind::Number,
+        }
+    }
 }
 
 /// How an option takes its value on the command line.
@@ -116,20 +144,35 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::RandSeed, "randseed", Arity::Value),
     opt(Key::GroupReporting, "group_reporting", Arity::Flag),
     opt(Key::Thread, "thread", Arity::Flag),
+    OptDef {
+        key: Key::Stonewall,
+        name: "stonewall",
+        aliases: &["wait_for_previous"],
+        arity: Arity::Flag,
+    },
+    opt(Key::NewGroup, "new_group", Arity::Flag),
+    opt(Key::WaitFor, "wait_for", Arity::Value),
 ];
 
-/// Command-line options that are not job options: they shape the output and
-/// the safety checks of the whole run.
+/// Command-line options that are not job options: they shape the output, the
+/// safety checks and the choice of jobs of the whole run.
 pub(crate) const OUTPUT_FORMAT: &str = "output-format";
 pub(crate) const OUTPUT: &str = "output";
 pub(crate) const ALLOW_DESTRUCTIVE: &str = "allow-destructive";
-pub(crate) const RUN_OPTIONS: &[&str] = &[OUTPUT_FORMAT, OUTPUT, ALLOW_DESTRUCTIVE];
+pub(crate) const PARSE_ONLY: &str = "parse-only";
+pub(crate) const SECTION: &str = "section";
+pub(crate) const RUN_OPTIONS: &[&str] = &[
+    OUTPUT_FORMAT,
+    OUTPUT,
+    ALLOW_DESTRUCTIVE,
+    PARSE_ONLY,
+    SECTION,
+];
 
 /// fio's own command-line options (not job options) that diskbench does not
 /// carry out yet.
 pub(crate) static FIO_CLI_NOT_CARRIED_OUT: &[&str] = &[
     "debug",
-    "parse-only",
     "merge-blktrace-only",
     "bandwidth-log",
     "minimal",
@@ -147,7 +190,6 @@ pub(crate) static FIO_CLI_NOT_CARRIED_OUT: &[&str] = &[
     "eta-interval",
     "eta-newline",
     "status-interval",
-    "section",
     "alloc-size",
     "warnings-fatal",
     "max-jobs",
@@ -198,7 +240,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "log_compression", "log_compression_cpus", "log_entries", "log_hist_coarseness",
     "log_hist_msec", "log_max_value", "log_offset", "log_store_compressed", "log_unix_epoch",
     "max_latency", "max_open_zones", "mem", "mem_align", "merge_blktrace_file",
-    "merge_blktrace_iters", "merge_blktrace_scalars", "mss", "namenode", "new_group", "nfs_url",
+    "merge_blktrace_iters", "merge_blktrace_scalars", "mss", "namenode", "nfs_url",
     "nice", "nodelay", "nonvectored", "norandommap", "nowait", "numa_cpu_nodes",
     "numa_mem_policy", "number_ios", "numruns", "object_class", "offset_align",
     "offset_increment", "opendir", "openfiles", "overwrite", "per_job_logs", "percentage_random",
@@ -211,7 +253,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "rw_sequencer", "scramble_buffers", "serialize_overlap", "serverip", "sg_write_mode",
     "significant_figures", "skip_bad", "slat_percentiles", "softrandommap", "sqthread_poll",
     "sqthread_poll_cpu", "ss", "ss_dur", "ss_ramp", "startdelay", "stat_type", "stats",
-    "std_redirect", "steadystate", "steadystate_duration", "steadystate_ramp_time", "stonewall",
+    "std_redirect", "steadystate", "steadystate_duration", "steadystate_ramp_time",
     "stream_id", "sync", "sync_file_range", "test-duration", "thinktime", "thinktime_blocks",
     "thinktime_blocks_type", "thinktime_iotime", "thinktime_spin", "threads",
     "threads-per-queue", "touch_objects", "trim_backlog", "trim_backlog_batch", "trim_percentage",
@@ -219,7 +261,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "unlink", "unlink_each_loop", "uri", "userspace_reap", "verb", "verify", "verify_async",
     "verify_async_cpus", "verify_backlog", "verify_backlog_batch", "verify_dump", "verify_fatal",
     "verify_interval", "verify_offset", "verify_only", "verify_pattern", "verify_state_load",
-    "verify_state_save", "wait_for", "wait_for_previous", "window_size", "write_barrier",
+    "verify_state_save", "window_size", "write_barrier",
     "write_bw_log", "write_hint", "write_hist_log", "write_iolog", "write_iops_log",
     "write_lat_log", "writefua", "xnvme_admin", "xnvme_async", "xnvme_dev_nsid", "xnvme_iovec",
     "xnvme_sync", "zero_buffers", "zone_reset_frequency", "zone_reset_threshold",
@@ -250,6 +292,15 @@ pub(crate) fn lookup(name: &str) -> Lookup {
         return Lookup::NotCarriedOut;
     }
     Lookup::Unknown
+}
+
+/// Every job option name fio has, for suggestions in job files (where the
+/// options of the whole run cannot be given).
+pub(crate) fn job_names() -> impl Iterator<Item = &'static str> {
+    JOB_OPTIONS
+        .iter()
+        .flat_map(|d| std::iter::once(d.name).chain(d.aliases.iter().copied()))
+        .chain(NOT_CARRIED_OUT.iter().copied())
 }
 
 /// The names of the options diskbench carries out, aliases included.
@@ -286,7 +337,9 @@ mod tests {
         assert!(matches!(lookup("blocksize"), Lookup::Job(d) if d.key == Key::Bs));
         assert!(matches!(lookup("output"), Lookup::Run(OUTPUT)));
         assert!(matches!(lookup("verify"), Lookup::NotCarriedOut));
-        assert!(matches!(lookup("parse-only"), Lookup::NotCarriedOut));
+        assert!(matches!(lookup("parse-only"), Lookup::Run(PARSE_ONLY)));
+        assert!(matches!(lookup("wait_for_previous"), Lookup::Job(d) if d.key == Key::Stonewall));
+        assert!(matches!(lookup("showcmd"), Lookup::NotCarriedOut));
         assert!(matches!(lookup("iodpeth"), Lookup::Unknown));
     }
 }

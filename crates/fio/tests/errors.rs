@@ -31,13 +31,14 @@ fn options_without_a_job() {
 }
 
 #[test]
-fn job_files_are_not_supported_yet() {
+fn positional_arguments_are_job_files() {
     message(
-        "job.fio",
-        &[
-            "'job.fio' is not an option",
-            "job files are not supported yet",
-        ],
+        "no-such-dir/job.fio",
+        &["job file 'no-such-dir/job.fio'", "No such file"],
+    );
+    message(
+        "--name=a --size=1m \u{2013}bs=8k",
+        &["typographic dash", "--bs=8k"],
     );
     message(
         "--name=a --time_based 1",
@@ -77,9 +78,10 @@ fn known_fio_options_not_carried_out() {
         "rate_iops=100",
         "thinktime=10",
         "zonemode=zbd",
-        "stonewall",
+        "gtod_reduce=1",
+        "fadvise_hint=0",
         "minimal",
-        "parse-only",
+        "showcmd",
     ] {
         let name = option.split('=').next().unwrap();
         let msg = message(

@@ -74,7 +74,8 @@ pub fn parse_duration(text: &str) -> Result<Duration, UnitError> {
     if !secs.is_finite() || secs < 0.0 {
         return Err(err());
     }
-    Ok(Duration::from_secs_f64(secs))
+    // Beyond Duration's range (about 585 billion years) is an error, not a panic.
+    Duration::try_from_secs_f64(secs).map_err(|_| err())
 }
 
 pub fn parse_bool(text: &str) -> Result<bool, UnitError> {
@@ -143,6 +144,8 @@ mod tests {
         assert_eq!(parse_duration("3h"), Ok(Duration::from_secs(10800)));
         assert!(parse_duration("5 parsecs").is_err());
         assert!(parse_duration("-1").is_err());
+        assert!(parse_duration("18446744073709551616").is_err());
+        assert!(parse_duration("99999999999999999999d").is_err());
     }
 
     #[test]

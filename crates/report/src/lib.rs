@@ -8,13 +8,23 @@
 //! - [`table`]: the `diskbench run` terminal summary (target, table, headline);
 //! - [`format`](mod@format): the number formatting they share (fio's `num2str`, latency units);
 //! - [`stats`]: the figures derived the way fio derives them (rates,
-//!   per-interval statistics, latency buckets, group aggregates).
+//!   per-interval statistics, latency buckets, group aggregates);
+//! - [`compare`]: runs grouped by labels, mean ± sd and 95% CI per metric,
+//!   costs (seed 000's table) as text, Markdown, CSV and JSON;
+//! - [`charts`]: hand-written SVG charts (bars, run-by-run timelines,
+//!   per-second series, latency percentiles) and their PNG export;
+//! - [`html`]: the self-contained, offline HTML report of many runs.
 //!
 //! Warnings are not part of any of these: the CLI prints [`warnings_text`] on
 //! stderr, and the JSON carries them under `diskbench.warnings`.
 
+pub mod charts;
+pub mod compare;
+#[doc(hidden)]
+pub mod demo;
 pub mod fio_normal;
 pub mod format;
+pub mod html;
 pub mod json;
 pub mod stats;
 pub mod table;

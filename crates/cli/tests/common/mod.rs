@@ -5,8 +5,17 @@ use assert_cmd::Command;
 use std::path::PathBuf;
 use std::process::Output;
 
+/// Where the tests' runs are saved unless a test names a database: never
+/// the user's own history.
+pub const TEST_DB: &str = concat!(
+    env!("CARGO_TARGET_TMPDIR"),
+    "/diskbench-tests-history.sqlite3"
+);
+
 pub fn diskbench() -> Command {
-    Command::cargo_bin("diskbench").expect("the diskbench binary")
+    let mut cmd = Command::cargo_bin("diskbench").expect("the diskbench binary");
+    cmd.env("DISKBENCH_DB", TEST_DB);
+    cmd
 }
 
 /// A directory on a real filesystem (ext4 here, O_DIRECT works): $DISKBENCH_TEST_DIR or the temp dir.

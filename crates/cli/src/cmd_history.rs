@@ -1,0 +1,222 @@
+//! `diskbench history`: the runs kept, one line each, with the figures
+//! people compare (IOPS, Read MB/s, Write MB/s by the headline rule of
+//! `report::table`), filtered by label, time and command.
+
+use crate::history::{parse_label, DbArgs};
+use crate::outcome::Exit;
+use crate::timefmt::{format_utc, now_ms, parse_when};
+use clap::{Args, ValueEnum};
+use model::{RunKind, RunRecord};
+use serde_json::json;
+use store::Filter;
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+    Csv,
+}
+
+#[derive(Args)]
+pub struct HistoryArgs {
+    /// Only runs with this label (repeatable: all must match)
+    #[arg(long = "label", value_name = "KEY=VALUE", value_parser = parse_label)]
+    labels: Vec<(String, String)>,
+    /// Only runs started at or after: 2026-11-22, 2026-11-22T14:30 (UTC), or an age: 7d, 12h
+    #[arg(long, value_name = "TIME")]
+    since: Option<String>,
+    /// Only runs started at or before (a bare date includes that whole day)
+    #[arg(long, value_name = "TIME")]
+    until: Option<String>,
+    /// Only runs made by this command
+    #[arg(long, value_name = "COMMAND", value_parser = ["run", "fio", "import-fio", "import-gobonniego"])]
+    command: Option<String>,
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+pub fn run(args: HistoryArgs) -> anyhow::Result<Exit> {
+    let now = now_ms();
+    let when =
+        |t: &Option<String>, end: bool| t.as_deref().map(|t| parse_when(t, now, end)).transpose();
+    let (since, until) = match (when(&args.since, false), when(&args.until, true)) {
+        (Ok(s), Ok(u)) => (s, u),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("diskbench history: {e}");
+            return Ok(Exit::Usage);
+        }
+    };
+    let filter = Filter {
+        labels: args.labels.clone(),
+        since_unix_ms: since,
+        until_unix_ms: until,
+        kind: args.command.as_deref().and_then(RunKind::parse),
+    };
+    let store = crate::history::open(&args.db)?;
+    let runs = store.list(&filter)?;
+    let rows: Vec<Row> = runs.iter().map(Row::of).collect();
+    match args.format {
+        Format::Table if rows.is_empty() => {
+            eprintln!("no runs in {} match", store.path().display())
+        }
+        Format::Table => print!("{}", table(&rows)),
+        Format::Csv => print!("{}", csv(&rows)),
+        Format::Json => {
+            let list: Vec<_> = runs.iter().zip(&rows).map(|(r, row)| row.json(r)).collect();
+            println!("{}", serde_json::to_string_pretty(&list)?);
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+/// One run's line: the text of every column.
+struct Row {
+    id: i64,
+    started_ms: u64,
+    command: &'static str,
+    labels: String,
+    target: String,
+    device: String,
+    iops: Option<f64>,
+    read_mb: Option<f64>,
+    write_mb: Option<f64>,
+}
+
+impl Row {
+    fn of(r: &RunRecord) -> Row {
+        let h = report::headline_figures(&r.result);
+        let t = r.result.targets.first();
+        Row {
+            id: r.id,
+            started_ms: r.result.started_unix_ms,
+            command: r.kind.name(),
+            labels: r
+                .labels
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(","),
+            target: t.map(|t| t.path.clone()).unwrap_or_default(),
+            device: t.and_then(|t| t.device.clone()).unwrap_or_default(),
+            iops: h.iops.map(|f| f.value),
+            read_mb: h.read_mb_per_sec.map(|f| f.value),
+            write_mb: h.write_mb_per_sec.map(|f| f.value),
+        }
+    }
+
+    fn json(&self, r: &RunRecord) -> serde_json::Value {
+        json!({
+            "id": self.id,
+            "command": self.command,
+            "started_unix_ms": r.result.started_unix_ms,
+            "finished_unix_ms": r.result.finished_unix_ms,
+            "command_line": r.result.command_line,
+            "labels": r.labels,
+            "prices": r.prices,
+            "interrupted": r.result.interrupted,
+            "error": r.result.error,
+            "host": r.result.host,
+            "target": r.result.targets.first(),
+            "iops": self.iops,
+            "read_mb_per_s": self.read_mb,
+            "write_mb_per_s": self.write_mb,
+        })
+    }
+}
+
+fn fixed(v: Option<f64>, decimals: usize) -> String {
+    v.map_or_else(|| "-".to_string(), |v| format!("{v:.decimals$}"))
+}
+
+fn table(rows: &[Row]) -> String {
+    let mut cells = vec![[
+        "id",
+        "started (UTC)",
+        "command",
+        "labels",
+        "target",
+        "device",
+        "IOPS",
+        "Read MB/s",
+        "Write MB/s",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for r in rows {
+        cells.push(vec![
+            r.id.to_string(),
+            format_utc(r.started_ms),
+            r.command.to_string(),
+            r.labels.clone(),
+            r.target.clone(),
+            r.device.clone(),
+            fixed(r.iops, 0),
+            fixed(r.read_mb, 1),
+            fixed(r.write_mb, 1),
+        ]);
+    }
+    let right = [true, false, false, false, false, false, true, true, true];
+    let widths: Vec<usize> = (0..right.len())
+        .map(|c| {
+            cells
+                .iter()
+                .map(|r| r[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in &cells {
+        let line: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(c, cell)| {
+                let w = widths[c];
+                if right[c] {
+                    format!("{cell:>w$}")
+                } else {
+                    format!("{cell:<w$}")
+                }
+            })
+            .collect();
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// A CSV field, quoted when it holds a comma, quote or line break.
+pub fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+fn csv(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "id,started_unix_ms,started_utc,command,labels,target,device,iops,read_mb_per_s,write_mb_per_s\n",
+    );
+    let num = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
+    for r in rows {
+        let fields = [
+            r.id.to_string(),
+            r.started_ms.to_string(),
+            format_utc(r.started_ms),
+            r.command.to_string(),
+            r.labels.clone(),
+            r.target.clone(),
+            r.device.clone(),
+            num(r.iops),
+            num(r.read_mb),
+            num(r.write_mb),
+        ];
+        let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+        out.push_str(&line.join(","));
+        out.push('\n');
+    }
+    out
+}

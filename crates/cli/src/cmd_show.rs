@@ -1,0 +1,46 @@
+//! `diskbench show RUN`: one run from the history, printed as it was
+//! printed when it ran (the suite's table and headline for `run`, fio's
+//! text for `fio` and for imports), warnings and errors on stderr again.
+
+use crate::history::DbArgs;
+use crate::outcome::Exit;
+use clap::Args;
+use model::{RunKind, RunRecord};
+
+#[derive(Args)]
+pub struct ShowArgs {
+    /// The run's id (see `diskbench history`)
+    #[arg(value_name = "RUN")]
+    id: i64,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+pub fn run(args: ShowArgs) -> anyhow::Result<Exit> {
+    let record = crate::history::open(&args.db)?.get(args.id)?;
+    print!("{}", render(&record));
+    eprint!("{}", crate::history::problems_text(&record.result));
+    Ok(Exit::Ok)
+}
+
+/// The stdout of the command that made the run.
+pub fn render(record: &RunRecord) -> String {
+    let r = &record.result;
+    match record.kind {
+        RunKind::Suite => {
+            let mut out = report::table::target_header(r);
+            out.push('\n');
+            if !r.jobs.is_empty() {
+                out.push_str(&report::table::summary_table(r));
+                out.push('\n');
+                if r.error.is_none() || r.interrupted {
+                    out.push_str(&report::table::headline(r));
+                }
+            }
+            out
+        }
+        RunKind::Fio | RunKind::ImportedFio | RunKind::ImportedGoBonnieGo => {
+            report::fio_normal::render(r)
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! The history options every measuring command shares (`--db`, `--no-save`,
+//! `--label`, `--price-*`) and the one way a result is saved, so `run`,
+//! `fio` and later commands keep runs alike and fail alike.
+//!
+//! Saving comes after the results are printed: a database that is locked,
+//! damaged, from a newer diskbench or on a read-only path costs the user
+//! the history entry, never the measurement. The failure is said on stderr
+//! and turns a clean exit into 1.
+
+use crate::outcome::Exit;
+use anyhow::Context;
+use clap::{Args, Parser};
+use model::{Prices, RunKind, RunRecord, RunResult};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use store::Store;
+
+/// Which history database to use.
+#[derive(Args, Clone, Debug, Default)]
+pub struct DbArgs {
+    /// History database [default: $DISKBENCH_DB, else $XDG_DATA_HOME/diskbench/history.sqlite3,
+    /// else ~/.local/share/diskbench/history.sqlite3]
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+}
+
+impl DbArgs {
+    pub fn path(&self) -> anyhow::Result<PathBuf> {
+        match &self.db {
+            Some(p) => Ok(p.clone()),
+            None => Ok(store::default_path()?),
+        }
+    }
+
+    pub fn open(&self) -> anyhow::Result<Store> {
+        Ok(Store::open(self.path()?)?)
+    }
+}
+
+/// What the user says about a run: labels and prices.
+#[derive(Args, Clone, Debug, Default)]
+pub struct TagArgs {
+    /// Label the run, e.g. --label provider=aws --label disk=gp2 (repeatable)
+    #[arg(long = "label", value_name = "KEY=VALUE", value_parser = parse_label)]
+    pub labels: Vec<(String, String)>,
+    /// Price per GiB-month of the storage, for the cost columns of `compare`
+    #[arg(long, value_name = "PRICE", value_parser = parse_price)]
+    pub price_gib_month: Option<f64>,
+    /// Price per million I/O requests
+    #[arg(long, value_name = "PRICE", value_parser = parse_price)]
+    pub price_per_million_ios: Option<f64>,
+    /// Flat monthly price (provisioned IOPS, a VPS plan)
+    #[arg(long, value_name = "PRICE", value_parser = parse_price)]
+    pub price_month: Option<f64>,
+}
+
+impl TagArgs {
+    pub fn labels(&self) -> BTreeMap<String, String> {
+        self.labels.iter().cloned().collect()
+    }
+
+    pub fn prices(&self) -> Prices {
+        Prices {
+            per_gib_month: self.price_gib_month,
+            per_million_ios: self.price_per_million_ios,
+            per_month: self.price_month,
+        }
+    }
+
+    pub fn record(&self, kind: RunKind, result: RunResult) -> RunRecord {
+        RunRecord {
+            id: 0,
+            kind,
+            labels: self.labels(),
+            prices: self.prices(),
+            result,
+        }
+    }
+}
+
+/// The options of a measuring command.
+#[derive(Args, Clone, Debug, Default)]
+pub struct SaveArgs {
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Do not keep this run in the history
+    #[arg(long)]
+    pub no_save: bool,
+    #[command(flatten)]
+    pub tags: TagArgs,
+}
+
+/// `key=value`, both sides non-empty.
+pub fn parse_label(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() && !v.is_empty() => {
+            Ok((k.trim().to_string(), v.to_string()))
+        }
+        _ => Err(format!(
+            "'{text}' is not a label: use key=value, e.g. provider=aws"
+        )),
+    }
+}
+
+fn parse_price(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
+        _ => Err(format!(
+            "'{text}' is not a price: use a number of at least 0, e.g. 0.10"
+        )),
+    }
+}
+
+/// The diskbench flags taken out of a fio-style command line; the others
+/// say whether they take a value.
+const FLAGS: [(&str, bool); 6] = [
+    ("--db", true),
+    ("--no-save", false),
+    ("--label", true),
+    ("--price-gib-month", true),
+    ("--price-per-million-ios", true),
+    ("--price-month", true),
+];
+
+/// Only the history flags, parsed by clap so they mean what they mean for `run`.
+#[derive(Parser)]
+#[command(no_binary_name = true, disable_help_flag = true)]
+struct SaveOnly {
+    #[command(flatten)]
+    save: SaveArgs,
+}
+
+/// Splits the history flags (`--db PATH` or `--db=PATH`, `--label k=v`, ...)
+/// from the fio options of `diskbench fio`, which go on to the fio parser.
+pub fn split_save_args(args: Vec<String>) -> Result<(Vec<String>, SaveArgs), String> {
+    let mut rest = Vec::new();
+    let mut ours = Vec::new();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (arg.as_str(), None),
+        };
+        match FLAGS.iter().find(|(f, _)| *f == name) {
+            None => rest.push(arg),
+            // One `--flag=value` token each, so a value such as "-3" reaches
+            // the value parser (and its message) instead of looking like a flag.
+            Some((flag, takes_value)) => match (takes_value, inline) {
+                (true, Some(v)) => ours.push(format!("{flag}={v}")),
+                (true, None) => match args.next() {
+                    Some(v) => ours.push(format!("{flag}={v}")),
+                    None => return Err(format!("{flag} needs a value")),
+                },
+                (false, Some(_)) => return Err(format!("{flag} takes no value")),
+                (false, None) => ours.push(flag.to_string()),
+            },
+        }
+    }
+    let parsed = SaveOnly::try_parse_from(&ours).map_err(|e| {
+        let text = e.to_string();
+        let first = text.lines().next().unwrap_or("invalid option");
+        first.trim_start_matches("error: ").to_string()
+    })?;
+    Ok((rest, parsed.save))
+}
+
+/// True when the run measured nothing worth keeping: it failed before any I/O.
+fn nothing_measured(result: &RunResult) -> bool {
+    let no_io = result.jobs.iter().all(|j| j.total_ios() == 0);
+    no_io && (result.jobs.is_empty() || result.error.is_some())
+}
+
+/// Saves a measured result (after it was printed) and says where on
+/// stderr. Returns the exit code the command ends with: a failed save turns
+/// success into 1 and leaves any other code as it was.
+pub fn save_run(kind: RunKind, result: &RunResult, args: &SaveArgs, exit: Exit) -> Exit {
+    if args.no_save {
+        return exit;
+    }
+    if nothing_measured(result) {
+        eprintln!("diskbench: nothing was measured, so nothing was saved");
+        return exit;
+    }
+    let record = args.tags.record(kind, result.clone());
+    let saved = args.db.open().and_then(|mut store| {
+        let id = store.save(&record)?;
+        Ok((id, store.path().to_path_buf()))
+    });
+    match saved {
+        Ok((id, path)) => {
+            eprintln!("saved as run {id} in {}", path.display());
+            exit
+        }
+        Err(e) => {
+            eprintln!("diskbench: not saved: {e:#}; the results above are complete");
+            if exit == Exit::Ok {
+                Exit::Runtime
+            } else {
+                exit
+            }
+        }
+    }
+}
+
+/// Opens the history for a command that only reads or edits it.
+pub fn open(db: &DbArgs) -> anyhow::Result<Store> {
+    db.open().context("opening the history")
+}
+
+/// The stderr lines of a run as it printed them: warnings, then why it stopped.
+pub fn problems_text(result: &RunResult) -> String {
+    let mut out = report::warnings_text(result);
+    if result.interrupted {
+        out.push_str("diskbench: interrupted; results so far are shown, test files removed\n");
+    } else if let Some(e) = &result.error {
+        out.push_str(&format!("diskbench: {e}\n"));
+    }
+    out
+}
+
+/// For `diskbench fio --help`: the history flags, which the fio parser never sees.
+pub const FIO_HELP: &str = "
+History (diskbench's own flags, taken out before the fio options are read):
+  --db PATH                   history database (default: $DISKBENCH_DB, else
+                              $XDG_DATA_HOME/diskbench/history.sqlite3)
+  --no-save                   do not keep this run in the history
+  --label KEY=VALUE           label the run, e.g. --label provider=aws (repeatable)
+  --price-gib-month PRICE     price per GiB-month, for `diskbench compare`
+  --price-per-million-ios PRICE
+  --price-month PRICE         flat monthly price
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(args: &[&str]) -> Result<(Vec<String>, SaveArgs), String> {
+        split_save_args(args.iter().map(|s| s.to_string()).collect())
+    }
+
+    #[test]
+    fn history_flags_come_out_of_fio_arguments_in_both_forms() {
+        let (rest, save) = split(&[
+            "--name=t",
+            "--db",
+            "/tmp/h.db",
+            "--label=provider=aws",
+            "--size=4m",
+            "--label",
+            "disk=gp2",
+            "--price-gib-month=0.1",
+            "--price-per-million-ios",
+            "0.05",
+            "--price-month=12",
+            "--no-save",
+        ])
+        .unwrap();
+        assert_eq!(rest, ["--name=t", "--size=4m"]);
+        assert_eq!(save.db.db, Some(PathBuf::from("/tmp/h.db")));
+        assert!(save.no_save);
+        assert_eq!(
+            save.tags.labels,
+            [
+                ("provider".into(), "aws".into()),
+                ("disk".into(), "gp2".into())
+            ]
+        );
+        assert_eq!(save.tags.prices().per_gib_month, Some(0.1));
+        assert_eq!(save.tags.prices().per_million_ios, Some(0.05));
+        assert_eq!(save.tags.prices().per_month, Some(12.0));
+        // Options that merely start alike stay with fio.
+        let (rest, _) = split(&["--dbx=1", "--labels=2"]).unwrap();
+        assert_eq!(rest, ["--dbx=1", "--labels=2"]);
+    }
+
+    #[test]
+    fn bad_history_flags_say_what_is_wrong() {
+        let e = split(&["--label=novalue"]).unwrap_err();
+        assert!(e.contains("not a label") && e.contains("key=value"), "{e}");
+        let e = split(&["--price-month=-3"]).unwrap_err();
+        assert!(e.contains("not a price"), "{e}");
+        assert!(split(&["--db"]).unwrap_err().contains("--db needs a value"));
+        assert!(split(&["--no-save=1"])
+            .unwrap_err()
+            .contains("takes no value"));
+    }
+}

@@ -1,0 +1,295 @@
+//! fio's JSON output (`--output-format=json` or `json+`) as one `RunResult`
+//! with one `JobResult` per entry of fio's `jobs` (a `group_reporting`
+//! group is one entry, as fio writes it).
+//!
+//! Kept as fio wrote them: counts, bytes, per-direction runtimes (so IOPS
+//! and bandwidth come out exactly as fio's), CPU use, context switches and
+//! faults, the job options, and the latency statistics. The latency
+//! distributions are rebuilt as [`super::hist`] describes: exact from
+//! `json+` bins, approximated from the percentiles otherwise. fio's
+//! per-interval statistics (`bw_min`, `iops_mean`, ...) and disk
+//! utilisation have no place in a `RunResult` and are not kept; host facts
+//! are not in fio's output and stay unknown.
+
+use super::hist::FioLat;
+use super::uint;
+use model::units::{parse_bool, parse_duration, parse_size};
+use model::{
+    CpuUsage, DirStats, EngineKind, FileTarget, JobResult, JobSpec, RunResult, RwMode, TargetInfo,
+};
+use serde_json::Value;
+use std::path::PathBuf;
+
+pub fn parse(doc: &Value, command_line: &[String]) -> Result<RunResult, String> {
+    let jobs = doc
+        .get("jobs")
+        .and_then(Value::as_array)
+        .ok_or("fio's output without a \"jobs\" list")?;
+    let global = options(doc.get("global options"));
+    let mut results = Vec::with_capacity(jobs.len());
+    for (i, job) in jobs.iter().enumerate() {
+        results.push(job_result(job, &global).map_err(|e| format!("job {}: {e}", i + 1))?);
+    }
+    mark_grouped_clones(&mut results);
+    let finished = match uint(doc, "timestamp_ms") {
+        0 => uint(doc, "timestamp") * 1000,
+        ms => ms,
+    };
+    let longest_s = jobs.iter().map(|j| uint(j, "elapsed")).max().unwrap_or(0);
+    Ok(RunResult {
+        schema_version: model::result::SCHEMA_VERSION,
+        tool_version: doc["fio version"].as_str().unwrap_or("fio").to_string(),
+        command_line: command_line.to_vec(),
+        started_unix_ms: finished.saturating_sub(longest_s * 1000),
+        finished_unix_ms: finished,
+        targets: targets(&results),
+        error: doc.get("error").and_then(Value::as_str).map(String::from),
+        jobs: results,
+        ..RunResult::default()
+    })
+}
+
+/// fio writes one entry per clone, unless `group_reporting` merged them
+/// into one (fio does not echo that option): a job with `numjobs=N` and
+/// fewer than N entries of its name was merged from N clones.
+fn mark_grouped_clones(jobs: &mut [JobResult]) {
+    for i in 0..jobs.len() {
+        let (name, group, numjobs) = (&jobs[i].name, jobs[i].groupid, jobs[i].spec.numjobs);
+        let entries = jobs
+            .iter()
+            .filter(|j| &j.name == name && j.groupid == group)
+            .count();
+        if numjobs > 1 && entries < numjobs as usize {
+            jobs[i].clones = numjobs;
+            jobs[i].spec.group_reporting = true;
+        }
+    }
+}
+
+/// fio's `{"key": "value"}` option objects, in order.
+fn options(v: Option<&Value>) -> Vec<(String, String)> {
+    v.and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| {
+                    let text = match v {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    (k.clone(), text)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, String> {
+    let name = job
+        .get("jobname")
+        .and_then(Value::as_str)
+        .ok_or("no \"jobname\"")?
+        .to_string();
+    let own = options(job.get("job options"));
+    let spec = spec(&name, global, own)?;
+    let read = dir_stats(job.get("read"));
+    let write = dir_stats(job.get("write"));
+    let runtime_ns = match read.runtime_ns.max(write.runtime_ns) {
+        0 => uint(job, "job_runtime") * 1_000_000,
+        ns => ns,
+    };
+    // fio gives CPU use as a percentage of the job's runtime: kept as the
+    // time that gives back the same percentage.
+    let cpu_ns =
+        |key| (super::float(job, key).unwrap_or(0.0).max(0.0) / 100.0 * runtime_ns as f64) as u64;
+    let cpu = CpuUsage {
+        user_ns: cpu_ns("usr_cpu"),
+        system_ns: cpu_ns("sys_cpu"),
+        voluntary_ctx: uint(job, "ctx"),
+        involuntary_ctx: 0,
+        minor_faults: uint(job, "minf"),
+        major_faults: uint(job, "majf"),
+    };
+    let error = match uint(job, "error") {
+        0 => None,
+        code => Some(format!("fio reported error {code}")),
+    };
+    Ok(JobResult {
+        name,
+        groupid: uint(job, "groupid") as u32,
+        clones: if spec.group_reporting {
+            spec.numjobs
+        } else {
+            1
+        },
+        engine: spec.engine,
+        spec,
+        read,
+        write,
+        runtime_ns,
+        cpu,
+        series: Vec::new(),
+        error,
+    })
+}
+
+fn dir_stats(v: Option<&Value>) -> DirStats {
+    let Some(v) = v.filter(|v| v.is_object()) else {
+        return DirStats::default();
+    };
+    let clat_src = FioLat::of(v.get("clat_ns"));
+    let clat = clat_src.histogram(None);
+    let slat_src = FioLat::of(v.get("slat_ns"));
+    let slat = (slat_src.n > 0).then(|| slat_src.histogram(None));
+    let lat = FioLat::of(v.get("lat_ns")).histogram(Some(&clat));
+    DirStats {
+        ios: uint(v, "total_ios"),
+        bytes: uint(v, "io_bytes"),
+        runtime_ns: uint(v, "runtime") * 1_000_000,
+        slat,
+        clat,
+        lat,
+    }
+}
+
+/// The job as a `JobSpec`: fio's job options (global ones first) read
+/// leniently, since fio accepted them already; `options` keeps the job's
+/// own options as fio echoed them.
+fn spec(
+    name: &str,
+    global: &[(String, String)],
+    own: Vec<(String, String)>,
+) -> Result<JobSpec, String> {
+    let mut s = JobSpec::new(name);
+    let mut directory = None;
+    for (key, value) in global.iter().chain(own.iter()) {
+        let bad = |e: &dyn std::fmt::Display| format!("option {key}={value}: {e}");
+        let first = value.split([',', '-', ':']).next().unwrap_or(value);
+        match key.as_str() {
+            "rw" | "readwrite" => {
+                let base = value.split(':').next().unwrap_or(value);
+                s.rw = RwMode::parse(base).ok_or_else(|| bad(&"unknown rw"))?;
+            }
+            "rwmixread" => s.rwmix_read_pct = first.parse::<u32>().map_err(|e| bad(&e))?.min(100),
+            "rwmixwrite" => {
+                s.rwmix_read_pct = 100 - first.parse::<u32>().map_err(|e| bad(&e))?.min(100)
+            }
+            "bs" | "blocksize" => s.bs_bytes = parse_size(first).map_err(|e| bad(&e))?,
+            "size" => s.size_bytes = parse_size(value).ok(),
+            "iodepth" => s.iodepth = first.parse().map_err(|e| bad(&e))?,
+            "numjobs" => s.numjobs = first.parse().map_err(|e| bad(&e))?,
+            "ioengine" => s.engine = EngineKind::parse(value).unwrap_or(EngineKind::Sync),
+            "direct" => s.direct = parse_bool(value).unwrap_or(true),
+            "buffered" => s.direct = !parse_bool(value).unwrap_or(true),
+            "runtime" => s.runtime = parse_duration(value).ok(),
+            "ramp_time" => s.ramp_time = parse_duration(value).unwrap_or_default(),
+            "time_based" => s.time_based = value.is_empty() || parse_bool(value).unwrap_or(true),
+            "group_reporting" => {
+                s.group_reporting = value.is_empty() || parse_bool(value).unwrap_or(true)
+            }
+            "filename" => s.target = FileTarget::Named(PathBuf::from(value)),
+            "directory" => directory = Some(PathBuf::from(value)),
+            _ => {}
+        }
+    }
+    if let (Some(dir), FileTarget::Generated { .. }) = (directory, &s.target) {
+        s.target = FileTarget::Generated {
+            directory: dir,
+            nrfiles: 1,
+            shared: None,
+        };
+    }
+    s.options = own;
+    Ok(s)
+}
+
+/// The places the jobs measured, each once: only their paths are known,
+/// and only when the job named one (fio's default is its working directory,
+/// which the output does not say).
+fn targets(jobs: &[JobResult]) -> Vec<TargetInfo> {
+    let mut out: Vec<TargetInfo> = Vec::new();
+    for job in jobs {
+        let path = match &job.spec.target {
+            FileTarget::Named(p) => p.display().to_string(),
+            FileTarget::Generated { directory, .. } => directory.display().to_string(),
+        };
+        if path != "." && !out.iter().any(|t| t.path == path) {
+            out.push(TargetInfo {
+                path,
+                ..TargetInfo::default()
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(name: &str) -> Value {
+        let path = format!(
+            "{}/../../../shared/samples/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        serde_json::from_str(&text).unwrap()
+    }
+
+    #[test]
+    fn the_randrw_sample_keeps_fios_figures() {
+        let doc = sample("fio-3.33-randrw.json");
+        let r = parse(&doc, &[]).unwrap();
+        assert_eq!(r.tool_version, "fio-3.33");
+        let job = &r.jobs[0];
+        assert_eq!(
+            (job.name.as_str(), job.spec.rw, job.spec.iodepth),
+            ("randrw-75", RwMode::RandRw, 16)
+        );
+        assert_eq!(job.spec.engine, EngineKind::IoUring);
+        let fio_read = &doc["jobs"][0]["read"];
+        assert_eq!(job.read.ios, fio_read["total_ios"].as_u64().unwrap());
+        assert!((job.read.iops() - fio_read["iops"].as_f64().unwrap()).abs() < 1e-5);
+        assert_eq!(
+            job.read.bytes_per_sec() as u64,
+            fio_read["bw_bytes"].as_u64().unwrap()
+        );
+        let p99 = fio_read["clat_ns"]["percentile"]["99.000000"]
+            .as_f64()
+            .unwrap();
+        assert!((job.read.clat.percentile(99.0) as f64 - p99).abs() / p99 < 0.005);
+        assert!((job.read.lat.mean() - fio_read["lat_ns"]["mean"].as_f64().unwrap()).abs() < 1.0);
+        assert_eq!(
+            job.read.slat.as_ref().map(|h| h.count()),
+            Some(job.read.ios)
+        );
+        assert_eq!(job.cpu.ctx(), 10158);
+        assert_eq!(r.targets[0].path, "/mnt/data/f");
+        // fio's normal text shows the same CPU percentages.
+        let text = report::fio_normal::render(&r);
+        assert!(text.contains("usr=2.80%, sys=28.03%, ctx=10158"), "{text}");
+    }
+
+    #[test]
+    fn json_plus_bins_and_group_reporting() {
+        let doc = sample("fio-3.33-jobfile-jsonplus.json");
+        let r = parse(&doc, &[]).unwrap();
+        assert_eq!(r.jobs.len(), 2);
+        let (seq, rand) = (&r.jobs[0], &r.jobs[1]);
+        assert_eq!(
+            (seq.spec.bs_bytes, seq.spec.engine),
+            (16 << 10, EngineKind::Libaio)
+        );
+        assert!(seq.spec.direct);
+        let bins = doc["jobs"][0]["read"]["clat_ns"]["bins"]
+            .as_object()
+            .unwrap();
+        assert_eq!(
+            seq.read.clat.buckets().map(|b| b.1).sum::<u64>(),
+            seq.read.ios
+        );
+        assert!(bins.len() >= seq.read.clat.buckets().count());
+        assert_eq!((rand.clones, rand.groupid), (2, 1));
+        assert_eq!(rand.spec.rw, RwMode::RandWrite);
+        assert_eq!(r.targets[0].path, "/mnt/data");
+    }
+}

@@ -1,0 +1,136 @@
+//! `diskbench import`: results people already have, from fio's JSON output
+//! and GoBonnieGo's `-json` output, turned into `RunResult`s so they join
+//! the history and the comparisons beside diskbench's own runs.
+//!
+//! The format is recognised by its content, not the file name: fio's
+//! output has a `"fio version"` key, GoBonnieGo's a `"results"` list of
+//! runs with `"iops"`. Anything else is refused with the file's name.
+
+mod fio_json;
+mod gobonniego;
+mod hist;
+
+use model::{RunKind, RunResult};
+use serde_json::Value;
+use std::path::Path;
+
+/// What one file held.
+pub struct Imported {
+    pub kind: RunKind,
+    /// One per fio output file; one per GoBonnieGo run (`-runs N` gives N).
+    pub results: Vec<RunResult>,
+    /// For the user: e.g. "fio-3.33, 2 jobs".
+    pub summary: String,
+}
+
+/// Reads and converts one file; the error names the file and says what was expected.
+pub fn read(path: &Path, command_line: &[String]) -> Result<Imported, String> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read it: {e}"))?;
+    let doc = parse_json(&text).ok_or_else(|| {
+        format!(
+            "{name} is not JSON: diskbench imports fio's JSON output (--output-format=json \
+             or json+) and GoBonnieGo's -json output; nothing was imported"
+        )
+    })?;
+    let converted = if doc.get("fio version").is_some() {
+        fio_json::parse(&doc, command_line).map(|r| Imported {
+            kind: RunKind::ImportedFio,
+            summary: format!("{}, {} job(s)", r.tool_version, r.jobs.len()),
+            results: vec![r],
+        })
+    } else if gobonniego::looks_like(&doc) {
+        gobonniego::parse(&doc, command_line).map(|results| Imported {
+            kind: RunKind::ImportedGoBonnieGo,
+            summary: format!(
+                "{}, {} run(s)",
+                results
+                    .first()
+                    .map_or("gobonniego", |r| r.tool_version.as_str()),
+                results.len()
+            ),
+            results,
+        })
+    } else {
+        return Err(format!(
+            "{name} is JSON but neither fio's output (no \"fio version\" key) nor GoBonnieGo's \
+             -json output (no \"results\" list of runs with \"iops\"); nothing was imported"
+        ));
+    };
+    converted.map_err(|e| format!("{name}: {e}; nothing was imported"))
+}
+
+/// The JSON document in `text`. fio may print notes before its JSON when
+/// its output goes to a file, so a document starting on a later line is
+/// accepted too.
+fn parse_json(text: &str) -> Option<Value> {
+    if let Ok(v) = serde_json::from_str::<Value>(text) {
+        return Some(v);
+    }
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with('{') {
+            return serde_json::from_str(&text[offset..]).ok();
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// A whole number at `key` (fio writes some as floats), 0 when absent.
+fn uint(v: &Value, key: &str) -> u64 {
+    match v.get(key) {
+        Some(x) => x
+            .as_u64()
+            .or_else(|| {
+                x.as_f64()
+                    .filter(|f| f.is_finite() && *f >= 0.0)
+                    .map(|f| f.round() as u64)
+            })
+            .unwrap_or(0),
+        None => 0,
+    }
+}
+
+/// A number at `key`, `None` when absent or not a number.
+fn float(v: &Value, key: &str) -> Option<f64> {
+    v.get(key)?.as_f64().filter(|f| f.is_finite())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    #[test]
+    fn other_files_are_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = write(&dir, "notes.txt", "hello");
+        let e = read(&text, &[]).err().unwrap();
+        assert!(e.contains("notes.txt is not JSON"), "{e}");
+        let json = write(&dir, "other.json", r#"{"a": 1}"#);
+        let e = read(&json, &[]).err().unwrap();
+        assert!(e.contains("other.json is JSON but neither"), "{e}");
+        let e = read(&dir.path().join("missing.json"), &[]).err().unwrap();
+        assert!(e.contains("missing.json: cannot read it"), "{e}");
+        let bad = write(
+            &dir,
+            "bad.json",
+            r#"{"fio version": "fio-3.33", "jobs": 5}"#,
+        );
+        let e = read(&bad, &[]).err().unwrap();
+        assert!(e.starts_with(&format!("{}: ", bad.display())), "{e}");
+        assert!(e.ends_with("nothing was imported"), "{e}");
+    }
+
+    #[test]
+    fn notes_before_fio_json_are_skipped() {
+        let v = parse_json("note: both iodepth >= 1 and synchronous engine\n{\"x\": 1}\n").unwrap();
+        assert_eq!(v["x"], 1);
+    }
+}

@@ -1,0 +1,31 @@
+//! Helpers of the history tests (`history.rs`, `import.rs`).
+#![allow(dead_code)]
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+pub const NULL_JOB: [&str; 4] = ["fio", "--name=t", "--ioengine=null", "--size=4m"];
+
+pub fn db_in(dir: &tempfile::TempDir) -> PathBuf {
+    dir.path().join("history.sqlite3")
+}
+
+pub fn db_arg(db: &Path) -> [String; 2] {
+    ["--db".to_string(), db.display().to_string()]
+}
+
+pub fn run_ok(args: &[&str], db: &Path) -> Output {
+    let out = diskbench().args(args).args(db_arg(db)).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", stderr_of(&out));
+    out
+}
+
+pub fn stdout_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn history_json(db: &Path, filter: &[&str]) -> Vec<serde_json::Value> {
+    let out = run_ok(&[&["history", "--format", "json"], filter].concat(), db);
+    json_of(&out).as_array().unwrap().clone()
+}

@@ -1,0 +1,241 @@
+//! Whole-number arithmetic in option values: `bs=$pagesize*2`,
+//! `iodepth=($ncpus+1)*4`, `size=(1024*1024)`.
+//!
+//! fio documents `+ - * / % ^` with parentheses, and evaluates an expression
+//! that holds one of its keywords as whole numbers (3.33 hands it to `bc`:
+//! `$ncpus/3` is 0 on two CPUs, and a unit inside, as in `$ncpus*4k`, is a
+//! syntax error). This is a small recursive-descent parser with the usual
+//! precedence (`^` above `* / %`, to the right; unary minus above `^`, as in
+//! bc), checked arithmetic and a nesting limit, so hostile input gets an
+//! error, never an overflow or a stack overflow.
+
+/// Deeper nesting than this is refused (it is never a real job file).
+const MAX_DEPTH: usize = 64;
+
+/// Evaluates `text`; the error says what is wrong, for the user.
+pub(crate) fn eval(text: &str) -> Result<i64, String> {
+    let tokens = tokenize(text)?;
+    let mut p = Parser {
+        tokens: &tokens,
+        pos: 0,
+        depth: 0,
+    };
+    let value = p.expr()?;
+    match p.tokens.get(p.pos) {
+        None => Ok(value),
+        Some(t) => Err(format!("unexpected '{t}' in the expression")),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tok {
+    Num(i64),
+    Op(char),
+}
+
+impl std::fmt::Display for Tok {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Tok::Num(n) => write!(f, "{n}"),
+            Tok::Op(c) => write!(f, "{c}"),
+        }
+    }
+}
+
+fn tokenize(text: &str) -> Result<Vec<Tok>, String> {
+    let mut tokens = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some(&(i, c)) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+        } else if c.is_ascii_digit() {
+            let mut end = i;
+            while let Some(&(j, d)) = chars.peek() {
+                if !d.is_ascii_digit() {
+                    break;
+                }
+                end = j + 1;
+                chars.next();
+            }
+            let digits = &text[i..end];
+            let n = digits
+                .parse::<i64>()
+                .map_err(|_| format!("{digits} is too large"))?;
+            tokens.push(Tok::Num(n));
+        } else if "+-*/%^()".contains(c) {
+            tokens.push(Tok::Op(c));
+            chars.next();
+        } else {
+            return Err(format!(
+                "'{c}' cannot appear in an expression: use whole numbers and + - * / % ^ ( )"
+            ));
+        }
+    }
+    if tokens.is_empty() {
+        return Err("the expression is empty".into());
+    }
+    Ok(tokens)
+}
+
+struct Parser<'a> {
+    tokens: &'a [Tok],
+    pos: usize,
+    depth: usize,
+}
+
+const OVERFLOW: &str = "the result is too large";
+
+impl Parser<'_> {
+    fn peek_op(&self) -> Option<char> {
+        match self.tokens.get(self.pos) {
+            Some(Tok::Op(c)) => Some(*c),
+            _ => None,
+        }
+    }
+
+    fn descend(&mut self) -> Result<(), String> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(format!(
+                "the expression nests deeper than {MAX_DEPTH} levels"
+            ));
+        }
+        Ok(())
+    }
+
+    /// expr := term (('+' | '-') term)*
+    fn expr(&mut self) -> Result<i64, String> {
+        self.descend()?;
+        let mut value = self.term()?;
+        while let Some(op @ ('+' | '-')) = self.peek_op() {
+            self.pos += 1;
+            let rhs = self.term()?;
+            value = match op {
+                '+' => value.checked_add(rhs),
+                _ => value.checked_sub(rhs),
+            }
+            .ok_or(OVERFLOW)?;
+        }
+        self.depth -= 1;
+        Ok(value)
+    }
+
+    /// term := power (('*' | '/' | '%') power)*
+    fn term(&mut self) -> Result<i64, String> {
+        let mut value = self.power()?;
+        while let Some(op @ ('*' | '/' | '%')) = self.peek_op() {
+            self.pos += 1;
+            let rhs = self.power()?;
+            if op != '*' && rhs == 0 {
+                return Err("division by zero".into());
+            }
+            value = match op {
+                '*' => value.checked_mul(rhs),
+                '/' => value.checked_div(rhs),
+                _ => value.checked_rem(rhs),
+            }
+            .ok_or(OVERFLOW)?;
+        }
+        Ok(value)
+    }
+
+    /// power := unary ('^' power)?   (right-associative)
+    fn power(&mut self) -> Result<i64, String> {
+        let base = self.unary()?;
+        if self.peek_op() != Some('^') {
+            return Ok(base);
+        }
+        self.pos += 1;
+        self.descend()?;
+        let exp = self.power()?;
+        self.depth -= 1;
+        let exp = u32::try_from(exp).map_err(|_| "a negative or huge exponent".to_string())?;
+        base.checked_pow(exp).ok_or_else(|| OVERFLOW.to_string())
+    }
+
+    /// unary := ('-' | '+') unary | primary
+    fn unary(&mut self) -> Result<i64, String> {
+        match self.peek_op() {
+            Some(op @ ('-' | '+')) => {
+                self.pos += 1;
+                self.descend()?;
+                let v = self.unary()?;
+                self.depth -= 1;
+                if op == '-' {
+                    v.checked_neg().ok_or_else(|| OVERFLOW.to_string())
+                } else {
+                    Ok(v)
+                }
+            }
+            _ => self.primary(),
+        }
+    }
+
+    /// primary := number | '(' expr ')'
+    fn primary(&mut self) -> Result<i64, String> {
+        match self.tokens.get(self.pos) {
+            Some(Tok::Num(n)) => {
+                self.pos += 1;
+                Ok(*n)
+            }
+            Some(Tok::Op('(')) => {
+                self.pos += 1;
+                let v = self.expr()?;
+                if self.peek_op() != Some(')') {
+                    return Err("a '(' is not closed".into());
+                }
+                self.pos += 1;
+                Ok(v)
+            }
+            Some(t) => Err(format!("expected a number, found '{t}'")),
+            None => Err("the expression ends too early".into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::eval;
+
+    #[test]
+    fn precedence_and_associativity() {
+        assert_eq!(eval("4096*2"), Ok(8192));
+        assert_eq!(eval("2 + 3 * 4"), Ok(14));
+        assert_eq!(eval("(2 + 3) * 4"), Ok(20));
+        assert_eq!(eval("2^3^2"), Ok(512));
+        // Unary minus binds tighter than ^, as in bc (which fio 3.33 uses).
+        assert_eq!(eval("-2^2"), Ok(4));
+        assert_eq!(eval("10 - 4 - 3"), Ok(3));
+        assert_eq!(eval("7/2"), Ok(3));
+        assert_eq!(eval("2/3"), Ok(0));
+        assert_eq!(eval("7%4"), Ok(3));
+        assert_eq!(eval("-5"), Ok(-5));
+    }
+
+    #[test]
+    fn errors_not_panics() {
+        assert!(eval("1/0").unwrap_err().contains("division by zero"));
+        assert!(eval("1%0").unwrap_err().contains("division by zero"));
+        assert!(eval("9223372036854775807+1")
+            .unwrap_err()
+            .contains("too large"));
+        assert!(eval("99999999999999999999")
+            .unwrap_err()
+            .contains("too large"));
+        assert!(eval("2^-1").is_err());
+        assert!(eval("4k*2").unwrap_err().contains("'k' cannot appear"));
+        assert!(eval("(1+2").unwrap_err().contains("not closed"));
+        assert!(eval("1+").unwrap_err().contains("ends too early"));
+        assert!(eval("1 2").unwrap_err().contains("unexpected '2'"));
+        assert!(eval("").is_err());
+        let deep = format!("{}1{}", "(".repeat(10_000), ")".repeat(10_000));
+        assert!(eval(&deep).unwrap_err().contains("nests deeper"));
+        assert!(eval(&"-".repeat(10_000))
+            .unwrap_err()
+            .contains("nests deeper"));
+        assert!(eval(&"2^".repeat(10_000)).is_err());
+        assert_eq!(eval("-9223372036854775807-1"), Ok(i64::MIN));
+        assert!(eval("-9223372036854775807-1/-1").is_ok());
+        assert!(eval("(-9223372036854775807-1)/-1").is_err());
+    }
+}

@@ -1,0 +1,84 @@
+//! A group's runs one after the other: seed 000's most telling chart. GCE's
+//! 20 GiB pd-standard read 98 MB/s for four runs and 6 MB/s from the fifth
+//! on, AWS gp2 fell off on the 34th: a mean hides that, a timeline shows
+//! it. x is the run's place in its group (oldest first; each point's
+//! tooltip has its id and start time), y each metric on its own panel,
+//! from zero so a drop looks as deep as it is.
+
+use super::bar::{group_label, tick_format};
+use super::line::{stacked, Line, Panel, XAxis, PANEL_H};
+use super::scale::nice_step;
+use super::{colour, dashed};
+use crate::compare::{group_runs, Metric, RunFigures};
+use crate::format::ctime_utc;
+use model::RunRecord;
+
+/// One timeline per group, in the comparison's order: `(group label, svg)`.
+pub fn timeline_charts(records: &[RunRecord], by: &[String]) -> Vec<(String, String)> {
+    group_runs(records, by)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (labels, runs))| {
+            let name = group_label(by, &labels);
+            let svg = timeline_chart(&name, i, &runs);
+            (name, svg)
+        })
+        .collect()
+}
+
+/// The timeline of `runs` (already in order), drawn in colour `index`.
+pub fn timeline_chart(name: &str, index: usize, runs: &[&RunRecord]) -> String {
+    let figures: Vec<RunFigures> = runs.iter().map(|r| RunFigures::of(&r.result)).collect();
+    let panels: Vec<Panel> = Metric::ALL
+        .into_iter()
+        .filter(|&m| figures.iter().any(|f| f.get(m).is_some()))
+        .map(|m| Panel {
+            title: m.title().to_string(),
+            log: false,
+            fmt: tick_format(m),
+            height: PANEL_H,
+            lines: vec![Line {
+                colour: colour(index),
+                dashed: dashed(index),
+                markers: true,
+                points: runs
+                    .iter()
+                    .zip(&figures)
+                    .enumerate()
+                    .filter_map(|(i, (r, f))| {
+                        let v = f.get(m)?;
+                        let tip = format!(
+                            "run {} (id {}), {} UTC: {} {}",
+                            i + 1,
+                            r.id,
+                            ctime_utc(r.result.started_unix_ms / 1000),
+                            super::bar::value_text(m, v),
+                            if m == Metric::P99LatencyUs {
+                                "p99"
+                            } else {
+                                m.unit()
+                            },
+                        );
+                        Some(((i + 1) as f64, v, Some(tip)))
+                    })
+                    .collect(),
+            }],
+        })
+        .collect();
+    let n = runs.len().max(1);
+    let step = nice_step(n as f64, 10).max(1.0).round() as usize;
+    let ticks = (1..=n)
+        .filter(|i| *i == 1 || i % step == 0)
+        .map(|i| (i as f64, i.to_string()))
+        .collect();
+    let x = XAxis {
+        title: "run (oldest first)".into(),
+        lo: 0.5,
+        hi: n as f64 + 0.5,
+        ticks,
+        fmt: super::scale::compact,
+    };
+    let plural = if runs.len() == 1 { "" } else { "s" };
+    let title = format!("{name}: run by run ({} run{plural})", runs.len());
+    stacked("timeline", &title, &x, &panels, &[])
+}

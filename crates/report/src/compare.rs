@@ -1,0 +1,326 @@
+//! `diskbench compare`: seed 000's table built from the history. Runs are
+//! grouped by labels (provider, disk, size, ...) and each group gets the
+//! mean, spread and confidence of its per-run figures, so "gp2 does 3634
+//! IOPS" comes with "± 12 over 10 runs" instead of one lucky run.
+//!
+//! # Which figure comes from where (the one rule)
+//!
+//! Each run gives at most one value per metric:
+//!
+//! - **IOPS**, **Read MB/s**, **Write MB/s**: [`headline_figures`] of the
+//!   run's result, the same rule the `diskbench run` headline uses (the
+//!   default suite's named jobs, else the best job); MB/s are 10^6 bytes/s.
+//! - **p99 latency (us)**: the 99th percentile of the *total* latency
+//!   (`lat`; `clat` when an engine recorded no total) of the job that feeds
+//!   IOPS, over its read and write histograms merged.
+//!
+//! A metric's statistics are over the runs of the group that have that
+//! figure (a run that never wrote has no Write MB/s); `runs` counts all.
+//!
+//! # Statistics
+//!
+//! Mean, sample standard deviation (n - 1) and the 95% confidence interval
+//! of the mean, `mean ± t(0.975, n - 1) · sd / √n` with Student's t (see
+//! [`student_t_975`]). One run: deviation 0 and the interval is the mean.
+//! `p99_latency_us_merged` is the p99 of the histograms of all the group's
+//! runs merged, never an average of percentiles.
+//!
+//! # Grouping
+//!
+//! `by` names labels; runs with the same values of those labels form a
+//! group (a run without a label groups with the others lacking it, and the
+//! group's `labels` leave it out). With `by` empty, runs group when their
+//! whole label sets are equal. Groups are sorted by their label values.
+//!
+//! Costs follow the rules in [`cost`].
+
+pub mod cost;
+mod render;
+mod tstat;
+
+#[cfg(test)]
+pub(crate) mod tests;
+
+pub use cost::{Cost, CostFigures};
+pub use render::{mean_sd, money, render_csv, render_json, render_markdown, render_table};
+pub use tstat::student_t_975;
+
+use crate::table::headline_figures;
+use model::{Histogram, JobResult, RunRecord, RunResult};
+use std::collections::BTreeMap;
+
+/// The groups of a comparison, in label order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Comparison {
+    /// The labels the runs were grouped by (empty: whole label sets).
+    pub by: Vec<String>,
+    pub groups: Vec<Group>,
+}
+
+/// One row of the table: the runs that share the grouping labels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// The grouping labels' values (labels a run lacks are left out).
+    pub labels: BTreeMap<String, String>,
+    /// History ids of the runs, oldest first.
+    pub run_ids: Vec<i64>,
+    pub runs: usize,
+    pub iops: Option<Summary>,
+    pub read_mb_per_s: Option<Summary>,
+    pub write_mb_per_s: Option<Summary>,
+    pub p99_latency_us: Option<Summary>,
+    /// p99 of all runs' latency histograms merged (see the module docs).
+    pub p99_latency_us_merged: Option<f64>,
+    pub cost: Cost,
+}
+
+/// Statistics of one metric over a group's runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Summary {
+    /// How many runs had the figure.
+    pub n: usize,
+    pub mean: f64,
+    /// Sample standard deviation (n - 1); 0 for one run.
+    pub stddev: f64,
+    pub ci95_low: f64,
+    pub ci95_high: f64,
+}
+
+impl Summary {
+    /// `None` for no values; non-finite values are left out.
+    pub fn of(values: &[f64]) -> Option<Summary> {
+        let v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+        if v.is_empty() {
+            return None;
+        }
+        let n = v.len();
+        let mean = v.iter().sum::<f64>() / n as f64;
+        let stddev = if n < 2 {
+            0.0
+        } else {
+            (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt()
+        };
+        let half = if n < 2 {
+            0.0
+        } else {
+            student_t_975(n - 1) * stddev / (n as f64).sqrt()
+        };
+        Some(Summary {
+            n,
+            mean,
+            stddev,
+            ci95_low: mean - half,
+            ci95_high: mean + half,
+        })
+    }
+}
+
+/// The four metrics of the table, in column order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    Iops,
+    ReadMbPerS,
+    WriteMbPerS,
+    P99LatencyUs,
+}
+
+impl Metric {
+    pub const ALL: [Metric; 4] = [
+        Metric::Iops,
+        Metric::ReadMbPerS,
+        Metric::WriteMbPerS,
+        Metric::P99LatencyUs,
+    ];
+    /// The JSON key and CSV column stem.
+    pub fn key(self) -> &'static str {
+        match self {
+            Metric::Iops => "iops",
+            Metric::ReadMbPerS => "read_mb_per_s",
+            Metric::WriteMbPerS => "write_mb_per_s",
+            Metric::P99LatencyUs => "p99_latency_us",
+        }
+    }
+    /// The column title, as seed 000 wrote it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Metric::Iops => "IOPS",
+            Metric::ReadMbPerS => "Read MB/s",
+            Metric::WriteMbPerS => "Write MB/s",
+            Metric::P99LatencyUs => "p99 latency",
+        }
+    }
+    /// The unit for an axis: "IOPS", "MB/s", "us".
+    pub fn unit(self) -> &'static str {
+        match self {
+            Metric::Iops => "IOPS",
+            Metric::ReadMbPerS | Metric::WriteMbPerS => "MB/s",
+            Metric::P99LatencyUs => "us",
+        }
+    }
+    /// True when a smaller value is better (latency).
+    pub fn lower_is_better(self) -> bool {
+        self == Metric::P99LatencyUs
+    }
+}
+
+impl Group {
+    pub fn summary(&self, metric: Metric) -> Option<&Summary> {
+        match metric {
+            Metric::Iops => self.iops.as_ref(),
+            Metric::ReadMbPerS => self.read_mb_per_s.as_ref(),
+            Metric::WriteMbPerS => self.write_mb_per_s.as_ref(),
+            Metric::P99LatencyUs => self.p99_latency_us.as_ref(),
+        }
+    }
+    /// `provider=aws disk=gp2`, or `(no labels)`.
+    pub fn name(&self) -> String {
+        if self.labels.is_empty() {
+            return "(no labels)".to_string();
+        }
+        let parts: Vec<String> = self
+            .labels
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        parts.join(" ")
+    }
+}
+
+/// One run's figures by the rule in the module docs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunFigures {
+    pub iops: Option<f64>,
+    pub read_mb_per_s: Option<f64>,
+    pub write_mb_per_s: Option<f64>,
+    pub p99_latency_us: Option<f64>,
+}
+
+impl RunFigures {
+    pub fn of(result: &RunResult) -> RunFigures {
+        let h = headline_figures(result);
+        let latency = iops_latency(result);
+        RunFigures {
+            iops: h.iops.map(|f| f.value),
+            read_mb_per_s: h.read_mb_per_sec.map(|f| f.value),
+            write_mb_per_s: h.write_mb_per_sec.map(|f| f.value),
+            p99_latency_us: (!latency.is_empty()).then(|| latency.percentile(99.0) as f64 / 1e3),
+        }
+    }
+    pub fn get(&self, metric: Metric) -> Option<f64> {
+        match metric {
+            Metric::Iops => self.iops,
+            Metric::ReadMbPerS => self.read_mb_per_s,
+            Metric::WriteMbPerS => self.write_mb_per_s,
+            Metric::P99LatencyUs => self.p99_latency_us,
+        }
+    }
+}
+
+/// The job that feeds IOPS, as [`headline_figures`] chose it (by name; among
+/// jobs sharing the name, the one whose IOPS is the figure).
+pub fn iops_job(result: &RunResult) -> Option<&JobResult> {
+    let figure = headline_figures(result).iops?;
+    let named = || result.jobs.iter().filter(|j| j.name == figure.job);
+    named()
+        .find(|j| j.read.iops() + j.write.iops() == figure.value)
+        .or_else(|| named().next())
+}
+
+/// Total latency of the IOPS job, both directions merged (`clat` for a
+/// direction without `lat`); empty when the run has no such job.
+pub fn iops_latency(result: &RunResult) -> Histogram {
+    let mut h = Histogram::new();
+    if let Some(job) = iops_job(result) {
+        for d in [&job.read, &job.write] {
+            h.merge(if d.lat.is_empty() { &d.clat } else { &d.lat });
+        }
+    }
+    h
+}
+
+/// The grouping key of a run: the `by` labels' values, or all labels.
+fn group_key(record: &RunRecord, by: &[String]) -> BTreeMap<String, String> {
+    if by.is_empty() {
+        return record.labels.clone();
+    }
+    by.iter()
+        .filter_map(|k| record.labels.get(k).map(|v| (k.clone(), v.clone())))
+        .collect()
+}
+
+/// The sort key of a group: `by` order first (missing sorts first), then the rest.
+fn sort_key(labels: &BTreeMap<String, String>, by: &[String]) -> Vec<(Option<String>, String)> {
+    if by.is_empty() {
+        return labels
+            .iter()
+            .map(|(k, v)| (Some(k.clone()), v.clone()))
+            .collect();
+    }
+    by.iter()
+        .map(|k| (labels.get(k).cloned(), String::new()))
+        .collect()
+}
+
+/// The runs of each group, oldest first, groups in label order.
+pub fn group_runs<'a>(
+    records: &'a [RunRecord],
+    by: &[String],
+) -> Vec<(BTreeMap<String, String>, Vec<&'a RunRecord>)> {
+    let mut groups: Vec<(BTreeMap<String, String>, Vec<&RunRecord>)> = Vec::new();
+    for r in records {
+        let key = group_key(r, by);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, runs)) => runs.push(r),
+            None => groups.push((key, vec![r])),
+        }
+    }
+    for (_, runs) in &mut groups {
+        runs.sort_by_key(|r| (r.result.started_unix_ms, r.id));
+    }
+    groups.sort_by_key(|g| sort_key(&g.0, by));
+    groups
+}
+
+/// Groups `records` by the `by` labels and summarises each group (module docs).
+pub fn compare(records: &[RunRecord], by: &[String]) -> Comparison {
+    let groups = group_runs(records, by)
+        .into_iter()
+        .map(|(labels, runs)| summarise(labels, &runs))
+        .collect();
+    Comparison {
+        by: by.to_vec(),
+        groups,
+    }
+}
+
+fn summarise(labels: BTreeMap<String, String>, runs: &[&RunRecord]) -> Group {
+    let figures: Vec<RunFigures> = runs.iter().map(|r| RunFigures::of(&r.result)).collect();
+    let stat = |m: Metric| {
+        let values: Vec<f64> = figures.iter().filter_map(|f| f.get(m)).collect();
+        Summary::of(&values)
+    };
+    let merged = merged_latency(runs.iter().copied());
+    let iops = stat(Metric::Iops);
+    let read = stat(Metric::ReadMbPerS);
+    let cost = cost::group_cost(runs, iops.map(|s| s.mean), read.map(|s| s.mean));
+    Group {
+        labels,
+        run_ids: runs.iter().map(|r| r.id).collect(),
+        runs: runs.len(),
+        iops,
+        read_mb_per_s: read,
+        write_mb_per_s: stat(Metric::WriteMbPerS),
+        p99_latency_us: stat(Metric::P99LatencyUs),
+        p99_latency_us_merged: (!merged.is_empty()).then(|| merged.percentile(99.0) as f64 / 1e3),
+        cost,
+    }
+}
+
+/// [`iops_latency`] of every run, merged: the group's latency distribution.
+pub fn merged_latency<'a>(runs: impl IntoIterator<Item = &'a RunRecord>) -> Histogram {
+    let mut h = Histogram::new();
+    for r in runs {
+        h.merge(&iops_latency(&r.result));
+    }
+    h
+}

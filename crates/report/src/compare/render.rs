@@ -1,0 +1,323 @@
+//! The four outputs of `diskbench compare`: an aligned terminal table laid
+//! out like seed 000's (label columns, then IOPS, Read MB/s, Write MB/s as
+//! `mean ± sd`), the same as Markdown for blog posts and issues, CSV for
+//! spreadsheets (every statistic in its own column) and JSON for programs.
+
+use super::{Comparison, Cost, Group, Metric, Summary};
+use crate::format::latency;
+use serde_json::{json, Map, Value};
+use std::fmt::Write;
+
+/// The label columns: the `by` labels, or every label any group has.
+fn label_columns(c: &Comparison) -> Vec<String> {
+    if !c.by.is_empty() {
+        return c.by.clone();
+    }
+    let mut keys: Vec<String> = c
+        .groups
+        .iter()
+        .flat_map(|g| g.labels.keys().cloned())
+        .collect();
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+fn priced(c: &Comparison) -> bool {
+    c.groups.iter().any(|g| g.cost != Cost::Unpriced)
+}
+
+/// `3634 ± 12`, `92.0 ± 1.3`, `850 ± 20 us`; `n/a` when no run had the figure.
+pub fn mean_sd(metric: Metric, s: Option<&Summary>) -> String {
+    let Some(s) = s else {
+        return "n/a".to_string();
+    };
+    match metric {
+        Metric::Iops => format!("{:.0} ± {:.0}", s.mean, s.stddev),
+        Metric::ReadMbPerS | Metric::WriteMbPerS => format!("{:.1} ± {:.1}", s.mean, s.stddev),
+        Metric::P99LatencyUs => latency_pm(s.mean, s.stddev),
+    }
+}
+
+/// A latency and its spread in the unit the mean reads best in: `5.50 ± 0.20 ms`.
+fn latency_pm(mean_us: f64, sd_us: f64) -> String {
+    let text = latency(mean_us * 1e3);
+    let (number, unit) = text.split_once(' ').unwrap_or((&text, "us"));
+    let scale = match unit {
+        "ns" => 1e-3,
+        "us" => 1.0,
+        "ms" => 1e3,
+        _ => 1e6,
+    };
+    let decimals = number.split('.').nth(1).map_or(0, str::len);
+    format!("{number} ± {:.*} {unit}", decimals, sd_us / scale)
+}
+
+/// Money without a currency: `12.34`, `0.0123` (3 significant digits below 1).
+pub fn money(v: f64) -> String {
+    if !v.is_finite() {
+        "n/a".to_string()
+    } else if v.abs() >= 1.0 || v == 0.0 {
+        format!("{v:.2}")
+    } else {
+        let decimals = (2 - v.abs().log10().floor() as i32).clamp(2, 9) as usize;
+        format!("{v:.decimals$}")
+    }
+}
+
+/// The three cost cells of a group.
+fn cost_cells(cost: &Cost) -> [String; 3] {
+    let opt = |v: Option<f64>| v.map_or("n/a".to_string(), money);
+    match cost {
+        Cost::Unpriced => ["-".into(), "-".into(), "-".into()],
+        Cost::Mixed(_) => ["mixed".into(), "mixed".into(), "mixed".into()],
+        Cost::Unknown(_) => ["?".into(), "?".into(), "?".into()],
+        Cost::Known(f) => [money(f.monthly), opt(f.per_1000_iops), opt(f.per_mb_per_s)],
+    }
+}
+
+/// Header and rows of the human table (terminal and Markdown).
+fn human_rows(c: &Comparison) -> (Vec<String>, Vec<Vec<String>>, usize) {
+    let labels = label_columns(c);
+    let mut header = labels.clone();
+    header.extend(Metric::ALL.iter().map(|m| m.title().to_string()));
+    header.push("runs".into());
+    let priced = priced(c);
+    if priced {
+        header.extend(["cost/month", "per 1000 IOPS", "per MB/s"].map(String::from));
+    }
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for g in &c.groups {
+        let mut row: Vec<String> = labels
+            .iter()
+            .map(|k| g.labels.get(k).cloned().unwrap_or_else(|| "-".into()))
+            .collect();
+        row.extend(Metric::ALL.iter().map(|&m| mean_sd(m, g.summary(m))));
+        row.push(g.runs.to_string());
+        if priced {
+            row.extend(cost_cells(&g.cost));
+        }
+        rows.push(row);
+    }
+    blank_repeats(&mut rows, labels.len());
+    (header, rows, labels.len())
+}
+
+/// Seed 000's layout: a label equal to the one above (with all labels left
+/// of it equal too) is left blank, so "AWS" heads its rows once.
+fn blank_repeats(rows: &mut [Vec<String>], label_columns: usize) {
+    for i in (1..rows.len()).rev() {
+        let mut same = 0;
+        while same < label_columns && rows[i][same] == rows[i - 1][same] {
+            same += 1;
+        }
+        // Keep the last label column: a row always names what makes it differ.
+        for cell in rows[i]
+            .iter_mut()
+            .take(same.min(label_columns.saturating_sub(1)))
+        {
+            cell.clear();
+        }
+    }
+}
+
+/// Notes under the table: why a group's costs are mixed or unknown.
+fn notes(c: &Comparison) -> String {
+    let mut out = String::new();
+    for g in &c.groups {
+        match &g.cost {
+            Cost::Mixed(why) => {
+                let _ = writeln!(out, "{}: costs are mixed: {why}", g.name());
+            }
+            Cost::Unknown(why) => {
+                let _ = writeln!(out, "{}: costs unknown: {why}", g.name());
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The terminal table: columns aligned (labels left, figures right).
+pub fn render_table(c: &Comparison) -> String {
+    if c.groups.is_empty() {
+        return "no runs to compare\n".to_string();
+    }
+    let (header, rows, labels) = human_rows(c);
+    let all: Vec<&Vec<String>> = std::iter::once(&header).chain(rows.iter()).collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| all.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in all {
+        let mut line = String::new();
+        for (i, cell) in r.iter().enumerate() {
+            let w = widths[i];
+            if i > 0 {
+                line.push_str("  ");
+            }
+            if i < labels {
+                let _ = write!(line, "{cell:<w$}");
+            } else {
+                let _ = write!(line, "{cell:>w$}");
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push_str(&notes(c));
+    out
+}
+
+/// A GitHub-flavoured Markdown table, figures right-aligned.
+pub fn render_markdown(c: &Comparison) -> String {
+    if c.groups.is_empty() {
+        return "_no runs to compare_\n".to_string();
+    }
+    let (header, rows, labels) = human_rows(c);
+    let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+    let line = |r: &[String]| {
+        let cells: Vec<String> = r.iter().map(|s| cell(s)).collect();
+        format!("| {} |\n", cells.join(" | "))
+    };
+    let mut out = line(&header);
+    let rule: Vec<&str> = (0..header.len())
+        .map(|i| if i < labels { "---" } else { "---:" })
+        .collect();
+    let _ = writeln!(out, "| {} |", rule.join(" | "));
+    for r in &rows {
+        out.push_str(&line(r));
+    }
+    let notes = notes(c);
+    if !notes.is_empty() {
+        out.push('\n');
+        for n in notes.lines() {
+            let _ = writeln!(out, "- {}", cell(n));
+        }
+    }
+    out
+}
+
+/// RFC 4180 quoting where needed.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn num(v: Option<f64>) -> String {
+    v.filter(|x| x.is_finite())
+        .map_or(String::new(), |x| x.to_string())
+}
+
+/// One row per group; every statistic in its own column; empty = unknown.
+pub fn render_csv(c: &Comparison) -> String {
+    let labels = label_columns(c);
+    let mut header: Vec<String> = labels.clone();
+    header.push("runs".into());
+    for m in Metric::ALL {
+        for s in ["mean", "stddev", "ci95_low", "ci95_high"] {
+            header.push(format!("{}_{s}", m.key()));
+        }
+    }
+    header.extend(
+        [
+            "p99_latency_us_merged",
+            "monthly_cost",
+            "cost_per_1000_iops",
+            "cost_per_mb_per_s",
+        ]
+        .map(String::from),
+    );
+    let mut out = String::new();
+    let line = |cells: Vec<String>| {
+        let cells: Vec<String> = cells.iter().map(|s| csv_field(s)).collect();
+        cells.join(",") + "\n"
+    };
+    out.push_str(&line(header));
+    for g in &c.groups {
+        let mut row: Vec<String> = labels
+            .iter()
+            .map(|k| g.labels.get(k).cloned().unwrap_or_default())
+            .collect();
+        row.push(g.runs.to_string());
+        for m in Metric::ALL {
+            let s = g.summary(m);
+            row.extend([
+                num(s.map(|s| s.mean)),
+                num(s.map(|s| s.stddev)),
+                num(s.map(|s| s.ci95_low)),
+                num(s.map(|s| s.ci95_high)),
+            ]);
+        }
+        row.push(num(g.p99_latency_us_merged));
+        row.extend(match &g.cost {
+            Cost::Mixed(_) => ["mixed".to_string(), "mixed".into(), "mixed".into()],
+            Cost::Known(f) => [
+                num(Some(f.monthly)),
+                num(f.per_1000_iops),
+                num(f.per_mb_per_s),
+            ],
+            _ => Default::default(),
+        });
+        out.push_str(&line(row));
+    }
+    out
+}
+
+fn summary_json(s: Option<&Summary>) -> Value {
+    match s {
+        None => Value::Null,
+        Some(s) => json!({
+            "mean": s.mean,
+            "stddev": s.stddev,
+            "ci95_low": s.ci95_low,
+            "ci95_high": s.ci95_high,
+        }),
+    }
+}
+
+/// The costs as JSON: numbers, `null` when unknown, `"mixed"` when the runs differ.
+fn cost_json(cost: &Cost) -> [Value; 3] {
+    let n = |v: Option<f64>| v.map_or(Value::Null, |x| json!(x));
+    match cost {
+        Cost::Mixed(_) => ["mixed", "mixed", "mixed"].map(|s| json!(s)),
+        Cost::Known(f) => [json!(f.monthly), n(f.per_1000_iops), n(f.per_mb_per_s)],
+        Cost::Unpriced | Cost::Unknown(_) => [Value::Null, Value::Null, Value::Null],
+    }
+}
+
+fn group_json(g: &Group) -> Value {
+    let labels: Map<String, Value> = g
+        .labels
+        .iter()
+        .map(|(k, v)| (k.clone(), json!(v)))
+        .collect();
+    let [monthly, per_iops, per_mb] = cost_json(&g.cost);
+    json!({
+        "labels": labels,
+        "runs": g.runs,
+        "iops": summary_json(g.iops.as_ref()),
+        "read_mb_per_s": summary_json(g.read_mb_per_s.as_ref()),
+        "write_mb_per_s": summary_json(g.write_mb_per_s.as_ref()),
+        "p99_latency_us": summary_json(g.p99_latency_us.as_ref()),
+        "p99_latency_us_merged": g.p99_latency_us_merged,
+        "monthly_cost": monthly,
+        "cost_per_1000_iops": per_iops,
+        "cost_per_mb_per_s": per_mb,
+    })
+}
+
+/// `{"groups": [{"labels", "runs", "iops": {"mean", "stddev", "ci95_low",
+/// "ci95_high"}, "read_mb_per_s", "write_mb_per_s", "p99_latency_us",
+/// "p99_latency_us_merged", "monthly_cost", "cost_per_1000_iops",
+/// "cost_per_mb_per_s"}]}`; a metric no run had is `null`.
+pub fn render_json(c: &Comparison) -> String {
+    let groups: Vec<Value> = c.groups.iter().map(group_json).collect();
+    let mut text = serde_json::to_string_pretty(&json!({ "groups": groups }))
+        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    text.push('\n');
+    text
+}

@@ -1,0 +1,250 @@
+//! Issue 4's "done when": headless Chromium opens the report from a file
+//! with the network unusable, every chart draws, the console stays silent
+//! and no request leaves the page. A screenshot is kept for people.
+//!
+//! Needs Debian's `chromium` (`apt-get install chromium`); without it the
+//! test prints "skipped: ..." and passes. `CHROMIUM=/path` picks another.
+//!
+//! How each check works:
+//! - charts: the page's own script lays out every chart and writes
+//!   `<meta name="charts">` / `charts-drawn`; `--dump-dom` shows them,
+//!   beside `charts-expected`, which the Rust side wrote;
+//! - console: `--enable-logging=stderr` prints every console message and
+//!   uncaught exception as a `CONSOLE` line; the report logs nothing, so
+//!   any such line fails the test;
+//! - requests: `--log-net-log` records every URL the network stack saw.
+//!   Chromium's own services (component updates, account checks) still
+//!   call home despite the flags, so a request counts as the page's when
+//!   it was made for a document (its initiator is an origin; a file page's
+//!   is "null") or within the file:// site; others are listed as the
+//!   browser's. The network is made unusable anyway (every host resolves
+//!   to nothing, every request goes to a closed loopback proxy).
+//!
+//! The checks first run on a page that breaks every rule, so a check that
+//! could never fail would fail here instead.
+
+use diskbench_report::{demo, html::render_report};
+use model::RunRecord;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+fn chromium() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/bin")])
+        .flat_map(|d| [d.join("chromium"), d.join("chromium-browser")])
+        .find(|p| p.is_file())
+}
+
+/// What one headless run left behind.
+struct Run {
+    dom: String,
+    stderr: String,
+    net_log: PathBuf,
+}
+
+/// Runs Chromium on `page` with a fresh profile and no usable network.
+fn open(bin: &Path, dir: &Path, name: &str, page: &Path, action: &[String]) -> Run {
+    let profile = tempfile::tempdir().expect("a temporary profile directory");
+    let net_log = dir.join(format!("{name}.netlog.json"));
+    let (out_path, err_path) = (
+        dir.join(format!("{name}.out")),
+        dir.join(format!("{name}.err")),
+    );
+    let mut cmd = Command::new(bin);
+    cmd.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-extensions",
+        "--disable-dev-shm-usage",
+        "--enable-logging=stderr",
+        "--v=0",
+        "--host-resolver-rules=MAP * ~NOTFOUND",
+        "--proxy-server=127.0.0.1:9",
+    ])
+    .arg(format!("--user-data-dir={}", profile.path().display()))
+    .arg(format!("--log-net-log={}", net_log.display()))
+    .args(action)
+    .arg(format!("file://{}", page.display()))
+    .stdin(Stdio::null())
+    .stdout(std::fs::File::create(&out_path).unwrap())
+    .stderr(std::fs::File::create(&err_path).unwrap());
+    let mut child = cmd.spawn().expect("chromium starts");
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium did not finish {name} in {TIMEOUT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Run {
+        dom: std::fs::read_to_string(&out_path).unwrap_or_default(),
+        stderr: std::fs::read_to_string(&err_path).unwrap_or_default(),
+        net_log,
+    }
+}
+
+/// The console messages and uncaught exceptions Chromium logged.
+fn console_lines(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|l| l.contains(":CONSOLE") || l.contains("Uncaught"))
+        .collect()
+}
+
+/// `<meta name="NAME" content="N">` in the dumped DOM.
+fn meta(dom: &str, name: &str) -> Option<usize> {
+    let tag = format!("<meta name=\"{name}\" content=\"");
+    let rest = &dom[dom.find(&tag)? + tag.len()..];
+    rest[..rest.find('"')?].parse().ok()
+}
+
+/// URLs in the net log other than file: and data:, as (the page's, the browser's).
+fn requests(net_log: &Path) -> (BTreeSet<String>, BTreeSet<String>) {
+    let text = std::fs::read_to_string(net_log).expect("chromium wrote the net log");
+    let log: Value = serde_json::from_str(&text)
+        .or_else(|_| serde_json::from_str(&format!("{}]}}", text.trim_end().trim_end_matches(','))))
+        .expect("the net log is JSON");
+    let mut urls: BTreeMap<u64, BTreeSet<String>> = BTreeMap::new();
+    let mut from_page: BTreeSet<u64> = BTreeSet::new();
+    for e in log["events"].as_array().expect("net log events") {
+        let source = e["source"]["id"].as_u64().unwrap_or(0);
+        let p = &e["params"];
+        if let Some(url) = p["url"].as_str() {
+            if !(url.starts_with("file:") || url.starts_with("data:")) {
+                urls.entry(source).or_default().insert(url.to_string());
+            }
+        }
+        let initiator = p["initiator"].as_str();
+        let in_file_site = p["network_isolation_key"]
+            .as_str()
+            .is_some_and(|k| k.contains("file://"));
+        if in_file_site || initiator.is_some_and(|i| i != "not an origin") {
+            from_page.insert(source);
+        }
+    }
+    let mut page = BTreeSet::new();
+    let mut browser = BTreeSet::new();
+    for (source, set) in urls {
+        if from_page.contains(&source) {
+            page.extend(set);
+        } else {
+            browser.extend(set);
+        }
+    }
+    (page, browser)
+}
+
+/// A record whose labels would inject markup (and log to the console) if
+/// they were not escaped.
+fn hostile_record() -> RunRecord {
+    let mut r = demo::records().remove(0);
+    r.id = 1000;
+    r.labels = [
+        (
+            "provider",
+            "<img src=x onerror=\"console.error('escaped badly')\">",
+        ),
+        ("disk", "a&b \"quoted\" 'single'"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    r.result.targets[0].path = "/mnt/<script>console.error(1)</script>".into();
+    r
+}
+
+#[test]
+fn report_draws_offline_without_errors_or_requests() {
+    let Some(bin) = chromium() else {
+        println!("skipped: chromium not found (Debian: apt-get install chromium; or set CHROMIUM)");
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser-report");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let dump = vec!["--dump-dom".to_string()];
+
+    // The checks catch a page that breaks every rule.
+    let bad = dir.join("bad.html");
+    std::fs::write(
+        &bad,
+        "<!DOCTYPE html><html><head><link rel=\"stylesheet\" href=\"https://cdn.example.com/a.css\">\
+         </head><body><img src=\"http://example.com/b.png\"><script>console.error('bad page');\
+         fetch('https://example.org/c.json').catch(function(){});</script></body></html>",
+    )
+    .unwrap();
+    let run = open(&bin, &dir, "bad", &bad, &dump);
+    let (page, _) = requests(&run.net_log);
+    assert!(
+        page.iter().any(|u| u.contains("example.com/b.png")) && page.len() >= 2,
+        "the net-log check missed the bad page's requests: {page:?}"
+    );
+    assert!(
+        console_lines(&run.stderr)
+            .iter()
+            .any(|l| l.contains("bad page")),
+        "the console check missed the bad page's error:\n{}",
+        run.stderr
+    );
+
+    // The report.
+    let mut records = demo::records();
+    records.push(hostile_record());
+    let by = vec!["provider".to_string(), "disk".to_string()];
+    let report = dir.join("report.html");
+    std::fs::write(&report, render_report(&records, &by)).unwrap();
+    let run = open(&bin, &dir, "report", &report, &dump);
+    let expected = meta(&run.dom, "charts-expected").expect("charts-expected in the page");
+    let charts = meta(&run.dom, "charts");
+    let drawn = meta(&run.dom, "charts-drawn");
+    assert!(expected > 0);
+    assert_eq!(
+        (charts, drawn),
+        (Some(expected), Some(expected)),
+        "charts found / drawn by the page's script vs written (did the script run?)"
+    );
+    let console = console_lines(&run.stderr);
+    assert!(console.is_empty(), "console output: {console:#?}");
+    let (page, browser) = requests(&run.net_log);
+    assert!(page.is_empty(), "the page made requests: {page:?}");
+    if !browser.is_empty() {
+        println!("chromium's own background requests (not the page's; the network was unusable): {browser:?}");
+    }
+
+    let shot = dir.join("report.png");
+    let action = vec![
+        format!("--screenshot={}", shot.display()),
+        "--window-size=1280,2000".to_string(),
+    ];
+    let run = open(&bin, &dir, "screenshot", &report, &action);
+    let size = std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0);
+    assert!(
+        size > 10_000,
+        "no screenshot ({size} bytes):\n{}",
+        run.stderr
+    );
+    println!(
+        "{expected} of {expected} charts drawn; screenshot: {}",
+        shot.display()
+    );
+}

@@ -1,0 +1,118 @@
+//! What can go wrong with the history database, each said so that the user
+//! knows what to do next. SQLite's own codes are mapped to these in
+//! [`classify`], so "database is locked" or "file is not a database" never
+//! reaches a user without the path and the fix.
+
+use rusqlite::ErrorCode;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// How to pick another database, repeated in most messages.
+const ELSEWHERE: &str = "or choose another database with --db PATH (or DISKBENCH_DB)";
+
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("no home directory to keep the history in: set DISKBENCH_DB or XDG_DATA_HOME, or pass --db PATH")]
+    NoHome,
+
+    #[error("cannot create {dir} for the history database: {source}; make it writable, {ELSEWHERE}", dir = .dir.display())]
+    CreateDir {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+
+    #[error("cannot open the history database {path}: {message}; check that its directory exists and is writable, {ELSEWHERE}", path = .path.display())]
+    Open { path: PathBuf, message: String },
+
+    #[error("the history database {path} is read-only ({message}); make it and its directory writable, {ELSEWHERE}", path = .path.display())]
+    ReadOnly { path: PathBuf, message: String },
+
+    #[error("{path} is not a diskbench history database: it is not an SQLite file, or it is damaged ({message}); move it aside (a new one is then created), {ELSEWHERE}", path = .path.display())]
+    NotADatabase { path: PathBuf, message: String },
+
+    #[error("{path} is an SQLite database of another program (it has the tables {tables}); diskbench leaves it alone: {ELSEWHERE}", path = .path.display())]
+    Foreign { path: PathBuf, tables: String },
+
+    #[error("the history database {path} has schema version {found}, written by a newer diskbench (this one knows versions up to {supported}); the file was not changed: upgrade diskbench, {ELSEWHERE}", path = .path.display())]
+    Newer {
+        path: PathBuf,
+        found: i64,
+        supported: i64,
+    },
+
+    #[error("the history database {path} is locked: another process held it for more than {waited_ms} ms; retry when it is done, {ELSEWHERE}", path = .path.display())]
+    Locked { path: PathBuf, waited_ms: u64 },
+
+    #[error("the disk holding the history database {path} is full; free some space, {ELSEWHERE}", path = .path.display())]
+    Full { path: PathBuf },
+
+    #[error("no run {id} in {path}: see `diskbench history`", path = .path.display())]
+    NoSuchRun { id: i64, path: PathBuf },
+
+    #[error("run {id} in {path} holds a result this diskbench cannot read ({message}); it may come from another diskbench version: `diskbench rm {id}` removes it", path = .path.display())]
+    BadRecord {
+        id: i64,
+        path: PathBuf,
+        message: String,
+    },
+
+    #[error("could not encode the run for the history: {0}")]
+    Encode(#[from] serde_json::Error),
+
+    #[error("the history database {path}: {source}", path = .path.display())]
+    Sqlite {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+}
+
+/// Turns an SQLite error on `path` into the variant that says what to do.
+pub(crate) fn classify(path: &Path, waited_ms: u64, e: rusqlite::Error) -> StoreError {
+    let path = path.to_path_buf();
+    let message = e.to_string();
+    match e.sqlite_error_code() {
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
+            StoreError::Locked { path, waited_ms }
+        }
+        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => {
+            StoreError::NotADatabase { path, message }
+        }
+        Some(ErrorCode::ReadOnly) => StoreError::ReadOnly { path, message },
+        Some(ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => {
+            StoreError::Open { path, message }
+        }
+        Some(ErrorCode::DiskFull) => StoreError::Full { path },
+        _ => StoreError::Sqlite { path, source: e },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_path_and_the_fix() {
+        let newer = StoreError::Newer {
+            path: "/h/db".into(),
+            found: 7,
+            supported: 1,
+        };
+        let text = newer.to_string();
+        assert!(
+            text.contains("/h/db") && text.contains("version 7"),
+            "{text}"
+        );
+        assert!(
+            text.contains("upgrade diskbench") && text.contains("--db"),
+            "{text}"
+        );
+        let missing = StoreError::NoSuchRun {
+            id: 4,
+            path: "/h/db".into(),
+        };
+        assert_eq!(
+            missing.to_string(),
+            "no run 4 in /h/db: see `diskbench history`"
+        );
+    }
+}

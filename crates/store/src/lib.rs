@@ -1,0 +1,293 @@
+//! The history: every run diskbench measures (or imports) kept in an
+//! embedded SQLite database, so results outlive the terminal and runs of
+//! many days, disks and clouds can be compared later.
+//!
+//! SQLite because it needs no server and one file is easy to copy; WAL mode
+//! and a busy timeout because several diskbench processes may finish at the
+//! same moment and none of them may lose its run; a versioned schema
+//! ([`schema`]) because the file outlives the program that made it.
+//!
+//! A run is stored as its full `model::RunResult` in JSON (which carries the
+//! merged latency histograms of every job, so percentiles over many runs are
+//! computed from histograms) plus columns for what people filter and group
+//! by: host and target facts, labels (in their own table) and prices.
+
+mod error;
+mod record;
+pub mod schema;
+
+pub use error::StoreError;
+pub use schema::{APPLICATION_ID, LATEST_VERSION};
+
+use error::classify;
+use model::{RunKind, RunRecord};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How long a writer waits for another process's transaction to finish.
+pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Which runs [`Store::list`] returns; every condition given must hold.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Filter {
+    /// `key=value` pairs: a run must carry every one of them.
+    pub labels: Vec<(String, String)>,
+    /// Runs that started at or after this time (Unix ms).
+    pub since_unix_ms: Option<u64>,
+    /// Runs that started at or before this time (Unix ms).
+    pub until_unix_ms: Option<u64>,
+    pub kind: Option<RunKind>,
+}
+
+/// An open history database.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+    waited_ms: u64,
+}
+
+/// The database used when none is named: `$DISKBENCH_DB`, else
+/// `$XDG_DATA_HOME/diskbench/history.sqlite3`, else
+/// `~/.local/share/diskbench/history.sqlite3`.
+pub fn default_path() -> Result<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(db) = var("DISKBENCH_DB") {
+        return Ok(PathBuf::from(db));
+    }
+    let data = match var("XDG_DATA_HOME") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(var("HOME").ok_or(StoreError::NoHome)?).join(".local/share"),
+    };
+    Ok(data.join("diskbench").join("history.sqlite3"))
+}
+
+impl Store {
+    /// Opens (creating it and its directories if needed) the database at
+    /// `path`, upgrading an older schema in place.
+    pub fn open(path: impl AsRef<Path>) -> Result<Store> {
+        Store::open_with_timeout(path, DEFAULT_BUSY_TIMEOUT)
+    }
+
+    /// [`Store::open`] with another wait for a locked database.
+    pub fn open_with_timeout(path: impl AsRef<Path>, busy_timeout: Duration) -> Result<Store> {
+        let path = path.as_ref().to_path_buf();
+        let waited_ms = busy_timeout.as_millis() as u64;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        if path.is_dir() {
+            return Err(StoreError::Open {
+                path,
+                message: "it is a directory".into(),
+            });
+        }
+        // SQLite answers BUSY at once, without its busy handler, while several
+        // connections race to switch a new file to WAL or to migrate it; so the
+        // whole preparation is retried until the same timeout runs out.
+        let deadline = std::time::Instant::now() + busy_timeout;
+        loop {
+            match Store::try_open(&path, busy_timeout, waited_ms) {
+                Err(StoreError::Locked { .. }) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    fn try_open(path: &Path, busy_timeout: Duration, waited_ms: u64) -> Result<Store> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut conn =
+            Connection::open_with_flags(path, flags).map_err(|e| classify(path, waited_ms, e))?;
+        conn.busy_timeout(busy_timeout)
+            .map_err(|e| classify(path, waited_ms, e))?;
+        schema::prepare(&mut conn, path, waited_ms)?;
+        Ok(Store {
+            conn,
+            path: path.to_path_buf(),
+            waited_ms,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn err(&self, e: rusqlite::Error) -> StoreError {
+        classify(&self.path, self.waited_ms, e)
+    }
+
+    /// Saves one run; returns its id. `record.id` is ignored.
+    pub fn save(&mut self, record: &RunRecord) -> Result<i64> {
+        let ids = self.save_all(std::slice::from_ref(record))?;
+        Ok(ids[0])
+    }
+
+    /// Saves several runs in one transaction: all of them or none.
+    pub fn save_all(&mut self, records: &[RunRecord]) -> Result<Vec<i64>> {
+        let rows = records
+            .iter()
+            .map(record::Row::of)
+            .collect::<Result<Vec<_>, _>>()?;
+        let path = self.path.clone();
+        let waited_ms = self.waited_ms;
+        let err = |e| classify(&path, waited_ms, e);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(err)?;
+        let mut ids = Vec::with_capacity(rows.len());
+        for (row, rec) in rows.iter().zip(records) {
+            let id = row.insert(&tx).map_err(err)?;
+            record::insert_labels(&tx, id, &rec.labels).map_err(err)?;
+            ids.push(id);
+        }
+        tx.commit().map_err(err)?;
+        Ok(ids)
+    }
+
+    /// The run with this id.
+    pub fn get(&self, id: i64) -> Result<RunRecord> {
+        let filter = format!("WHERE id = {id}");
+        self.query(&filter, &[])?
+            .pop()
+            .ok_or_else(|| StoreError::NoSuchRun {
+                id,
+                path: self.path.clone(),
+            })
+    }
+
+    /// The runs that pass `filter`, oldest id first.
+    pub fn list(&self, filter: &Filter) -> Result<Vec<RunRecord>> {
+        let mut clauses = Vec::new();
+        let mut params: Vec<rusqlite::types::Value> = Vec::new();
+        if let Some(kind) = filter.kind {
+            clauses.push("kind = ?".to_string());
+            params.push(kind.name().to_string().into());
+        }
+        if let Some(since) = filter.since_unix_ms {
+            clauses.push("started_unix_ms >= ?".to_string());
+            params.push(record::to_i64(since).into());
+        }
+        if let Some(until) = filter.until_unix_ms {
+            clauses.push("started_unix_ms <= ?".to_string());
+            params.push(record::to_i64(until).into());
+        }
+        for (key, value) in &filter.labels {
+            clauses.push(
+                "EXISTS (SELECT 1 FROM labels l WHERE l.run_id = runs.id AND l.key = ? AND l.value = ?)"
+                    .to_string(),
+            );
+            params.push(key.clone().into());
+            params.push(value.clone().into());
+        }
+        let filter = if clauses.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", clauses.join(" AND "))
+        };
+        self.query(&filter, &params)
+    }
+
+    fn query(&self, filter: &str, params: &[rusqlite::types::Value]) -> Result<Vec<RunRecord>> {
+        let sql = format!("SELECT {} FROM runs {filter} ORDER BY id", record::COLUMNS);
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
+        let raw = stmt
+            .query_map(rusqlite::params_from_iter(params), record::Raw::from_row)
+            .map_err(|e| self.err(e))?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| self.err(e))?;
+        raw.into_iter()
+            .map(|r| {
+                let id = r.id;
+                let labels = record::labels_of(&self.conn, id).map_err(|e| self.err(e))?;
+                r.into_record(labels)
+                    .map_err(|message| StoreError::BadRecord {
+                        id,
+                        path: self.path.clone(),
+                        message,
+                    })
+            })
+            .collect()
+    }
+
+    /// Removes runs (and their labels) in one transaction. Every id must
+    /// exist: if one does not, nothing is removed.
+    pub fn remove(&mut self, ids: &[i64]) -> Result<()> {
+        let path = self.path.clone();
+        let waited_ms = self.waited_ms;
+        let err = |e| classify(&path, waited_ms, e);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(err)?;
+        let mut unique = ids.to_vec();
+        unique.sort_unstable();
+        unique.dedup();
+        for id in unique {
+            tx.execute("DELETE FROM labels WHERE run_id = ?1", [id])
+                .map_err(err)?;
+            let removed = tx
+                .execute("DELETE FROM runs WHERE id = ?1", [id])
+                .map_err(err)?;
+            if removed == 0 {
+                // Dropping `tx` rolls back the ids removed before this one.
+                return Err(StoreError::NoSuchRun { id, path });
+            }
+        }
+        tx.commit().map_err(err)?;
+        Ok(())
+    }
+
+    /// How many runs the database holds.
+    pub fn count(&self) -> Result<u64> {
+        self.conn
+            .query_row("SELECT COUNT(*) FROM runs", [], |r| r.get::<_, i64>(0))
+            .map(|n| n.max(0) as u64)
+            .map_err(|e| self.err(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The only test here that touches the environment, so no other test races it.
+    #[test]
+    fn default_path_follows_the_environment() {
+        let saved: Vec<_> = ["DISKBENCH_DB", "XDG_DATA_HOME", "HOME"]
+            .iter()
+            .map(|v| (v, std::env::var_os(v)))
+            .collect();
+        std::env::set_var("DISKBENCH_DB", "/x/my.db");
+        std::env::set_var("XDG_DATA_HOME", "/xdg");
+        std::env::set_var("HOME", "/home/u");
+        assert_eq!(default_path().unwrap(), PathBuf::from("/x/my.db"));
+        std::env::remove_var("DISKBENCH_DB");
+        assert_eq!(
+            default_path().unwrap(),
+            PathBuf::from("/xdg/diskbench/history.sqlite3")
+        );
+        std::env::set_var("XDG_DATA_HOME", "");
+        assert_eq!(
+            default_path().unwrap(),
+            PathBuf::from("/home/u/.local/share/diskbench/history.sqlite3")
+        );
+        std::env::remove_var("HOME");
+        assert!(matches!(default_path(), Err(StoreError::NoHome)));
+        for (name, value) in saved {
+            match value {
+                Some(v) => std::env::set_var(name, v),
+                None => std::env::remove_var(name),
+            }
+        }
+    }
+}

@@ -1,0 +1,394 @@
+//! The history database: what goes in comes out, filters, concurrent
+//! writers (threads and processes), old and newer schemas, bad files.
+
+mod common;
+use common::*;
+use diskbench_store::{Filter, Store, StoreError, LATEST_VERSION};
+use model::RunKind;
+use std::path::Path;
+use std::time::Duration;
+
+fn db_in(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    dir.path().join("nested/dirs/history.sqlite3")
+}
+
+#[test]
+fn a_run_comes_back_as_it_went_in() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut store = Store::open(db_in(&tmp)).unwrap();
+    let mut rec = record(
+        RunKind::Suite,
+        &[("provider", "aws"), ("disk", "gp2")],
+        result("mixed-4k-qd32", 2000, 1_700_000_000_000),
+    );
+    rec.prices.per_gib_month = Some(0.1);
+    rec.prices.per_million_ios = Some(0.05);
+    rec.result.interrupted = true;
+    let id = store.save(&rec).unwrap();
+    let back = store.get(id).unwrap();
+    rec.id = id;
+    assert_eq!(back, rec);
+    // The histograms survive: percentiles over runs can be computed from them.
+    let clat = &back.result.jobs[0].read.clat;
+    assert_eq!(clat.count(), 2000);
+    assert_eq!(
+        clat.percentile(99.0),
+        rec.result.jobs[0].read.clat.percentile(99.0)
+    );
+    assert_eq!(store.count().unwrap(), 1);
+}
+
+#[test]
+fn filters_combine() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut store = Store::open(db_in(&tmp)).unwrap();
+    let t0 = 1_700_000_000_000;
+    let runs = [
+        (
+            RunKind::Suite,
+            vec![("provider", "aws"), ("disk", "gp2")],
+            t0,
+        ),
+        (
+            RunKind::Suite,
+            vec![("provider", "aws"), ("disk", "io1")],
+            t0 + 1000,
+        ),
+        (
+            RunKind::Fio,
+            vec![("provider", "gce"), ("disk", "pd-ssd")],
+            t0 + 2000,
+        ),
+        (
+            RunKind::ImportedGoBonnieGo,
+            vec![("provider", "aws")],
+            t0 + 3000,
+        ),
+    ];
+    let mut ids = Vec::new();
+    for (kind, labels, started) in &runs {
+        ids.push(
+            store
+                .save(&record(*kind, labels, result("j", 10, *started)))
+                .unwrap(),
+        );
+    }
+    let ids_of =
+        |f: Filter| -> Vec<i64> { store.list(&f).unwrap().into_iter().map(|r| r.id).collect() };
+    assert_eq!(ids_of(Filter::default()), ids);
+    let aws = || vec![("provider".to_string(), "aws".to_string())];
+    assert_eq!(
+        ids_of(Filter {
+            labels: aws(),
+            ..Filter::default()
+        }),
+        vec![ids[0], ids[1], ids[3]]
+    );
+    let mut both = aws();
+    both.push(("disk".into(), "io1".into()));
+    assert_eq!(
+        ids_of(Filter {
+            labels: both,
+            ..Filter::default()
+        }),
+        vec![ids[1]]
+    );
+    assert_eq!(
+        ids_of(Filter {
+            since_unix_ms: Some(t0 + 1000),
+            until_unix_ms: Some(t0 + 2000),
+            ..Filter::default()
+        }),
+        vec![ids[1], ids[2]]
+    );
+    assert_eq!(
+        ids_of(Filter {
+            kind: Some(RunKind::Suite),
+            labels: aws(),
+            ..Filter::default()
+        }),
+        vec![ids[0], ids[1]]
+    );
+    assert!(ids_of(Filter {
+        kind: Some(RunKind::ImportedFio),
+        ..Filter::default()
+    })
+    .is_empty());
+}
+
+#[test]
+fn remove_is_all_or_nothing_and_ids_are_never_reused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut store = Store::open(db_in(&tmp)).unwrap();
+    let a = store
+        .save(&record(RunKind::Fio, &[("k", "v")], result("a", 1, 1)))
+        .unwrap();
+    let b = store
+        .save(&record(RunKind::Fio, &[], result("b", 1, 2)))
+        .unwrap();
+    let err = store.remove(&[a, 999]).unwrap_err();
+    assert!(
+        matches!(err, StoreError::NoSuchRun { id: 999, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("see `diskbench history`"), "{err}");
+    assert_eq!(store.count().unwrap(), 2);
+    store.remove(&[b, b]).unwrap();
+    assert!(matches!(store.get(b), Err(StoreError::NoSuchRun { .. })));
+    let c = store
+        .save(&record(RunKind::Fio, &[], result("c", 1, 3)))
+        .unwrap();
+    assert!(c > b, "ids are not reused: {c} after {b}");
+    assert_eq!(store.get(a).unwrap().labels.len(), 1);
+}
+
+const PER_WRITER: usize = 10;
+
+fn save_many(db: &Path, tag: &str) {
+    let mut store = Store::open(db).unwrap();
+    for i in 0..PER_WRITER {
+        let rec = record(RunKind::Fio, &[("writer", tag)], result(tag, 50, i as u64));
+        store.save(&rec).unwrap();
+    }
+}
+
+#[test]
+fn eight_threads_saving_at_once_lose_no_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    std::thread::scope(|s| {
+        for t in 0..8 {
+            let db = &db;
+            s.spawn(move || save_many(db, &format!("t{t}")));
+        }
+    });
+    let store = Store::open(&db).unwrap();
+    let runs = store.list(&Filter::default()).unwrap();
+    assert_eq!(runs.len(), 8 * PER_WRITER);
+    for t in 0..8 {
+        let mine = runs
+            .iter()
+            .filter(|r| r.labels["writer"] == format!("t{t}"))
+            .count();
+        assert_eq!(mine, PER_WRITER);
+    }
+}
+
+/// Run by [`eight_processes_saving_at_once_lose_no_run`] in child processes
+/// (this test binary started again); does nothing in a normal test run.
+#[test]
+fn child_writer() {
+    if let Some(db) = std::env::var_os("DISKBENCH_STORE_TEST_CHILD_DB") {
+        let tag = std::env::var("DISKBENCH_STORE_TEST_CHILD_TAG").unwrap();
+        save_many(Path::new(&db), &tag);
+    }
+}
+
+#[test]
+fn eight_processes_saving_at_once_lose_no_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A fresh database: the processes also race to create the schema.
+    let db = db_in(&tmp);
+    let exe = std::env::current_exe().unwrap();
+    let children: Vec<_> = (0..8)
+        .map(|p| {
+            std::process::Command::new(&exe)
+                .args(["--exact", "child_writer", "--test-threads=1"])
+                .env("DISKBENCH_STORE_TEST_CHILD_DB", &db)
+                .env("DISKBENCH_STORE_TEST_CHILD_TAG", format!("p{p}"))
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let store = Store::open(&db).unwrap();
+    let runs = store.list(&Filter::default()).unwrap();
+    assert_eq!(runs.len(), 8 * PER_WRITER);
+    for p in 0..8 {
+        let tag = format!("p{p}");
+        assert_eq!(
+            runs.iter().filter(|r| r.labels["writer"] == tag).count(),
+            PER_WRITER
+        );
+    }
+}
+
+/// The fixture was written by the schema-v1 code and is frozen: when a v2
+/// comes, this proves that a v1 database upgrades with every run intact.
+#[test]
+fn a_version_1_database_opens_with_its_runs_intact() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("v1.sqlite3");
+    let sql = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/schema-v1.sql"),
+    )
+    .unwrap();
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch(&sql)
+        .unwrap();
+
+    let mut store = Store::open(&db).unwrap();
+    let runs = store.list(&Filter::default()).unwrap();
+    assert_eq!(runs.len(), 2);
+    let (a, b) = (&runs[0], &runs[1]);
+    assert_eq!(
+        (a.id, a.kind, b.id, b.kind),
+        (1, RunKind::Suite, 2, RunKind::Fio)
+    );
+    assert_eq!(a.labels["provider"], "aws");
+    assert_eq!(a.labels["disk"], "gp2");
+    assert_eq!(a.prices.per_gib_month, Some(0.1));
+    assert_eq!(a.prices.per_million_ios, Some(0.05));
+    assert_eq!(a.prices.per_month, None);
+    assert!(b.labels.is_empty() && b.prices.is_empty());
+    assert_eq!(a.result.started_unix_ms, 1_795_000_000_000);
+    assert_eq!(a.result.host.hostname, "vm1");
+    assert_eq!(a.result.targets[0].device.as_deref(), Some("vda"));
+    let job = &a.result.jobs[0];
+    assert_eq!((job.name.as_str(), job.read.ios), ("mixed-4k-qd32", 1000));
+    assert_eq!(job.read.clat.count(), 1000);
+    assert_eq!(job.read.clat.min(), 100_000);
+    assert_eq!(job.read.clat.max(), 100_999);
+    assert!((job.read.clat.percentile(50.0) as i64 - 100_500).abs() < 1000);
+    assert_eq!(b.result.jobs[0].read.ios, 500);
+    assert!(b.result.interrupted);
+
+    // The upgraded file is the current version and takes new runs.
+    let id = store
+        .save(&record(RunKind::Fio, &[], result("new", 1, 5)))
+        .unwrap();
+    assert_eq!(id, 3);
+    drop(store);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, LATEST_VERSION);
+}
+
+#[test]
+fn a_database_from_a_newer_diskbench_is_refused_and_left_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("newer.sqlite3");
+    let mut store = Store::open(&db).unwrap();
+    store
+        .save(&record(RunKind::Fio, &[], result("x", 1, 1)))
+        .unwrap();
+    drop(store);
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.pragma_update(None, "user_version", LATEST_VERSION + 1)
+            .unwrap();
+        conn.pragma_update(None, "journal_mode", "DELETE").unwrap();
+    }
+    let before = std::fs::read(&db).unwrap();
+    let err = Store::open(&db).err().expect("refused");
+    assert!(matches!(err, StoreError::Newer { .. }), "{err}");
+    let text = err.to_string();
+    assert!(text.contains(&db.display().to_string()), "{text}");
+    assert!(
+        text.contains("newer diskbench") && text.contains("not changed"),
+        "{text}"
+    );
+    assert_eq!(std::fs::read(&db).unwrap(), before, "the file was modified");
+}
+
+#[test]
+fn a_file_that_is_not_a_database_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("notes.txt");
+    let text = "these are my notes, not a database\n".repeat(50);
+    std::fs::write(&db, &text).unwrap();
+    let err = Store::open(&db).err().expect("refused");
+    assert!(matches!(err, StoreError::NotADatabase { .. }), "{err}");
+    assert!(err.to_string().contains(&db.display().to_string()), "{err}");
+    assert_eq!(std::fs::read_to_string(&db).unwrap(), text);
+}
+
+#[test]
+fn a_damaged_database_gives_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("damaged.sqlite3");
+    let mut store = Store::open(&db).unwrap();
+    for i in 0..20 {
+        store
+            .save(&record(RunKind::Fio, &[], result("x", 200, i)))
+            .unwrap();
+    }
+    drop(store);
+    // Garbage over every page after the first: the header still says SQLite.
+    let mut bytes = std::fs::read(&db).unwrap();
+    for b in bytes.iter_mut().skip(4096) {
+        *b = 0xA5;
+    }
+    std::fs::write(&db, bytes).unwrap();
+    let err = match Store::open(&db) {
+        Err(e) => e,
+        Ok(store) => store.list(&Filter::default()).expect_err("an error"),
+    };
+    assert!(
+        matches!(err, StoreError::NotADatabase { .. }),
+        "{err:?}: {err}"
+    );
+    assert!(err.to_string().contains("damaged"), "{err}");
+}
+
+#[test]
+fn an_unwritable_place_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(db) = unwritable_db_path(tmp.path()) else {
+        return;
+    };
+    let err = Store::open(&db).err().expect("refused");
+    let text = err.to_string();
+    assert!(
+        matches!(err, StoreError::CreateDir { .. } | StoreError::Open { .. }),
+        "{err:?}"
+    );
+    assert!(text.contains("--db"), "{text}");
+    let dir = db.parent().unwrap().display().to_string();
+    assert!(text.contains(&dir), "{text}");
+}
+
+#[test]
+fn a_locked_database_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("locked.sqlite3");
+    drop(Store::open(&db).unwrap());
+    let holder = rusqlite::Connection::open(&db).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let mut store = Store::open_with_timeout(&db, Duration::from_millis(200)).unwrap();
+    let err = store
+        .save(&record(RunKind::Fio, &[], result("x", 1, 1)))
+        .unwrap_err();
+    assert!(matches!(err, StoreError::Locked { .. }), "{err:?}");
+    assert!(err.to_string().contains("locked"), "{err}");
+    holder.execute_batch("ROLLBACK").unwrap();
+    store
+        .save(&record(RunKind::Fio, &[], result("x", 1, 1)))
+        .unwrap();
+}
+
+#[test]
+fn another_programs_database_is_left_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("other.sqlite3");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch("CREATE TABLE recipes (name TEXT)")
+        .unwrap();
+    let err = Store::open(&db).err().expect("refused");
+    assert!(matches!(err, StoreError::Foreign { .. }), "{err:?}");
+    assert!(err.to_string().contains("recipes"), "{err}");
+}
