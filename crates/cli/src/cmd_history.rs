@@ -2,13 +2,13 @@
 //! people compare (IOPS, Read MB/s, Write MB/s by the headline rule of
 //! `report::table`), filtered by label, time and command.
 
-use crate::history::{parse_label, DbArgs};
+use crate::history::DbArgs;
 use crate::outcome::Exit;
-use crate::timefmt::{format_utc, now_ms, parse_when};
+use crate::selection::Filters;
+use crate::timefmt::format_utc;
 use clap::{Args, ValueEnum};
-use model::{RunKind, RunRecord};
+use model::RunRecord;
 use serde_json::json;
-use store::Filter;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
@@ -19,18 +19,8 @@ pub enum Format {
 
 #[derive(Args)]
 pub struct HistoryArgs {
-    /// Only runs with this label (repeatable: all must match)
-    #[arg(long = "label", value_name = "KEY=VALUE", value_parser = parse_label)]
-    labels: Vec<(String, String)>,
-    /// Only runs started at or after: 2026-11-22, 2026-11-22T14:30 (UTC), or an age: 7d, 12h
-    #[arg(long, value_name = "TIME")]
-    since: Option<String>,
-    /// Only runs started at or before (a bare date includes that whole day)
-    #[arg(long, value_name = "TIME")]
-    until: Option<String>,
-    /// Only runs made by this command
-    #[arg(long, value_name = "COMMAND", value_parser = ["run", "fio", "import-fio", "import-gobonniego"])]
-    command: Option<String>,
+    #[command(flatten)]
+    filters: Filters,
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
     #[command(flatten)]
@@ -38,21 +28,12 @@ pub struct HistoryArgs {
 }
 
 pub fn run(args: HistoryArgs) -> anyhow::Result<Exit> {
-    let now = now_ms();
-    let when =
-        |t: &Option<String>, end: bool| t.as_deref().map(|t| parse_when(t, now, end)).transpose();
-    let (since, until) = match (when(&args.since, false), when(&args.until, true)) {
-        (Ok(s), Ok(u)) => (s, u),
-        (Err(e), _) | (_, Err(e)) => {
+    let filter = match args.filters.filter() {
+        Ok(f) => f,
+        Err(e) => {
             eprintln!("diskbench history: {e}");
             return Ok(Exit::Usage);
         }
-    };
-    let filter = Filter {
-        labels: args.labels.clone(),
-        since_unix_ms: since,
-        until_unix_ms: until,
-        kind: args.command.as_deref().and_then(RunKind::parse),
     };
     let store = crate::history::open(&args.db)?;
     let runs = store.list(&filter)?;

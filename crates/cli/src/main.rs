@@ -2,10 +2,13 @@
 //! maps its outcome to an exit code (0 ok, 1 runtime error, 2 usage error,
 //! 130 interrupted). Each subcommand lives in its own small file.
 
+mod cmd_chart;
+mod cmd_compare;
 mod cmd_export;
 mod cmd_fio;
 mod cmd_history;
 mod cmd_import;
+mod cmd_report;
 mod cmd_rm;
 mod cmd_run;
 mod cmd_show;
@@ -13,6 +16,7 @@ mod history;
 mod import;
 mod outcome;
 mod progress;
+mod selection;
 mod timefmt;
 
 use clap::{Parser, Subcommand};
@@ -50,6 +54,12 @@ enum Command {
     Export(cmd_export::ExportArgs),
     /// Bring fio JSON and GoBonnieGo -json results into the history
     Import(cmd_import::ImportArgs),
+    /// Compare groups of runs (by label): IOPS, Read MB/s, Write MB/s, p99, costs
+    Compare(cmd_compare::CompareArgs),
+    /// Write one self-contained HTML report with charts
+    Report(cmd_report::ReportArgs),
+    /// Write one of the report's charts as SVG or PNG
+    Chart(cmd_chart::ChartArgs),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +68,9 @@ fn main() -> ExitCode {
         Command::Run(args) => cmd_run::run(args),
         Command::Fio { args } => cmd_fio::run(args),
         Command::History(args) => cmd_history::run(args),
+        Command::Compare(args) => cmd_compare::run(args),
+        Command::Report(args) => cmd_report::run(args),
+        Command::Chart(args) => cmd_chart::run(args),
         Command::Show(args) => cmd_show::run(args),
         Command::Rm(args) => cmd_rm::run(args),
         Command::Export(args) => cmd_export::run(args),

@@ -1,0 +1,130 @@
+//! `diskbench chart`: the report's charts as files, SVG or PNG by the
+//! output's extension, for blog posts and issues. Kinds that make one chart
+//! per group or per job write `NAME-1.svg`, `NAME-2.svg`, ...
+
+use crate::history::DbArgs;
+use crate::outcome::Exit;
+use crate::selection::{load_or_exit, Selection};
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use report::charts;
+use report::compare::{self, Metric};
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Kind {
+    /// One metric across groups, with error bars
+    Bar,
+    /// Run-by-run figures per group: where a throttling cliff shows
+    Timeline,
+    /// Latency percentile curves per group, log axis
+    Percentiles,
+    /// Per-second IOPS and MB/s of each job of each run
+    Series,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum MetricArg {
+    Iops,
+    Read,
+    Write,
+    P99,
+}
+
+#[derive(Args)]
+pub struct ChartArgs {
+    #[arg(long, value_enum, default_value = "bar")]
+    kind: Kind,
+    /// The metric of a bar chart
+    #[arg(long, value_enum, default_value = "iops")]
+    metric: MetricArg,
+    /// Log scale (bar charts)
+    #[arg(long)]
+    log: bool,
+    /// Output file: .svg or .png
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Group runs by these labels (comma-separated)
+    #[arg(long, value_delimiter = ',', value_name = "LABEL,...")]
+    by: Vec<String>,
+    #[command(flatten)]
+    selection: Selection,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+pub fn run(args: ChartArgs) -> anyhow::Result<Exit> {
+    let png = match args.output.extension().and_then(|e| e.to_str()) {
+        Some("svg") => false,
+        Some("png") => true,
+        _ => {
+            eprintln!(
+                "diskbench chart: {} must end in .svg or .png: that says which format to write",
+                args.output.display()
+            );
+            return Ok(Exit::Usage);
+        }
+    };
+    let store = crate::history::open(&args.db)?;
+    let runs = match load_or_exit("chart", &args.selection, &store) {
+        Ok(runs) => runs,
+        Err(exit) => return exit,
+    };
+    let svgs: Vec<String> = match args.kind {
+        Kind::Bar => {
+            let metric = match args.metric {
+                MetricArg::Iops => Metric::Iops,
+                MetricArg::Read => Metric::ReadMbPerS,
+                MetricArg::Write => Metric::WriteMbPerS,
+                MetricArg::P99 => Metric::P99LatencyUs,
+            };
+            vec![charts::bar_chart(
+                &compare::compare(&runs, &args.by),
+                metric,
+                args.log,
+            )]
+        }
+        Kind::Timeline => charts::timeline_charts(&runs, &args.by)
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect(),
+        Kind::Percentiles => vec![charts::percentile_chart(&runs, &args.by)],
+        Kind::Series => runs
+            .iter()
+            .flat_map(charts::series_charts)
+            .map(|(_, s)| s)
+            .collect(),
+    };
+    if svgs.is_empty() {
+        eprintln!("diskbench chart: the selected runs have nothing to draw for this kind");
+        return Ok(Exit::Usage);
+    }
+    for (i, svg) in svgs.iter().enumerate() {
+        let path = if svgs.len() == 1 {
+            args.output.clone()
+        } else {
+            numbered(&args.output, i + 1)
+        };
+        let bytes = if png {
+            charts::svg_to_png(svg).map_err(|e| anyhow::anyhow!("{e}"))?
+        } else {
+            svg.clone().into_bytes()
+        };
+        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(Exit::Ok)
+}
+
+/// `out.svg` -> `out-3.svg`.
+fn numbered(path: &Path, n: usize) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!("{stem}-{n}.{ext}"))
+}

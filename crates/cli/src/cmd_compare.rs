@@ -1,0 +1,51 @@
+//! `diskbench compare`: seed 000's table. A row per group of runs (by
+//! label), IOPS, Read MB/s, Write MB/s and p99 latency as mean ± sd over
+//! the runs, and the costs when prices were given. Which job feeds which
+//! column is `report::compare`'s rule, defined once there.
+
+use crate::history::DbArgs;
+use crate::outcome::Exit;
+use crate::selection::{load_or_exit, Selection};
+use clap::{Args, ValueEnum};
+use report::compare;
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Format {
+    Table,
+    Markdown,
+    Csv,
+    Json,
+}
+
+#[derive(Args)]
+pub struct CompareArgs {
+    /// Group runs by these labels (comma-separated); default: runs with the same labels group together
+    #[arg(long, value_delimiter = ',', value_name = "LABEL,...")]
+    by: Vec<String>,
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+    #[command(flatten)]
+    selection: Selection,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+pub fn run(args: CompareArgs) -> anyhow::Result<Exit> {
+    let store = crate::history::open(&args.db)?;
+    let runs = match load_or_exit("compare", &args.selection, &store) {
+        Ok(runs) => runs,
+        Err(exit) => return exit,
+    };
+    let c = compare::compare(&runs, &args.by);
+    let text = match args.format {
+        Format::Table => compare::render_table(&c),
+        Format::Markdown => compare::render_markdown(&c),
+        Format::Csv => compare::render_csv(&c),
+        Format::Json => compare::render_json(&c),
+    };
+    print!("{text}");
+    if !text.ends_with('\n') {
+        println!();
+    }
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,38 @@
+//! `diskbench report`: one self-contained HTML file (it works offline; no
+//! request leaves the page) with the comparison table, bar charts with a
+//! log-scale switch, a run-by-run timeline per group, per-second series,
+//! latency percentile curves and the table of runs with host facts.
+
+use crate::history::DbArgs;
+use crate::outcome::Exit;
+use crate::selection::{load_or_exit, Selection};
+use anyhow::Context;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// Where to write the report
+    #[arg(short, long, default_value = "diskbench-report.html")]
+    output: PathBuf,
+    /// Group runs by these labels (comma-separated)
+    #[arg(long, value_delimiter = ',', value_name = "LABEL,...")]
+    by: Vec<String>,
+    #[command(flatten)]
+    selection: Selection,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+pub fn run(args: ReportArgs) -> anyhow::Result<Exit> {
+    let store = crate::history::open(&args.db)?;
+    let runs = match load_or_exit("report", &args.selection, &store) {
+        Ok(runs) => runs,
+        Err(exit) => return exit,
+    };
+    let html = report::html::render_report(&runs, &args.by);
+    std::fs::write(&args.output, html)
+        .with_context(|| format!("writing the report to {}", args.output.display()))?;
+    eprintln!("wrote {} ({} runs)", args.output.display(), runs.len());
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,126 @@
+//! `diskbench compare`, `report` and `chart` on a real history made by real
+//! (null-engine) runs: the figures must equal those of the stored runs.
+
+mod common;
+use common::*;
+
+fn save(db: &std::path::Path, disk: &str) {
+    let out = diskbench()
+        .args([
+            "fio",
+            "--name=t",
+            "--ioengine=null",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=32m",
+        ])
+        .arg(format!("--db={}", db.display()))
+        .args([
+            "--label",
+            &format!("disk={disk}"),
+            "--price-month=10",
+            "--output-format=json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+}
+
+fn iops_of_run(db: &std::path::Path, id: u64) -> f64 {
+    let out = diskbench()
+        .args(["export", &id.to_string(), "--format", "fio-json"])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    json_of(&out)["jobs"][0]["read"]["iops"].as_f64().unwrap()
+}
+
+#[test]
+fn compare_means_and_deviations_equal_the_stored_runs() {
+    let dir = real_dir();
+    let db = dir.path().join("h.sqlite3");
+    for disk in ["a", "a", "a", "b", "b"] {
+        save(&db, disk);
+    }
+    let out = diskbench()
+        .args(["compare", "--by", "disk", "--format", "json"])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let doc = json_of(&out);
+    let groups = doc["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 2);
+    for (g, ids) in groups.iter().zip([vec![1, 2, 3], vec![4, 5]]) {
+        let xs: Vec<f64> = ids.iter().map(|&id| iops_of_run(&db, id)).collect();
+        let n = xs.len() as f64;
+        let mean = xs.iter().sum::<f64>() / n;
+        let sd = (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+        assert_eq!(g["runs"], ids.len());
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1.0);
+        assert!(close(g["iops"]["mean"].as_f64().unwrap(), mean), "{g}");
+        assert!(close(g["iops"]["stddev"].as_f64().unwrap(), sd), "{g}");
+        assert!(g["iops"]["ci95_low"].as_f64().unwrap() <= mean);
+        assert!(close(g["monthly_cost"].as_f64().unwrap(), 10.0), "{g}");
+    }
+    let table = diskbench()
+        .args(["compare", "--by", "disk"])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&table.stdout).contains('±'));
+}
+
+#[test]
+fn report_and_charts_are_written() {
+    let dir = real_dir();
+    let db = dir.path().join("h.sqlite3");
+    save(&db, "a");
+    save(&db, "b");
+    let html = dir.path().join("r.html");
+    let out = diskbench()
+        .args(["report", "--by", "disk", "-o"])
+        .arg(&html)
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = std::fs::read_to_string(&html).unwrap();
+    assert!(text.contains("<svg") && !text.contains("https://"));
+    for file in ["iops.svg", "iops.png"] {
+        let path = dir.path().join(file);
+        let out = diskbench()
+            .args(["chart", "--kind", "bar", "--metric", "iops", "-o"])
+            .arg(&path)
+            .arg(format!("--db={}", db.display()))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        let bytes = std::fs::read(&path).unwrap();
+        if file.ends_with(".png") {
+            assert_eq!(&bytes[..4], b"\x89PNG");
+        } else {
+            assert!(String::from_utf8_lossy(&bytes).starts_with("<svg"));
+        }
+    }
+}
+
+#[test]
+fn an_empty_selection_is_a_usage_error() {
+    let dir = real_dir();
+    let db = dir.path().join("h.sqlite3");
+    let out = diskbench()
+        .args(["compare", "--label", "disk=none"])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_of(&out).contains("no runs"), "{}", stderr_of(&out));
+    let out = diskbench()
+        .args(["chart", "-o", "x.gif"])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
