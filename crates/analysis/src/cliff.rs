@@ -54,7 +54,8 @@ pub struct Cliff {
     pub burst: f64,
 }
 
-fn median(sorted: &[f64]) -> f64 {
+/// The median of already sorted values (0 for none).
+pub fn median(sorted: &[f64]) -> f64 {
     let n = sorted.len();
     if n == 0 {
         return 0.0;
@@ -66,7 +67,8 @@ fn median(sorted: &[f64]) -> f64 {
     }
 }
 
-fn sorted(values: &[f64]) -> Vec<f64> {
+/// A sorted copy.
+pub fn sorted(values: &[f64]) -> Vec<f64> {
     let mut v = values.to_vec();
     v.sort_by(|a, b| a.total_cmp(b));
     v

@@ -133,3 +133,88 @@ fn reports_the_iops_limit_and_the_bandwidth_limit() {
         );
     }
 }
+
+/// Runs `job` on the testbed while its burst bucket drains, and returns the
+/// job's JSON. The bucket starts full (cap = credits), so nothing drains it
+/// before diskbench's I/O begins: the cliff comes `credits / (burst -
+/// baseline)` seconds after the start of the measured phase.
+fn run_with_bucket(tb: &Testbed, bucket: &[&str], job: &[&str]) -> serde_json::Value {
+    let mut child = StdCommand::new(testbed())
+        .args(["bucket", &tb.name])
+        .args(bucket)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let doc = tb.run(job);
+    let _ = child.kill();
+    let _ = child.wait();
+    doc
+}
+
+#[test]
+fn finds_the_burst_bucket_cliff_and_its_size() {
+    let name = format!("gtb-{}", std::process::id());
+    let Some(tb) = Testbed::up(&name, &[]) else {
+        return;
+    };
+    let bucket = [
+        "--burst",
+        "2000",
+        "--baseline",
+        "500",
+        "--credits",
+        "15000",
+        "--cap",
+        "15000",
+        "--seconds",
+        "40",
+    ];
+    let doc = run_with_bucket(
+        &tb,
+        &bucket,
+        &[
+            "--rw=randread",
+            "--bs=4k",
+            "--iodepth=8",
+            "--ioengine=libaio",
+            "--runtime=22",
+        ],
+    );
+    let c = &doc["jobs"][0]["cliff"];
+    assert_eq!(c["detected"], true, "{c}");
+    let at = c["at_seconds"].as_f64().unwrap();
+    assert!(
+        (at - 10.0).abs() <= 1.5,
+        "cliff at {at} s, the bucket ran dry at 10 s"
+    );
+    assert!(
+        within(c["before_iops"].as_f64().unwrap(), 2000.0, 5.0),
+        "{c}"
+    );
+    assert!(within(c["after_iops"].as_f64().unwrap(), 500.0, 5.0), "{c}");
+    assert!(
+        within(c["burst_ios"].as_f64().unwrap(), 15000.0, 15.0),
+        "{c}"
+    );
+}
+
+#[test]
+fn a_constant_limit_is_not_a_cliff() {
+    let name = format!("gtc-{}", std::process::id());
+    let Some(tb) = Testbed::up(&name, &["--riops", "1500"]) else {
+        return;
+    };
+    let doc = tb.run(&[
+        "--rw=randread",
+        "--bs=4k",
+        "--iodepth=8",
+        "--ioengine=io_uring",
+        "--runtime=15",
+    ]);
+    assert_eq!(
+        doc["jobs"][0]["cliff"]["detected"], false,
+        "{}",
+        doc["jobs"][0]["cliff"]
+    );
+}

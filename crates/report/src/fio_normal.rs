@@ -11,6 +11,7 @@
 //! resets`, and `Disk stats`. Warnings are not part of this output: the CLI
 //! prints [`crate::warnings_text`] on stderr.
 
+use crate::cliff;
 use crate::format::{
     fio_bw, fio_bytes, fio_bytes_si, fio_iops, fio_lat_unit, fio_percentile_unit, fio_scale_up,
     num2str,
@@ -25,6 +26,9 @@ pub fn render(result: &RunResult) -> String {
     let mut out = String::new();
     for job in &result.jobs {
         job_block(&mut out, result, job);
+        if let Some(sentence) = cliff::sentence(&cliff::within_run(job)) {
+            let _ = writeln!(out, "  {sentence}");
+        }
     }
     for group in &groups {
         group_block(&mut out, group);

@@ -19,6 +19,7 @@
 //! 1-second intervals summed over a job's clones (fio: 500 ms windows);
 //! `elapsed` is the ramp plus the measured phase; `time` is UTC.
 
+use crate::cliff;
 use crate::format::{ctime_utc, six_decimals};
 use crate::stats::{self, LatStats, SampleStats, DIRECTIONS};
 use model::{Direction, JobResult, RunResult, Warning};
@@ -132,6 +133,7 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
     m.insert("latency_target".into(), json!(0));
     m.insert("latency_percentile".into(), float(100.0));
     m.insert("latency_window".into(), json!(0));
+    m.insert("cliff".into(), cliff::to_json(&cliff::within_run(job)));
     m.insert("diskbench".into(), job_extras(job));
     Value::Object(m)
 }

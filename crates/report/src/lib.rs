@@ -19,6 +19,7 @@
 //! stderr, and the JSON carries them under `diskbench.warnings`.
 
 pub mod charts;
+pub mod cliff;
 pub mod compare;
 #[doc(hidden)]
 pub mod demo;

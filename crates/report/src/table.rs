@@ -282,6 +282,11 @@ pub fn headline(result: &RunResult) -> String {
             None => writeln!(out, "{label:<11}{:>width$}  ({missing})", "n/a"),
         };
     }
+    for job in &result.jobs {
+        if let Some(sentence) = crate::cliff::sentence(&crate::cliff::within_run(job)) {
+            let _ = writeln!(out, "{}: {sentence}", job.name);
+        }
+    }
     out
 }
 

@@ -1,0 +1,275 @@
+//! The throttling cliff of a job, as the outputs show it: the `cliff`
+//! object of the JSON and one plain sentence for people.
+//!
+//! Within a run the samples are the job's per-second series (IOPS of reads
+//! and writes together); a last interval shorter than half a second is left
+//! out, as its rate is noise. The cliff second itself is usually a mix of
+//! both levels, so the time is refined inside it: a second at rate r spent
+//! the share (r - after) / (before - after) of itself at the old level.
+//! Across runs the samples are each run's IOPS, and `at_run` names the first
+//! slow run.
+
+use analysis::cliff::{median, sorted};
+use analysis::{find_cliff, CliffRules, Sample};
+use model::JobResult;
+use serde_json::{json, Value};
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CliffReport {
+    pub detected: bool,
+    pub at_seconds: f64,
+    /// 1-based run where the cliff came, for a cliff across runs.
+    pub at_run: Option<u32>,
+    pub at_io: u64,
+    pub before_iops: f64,
+    pub after_iops: f64,
+    pub before_bytes_per_sec: f64,
+    pub after_bytes_per_sec: f64,
+    pub drop_pct: f64,
+    pub burst_ios: f64,
+}
+
+/// One interval of a job: how long, how many I/Os and bytes.
+struct Interval {
+    seconds: f64,
+    ios: u64,
+    bytes: u64,
+}
+
+fn intervals(job: &JobResult) -> Vec<Interval> {
+    job.series
+        .iter()
+        .filter(|p| p.duration_ms >= 500)
+        .map(|p| Interval {
+            seconds: p.duration_ms as f64 / 1000.0,
+            ios: p.read_ios + p.write_ios,
+            bytes: p.read_bytes + p.write_bytes,
+        })
+        .collect()
+}
+
+/// The cliff inside one run, from its per-second series.
+pub fn within_run(job: &JobResult) -> CliffReport {
+    report_for(&intervals(job), None)
+}
+
+/// The cliff across the runs of a soak: one interval per run (its IOPS and
+/// bytes over its runtime), so `at_run` says which run was the first slow one.
+pub fn across_runs(jobs: &[&JobResult]) -> CliffReport {
+    let runs: Vec<Interval> = jobs
+        .iter()
+        .map(|j| Interval {
+            seconds: j.runtime_ns as f64 / 1e9,
+            ios: j.total_ios(),
+            bytes: j.read.bytes + j.write.bytes,
+        })
+        .collect();
+    report_for(&runs, Some(()))
+}
+
+fn report_for(iv: &[Interval], per_run: Option<()>) -> CliffReport {
+    let rate = |i: &Interval| {
+        if i.seconds > 0.0 {
+            i.ios as f64 / i.seconds
+        } else {
+            0.0
+        }
+    };
+    let samples: Vec<Sample> = iv
+        .iter()
+        .map(|i| Sample {
+            rate: rate(i),
+            seconds: i.seconds,
+        })
+        .collect();
+    let rules = CliffRules {
+        min_points: if per_run.is_some() {
+            2
+        } else {
+            CliffRules::default().min_points
+        },
+        ..CliffRules::default()
+    };
+    let Some(c) = find_cliff(&samples, &rules) else {
+        return CliffReport::default();
+    };
+    let bps = |xs: &[Interval]| {
+        let v: Vec<f64> = xs
+            .iter()
+            .filter(|i| i.seconds > 0.0)
+            .map(|i| i.bytes as f64 / i.seconds)
+            .collect();
+        median(&sorted(&v))
+    };
+    let mut at_seconds = c.at_seconds;
+    if per_run.is_none() {
+        at_seconds += refinement(&samples, c.index, c.before, c.after);
+    }
+    CliffReport {
+        detected: true,
+        at_seconds,
+        at_run: per_run.map(|_| c.index as u32 + 1),
+        at_io: iv[..c.index].iter().map(|i| i.ios).sum(),
+        before_iops: c.before,
+        after_iops: c.after,
+        before_bytes_per_sec: bps(&iv[..c.index]),
+        after_bytes_per_sec: bps(&iv[c.index..]),
+        drop_pct: c.drop_pct,
+        burst_ios: c.burst,
+    }
+}
+
+/// Seconds to add to (negative: take from) the boundary at `index`: the
+/// share of a mixed boundary second that still ran at the old level.
+fn refinement(samples: &[Sample], index: usize, before: f64, after: f64) -> f64 {
+    let share = |s: &Sample| ((s.rate - after) / (before - after)).clamp(0.0, 1.0);
+    let last_fast = &samples[index - 1];
+    let first_slow = &samples[index];
+    if share(last_fast) < 0.98 {
+        -(1.0 - share(last_fast)) * last_fast.seconds
+    } else if share(first_slow) > 0.02 {
+        share(first_slow) * first_slow.seconds
+    } else {
+        0.0
+    }
+}
+
+pub fn to_json(c: &CliffReport) -> Value {
+    if !c.detected {
+        return json!({ "detected": false });
+    }
+    json!({
+        "detected": true,
+        "at_seconds": (c.at_seconds * 1000.0).round() / 1000.0,
+        "at_run": c.at_run,
+        "at_io": c.at_io,
+        "before_iops": c.before_iops.round(),
+        "after_iops": c.after_iops.round(),
+        "before_bytes_per_sec": c.before_bytes_per_sec.round() as u64,
+        "after_bytes_per_sec": c.after_bytes_per_sec.round() as u64,
+        "drop_pct": (c.drop_pct * 10.0).round() / 10.0,
+        "burst_ios": c.burst_ios.round() as u64,
+    })
+}
+
+/// "Throttled after 3 h 02 m (run 34): 3,634 -> 1,210 IOPS (-67%); burst bucket about 5.4 M I/Os".
+pub fn sentence(c: &CliffReport) -> Option<String> {
+    if !c.detected {
+        return None;
+    }
+    let run = c.at_run.map(|r| format!(" (run {r})")).unwrap_or_default();
+    Some(format!(
+        "Throttled after {}{run}: {} -> {} IOPS (-{:.0}%); burst bucket about {} I/Os",
+        duration_text(c.at_seconds),
+        thousands(c.before_iops.round() as u64),
+        thousands(c.after_iops.round() as u64),
+        c.drop_pct,
+        compact_count(c.burst_ios)
+    ))
+}
+
+fn duration_text(s: f64) -> String {
+    let total = s.round() as u64;
+    match total {
+        _ if s < 60.0 => format!("{s:.1} s"),
+        _ if total < 3600 => format!("{} m {:02} s", total / 60, total % 60),
+        _ => format!("{} h {:02} m", total / 3600, total % 3600 / 60),
+    }
+}
+
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+fn compact_count(n: f64) -> String {
+    match n {
+        _ if n >= 1e9 => format!("{:.1} G", n / 1e9),
+        _ if n >= 1e6 => format!("{:.1} M", n / 1e6),
+        _ if n >= 1e3 => format!("{:.1} K", n / 1e3),
+        _ => format!("{n:.0}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil;
+    use model::SeriesPoint;
+
+    fn job_with(iops: &[u64], last_ms: u64) -> JobResult {
+        let mut job = testutil::sample_run().jobs[0].clone();
+        job.series = iops
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| SeriesPoint {
+                start_ms: i as u64 * 1000,
+                duration_ms: if i + 1 == iops.len() { last_ms } else { 1000 },
+                read_ios: n,
+                read_bytes: n * 4096,
+                ..SeriesPoint::default()
+            })
+            .collect();
+        job
+    }
+
+    #[test]
+    fn a_bucket_running_out_inside_a_second_is_placed_inside_it() {
+        // 9 s at 2000, then a second that ran 0.9 s fast (1850), then 500.
+        let mut iops = vec![2000; 9];
+        iops.push(1850);
+        iops.extend([500; 10]);
+        iops.push(7);
+        let c = within_run(&job_with(&iops, 20));
+        assert!(c.detected);
+        assert!((c.at_seconds - 9.9).abs() < 0.05, "{c:?}");
+        assert_eq!(c.before_iops, 2000.0);
+        assert_eq!(c.after_iops, 500.0);
+        assert_eq!(c.before_bytes_per_sec, 2000.0 * 4096.0);
+        assert_eq!(c.at_io, 9 * 2000 + 1850);
+        assert!((c.burst_ios - (9.0 * 1500.0 + 1350.0)).abs() < 1.0);
+        assert_eq!(
+            sentence(&c).unwrap(),
+            "Throttled after 9.9 s: 2,000 -> 500 IOPS (-75%); burst bucket about 14.8 K I/Os"
+        );
+        assert_eq!(to_json(&c)["burst_ios"], 14850);
+    }
+
+    #[test]
+    fn a_steady_job_has_no_cliff() {
+        let c = within_run(&job_with(
+            &[1000, 1010, 990, 1005, 995, 1000, 1002, 998],
+            1000,
+        ));
+        assert!(!c.detected);
+        assert_eq!(to_json(&c), json!({"detected": false}));
+        assert_eq!(sentence(&c), None);
+    }
+
+    #[test]
+    fn across_runs_names_the_run() {
+        let mut runs = Vec::new();
+        for iops in [3600u64, 3650, 3620, 1200, 1210, 1190] {
+            let mut j = job_with(&[iops], 1000);
+            j.read.ios = iops * 300;
+            j.write.ios = 0;
+            j.read.bytes = j.read.ios * 4096;
+            j.write.bytes = 0;
+            j.runtime_ns = 300_000_000_000;
+            runs.push(j);
+        }
+        let refs: Vec<&JobResult> = runs.iter().collect();
+        let c = across_runs(&refs);
+        assert_eq!(c.at_run, Some(4));
+        assert_eq!(c.at_seconds, 900.0);
+        assert!(sentence(&c).unwrap().contains("(run 4)"));
+        assert_eq!(duration_text(3.0 * 3600.0 + 120.0), "3 h 02 m");
+    }
+}
