@@ -90,3 +90,93 @@ fn writes_to_a_block_device_need_allow_destructive() {
     assert!(out.status.success(), "{}", stderr_of(&out));
     assert_ne!(std::fs::read(&image).unwrap(), pattern);
 }
+
+/// A loop device over a fresh 64 MiB image, prepared by `setup` (mkfs etc.).
+fn prepared(
+    dir: &std::path::Path,
+    setup: &dyn Fn(&std::path::Path, &str) -> bool,
+) -> Option<(Loop, std::path::PathBuf)> {
+    let image = dir.join("disk.img");
+    std::fs::write(&image, vec![0u8; 64 << 20]).unwrap();
+    let dev = Loop::attach(&image)?;
+    if !setup(&image, &dev.device) {
+        eprintln!("skipped: could not prepare {}", dev.device);
+        return None;
+    }
+    Some((dev, image))
+}
+
+fn write_job(dev: &str, extra: &[&str]) -> std::process::Output {
+    diskbench()
+        .args([
+            "fio",
+            "--name=w",
+            "--rw=write",
+            "--bs=64k",
+            "--size=1m",
+            "--no-save",
+        ])
+        .arg(format!("--filename={dev}"))
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn ok(cmd: &mut StdCommand) -> bool {
+    cmd.output().is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn a_filesystem_is_named_and_a_mounted_one_is_refused_even_with_allow_destructive() {
+    let dir = real_dir();
+    let Some((dev, _image)) = prepared(dir.path(), &|_, d| {
+        ok(StdCommand::new("mkfs.ext4").args(["-q", "-F", "-L", "data", d]))
+    }) else {
+        eprintln!("skipped: needs root, a loop device and mkfs.ext4");
+        return;
+    };
+    let out = write_job(&dev.device, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("holds an ext4 filesystem labelled data"),
+        "{err}"
+    );
+
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).unwrap();
+    if ok(StdCommand::new("mount").arg(&dev.device).arg(&mnt)) {
+        let out = write_job(&dev.device, &["--allow-destructive"]);
+        let _ = StdCommand::new("umount").arg(&mnt).status();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stderr_of(&out).contains("mounted at"),
+            "{}",
+            stderr_of(&out)
+        );
+    } else {
+        eprintln!("skipped the mounted case: mount failed");
+    }
+    let out = write_job(&dev.device, &["--allow-destructive"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+}
+
+#[test]
+fn swap_and_gpt_signatures_are_named() {
+    let dir = real_dir();
+    if let Some((dev, _)) = prepared(dir.path(), &|_, d| {
+        ok(StdCommand::new("mkswap").args(["-L", "sw", d]))
+    }) {
+        let err = stderr_of(&write_job(&dev.device, &[]));
+        assert!(err.contains("holds a swap area labelled sw"), "{err}");
+    }
+    let gpt = |image: &std::path::Path, _: &str| {
+        use std::os::unix::fs::FileExt;
+        let f = std::fs::OpenOptions::new().write(true).open(image).unwrap();
+        f.write_all_at(&[0x55, 0xaa], 510).is_ok() && f.write_all_at(b"EFI PART", 512).is_ok()
+    };
+    if let Some((dev, _)) = prepared(dir.path(), &gpt) {
+        let err = stderr_of(&write_job(&dev.device, &[]));
+        assert!(err.contains("holds a GPT partition table"), "{err}");
+    }
+}

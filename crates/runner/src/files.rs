@@ -222,17 +222,15 @@ fn prepare_named(
         )));
     }
     let len = if ft.is_block_device() {
-        if spec.rw.writes() && !allow_destructive {
-            return Err(RunError::Usage(format!(
-                "job '{}' would write to the block device {}, destroying what it holds: \
-                 diskbench never writes to a device without --allow-destructive",
-                spec.name,
-                path.display()
-            )));
-        }
         let mut f = File::open(path).map_err(|e| io_err("open", path, e))?;
-        f.seek(SeekFrom::End(0))
-            .map_err(|e| io_err("size of", path, e))?
+        let len = f
+            .seek(SeekFrom::End(0))
+            .map_err(|e| io_err("size of", path, e))?;
+        if spec.rw.writes() {
+            crate::guard::check_writable(path, &f, len, allow_destructive)
+                .map_err(|why| RunError::Usage(format!("job '{}' refused: {why}", spec.name)))?;
+        }
+        len
     } else {
         meta.len()
     };

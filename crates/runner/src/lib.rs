@@ -9,6 +9,7 @@
 mod clock;
 mod error;
 mod files;
+pub mod guard;
 pub mod offsets;
 pub mod probe;
 mod record;
