@@ -272,12 +272,13 @@ mod tests {
 
     #[test]
     fn each_magic_is_named() {
-        let mut ext = vec![0u8; 140];
+        let mut ext = [0u8; 140];
         ext[56..58].copy_from_slice(&0xef53u16.to_le_bytes());
         ext[96..100].copy_from_slice(&0x40u32.to_le_bytes());
         ext[120..124].copy_from_slice(b"data");
         let md = 0xa92b_4efcu32.to_le_bytes();
-        let cases: Vec<(Vec<(u64, &[u8])>, &str)> = vec![
+        type Patches<'a> = Vec<(u64, &'a [u8])>;
+        let cases: Vec<(Patches, &str)> = vec![
             (vec![(1024, &ext[..])], "an ext4 filesystem labelled data"),
             (vec![(0, b"XFSB")], "an XFS filesystem"),
             (vec![(0x10040, b"_BHRfS_M")], "a Btrfs filesystem"),
