@@ -35,12 +35,18 @@ impl Workspace {
             return Ok(d.clone());
         }
         check_directory(parent)?;
+        for dir in crate::stale::clean(parent) {
+            eprintln!("diskbench: removed {dir}, left by a diskbench that was killed");
+        }
         let mut n = 0u32;
         loop {
             let candidate = parent.join(format!("diskbench-{}-{n}", std::process::id()));
             match fs::create_dir(&candidate) {
                 Ok(()) => {
                     self.dirs.insert(parent.to_path_buf(), candidate.clone());
+                    crate::stale::mark(&candidate).map_err(|e| {
+                        RunError::Runtime(format!("cannot write in {}: {e}", candidate.display()))
+                    })?;
                     return Ok(candidate);
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => n += 1,

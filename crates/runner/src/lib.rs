@@ -13,6 +13,7 @@ pub mod guard;
 pub mod offsets;
 pub mod probe;
 mod record;
+mod stale;
 mod worker;
 
 pub use error::RunError;

@@ -1,0 +1,51 @@
+//! A run killed with SIGKILL leaves its test directory; the next run in the
+//! same place removes it (and only it).
+
+mod common;
+use common::*;
+use std::process::Command as StdCommand;
+use std::time::Duration;
+
+#[test]
+fn the_next_run_removes_what_a_killed_run_left() {
+    let dir = real_dir();
+    let keep = dir.path().join("diskbench-notes");
+    std::fs::create_dir(&keep).unwrap();
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("diskbench"))
+        .args([
+            "fio",
+            "--no-save",
+            "--name=k",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=8m",
+            "--runtime=30",
+            "--time_based",
+        ])
+        .arg(format!("--directory={}", dir.path().display()))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        entries(dir.path()).len(),
+        2,
+        "the killed run left its directory"
+    );
+
+    let out = diskbench()
+        .args(["fio", "--no-save", "--name=n", "--rw=read", "--size=1m"])
+        .arg(format!("--directory={}", dir.path().display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("left by a diskbench that was killed"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(entries(dir.path()), vec![keep]);
+}
