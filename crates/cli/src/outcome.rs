@@ -3,8 +3,11 @@
 
 use runner::{RunError, RunOutcome};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock};
+
+/// The signal that stopped the run (0: none), for the exit status.
+static STOPPED_BY: LazyLock<Arc<AtomicUsize>> = LazyLock::new(|| Arc::new(AtomicUsize::new(0)));
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
@@ -12,6 +15,8 @@ pub enum Exit {
     Runtime,
     Usage,
     Interrupted,
+    /// Stopped by SIGTERM: 143, as shells report 128 + 15.
+    Terminated,
 }
 
 impl From<Exit> for ExitCode {
@@ -21,6 +26,7 @@ impl From<Exit> for ExitCode {
             Exit::Runtime => 1,
             Exit::Usage => 2,
             Exit::Interrupted => 130,
+            Exit::Terminated => 143,
         })
     }
 }
@@ -31,20 +37,27 @@ impl Exit {
             None => Exit::Ok,
             Some(RunError::Usage(_)) => Exit::Usage,
             Some(RunError::Runtime(_)) => Exit::Runtime,
+            Some(RunError::Interrupted)
+                if STOPPED_BY.load(Ordering::Relaxed) == signal_hook::consts::SIGTERM as usize =>
+            {
+                Exit::Terminated
+            }
             Some(RunError::Interrupted) => Exit::Interrupted,
         }
     }
 }
 
-/// A stop flag set by the first Ctrl-C or SIGTERM, so the run ends cleanly
-/// (files removed, partial results printed); a second signal exits at once.
+/// A stop flag set by the first SIGINT (Ctrl-C), SIGTERM or SIGHUP, so the
+/// run ends cleanly (files removed, partial results printed and saved); a
+/// second signal exits at once with 128 + its number.
 pub fn stop_on_signals() -> anyhow::Result<Arc<AtomicBool>> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     use signal_hook::flag;
     let stop = Arc::new(AtomicBool::new(false));
-    for sig in [SIGINT, SIGTERM] {
-        flag::register_conditional_shutdown(sig, 130, Arc::clone(&stop))?;
+    for sig in [SIGINT, SIGTERM, SIGHUP] {
+        flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&stop))?;
         flag::register(sig, Arc::clone(&stop))?;
+        flag::register_usize(sig, Arc::clone(&STOPPED_BY), sig as usize)?;
     }
     Ok(stop)
 }

@@ -1,0 +1,60 @@
+//! SIGINT, SIGTERM and SIGHUP stop a run within a second: partial results
+//! are printed, test files removed, and the status is 130 (143 for SIGTERM).
+
+mod common;
+use common::*;
+use std::process::Command as StdCommand;
+use std::time::{Duration, Instant};
+
+#[test]
+fn each_stop_signal_ends_the_run_cleanly() {
+    for (signal, status) in [("INT", 130), ("TERM", 143), ("HUP", 130)] {
+        let dir = real_dir();
+        let child = StdCommand::new(assert_cmd::cargo::cargo_bin("diskbench"))
+            .env("DISKBENCH_DB", dir.path().join("h.sqlite3"))
+            .args([
+                "fio",
+                "--name=s",
+                "--rw=randread",
+                "--bs=4k",
+                "--size=8m",
+                "--direct=1",
+            ])
+            .args([
+                "--ioengine=io_uring",
+                "--runtime=60",
+                "--time_based",
+                "--output-format=json",
+            ])
+            .arg(format!("--directory={}", dir.path().display()))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1200));
+        let sent = Instant::now();
+        StdCommand::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            sent.elapsed() < Duration::from_secs(2),
+            "SIG{signal}: took {:?}",
+            sent.elapsed()
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(status),
+            "SIG{signal}: {}",
+            stderr_of(&out)
+        );
+        let doc = json_of(&out);
+        assert!(doc["jobs"][0]["read"]["total_ios"].as_u64().unwrap() > 0);
+        let left: Vec<_> = entries(dir.path())
+            .into_iter()
+            .filter(|p| p.is_dir())
+            .collect();
+        assert!(left.is_empty(), "SIG{signal} left {left:?}");
+    }
+}
