@@ -1,13 +1,16 @@
 //! `diskbench history`: the runs kept, one line each, with the figures
 //! people compare (IOPS, Read MB/s, Write MB/s by the headline rule of
-//! `report::table`), filtered by label, time and command.
+//! `report::table`), filtered by label, time and command. A run's status
+//! says whether it was saved whole (ok, interrupted, error) or is only
+//! known from what was written while it ran (running, killed), and a
+//! soak's runs show its id and their number.
 
 use crate::history::DbArgs;
 use crate::outcome::Exit;
 use crate::selection::Filters;
 use crate::timefmt::format_utc;
 use clap::{Args, ValueEnum};
-use model::RunRecord;
+use model::{RunRecord, RunState, SoakRef};
 use serde_json::json;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -63,6 +66,19 @@ struct Row {
     iops: Option<f64>,
     read_mb: Option<f64>,
     write_mb: Option<f64>,
+    status: &'static str,
+    soak: Option<SoakRef>,
+}
+
+/// ok, interrupted or error for a run saved whole; running or killed for
+/// one only written while it ran.
+fn status(r: &RunRecord) -> &'static str {
+    match r.state {
+        RunState::Saved if r.result.interrupted => "interrupted",
+        RunState::Saved if r.result.error.is_some() => "error",
+        RunState::Saved => "ok",
+        state => state.name(),
+    }
 }
 
 impl Row {
@@ -84,6 +100,8 @@ impl Row {
             iops: h.iops.map(|f| f.value),
             read_mb: h.read_mb_per_sec.map(|f| f.value),
             write_mb: h.write_mb_per_sec.map(|f| f.value),
+            status: status(r),
+            soak: r.soak.clone(),
         }
     }
 
@@ -103,6 +121,10 @@ impl Row {
             "iops": self.iops,
             "read_mb_per_s": self.read_mb,
             "write_mb_per_s": self.write_mb,
+            "status": self.status,
+            "state": r.state,
+            "soak": self.soak.as_ref().map(|s| &s.id),
+            "soak_run": self.soak.as_ref().map(|s| s.run),
         })
     }
 }
@@ -122,6 +144,8 @@ fn table(rows: &[Row]) -> String {
         "IOPS",
         "Read MB/s",
         "Write MB/s",
+        "status",
+        "soak",
     ]
     .map(String::from)
     .to_vec()];
@@ -136,9 +160,16 @@ fn table(rows: &[Row]) -> String {
             fixed(r.iops, 0),
             fixed(r.read_mb, 1),
             fixed(r.write_mb, 1),
+            r.status.to_string(),
+            r.soak
+                .as_ref()
+                .map(|s| format!("{} #{}", s.id, s.run))
+                .unwrap_or_default(),
         ]);
     }
-    let right = [true, false, false, false, false, false, true, true, true];
+    let right = [
+        true, false, false, false, false, false, true, true, true, false, false,
+    ];
     let widths: Vec<usize> = (0..right.len())
         .map(|c| {
             cells
@@ -179,7 +210,7 @@ pub fn csv_field(text: &str) -> String {
 
 fn csv(rows: &[Row]) -> String {
     let mut out = String::from(
-        "id,started_unix_ms,started_utc,command,labels,target,device,iops,read_mb_per_s,write_mb_per_s\n",
+        "id,started_unix_ms,started_utc,command,labels,target,device,iops,read_mb_per_s,write_mb_per_s,status,soak,soak_run\n",
     );
     let num = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
     for r in rows {
@@ -194,6 +225,12 @@ fn csv(rows: &[Row]) -> String {
             num(r.iops),
             num(r.read_mb),
             num(r.write_mb),
+            r.status.to_string(),
+            r.soak.as_ref().map(|s| s.id.clone()).unwrap_or_default(),
+            r.soak
+                .as_ref()
+                .map(|s| s.run.to_string())
+                .unwrap_or_default(),
         ];
         let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
         out.push_str(&line.join(","));

@@ -4,13 +4,15 @@
 //! The suite is data (suites/default.fio, in fio's command-line form) parsed
 //! by the same parser as `diskbench fio`, so a test here and a fio job mean
 //! exactly the same thing.
+//!
+//! With `--runs`/`--duration` (a soak, see [`crate::soak`]) it prints one
+//! line per run, the table of the last run, and the list of runs.
 
-use crate::outcome::{report_problems, stop_on_signals, Exit};
-use crate::progress;
-use anyhow::Context;
+use crate::outcome::Exit;
+use crate::soak;
 use clap::Args;
 use model::{FileTarget, JobSpec};
-use runner::{RunError, RunOptions};
+use runner::RunError;
 use std::path::PathBuf;
 
 const DEFAULT_SUITE: &str = include_str!("suites/default.fio");
@@ -35,6 +37,8 @@ pub struct RunArgs {
     engine: String,
     #[command(flatten)]
     save: crate::history::SaveArgs,
+    #[command(flatten)]
+    repeat: crate::soak::RepeatArgs,
 }
 
 /// The suite's jobs, one per group so they run one after another.
@@ -87,11 +91,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
-    let opts = RunOptions {
-        stop: stop_on_signals()?,
-        progress: if args.json { None } else { progress::bar() },
-        command_line: std::env::args().collect(),
-        ..RunOptions::default()
+    let plan = match args.repeat.plan() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("diskbench run: {e}");
+            return Ok(Exit::Usage);
+        }
     };
     if !args.json {
         let before = model::RunResult {
@@ -101,24 +106,39 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         print!("{}", report::table::target_header(&before));
         println!();
     }
-    let outcome = runner::run(&groups, &opts);
-    progress::clear();
-    if args.json {
-        println!("{}", report::json::render(&outcome.result));
-    } else if !outcome.result.jobs.is_empty() {
-        print!("{}", report::table::summary_table(&outcome.result));
-        println!();
-        if outcome.failure.is_none() || outcome.failure == Some(RunError::Interrupted) {
-            print!("{}", report::table::headline(&outcome.result));
+    let measure = soak::Measure {
+        kind: model::RunKind::Suite,
+        groups: &groups,
+        allow_destructive: false,
+        progress: !args.json,
+        save: &args.save,
+    };
+    let mut docs = Vec::new();
+    let summary = soak::run(&measure, plan, |done| {
+        let result = &done.outcome.result;
+        if args.json {
+            docs.push(report::json::render(result));
+        } else if done.soak.is_some() && !done.last {
+            // A table per run is too much for a soak of 30: a line each, the table once.
+            println!("{}", done.line());
+        } else if !result.jobs.is_empty() {
+            if done.soak.is_some() {
+                println!("{}", done.line());
+                println!();
+            }
+            print!("{}", report::table::summary_table(result));
+            println!();
+            let failure = &done.outcome.failure;
+            if failure.is_none() || *failure == Some(RunError::Interrupted) {
+                print!("{}", report::table::headline(result));
+            }
         }
+        Ok(())
+    })?;
+    match (&plan, args.json) {
+        (Some(plan), true) => println!("{}", soak::soak_json(&summary, plan, &docs)),
+        (None, true) => docs.iter().for_each(|d| println!("{d}")),
+        (_, false) => print!("{}", soak::list_text(&summary)),
     }
-    report_problems(&outcome);
-    std::io::Write::flush(&mut std::io::stdout()).context("writing results")?;
-    let exit = Exit::of(&outcome.failure);
-    Ok(crate::history::save_run(
-        model::RunKind::Suite,
-        &outcome.result,
-        &args.save,
-        exit,
-    ))
+    Ok(summary.exit)
 }

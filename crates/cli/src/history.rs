@@ -7,10 +7,12 @@
 //! the history entry, never the measurement. The failure is said on stderr
 //! and turns a clean exit into 1.
 
+use crate::live::Written;
 use crate::outcome::Exit;
+use crate::soak::RepeatArgs;
 use anyhow::Context;
 use clap::{Args, Parser};
-use model::{Prices, RunKind, RunRecord, RunResult};
+use model::{Prices, RunKind, RunRecord, RunResult, SoakRef};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use store::Store;
@@ -74,6 +76,8 @@ impl TagArgs {
             labels: self.labels(),
             prices: self.prices(),
             result,
+            soak: None,
+            state: Default::default(),
         }
     }
 }
@@ -113,26 +117,32 @@ fn parse_price(text: &str) -> Result<f64, String> {
 
 /// The diskbench flags taken out of a fio-style command line; the others
 /// say whether they take a value.
-const FLAGS: [(&str, bool); 6] = [
+const FLAGS: [(&str, bool); 9] = [
     ("--db", true),
     ("--no-save", false),
     ("--label", true),
     ("--price-gib-month", true),
     ("--price-per-million-ios", true),
     ("--price-month", true),
+    ("--runs", true),
+    ("--duration", true),
+    ("--pause", true),
 ];
 
-/// Only the history flags, parsed by clap so they mean what they mean for `run`.
+/// Only diskbench's own flags, parsed by clap so they mean what they mean for `run`.
 #[derive(Parser)]
 #[command(no_binary_name = true, disable_help_flag = true)]
-struct SaveOnly {
+struct OwnOnly {
     #[command(flatten)]
     save: SaveArgs,
+    #[command(flatten)]
+    repeat: RepeatArgs,
 }
 
-/// Splits the history flags (`--db PATH` or `--db=PATH`, `--label k=v`, ...)
-/// from the fio options of `diskbench fio`, which go on to the fio parser.
-pub fn split_save_args(args: Vec<String>) -> Result<(Vec<String>, SaveArgs), String> {
+/// Splits diskbench's own flags (history: `--db PATH` or `--db=PATH`,
+/// `--label k=v`, ...; repetition: `--runs`, `--duration`, `--pause`) from
+/// the fio options of `diskbench fio`, which go on to the fio parser.
+pub fn split_own_args(args: Vec<String>) -> Result<(Vec<String>, SaveArgs, RepeatArgs), String> {
     let mut rest = Vec::new();
     let mut ours = Vec::new();
     let mut args = args.into_iter();
@@ -156,12 +166,12 @@ pub fn split_save_args(args: Vec<String>) -> Result<(Vec<String>, SaveArgs), Str
             },
         }
     }
-    let parsed = SaveOnly::try_parse_from(&ours).map_err(|e| {
+    let parsed = OwnOnly::try_parse_from(&ours).map_err(|e| {
         let text = e.to_string();
         let first = text.lines().next().unwrap_or("invalid option");
         first.trim_start_matches("error: ").to_string()
     })?;
-    Ok((rest, parsed.save))
+    Ok((rest, parsed.save, parsed.repeat))
 }
 
 /// True when the run measured nothing worth keeping: it failed before any I/O.
@@ -171,33 +181,56 @@ fn nothing_measured(result: &RunResult) -> bool {
 }
 
 /// Saves a measured result (after it was printed) and says where on
-/// stderr. Returns the exit code the command ends with: a failed save turns
-/// success into 1 and leaves any other code as it was.
-pub fn save_run(kind: RunKind, result: &RunResult, args: &SaveArgs, exit: Exit) -> Exit {
+/// stderr. `live` is what the live writer left: the run's row, written
+/// while it went on, is then saved whole under the same id. Returns the
+/// exit code the command ends with (a failed save turns success into 1 and
+/// leaves any other code as it was) and the run's id.
+pub fn save_run(
+    kind: RunKind,
+    result: &RunResult,
+    soak: Option<SoakRef>,
+    live: Written,
+    args: &SaveArgs,
+    exit: Exit,
+) -> (Exit, Option<i64>) {
     if args.no_save {
-        return exit;
+        return (exit, None);
     }
     if nothing_measured(result) {
+        if let (Some(id), Some(mut store)) = (live.id, live.store) {
+            let _ = store.remove(&[id]);
+        }
         eprintln!("diskbench: nothing was measured, so nothing was saved");
-        return exit;
+        return (exit, None);
     }
-    let record = args.tags.record(kind, result.clone());
-    let saved = args.db.open().and_then(|mut store| {
-        let id = store.save(&record)?;
+    let record = RunRecord {
+        soak,
+        ..args.tags.record(kind, result.clone())
+    };
+    let store = match live.store {
+        Some(store) => Ok(store),
+        None => args.db.open(),
+    };
+    let saved = store.and_then(|mut store| {
+        let id = match live.id {
+            Some(id) => store.finish_live(id, &record)?,
+            None => store.save(&record)?,
+        };
         Ok((id, store.path().to_path_buf()))
     });
     match saved {
         Ok((id, path)) => {
             eprintln!("saved as run {id} in {}", path.display());
-            exit
+            (exit, Some(id))
         }
         Err(e) => {
             eprintln!("diskbench: not saved: {e:#}; the results above are complete");
-            if exit == Exit::Ok {
+            let exit = if exit == Exit::Ok {
                 Exit::Runtime
             } else {
                 exit
-            }
+            };
+            (exit, None)
         }
     }
 }
@@ -228,6 +261,12 @@ History (diskbench's own flags, taken out before the fio options are read):
   --price-gib-month PRICE     price per GiB-month, for `diskbench compare`
   --price-per-million-ios PRICE
   --price-month PRICE         flat monthly price
+
+Repetition (a soak: each run is saved as it finishes, its per-second series while it runs):
+  --runs N                    run the jobs N times
+  --duration DURATION         repeat until this much time has passed, e.g. 3h
+                              (with --runs: whichever comes first)
+  --pause DURATION            idle this long between runs, e.g. 30s
 ";
 
 #[cfg(test)]
@@ -235,7 +274,7 @@ mod tests {
     use super::*;
 
     fn split(args: &[&str]) -> Result<(Vec<String>, SaveArgs), String> {
-        split_save_args(args.iter().map(|s| s.to_string()).collect())
+        split_own_args(args.iter().map(|s| s.to_string()).collect()).map(|(r, s, _)| (r, s))
     }
 
     #[test]
@@ -271,6 +310,29 @@ mod tests {
         // Options that merely start alike stay with fio.
         let (rest, _) = split(&["--dbx=1", "--labels=2"]).unwrap();
         assert_eq!(rest, ["--dbx=1", "--labels=2"]);
+    }
+
+    #[test]
+    fn repetition_flags_come_out_of_fio_arguments_too() {
+        let args = [
+            "--runs",
+            "3",
+            "--name=t",
+            "--duration=3h",
+            "--pause",
+            "200ms",
+        ];
+        let (rest, _, repeat) =
+            split_own_args(args.iter().map(|s| s.to_string()).collect()).unwrap();
+        assert_eq!(rest, ["--name=t"]);
+        assert_eq!(repeat.runs, Some(3));
+        assert_eq!(
+            repeat.duration,
+            Some(std::time::Duration::from_secs(3 * 3600))
+        );
+        assert_eq!(repeat.pause, Some(std::time::Duration::from_millis(200)));
+        let e = split(&["--runs=0"]).unwrap_err();
+        assert!(e.contains("at least 1"), "{e}");
     }
 
     #[test]

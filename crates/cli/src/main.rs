@@ -14,9 +14,11 @@ mod cmd_run;
 mod cmd_show;
 mod history;
 mod import;
+mod live;
 mod outcome;
 mod progress;
 mod selection;
+mod soak;
 mod timefmt;
 
 use clap::{Parser, Subcommand};

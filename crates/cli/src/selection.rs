@@ -22,6 +22,9 @@ pub struct Filters {
     /// Only runs made by this command
     #[arg(long, value_name = "COMMAND", value_parser = ["run", "fio", "import-fio", "import-gobonniego"])]
     pub command: Option<String>,
+    /// Only the runs of this soak (`--runs`/`--duration`; its id is printed at its end)
+    #[arg(long, value_name = "ID")]
+    pub soak: Option<String>,
 }
 
 impl Filters {
@@ -36,6 +39,7 @@ impl Filters {
             since_unix_ms: when(&self.since, false)?,
             until_unix_ms: when(&self.until, true)?,
             kind: self.command.as_deref().and_then(RunKind::parse),
+            soak: self.soak.clone(),
         })
     }
 }

@@ -8,9 +8,8 @@
 //! neither), the test asserts the clear error, then applies the smallest
 //! substitution and runs the result:
 //! - seed 001 (three job sections): `directory=/a/fio` is redirected with
-//!   `--directory=TMP`. Each section has `fadvise_hint=0`, which diskbench
-//!   does not carry out yet: the exact file gives that error with its
-//!   `file:line`; the file without that line runs.
+//!   `--directory=TMP`; the files run as they are, `fadvise_hint=0`
+//!   included (no posix_fadvise advice, as in fio).
 //! - seed 002 (five command lines, four written as one with
 //!   `-rw=<read,write,randread,randwrite>`): `-ioengine=libio` is the
 //!   article's typo (fio: "engine libio not loadable"); diskbench refuses it
@@ -18,9 +17,9 @@
 //!   with `--filename=TMP/testfile`.
 //! - seed 004 (three command lines): the article's web page turned `--` into
 //!   en dashes (fio: "unable to open '–randrepeat=1' job file"); diskbench
-//!   names the typographic dash. With `--` the lines give the
-//!   "not carried out yet" error for `gtod_reduce`; without it they run, with
-//!   `filename=test` in the temporary directory (the current directory).
+//!   names the typographic dash. With `--` the lines run as they are, with
+//!   `filename=test` in the temporary directory (the current directory);
+//!   `--gtod_reduce=1` keeps the latencies and says so on stderr.
 
 mod common;
 use common::*;
@@ -107,51 +106,20 @@ fn assert_parses(dir: &Path, args: &[String], jobs: usize, must_contain: &[&str]
     }
 }
 
-// Seed 001: name, numjobs (one JSON job per clone), line of fadvise_hint.
-const SEED_001: [(&str, usize, usize); 3] = [
-    ("seq-read", 1, 5),
-    ("random-write", 8, 6),
-    ("read-write", 8, 6),
-];
+// Seed 001: name, numjobs (one JSON job per clone).
+const SEED_001: [(&str, usize); 3] = [("seq-read", 1), ("random-write", 8), ("read-write", 8)];
 
 #[test]
-fn seed_001_sections_as_given_name_fadvise_hint() {
+fn seed_001_sections_run_unchanged() {
     let dir = real_dir();
-    for (name, _, line) in SEED_001 {
+    for (name, numjobs) in SEED_001 {
         let file = fixture(&format!("001_{name}.fio")).display().to_string();
         let mut args = strings(&SHORTEN);
-        args.extend([
-            format!("--directory={}", dir.path().display()),
-            file.clone(),
-        ]);
-        let want = format!(
-            "{file}:{line}: option 'fadvise_hint' is a fio option diskbench does not carry out yet"
-        );
-        assert_refused(&fio(dir.path(), &args), &[&want]);
-        args.push("--parse-only".into());
-        assert_refused(&fio(dir.path(), &args), &[&want]);
-    }
-}
-
-#[test]
-fn seed_001_sections_run_without_fadvise_hint() {
-    let dir = real_dir();
-    for (name, numjobs, _) in SEED_001 {
-        let text = fixture_text(&format!("001_{name}.fio"));
-        let kept: String = text
-            .lines()
-            .filter(|l| !l.contains("fadvise_hint"))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        let file = dir.path().join(format!("{name}.fio"));
-        std::fs::write(&file, kept).unwrap();
-        let mut args = strings(&SHORTEN);
-        args.extend([
-            format!("--directory={}", dir.path().display()),
-            file.display().to_string(),
-        ]);
+        args.extend([format!("--directory={}", dir.path().display()), file]);
         let doc = assert_ran(&fio(dir.path(), &args), name, numjobs);
-        assert_eq!(doc["jobs"][0]["job options"]["size"], "16m");
+        let opts = &doc["jobs"][0]["job options"];
+        assert_eq!(opts["size"], "16m");
+        assert_eq!(opts["fadvise_hint"], "0");
         let dir_opt = format!("--directory={}", dir.path().display());
         assert_parses(
             dir.path(),
@@ -162,6 +130,7 @@ fn seed_001_sections_run_without_fadvise_hint() {
                 "--runtime=1 --time_based",
                 "--bs=16k",
                 "--direct=1",
+                "--fadvise_hint=0",
                 &dir_opt,
             ],
         );
@@ -174,7 +143,7 @@ fn seed_001_as_the_article_runs_it_with_section() {
     let dir = real_dir();
     let all: String = SEED_001
         .iter()
-        .map(|(n, _, _)| fixture_text(&format!("001_{n}.fio")))
+        .map(|(n, _)| fixture_text(&format!("001_{n}.fio")))
         .collect();
     std::fs::write(dir.path().join("fio.cfg"), &all).unwrap();
     let mut args = strings(&SHORTEN);
@@ -183,16 +152,6 @@ fn seed_001_as_the_article_runs_it_with_section() {
         "--section=seq-read".into(),
         "./fio.cfg".into(),
     ]);
-    assert_refused(
-        &fio(dir.path(), &args),
-        &["./fio.cfg:5: option 'fadvise_hint'"],
-    );
-    let kept: String = all
-        .lines()
-        .filter(|l| !l.contains("fadvise_hint"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    std::fs::write(dir.path().join("fio.cfg"), kept).unwrap();
     assert_ran(&fio(dir.path(), &args), "seq-read", 1);
     assert_parses(dir.path(), &args, 1, &["--name=seq-read"]);
     // Without --section, the three jobs run at the same time, in one group.
@@ -291,27 +250,26 @@ fn seed_004_command_lines() {
             ],
         );
         let dashed: Vec<String> = words.iter().map(|w| w.replace('\u{2013}', "--")).collect();
-        let mut args = dashed.clone();
-        args.extend(strings(&SHORTEN));
-        assert_refused(
-            &fio(dir.path(), &args),
-            &["option 'gtod_reduce' is a fio option diskbench does not carry out yet"],
-        );
-        let mut args: Vec<String> = dashed
-            .into_iter()
-            .filter(|w| !w.starts_with("--gtod_reduce"))
-            .collect();
+        assert!(dashed.iter().any(|w| w == "--gtod_reduce=1"), "{dashed:?}");
+        let mut args = dashed;
         args.extend(strings(&SHORTEN));
         let rw = args
             .iter()
             .find(|w| w.starts_with("--readwrite="))
             .unwrap()
             .clone();
-        let doc = assert_ran(&fio(dir.path(), &args), "test", 1);
+        let out = fio(dir.path(), &args);
+        let doc = assert_ran(&out, "test", 1);
         assert_eq!(
             doc["jobs"][0]["job options"]["rw"],
             rw.trim_start_matches("--readwrite=")
         );
+        // gtod_reduce: latencies still measured, and stderr says so.
+        assert!(stderr_of(&out).contains("gtod_reduce=1: diskbench keeps measuring latencies"));
+        let job = &doc["jobs"][0];
+        let n = job["read"]["clat_ns"]["N"].as_u64().unwrap()
+            + job["write"]["clat_ns"]["N"].as_u64().unwrap();
+        assert!(n > 0, "{job}");
         assert_parses(
             dir.path(),
             &args,

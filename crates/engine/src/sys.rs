@@ -87,6 +87,31 @@ pub fn drop_cache(file: &File) -> io::Result<()> {
     Ok(())
 }
 
+/// Access-pattern advice for [`advise`] (posix_fadvise's NORMAL, SEQUENTIAL, RANDOM).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Advice {
+    Normal,
+    Sequential,
+    Random,
+}
+
+/// Tells the kernel how the whole file will be read (posix_fadvise over
+/// offset 0, length 0 = to the end): it steers the page cache's readahead,
+/// so it matters for buffered I/O only. This is fio's `fadvise_hint`.
+pub fn advise(file: &File, advice: Advice) -> io::Result<()> {
+    let flag = match advice {
+        Advice::Normal => libc::POSIX_FADV_NORMAL,
+        Advice::Sequential => libc::POSIX_FADV_SEQUENTIAL,
+        Advice::Random => libc::POSIX_FADV_RANDOM,
+    };
+    // SAFETY: plain syscall on a valid fd; no memory is passed.
+    let ret = unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, flag) };
+    if ret != 0 {
+        return Err(io::Error::from_raw_os_error(ret));
+    }
+    Ok(())
+}
+
 /// Reserves `len` bytes for a file (posix_fallocate), as fio does before writes.
 pub fn allocate(file: &File, len: u64) -> io::Result<()> {
     // SAFETY: plain syscall on a valid fd; no memory is passed.
@@ -140,5 +165,8 @@ mod tests {
         allocate(&f, 1 << 20).unwrap();
         assert_eq!(f.metadata().unwrap().len(), 1 << 20);
         drop_cache(&f).unwrap();
+        for advice in [Advice::Normal, Advice::Sequential, Advice::Random] {
+            advise(&f, advice).unwrap();
+        }
     }
 }

@@ -236,7 +236,7 @@ fn take_value<I: Iterator<Item = String>>(
     }
 }
 
-/// `normal`, `json` or a comma list of them (`normal,json`), as fio takes it.
+/// `normal`, `json`, `json+`, `terse` or a comma list of them (`normal,json+`), as fio takes it.
 pub(crate) fn parse_output_formats(text: &str) -> Result<Vec<OutputFormat>, FioError> {
     let err = |problem: String| FioError::RunOption {
         option: options::OUTPUT_FORMAT.to_string(),
@@ -248,20 +248,14 @@ pub(crate) fn parse_output_formats(text: &str) -> Result<Vec<OutputFormat>, FioE
         let format = match part {
             "normal" => OutputFormat::Normal,
             "json" => OutputFormat::Json,
-            "json+" => {
-                return Err(err(
-                    "json+ (json with every latency bucket) is not supported yet: use json".into(),
-                ))
-            }
-            "terse" => return Err(err(
-                "terse (fio's semicolon-separated format) is not supported yet: use normal or json"
-                    .into(),
-            )),
+            "json+" => OutputFormat::JsonPlus,
+            "terse" => OutputFormat::Terse,
             _ => {
                 let mut problem = format!(
-                    "'{part}' is not an output format: use normal, json, or both as normal,json"
+                    "'{part}' is not an output format: use normal, json, json+ or terse, or several \
+                     as normal,json"
                 );
-                if let Some(s) = closest(part, ["normal", "json"]) {
+                if let Some(s) = closest(part, ["normal", "json", "json+", "terse"]) {
                     problem.push_str(&format!("; did you mean '{s}'?"));
                 }
                 return Err(err(problem));
@@ -362,7 +356,9 @@ mod tests {
         assert_eq!(parse_output_formats("json,json").unwrap(), vec![Json]);
         let msg = parse_output_formats("jsno").unwrap_err().to_string();
         assert!(msg.contains("did you mean 'json'"), "{msg}");
-        let msg = parse_output_formats("json+").unwrap_err().to_string();
-        assert!(msg.contains("not supported yet"), "{msg}");
+        assert_eq!(
+            parse_output_formats("normal,json+,terse").unwrap(),
+            vec![Normal, JsonPlus, Terse]
+        );
     }
 }

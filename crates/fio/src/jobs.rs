@@ -224,6 +224,12 @@ fn apply(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioError>
             draft.order.wait_for = Some(text.to_string());
             draft.order.at = opt.at.clone();
         }
+        Key::FadviseHint => spec.fadvise_hint = values::fadvise_hint(scope, text)?,
+        Key::GtodReduce => spec.gtod_reduce = values::flag(scope, name, value)?,
+        Key::PercentileList => spec.percentile_list = values::percentile_list(scope, text)?,
+        Key::ClatPercentiles => spec.clat_percentiles = values::flag(scope, name, value)?,
+        Key::LatPercentiles => spec.lat_percentiles = values::flag(scope, name, value)?,
+        Key::Description => spec.description = Some(text.to_string()),
     }
     // fio echoes options with a value; a bare flag does not show in its
     // `job options` (see the sample's `--time_based`).

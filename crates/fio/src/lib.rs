@@ -46,6 +46,10 @@ pub enum OutputFormat {
     /// fio's human-readable text.
     Normal,
     Json,
+    /// fio's JSON plus each latency histogram's non-empty buckets (`bins`).
+    JsonPlus,
+    /// fio's semicolon-separated format, version 3.
+    Terse,
 }
 
 impl OutputFormat {
@@ -53,9 +57,17 @@ impl OutputFormat {
         match self {
             OutputFormat::Normal => "normal",
             OutputFormat::Json => "json",
+            OutputFormat::JsonPlus => "json+",
+            OutputFormat::Terse => "terse",
         }
     }
 }
+
+/// What `gtod_reduce` does in diskbench, said once on stderr: fio stops
+/// timing I/Os to save `gettimeofday` calls and reports no latencies;
+/// diskbench's clock is already cheap, so it keeps them.
+pub const GTOD_REDUCE_NOTE: &str = "gtod_reduce=1: diskbench keeps measuring latencies \
+     (its timestamps are cheap: TSC, batched) and reports them, where fio would omit them";
 
 /// A parsed fio command line, with its job files read.
 #[derive(Clone, Debug, PartialEq)]
@@ -137,7 +149,10 @@ fn parse_with<I: IntoIterator<Item = String>>(args: I, env: &Env) -> Result<FioA
             false => FioError::NoJobInFiles(raw.job_files.join(", ")),
         });
     }
-    let grouped = groups::group(built.jobs)?;
+    let mut grouped = groups::group(built.jobs)?;
+    if grouped.groups.iter().flatten().any(|j| j.gtod_reduce) {
+        grouped.warnings.push(GTOD_REDUCE_NOTE.to_string());
+    }
     Ok(FioArgs {
         jobs: grouped.groups.iter().flatten().cloned().collect(),
         groups: grouped.groups,
@@ -161,7 +176,7 @@ pub fn help() -> String {
         .collect();
     names.sort();
     format!(
-        "usage: diskbench fio [--output-format=normal|json] [--output=FILE] [--allow-destructive]\n\
+        "usage: diskbench fio [--output-format=normal|json|json+|terse] [--output=FILE] [--allow-destructive]\n\
          \x20                    [--parse-only] [--section=NAME]... [GLOBAL OPTIONS]\n\
          \x20                    [--name=JOB [JOB OPTIONS]]... [JOBFILE]...\n\n\
          fio's job files and command-line form. On the command line --name= starts a job;\n\

@@ -48,6 +48,14 @@ pub(crate) enum Key {
     NewGroup,
     /// Wait for the named job: approximated by a group boundary (see `groups`).
     WaitFor,
+    /// posix_fadvise on each file of a buffered job (see `model::FadviseHint`).
+    FadviseHint,
+    /// Carried out by measuring anyway: see `JobSpec::gtod_reduce`.
+    GtodReduce,
+    PercentileList,
+    ClatPercentiles,
+    LatPercentiles,
+    Description,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -63,9 +71,15 @@ pub(crate) enum ValueKind {
 impl Key {
     pub(crate) fn value_kind(self) -> ValueKind {
         match self {
-            Key::Name | Key::Rw | Key::Filename | Key::Directory | Key::IoEngine | Key::WaitFor => {
-                ValueKind::Text
-            }
+            Key::Name
+            | Key::Rw
+            | Key::Filename
+            | Key::Directory
+            | Key::IoEngine
+            | Key::WaitFor
+            | Key::FadviseHint
+            | Key::PercentileList
+            | Key::Description => ValueKind::Text,
             Key::Runtime | Key::RampTime => ValueKind::Time,
             _ => ValueKind::Number,
         }
@@ -152,6 +166,12 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     },
     opt(Key::NewGroup, "new_group", Arity::Flag),
     opt(Key::WaitFor, "wait_for", Arity::Value),
+    opt(Key::FadviseHint, "fadvise_hint", Arity::Value),
+    opt(Key::GtodReduce, "gtod_reduce", Arity::Flag),
+    opt(Key::PercentileList, "percentile_list", Arity::Value),
+    opt(Key::ClatPercentiles, "clat_percentiles", Arity::Flag),
+    opt(Key::LatPercentiles, "lat_percentiles", Arity::Flag),
+    opt(Key::Description, "description", Arity::Value),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -215,18 +235,18 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "blocksize_unaligned", "bs_is_seq_rand", "bs_unaligned", "bsrange", "bssplit",
     "buffer_compress_chunk", "buffer_compress_percentage", "buffer_pattern", "busy_poll",
     "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete", "cgroup_weight", "chunk_size",
-    "clat_percentiles", "clientname", "clocksource", "clustername", "cmd_type", "cmdprio",
+    "clientname", "clocksource", "clustername", "cmd_type", "cmdprio",
     "cmdprio_bssplit", "cmdprio_class", "cmdprio_percentage", "conf", "cont", "continue_on_error",
     "cpuchunks", "cpuload", "cpumask", "cpumode", "cpus_allowed", "cpus_allowed_policy",
     "create_fsync", "create_on_open", "create_only", "create_serialize", "cuda_io",
     "dedupe_global", "dedupe_mode", "dedupe_percentage", "dedupe_working_set_percentage",
-    "description", "device-names", "dir", "direct_write_to_pmem", "disable_bw",
+    "device-names", "dir", "direct_write_to_pmem", "disable_bw",
     "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat", "disk_util",
     "do_verify", "donorname", "error_dump", "exec_postrun", "exec_prerun", "exit_on_io_done",
-    "exit_what", "exitall", "exitall_on_error", "experimental_verify", "fadvise_hint", "fallocate",
+    "exit_what", "exitall", "exitall_on_error", "experimental_verify", "fallocate",
     "file_append", "file_service_type", "filename_format", "filesize", "fill_device", "fill_fs",
     "fixedbufs", "flow", "flow_id", "flow_sleep", "force_async", "fsync_on_close", "gid",
-    "gpu_dev_ids", "grace_time", "gtod_cpu", "gtod_reduce", "hdfsdirectory", "hipri",
+    "gpu_dev_ids", "grace_time", "gtod_cpu", "hdfsdirectory", "hipri",
     "hipri_percentage", "hostname", "http_host", "http_mode", "http_pass", "http_s3_key",
     "http_s3_keyid", "http_s3_region", "http_s3_sse_customer_algorithm",
     "http_s3_sse_customer_key", "http_s3_storage_class", "http_swift_auth_token", "http_user",
@@ -234,7 +254,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "interface", "io_limit", "io_size", "io_submit_mode",
     "iodepth_batch_complete", "iodepth_batch_complete_max", "iodepth_batch_complete_min",
     "iodepth_low", "iomem", "iomem_align", "iopsavgtime", "ioscheduler",
-    "job_max_open_zones", "kb_base", "large-block-op-kbytes", "lat_percentiles",
+    "job_max_open_zones", "kb_base", "large-block-op-kbytes", 
     "latency_percentile", "latency_run", "latency_target", "latency_window", "listen", "load",
     "lockfile", "lockmem", "log_alternate_epoch", "log_alternate_epoch_clock_id", "log_avg_msec",
     "log_compression", "log_compression_cpus", "log_entries", "log_hist_coarseness",
@@ -244,7 +264,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "nice", "nodelay", "nonvectored", "norandommap", "nowait", "numa_cpu_nodes",
     "numa_mem_policy", "number_ios", "numruns", "object_class", "offset_align",
     "offset_increment", "opendir", "openfiles", "overwrite", "per_job_logs", "percentage_random",
-    "percentile_list", "pingpong", "pool", "port", "pre_read", "prep", "prio", "prioclass",
+    "pingpong", "pool", "port", "pre_read", "prep", "prio", "prioclass",
     "profile", "program", "proto", "protocol", "random_distribution", "random_generator", "rate",
     "rate_cycle", "rate_ignore_thinktime", "rate_iops", "rate_iops_min", "rate_min",
     "rate_process", "rbdname", "read-req-num-512-blocks", "read_beyond_wp", "read_iolog",

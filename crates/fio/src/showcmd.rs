@@ -84,11 +84,35 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
         ("invalidate", job.invalidate, defaults.invalidate),
         ("end_fsync", job.end_fsync, defaults.end_fsync),
         ("randrepeat", job.randrepeat, defaults.randrepeat),
+        ("gtod_reduce", job.gtod_reduce, defaults.gtod_reduce),
+        (
+            "clat_percentiles",
+            job.clat_percentiles,
+            defaults.clat_percentiles,
+        ),
+        (
+            "lat_percentiles",
+            job.lat_percentiles,
+            defaults.lat_percentiles,
+        ),
     ];
     for (name, value, default) in flags {
         if value != default {
             opts.push((name, Some(u8::from(value).to_string())));
         }
+    }
+    if job.fadvise_hint != defaults.fadvise_hint {
+        opts.push((
+            "fadvise_hint",
+            Some(job.fadvise_hint.fio_name().to_string()),
+        ));
+    }
+    if job.percentile_list != defaults.percentile_list {
+        let list: Vec<String> = job.percentile_list.iter().map(f64::to_string).collect();
+        opts.push(("percentile_list", Some(list.join(":"))));
+    }
+    if let Some(desc) = &job.description {
+        opts.push(("description", Some(desc.clone())));
     }
     if job.randseed != defaults.randseed {
         opts.push(("randseed", Some(job.randseed.to_string())));

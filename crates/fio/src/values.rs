@@ -10,7 +10,7 @@
 use crate::error::{FioError, Scope};
 use crate::suggest::closest;
 use model::units::{self, UnitError};
-use model::{EngineKind, RwMode};
+use model::{EngineKind, FadviseHint, RwMode};
 use std::time::Duration;
 
 const RW_NAMES: [&str; 7] = [
@@ -223,6 +223,47 @@ fn push_suggestion(problem: &mut String, suggestion: Option<&str>) {
     if let Some(s) = suggestion {
         problem.push_str(&format!("; did you mean '{s}'?"));
     }
+}
+
+/// `fadvise_hint`: fio's 0, 1, sequential, random (and `normal`).
+pub(crate) fn fadvise_hint(scope: &Scope, text: &str) -> Result<FadviseHint, FioError> {
+    FadviseHint::parse(text.trim()).ok_or_else(|| {
+        FioError::invalid(
+            scope,
+            "fadvise_hint",
+            text,
+            format!("use {}", FadviseHint::NAMES),
+        )
+    })
+}
+
+/// fio's longest `percentile_list`.
+const MAX_PERCENTILES: usize = 20;
+
+/// `percentile_list=50:99:99.9`: up to 20 numbers from 0 to 100, sorted as
+/// fio sorts them (checked with fio 3.33: `99:50` reports 50 then 99).
+pub(crate) fn percentile_list(scope: &Scope, text: &str) -> Result<Vec<f64>, FioError> {
+    let bad = |problem: String| FioError::invalid(scope, "percentile_list", text, problem);
+    let mut list = Vec::new();
+    for part in text.split(':').map(str::trim).filter(|p| !p.is_empty()) {
+        let p: f64 = part
+            .parse()
+            .map_err(|_| bad(format!("'{part}' is not a number: use e.g. 50:99:99.9")))?;
+        if !(0.0..=100.0).contains(&p) {
+            return Err(bad(format!(
+                "{part} is not a percentile: each must be from 0 to 100"
+            )));
+        }
+        list.push(p);
+    }
+    if list.is_empty() || list.len() > MAX_PERCENTILES {
+        return Err(bad(format!(
+            "give 1 to {MAX_PERCENTILES} percentiles separated by ':', e.g. 50:99:99.9"
+        )));
+    }
+    list.sort_by(f64::total_cmp);
+    list.dedup();
+    Ok(list)
 }
 
 #[cfg(test)]

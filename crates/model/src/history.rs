@@ -70,4 +70,63 @@ pub struct RunRecord {
     pub prices: Prices,
     /// Everything measured, with the merged histograms of every job.
     pub result: RunResult,
+    /// The soak (`--runs`, `--duration`) this run is one of, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soak: Option<SoakRef>,
+    /// Whether the run was saved whole or is only known from what was
+    /// written while it ran.
+    #[serde(default, skip_serializing_if = "RunState::is_saved")]
+    pub state: RunState,
+}
+
+/// Ties the runs of one soak together, whatever their labels: runs saved by
+/// one `diskbench run --runs 30` share `id`, and `run` numbers them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SoakRef {
+    /// Unique per soak: its start time (UTC) and a random suffix, e.g.
+    /// `20261122-143000-3f9a`, so ids sort by time.
+    pub id: String,
+    /// 1-based position of this run in the soak.
+    pub run: u32,
+}
+
+/// How much of a run the history holds. A run is written while it goes on
+/// (its per-second series), and saved whole when it ends; a process killed
+/// in between (SIGKILL, a crash, a lost machine) leaves it `Killed`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunState {
+    /// Saved whole when it ended (finished, failed or interrupted).
+    #[default]
+    Saved,
+    /// Still being measured by a live process: the series so far.
+    Running,
+    /// Its process ended without saving it: the series up to its last write.
+    Killed,
+}
+
+impl RunState {
+    pub fn is_saved(&self) -> bool {
+        *self == RunState::Saved
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            RunState::Saved => "saved",
+            RunState::Running => "running",
+            RunState::Killed => "killed",
+        }
+    }
+}
+
+/// One finished second of one worker, handed over while the run goes on so
+/// the history can keep the series of a run that never ends cleanly.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LivePoint {
+    /// The job's group (0-based, as `JobResult::groupid`).
+    pub group: u32,
+    /// The job's position in its group.
+    pub job: u32,
+    /// Which clone (`numjobs`) of the job.
+    pub clone: u32,
+    pub point: crate::SeriesPoint,
 }

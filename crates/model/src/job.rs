@@ -110,6 +110,56 @@ pub enum FileTarget {
     },
 }
 
+/// fio's `fadvise_hint`: the access pattern announced to the kernel with
+/// posix_fadvise when a job's files are opened, for buffered I/O (the page
+/// cache's readahead is what the advice steers; direct I/O bypasses it, so
+/// with `direct=1` the hint changes nothing and is not sent).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FadviseHint {
+    /// `0`: no advice.
+    None,
+    /// `1` (fio's default): random for random patterns, sequential otherwise.
+    #[default]
+    Workload,
+    Sequential,
+    Random,
+    /// POSIX_FADV_NORMAL: the kernel's default readahead. fio 3.33 does not
+    /// take this value; diskbench accepts it as the explicit "undo" of a hint.
+    Normal,
+}
+
+impl FadviseHint {
+    pub fn parse(text: &str) -> Option<FadviseHint> {
+        Some(match text {
+            "0" => FadviseHint::None,
+            "1" => FadviseHint::Workload,
+            "sequential" => FadviseHint::Sequential,
+            "random" => FadviseHint::Random,
+            "normal" => FadviseHint::Normal,
+            _ => return None,
+        })
+    }
+    pub fn fio_name(self) -> &'static str {
+        match self {
+            FadviseHint::None => "0",
+            FadviseHint::Workload => "1",
+            FadviseHint::Sequential => "sequential",
+            FadviseHint::Random => "random",
+            FadviseHint::Normal => "normal",
+        }
+    }
+    pub const NAMES: &'static str = "0, 1, sequential, random or normal";
+}
+
+fn default_true() -> bool {
+    true
+}
+
+fn default_percentiles() -> Vec<f64> {
+    crate::DEFAULT_PERCENTILES.to_vec()
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobSpec {
     pub name: String,
@@ -144,6 +194,27 @@ pub struct JobSpec {
     pub randrepeat: bool,
     pub randseed: u64,
     pub group_reporting: bool,
+    /// `fadvise_hint`: advice given on each file at the start of a buffered job.
+    #[serde(default)]
+    pub fadvise_hint: FadviseHint,
+    /// `gtod_reduce`: fio turns off its latency clocks to save time; diskbench's
+    /// timestamps are already cheap (TSC, batched), so it keeps measuring and
+    /// reports latencies anyway (the CLI says so on stderr).
+    #[serde(default)]
+    pub gtod_reduce: bool,
+    /// `percentile_list`: the percentiles reported, in the order given (fio's
+    /// default: [`crate::DEFAULT_PERCENTILES`]).
+    #[serde(default = "default_percentiles")]
+    pub percentile_list: Vec<f64>,
+    /// `clat_percentiles`: report completion-latency percentiles (fio: on).
+    #[serde(default = "default_true")]
+    pub clat_percentiles: bool,
+    /// `lat_percentiles`: report total-latency percentiles (fio: off).
+    #[serde(default)]
+    pub lat_percentiles: bool,
+    /// `description`: free text, shown with the job as fio does.
+    #[serde(default)]
+    pub description: Option<String>,
     /// The options as the user gave them, in order: echoed as fio's `job options`.
     pub options: Vec<(String, String)>,
 }
@@ -182,6 +253,12 @@ impl JobSpec {
             randrepeat: true,
             randseed: DEFAULT_RANDSEED,
             group_reporting: false,
+            fadvise_hint: FadviseHint::Workload,
+            gtod_reduce: false,
+            percentile_list: default_percentiles(),
+            clat_percentiles: true,
+            lat_percentiles: false,
+            description: None,
             options: Vec::new(),
         }
     }

@@ -14,8 +14,8 @@ pub mod units;
 pub mod warning;
 
 pub use histogram::Histogram;
-pub use history::{Prices, RunKind, RunRecord};
-pub use job::{Direction, EngineKind, FileTarget, JobSpec, RwMode};
+pub use history::{LivePoint, Prices, RunKind, RunRecord, RunState, SoakRef};
+pub use job::{Direction, EngineKind, FadviseHint, FileTarget, JobSpec, RwMode};
 pub use result::{CpuUsage, DirStats, HostInfo, JobResult, RunResult, SeriesPoint, TargetInfo};
 pub use warning::Warning;
 

@@ -255,6 +255,8 @@ pub fn records() -> Vec<RunRecord> {
                     error: None,
                     interrupted: false,
                 },
+                soak: None,
+                state: Default::default(),
             });
         }
     }

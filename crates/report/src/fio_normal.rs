@@ -49,6 +49,9 @@ fn job_block(out: &mut String, result: &RunResult, job: &JobResult) {
         }
         None => out.push('\n'),
     }
+    if let Some(desc) = &job.spec.description {
+        let _ = writeln!(out, "  Description  : [{desc}]");
+    }
     for dir in DIRECTIONS {
         if stats::dir_stats(job, dir).bytes > 0 {
             dir_block(out, result, job, dir);
@@ -86,7 +89,13 @@ fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Directi
     }
     lat_line(out, "clat", &d.clat);
     lat_line(out, " lat", &d.lat);
-    percentile_block(out, "clat", &d.clat);
+    let list = &job.spec.percentile_list;
+    if job.spec.clat_percentiles {
+        percentile_block(out, "clat", &d.clat, list);
+    }
+    if job.spec.lat_percentiles {
+        percentile_block(out, " lat", &d.lat, list);
+    }
     if let Some(s) = stats::bw_stats(job, dir) {
         let agg = stats::bw_agg_percent(s.mean, stats::group_agg(result, job, dir));
         let (mut min, mut max, mut mean, mut dev) = (s.min, s.max, s.mean, s.stddev);
@@ -127,9 +136,12 @@ fn lat_line(out: &mut String, name: &str, h: &Histogram) {
     );
 }
 
-/// fio's percentile block: four per line, `[  212]` right-aligned to the widest value.
-fn percentile_block(out: &mut String, name: &str, h: &Histogram) {
-    let values = stats::percentiles(h);
+/// fio's percentile block: `[  212]` right-aligned to the widest value, as
+/// many per line as fit in 80 columns (four with the default list), each
+/// percentile with as many decimals as the list needs (fio 3.33 prints
+/// `50th` for `50:99`, `50.0th` for `50:99.9`, `1.00th` for the default).
+fn percentile_block(out: &mut String, name: &str, h: &Histogram, list: &[f64]) {
+    let values = stats::percentiles_at(h, list);
     let (Some(minv), Some(maxv)) = (
         values.iter().map(|&(_, v)| v).min(),
         values.iter().map(|&(_, v)| v).max(),
@@ -144,7 +156,9 @@ fn percentile_block(out: &mut String, name: &str, h: &Histogram) {
         .checked_ilog10()
         .map_or(1, |d| d as usize + 1)
         .max(5);
-    let precision = 2;
+    let precision = list.iter().map(|&p| decimals(p)).max().unwrap_or(0);
+    // fio: the percentile is `precision + 3` wide (` 1.00`, ` 50`).
+    let pw = precision + 3;
     let per_line = (80 - 7) / (precision + 10 + width);
     for (j, &(pct, v)) in values.iter().enumerate() {
         if j != 0 && j % per_line == 0 {
@@ -153,7 +167,7 @@ fn percentile_block(out: &mut String, name: &str, h: &Histogram) {
         let last = j == values.len() - 1;
         let _ = write!(
             out,
-            " {pct:5.2}th=[{:>width$}]{}",
+            " {pct:pw$.precision$}th=[{:>width$}]{}",
             fio_scale_up(v, scale),
             if last { '\n' } else { ',' }
         );
@@ -161,6 +175,16 @@ fn percentile_block(out: &mut String, name: &str, h: &Histogram) {
             out.push('\n');
         }
     }
+}
+
+/// Decimals needed to print a percentile exactly (at most 3).
+fn decimals(p: f64) -> usize {
+    (0..3)
+        .find(|&d| {
+            let scaled = p * 10f64.powi(d as i32);
+            (scaled - scaled.round()).abs() < 1e-6
+        })
+        .unwrap_or(3)
 }
 
 /// `  lat (usec)   : 250=12.52%, 500=84.62%, ...`, five per line, non-zero buckets only.
@@ -265,6 +289,34 @@ mod tests {
                 "{line:?} looks like nothing in fio's output"
             );
         }
+    }
+
+    #[test]
+    fn job_percentile_list_lat_percentiles_and_description() {
+        let mut result = sample_run();
+        let spec = &mut result.jobs[0].spec;
+        spec.percentile_list = vec![50.0, 99.0];
+        spec.lat_percentiles = true;
+        spec.description = Some("hello world".into());
+        let text = render(&result);
+        assert!(
+            text.contains("\n  Description  : [hello world]\n  read:"),
+            "{text}"
+        );
+        assert!(
+            text.contains("    clat percentiles (usec):\n     |  50th=["),
+            "{text}"
+        );
+        assert!(
+            text.contains("     lat percentiles (usec):\n     |  50th=["),
+            "{text}"
+        );
+        assert!(!text.contains("1.00th"), "{text}");
+        result.jobs[0].spec.percentile_list = vec![50.0, 99.9];
+        result.jobs[0].spec.clat_percentiles = false;
+        let text = render(&result);
+        assert!(!text.contains("clat percentiles"), "{text}");
+        assert!(text.contains("     | 50.0th=["), "{text}");
     }
 
     #[test]

@@ -133,6 +133,10 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
     m.insert("latency_target".into(), json!(0));
     m.insert("latency_percentile".into(), float(100.0));
     m.insert("latency_window".into(), json!(0));
+    // fio 3.33 puts `desc` after the latency_* keys, when a description is set.
+    if let Some(desc) = &job.spec.description {
+        m.insert("desc".into(), json!(desc));
+    }
     m.insert("cliff".into(), cliff::to_json(&cliff::within_run(job)));
     m.insert("diskbench".into(), job_extras(job));
     Value::Object(m)
@@ -156,11 +160,16 @@ fn dir_value(result: &RunResult, job: &JobResult, dir: Direction) -> Value {
     m.insert("drop_ios".into(), json!(0));
     let slat = d.slat.as_ref().map(LatStats::of).unwrap_or_default();
     m.insert("slat_ns".into(), lat_value(&slat, &[]));
-    m.insert(
-        "clat_ns".into(),
-        lat_value(&LatStats::of(&d.clat), &stats::percentiles(&d.clat)),
-    );
-    m.insert("lat_ns".into(), lat_value(&LatStats::of(&d.lat), &[]));
+    // fio's clat_percentiles / lat_percentiles choose where the job's list goes.
+    let spec = &job.spec;
+    let pcts = |on: bool, h| match on {
+        true => stats::percentiles_at(h, &spec.percentile_list),
+        false => Vec::new(),
+    };
+    let clat_p = pcts(spec.clat_percentiles, &d.clat);
+    m.insert("clat_ns".into(), lat_value(&LatStats::of(&d.clat), &clat_p));
+    let lat_p = pcts(spec.lat_percentiles, &d.lat);
+    m.insert("lat_ns".into(), lat_value(&LatStats::of(&d.lat), &lat_p));
     let bw = stats::bw_stats(job, dir);
     let agg = match bw {
         Some(s) => stats::bw_agg_percent(s.mean, stats::group_agg(result, job, dir)),

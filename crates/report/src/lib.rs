@@ -4,6 +4,8 @@
 //!
 //! - [`json`]: fio-compatible JSON (tools built for fio's JSON read ours),
 //!   plus [`json::error_json`] so stdout is parseable even on error;
+//! - [`json_plus`]: fio's `json+` (the JSON plus latency histogram bins);
+//! - [`terse`]: fio's semicolon-separated `terse` format, version 3;
 //! - [`fio_normal`]: fio's human `normal` text layout;
 //! - [`table`]: the `diskbench run` terminal summary (target, table, headline);
 //! - [`format`](mod@format): the number formatting they share (fio's `num2str`, latency units);
@@ -27,8 +29,10 @@ pub mod fio_normal;
 pub mod format;
 pub mod html;
 pub mod json;
+pub mod json_plus;
 pub mod stats;
 pub mod table;
+pub mod terse;
 
 #[cfg(test)]
 mod testutil;

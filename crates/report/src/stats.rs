@@ -92,13 +92,15 @@ pub fn sample_stddev(h: &Histogram) -> f64 {
 /// The `clat` percentiles of [`model::DEFAULT_PERCENTILES`], empty when nothing
 /// was recorded (fio then omits the `percentile` object).
 pub fn percentiles(h: &Histogram) -> Vec<(f64, u64)> {
+    percentiles_at(h, &model::DEFAULT_PERCENTILES)
+}
+
+/// `(percentile, ns)` for each of a job's `percentile_list`; empty when `h` is.
+pub fn percentiles_at(h: &Histogram, list: &[f64]) -> Vec<(f64, u64)> {
     if h.is_empty() {
         return Vec::new();
     }
-    model::DEFAULT_PERCENTILES
-        .iter()
-        .map(|&p| (p, h.percentile(p)))
-        .collect()
+    list.iter().map(|&p| (p, h.percentile(p))).collect()
 }
 
 /// fio's statistics of per-interval samples (`bw_*`, `iops_*`).

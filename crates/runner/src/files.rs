@@ -10,7 +10,7 @@
 use crate::error::RunError;
 use crate::offsets::Region;
 use engine::sys;
-use model::{FileTarget, JobSpec, Warning};
+use model::{FadviseHint, FileTarget, JobSpec, Warning};
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
@@ -160,12 +160,18 @@ pub fn prepare_clone(
             let (mem, off) = dio_alignment(&file, path);
             mem_align = mem_align.max(mem as usize);
             check_aligned(spec, path, off as u64)?;
-        } else if spec.invalidate {
-            if let Err(e) = sys::drop_cache(&file) {
-                warnings.push(Warning::CacheNotDropped {
-                    path: path.display().to_string(),
-                    reason: e.to_string(),
-                });
+        } else {
+            if spec.invalidate {
+                if let Err(e) = sys::drop_cache(&file) {
+                    warnings.push(Warning::CacheNotDropped {
+                        path: path.display().to_string(),
+                        reason: e.to_string(),
+                    });
+                }
+            }
+            // fadvise_hint: readahead advice matters to buffered I/O only.
+            if let Some(advice) = advice_for(spec) {
+                sys::advise(&file, advice).map_err(|e| io_err("posix_fadvise", path, e))?;
             }
         }
         let blocks = size / spec.bs_bytes;
@@ -190,6 +196,18 @@ pub fn prepare_clone(
         regions,
         mem_align,
     })
+}
+
+/// The posix_fadvise advice of `fadvise_hint`, as fio gives it: with `1`,
+/// random for random patterns and sequential for the others.
+fn advice_for(spec: &JobSpec) -> Option<sys::Advice> {
+    match spec.fadvise_hint {
+        FadviseHint::None => None,
+        FadviseHint::Workload if spec.rw.is_random() => Some(sys::Advice::Random),
+        FadviseHint::Workload | FadviseHint::Sequential => Some(sys::Advice::Sequential),
+        FadviseHint::Random => Some(sys::Advice::Random),
+        FadviseHint::Normal => Some(sys::Advice::Normal),
+    }
 }
 
 /// A file or device the user named: checks it, creates or extends a file as

@@ -27,7 +27,7 @@ use offsets::Region;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use worker::{run_worker, Shared, WorkerOutcome, WorkerPlan};
 
@@ -39,11 +39,18 @@ const CPU_BOUND_PCT: f64 = 90.0;
 /// Receives progress about four times a second while a group runs.
 pub type ProgressFn = Box<dyn Fn(&Progress) + Send + Sync>;
 
+/// Receives each worker's finished seconds while a group runs (see [`LiveUpdate`]).
+pub type LiveFn = Box<dyn Fn(&LiveUpdate) + Send + Sync>;
+
 pub struct RunOptions {
     pub allow_destructive: bool,
     /// Set by a signal handler (or a test) to stop the run early.
     pub stop: Arc<AtomicBool>,
     pub progress: Option<ProgressFn>,
+    /// Called from the runner's own thread (never a worker's) shortly after
+    /// workers finish a second, so a slow consumer (the history) can delay
+    /// the next call but never a measurement.
+    pub live: Option<LiveFn>,
     pub command_line: Vec<String>,
 }
 
@@ -53,9 +60,24 @@ impl Default for RunOptions {
             allow_destructive: false,
             stop: Arc::new(AtomicBool::new(false)),
             progress: None,
+            live: None,
             command_line: Vec::new(),
         }
     }
+}
+
+/// What a run has measured so far, for keeping it while it goes on: the
+/// seconds the workers finished since the last call, and the context to
+/// read them in.
+pub struct LiveUpdate<'a> {
+    /// The run so far: host, targets and command line, and the complete
+    /// results of the groups that already ended (none of the current one).
+    pub result: &'a RunResult,
+    /// The group running now (0-based, as `JobResult::groupid`) and its jobs.
+    pub group: u32,
+    pub jobs: &'a [JobSpec],
+    /// The new seconds, each with its job's position in `jobs` and its clone.
+    pub points: &'a [model::LivePoint],
 }
 
 pub struct Progress {
@@ -206,7 +228,8 @@ fn run_group(
     for (j, spec) in group.iter().enumerate() {
         let spec = Arc::new(spec.clone());
         for c in 0..spec.numjobs.max(1) {
-            let plan = plan_clone(&spec, c, ws, opts, &mut result.warnings)?;
+            let mut plan = plan_clone(&spec, c, ws, opts, &mut result.warnings)?;
+            plan.place = (gid, j as u32);
             clones.push(Clone_ { job: j, plan });
         }
     }
@@ -214,6 +237,7 @@ fn run_group(
         clock: clock.clone(),
         stop: Arc::clone(&opts.stop),
         ios_done: AtomicU64::new(0),
+        live: opts.live.as_ref().map(|_| Mutex::new(Vec::new())),
     };
     let planned = group
         .iter()
@@ -227,6 +251,7 @@ fn run_group(
         .join(", ");
     let started = Instant::now();
     let jobs_of: Vec<usize> = clones.iter().map(|c| c.job).collect();
+    let snapshot: &RunResult = result;
     let outcomes: Vec<WorkerOutcome> = std::thread::scope(|scope| {
         let handles: Vec<_> = clones
             .into_iter()
@@ -245,7 +270,9 @@ fn run_group(
                     ios: shared.ios_done.load(Ordering::Relaxed),
                 });
             }
+            pass_live(opts, &shared, snapshot, gid, group);
         }
+        pass_live(opts, &shared, snapshot, gid, group);
         handles
             .into_iter()
             .map(|h| h.join().expect("a worker panicked"))
@@ -278,6 +305,22 @@ fn run_group(
     match first_error {
         Some(e) => Err(RunError::Runtime(e)),
         None => Ok(()),
+    }
+}
+
+/// Hands the seconds the workers finished since the last call to `opts.live`.
+fn pass_live(opts: &RunOptions, shared: &Shared, result: &RunResult, gid: u32, jobs: &[JobSpec]) {
+    let (Some(live), Some(pending)) = (&opts.live, &shared.live) else {
+        return;
+    };
+    let points = std::mem::take(&mut *pending.lock().unwrap_or_else(|e| e.into_inner()));
+    if !points.is_empty() {
+        live(&LiveUpdate {
+            result,
+            group: gid,
+            jobs,
+            points: &points,
+        });
     }
 }
 
@@ -337,6 +380,7 @@ fn plan_clone(
     let io_budget = (!spec.time_based).then(|| per_pass * spec.loops.max(1) as u64);
     Ok(WorkerPlan {
         spec: Arc::clone(spec),
+        place: (0, 0),
         clone,
         regions: files.regions,
         engine,

@@ -17,14 +17,16 @@ use crate::offsets::{OffsetGen, Region};
 use crate::record::Recorder;
 use engine::sys;
 use engine::{AnyEngine, Completion, Engine, EngineConfig, EngineError, IoRequest};
-use model::{CpuUsage, DirStats, Direction, JobSpec, SeriesPoint};
+use model::{CpuUsage, DirStats, Direction, JobSpec, LivePoint, SeriesPoint};
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Everything a worker needs, built by the runner before the thread starts.
 pub struct WorkerPlan {
     pub spec: Arc<JobSpec>,
+    /// The job's group and its position in the group, for live points.
+    pub place: (u32, u32),
     pub clone: u32,
     pub regions: Vec<Region>,
     pub engine: AnyEngine,
@@ -48,6 +50,10 @@ pub struct Shared {
     pub stop: Arc<AtomicBool>,
     /// I/Os completed so far by all workers, updated once a second, for progress.
     pub ios_done: AtomicU64,
+    /// Each worker's finished seconds, pushed once a second (one lock per
+    /// worker-second, nothing per I/O) and drained by the runner's thread;
+    /// `None` when nobody listens.
+    pub live: Option<Mutex<Vec<LivePoint>>>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -307,9 +313,26 @@ impl<'a> Worker<'a> {
             self.stopping = true;
         }
         if self.rec.series.len() != self.series_seen {
+            self.publish_seconds();
             self.series_seen = self.rec.series.len();
             self.report_progress();
         }
+    }
+
+    /// Hands the seconds closed since the last call to the live listener.
+    fn publish_seconds(&self) {
+        let Some(live) = &self.shared.live else {
+            return;
+        };
+        let (group, job) = self.plan.place;
+        let fresh = &self.rec.series[self.series_seen.min(self.rec.series.len())..];
+        let mut pending = live.lock().unwrap_or_else(|e| e.into_inner());
+        pending.extend(fresh.iter().map(|&point| LivePoint {
+            group,
+            job,
+            clone: self.plan.clone,
+            point,
+        }));
     }
 
     fn report_progress(&mut self) {

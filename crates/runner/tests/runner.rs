@@ -201,3 +201,43 @@ fn every_submit_batch_size_does_the_same_io() {
         assert_eq!(slat, 256, "batch {batch}");
     }
 }
+
+/// The live hook sees every full second as it closes (issue 6: a soak's
+/// series reach the history while the run goes on), with the groups that
+/// already ended complete in the snapshot.
+#[test]
+fn live_points_are_the_series_as_it_happens() {
+    use std::sync::{Arc, Mutex};
+    let mut j = null_job(RwMode::RandRead, 2);
+    j.time_based = true;
+    j.runtime = Some(Duration::from_millis(2300));
+    j.numjobs = 2;
+    j.group_reporting = true;
+    let seen: Arc<Mutex<Vec<(usize, model::LivePoint)>>> = Arc::default();
+    let sink = Arc::clone(&seen);
+    let opts = RunOptions {
+        live: Some(Box::new(move |u: &runner::LiveUpdate| {
+            assert_eq!(u.jobs.len(), 1);
+            let mut s = sink.lock().unwrap();
+            s.extend(u.points.iter().map(|p| (u.result.jobs.len(), *p)));
+        })),
+        ..RunOptions::default()
+    };
+    let out = run(&[vec![j.clone()], vec![j]], &opts);
+    assert!(out.failure.is_none(), "{:?}", out.failure);
+    let seen = seen.lock().unwrap();
+    for (g, job) in out.result.jobs.iter().enumerate() {
+        let mine: Vec<_> = seen.iter().filter(|(_, p)| p.group == g as u32).collect();
+        // Two full seconds per clone; the last, partial one comes only with the result.
+        assert_eq!(mine.len(), 4, "{mine:?}");
+        assert!(mine.iter().all(|(done, _)| *done == g), "{mine:?}");
+        for (i, full) in job.series.iter().take(2).enumerate() {
+            let sum: u64 = mine
+                .iter()
+                .filter(|(_, p)| p.point.start_ms == i as u64 * 1000)
+                .map(|(_, p)| p.point.read_ios)
+                .sum();
+            assert_eq!(sum, full.read_ios, "second {i} of group {g}");
+        }
+    }
+}

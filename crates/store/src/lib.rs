@@ -11,12 +11,18 @@
 //! merged latency histograms of every job, so percentiles over many runs are
 //! computed from histograms) plus columns for what people filter and group
 //! by: host and target facts, labels (in their own table) and prices.
+//!
+//! A run is also written while it goes on (module `live`: its row first, its
+//! per-second series every second or so, the whole result at its end), so
+//! a long soak that is killed keeps all but its last few seconds.
 
 mod error;
+mod live;
 mod record;
 pub mod schema;
 
 pub use error::StoreError;
+pub use live::FOREIGN_SILENCE_MS;
 pub use schema::{APPLICATION_ID, LATEST_VERSION};
 
 use error::classify;
@@ -40,6 +46,8 @@ pub struct Filter {
     /// Runs that started at or before this time (Unix ms).
     pub until_unix_ms: Option<u64>,
     pub kind: Option<RunKind>,
+    /// Only the runs of this soak (`model::SoakRef::id`).
+    pub soak: Option<String>,
 }
 
 /// An open history database.
@@ -169,6 +177,10 @@ impl Store {
     pub fn list(&self, filter: &Filter) -> Result<Vec<RunRecord>> {
         let mut clauses = Vec::new();
         let mut params: Vec<rusqlite::types::Value> = Vec::new();
+        if let Some(soak) = &filter.soak {
+            clauses.push("soak_id = ?".to_string());
+            params.push(soak.clone().into());
+        }
         if let Some(kind) = filter.kind {
             clauses.push("kind = ?".to_string());
             params.push(kind.name().to_string().into());
@@ -197,29 +209,40 @@ impl Store {
         self.query(&filter, &params)
     }
 
+    /// The runs `filter` selects, read in one transaction so that a run
+    /// saved whole meanwhile is seen either live or saved, never half.
     fn query(&self, filter: &str, params: &[rusqlite::types::Value]) -> Result<Vec<RunRecord>> {
+        let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
         let sql = format!("SELECT {} FROM runs {filter} ORDER BY id", record::COLUMNS);
-        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.err(e))?;
+        let mut stmt = tx.prepare(&sql).map_err(|e| self.err(e))?;
         let raw = stmt
             .query_map(rusqlite::params_from_iter(params), record::Raw::from_row)
             .map_err(|e| self.err(e))?
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(|e| self.err(e))?;
-        raw.into_iter()
+        drop(stmt);
+        let records = raw
+            .into_iter()
             .map(|r| {
                 let id = r.id;
-                let labels = record::labels_of(&self.conn, id).map_err(|e| self.err(e))?;
-                r.into_record(labels)
+                let labels = record::labels_of(&tx, id).map_err(|e| self.err(e))?;
+                let points = match r.live {
+                    Some(_) => live::points_of(&tx, id).map_err(|e| self.err(e))?,
+                    None => Vec::new(),
+                };
+                r.into_record(labels, &points)
                     .map_err(|message| StoreError::BadRecord {
                         id,
                         path: self.path.clone(),
                         message,
                     })
             })
-            .collect()
+            .collect::<Result<Vec<_>>>()?;
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(records)
     }
 
-    /// Removes runs (and their labels) in one transaction. Every id must
+    /// Removes runs (and their labels and live series) in one transaction. Every id must
     /// exist: if one does not, nothing is removed.
     pub fn remove(&mut self, ids: &[i64]) -> Result<()> {
         let path = self.path.clone();
@@ -234,6 +257,8 @@ impl Store {
         unique.dedup();
         for id in unique {
             tx.execute("DELETE FROM labels WHERE run_id = ?1", [id])
+                .map_err(err)?;
+            tx.execute("DELETE FROM live_series WHERE run_id = ?1", [id])
                 .map_err(err)?;
             let removed = tx
                 .execute("DELETE FROM runs WHERE id = ?1", [id])

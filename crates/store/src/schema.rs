@@ -62,8 +62,41 @@ CREATE TABLE labels (
 CREATE INDEX labels_key_value ON labels (key, value);
 ";
 
+/// Schema version 2 (issue 6, performance over time): the soak a run
+/// belongs to, and runs written while they go on. A row whose `live_host`
+/// is set has not been saved whole yet: its `result_json` holds the groups
+/// that ended plus one placeholder job per job of group `live_group`, whose
+/// per-second series are the `live_series` rows. Saving the run whole
+/// replaces the row's columns and deletes its `live_series` rows in one
+/// transaction, so a reader sees the run once, live or saved. The owner
+/// (host, pid and the pid's start time, against pid reuse) and the time of
+/// its last write tell a run still going on from one whose process died.
+const V2: &str = "
+ALTER TABLE runs ADD COLUMN soak_id TEXT;
+ALTER TABLE runs ADD COLUMN soak_run INTEGER;
+ALTER TABLE runs ADD COLUMN live_host TEXT;
+ALTER TABLE runs ADD COLUMN live_pid INTEGER;
+ALTER TABLE runs ADD COLUMN live_pid_start INTEGER;
+ALTER TABLE runs ADD COLUMN live_heartbeat_unix_ms INTEGER;
+ALTER TABLE runs ADD COLUMN live_group INTEGER;
+CREATE INDEX runs_soak ON runs (soak_id, soak_run);
+CREATE TABLE live_series (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    grp INTEGER NOT NULL,
+    job INTEGER NOT NULL,
+    clone INTEGER NOT NULL,
+    start_ms INTEGER NOT NULL,
+    duration_ms INTEGER NOT NULL,
+    read_ios INTEGER NOT NULL,
+    read_bytes INTEGER NOT NULL,
+    write_ios INTEGER NOT NULL,
+    write_bytes INTEGER NOT NULL,
+    PRIMARY KEY (run_id, grp, job, clone, start_ms)
+) WITHOUT ROWID;
+";
+
 /// One step per schema version: `MIGRATIONS[n]` takes version n to n + 1.
-const MIGRATIONS: &[&str] = &[V1];
+const MIGRATIONS: &[&str] = &[V1, V2];
 
 /// The version this diskbench writes.
 pub const LATEST_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -264,11 +264,35 @@ fn a_version_1_database_opens_with_its_runs_intact() {
     assert_eq!(b.result.jobs[0].read.ios, 500);
     assert!(b.result.interrupted);
 
-    // The upgraded file is the current version and takes new runs.
+    // v2 (issue 6): the old runs belong to no soak and were saved whole.
+    assert!(runs.iter().all(|r| r.soak.is_none() && r.state.is_saved()));
+
+    // The upgraded file is the current version and takes new runs, soaks
+    // and runs written while they go on.
     let id = store
         .save(&record(RunKind::Fio, &[], result("new", 1, 5)))
         .unwrap();
     assert_eq!(id, 3);
+    let mut soaked = record(RunKind::Fio, &[], result("soaked", 0, 6));
+    soaked.soak = Some(model::SoakRef {
+        id: "s1".into(),
+        run: 2,
+    });
+    let point = model::LivePoint {
+        point: model::SeriesPoint {
+            duration_ms: 1000,
+            read_ios: 7,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let live = store.begin_live(&soaked, 0, &[point]).unwrap();
+    let got = store.get(live).unwrap();
+    assert_eq!(got.state, model::RunState::Running);
+    assert_eq!(got.soak.as_ref().map(|s| s.run), Some(2));
+    assert_eq!(got.result.jobs[0].read.ios, 7);
+    assert_eq!(store.list(&Filter::default()).unwrap().len(), 4);
+    assert_eq!(store.get(1).unwrap(), runs[0], "old runs unchanged");
     drop(store);
     let conn = rusqlite::Connection::open(&db).unwrap();
     let version: i64 = conn

@@ -268,12 +268,12 @@ fn name_errors_name_file_line_and_suggest() {
     let f = d.file("a.fio", "[j]\nioengine=null\nsize=1m\niodpeth=4\n");
     let msg = err_at(&[&f], &f, 4, &["unknown option 'iodpeth'"]);
     assert!(msg.ends_with("did you mean 'iodepth'?"), "{msg}");
-    let f = d.file("b.fio", "[j]\n fadvise_hint=0\n");
+    let f = d.file("b.fio", "[j]\n thinktime=10\n");
     err_at(
         &[&f],
         &f,
         2,
-        &["option 'fadvise_hint' is a fio option diskbench does not carry out yet"],
+        &["option 'thinktime' is a fio option diskbench does not carry out yet"],
     );
     let f = d.file("c.fio", "[j]\noutput-format=json\n");
     err_at(&[&f], &f, 2, &["'output-format' is a command-line option"]);

@@ -4,6 +4,7 @@
 
 mod files;
 mod groups;
+mod reporting;
 
 use crate::expand::{Env, SysValues};
 use crate::{parse_with, FioArgs, FioError};

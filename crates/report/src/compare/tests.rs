@@ -82,6 +82,8 @@ pub(crate) fn record(
             .collect(),
         prices: Prices::default(),
         result,
+        soak: None,
+        state: Default::default(),
     }
 }
 

@@ -79,6 +79,8 @@ pub fn record(kind: RunKind, labels: &[(&str, &str)], result: RunResult) -> RunR
             .collect::<BTreeMap<_, _>>(),
         prices: Prices::default(),
         result,
+        soak: None,
+        state: Default::default(),
     }
 }
 

@@ -1,0 +1,322 @@
+//! Issue 6, part 1: repetition (`--runs`, `--duration`, `--pause`) on `run`
+//! and `fio`, each run saved as it finishes and written while it goes on,
+//! so a soak killed with SIGKILL keeps its finished runs and the series of
+//! the unfinished one up to its last seconds. The null engine makes the
+//! runs fast and timing-free.
+
+mod common;
+mod history_util;
+use common::*;
+use history_util::*;
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Child, Command as StdCommand, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// A time-based null job of `runtime` seconds.
+fn null_job(runtime: u32) -> Vec<String> {
+    [
+        "fio",
+        "--name=t",
+        "--ioengine=null",
+        "--size=1g",
+        "--time_based",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([format!("--runtime={runtime}")])
+    .collect()
+}
+
+fn spawn(args: &[String], db: &Path) -> Child {
+    StdCommand::new(assert_cmd::cargo::cargo_bin("diskbench"))
+        .args(args)
+        .args(db_arg(db))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// The history as JSON, read while another process may be writing it.
+fn history(db: &Path) -> Vec<Value> {
+    history_json(db, &[])
+}
+
+fn record(db: &Path, id: u64) -> Value {
+    json_of(&run_ok(
+        &["export", &id.to_string(), "--format", "json"],
+        db,
+    ))
+}
+
+fn series_len(record: &Value) -> usize {
+    record["result"]["jobs"][0]["series"]
+        .as_array()
+        .map_or(0, |s| s.len())
+}
+
+/// Polls the history until `ready` holds (or fails after a minute).
+fn wait_for(db: &Path, what: &str, ready: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if db.exists() {
+            let runs = history(db);
+            if ready(&runs) {
+                return runs;
+            }
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn soak_of(runs: &[Value]) -> (String, Vec<u64>) {
+    let id = runs[0]["soak"].as_str().expect("a soak id").to_string();
+    assert!(runs.iter().all(|r| r["soak"] == id.as_str()), "{runs:?}");
+    let numbers = runs
+        .iter()
+        .map(|r| r["soak_run"].as_u64().unwrap())
+        .collect();
+    (id, numbers)
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+#[test]
+fn runs_3_with_a_pause_saves_3_runs_of_one_soak() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    let started = Instant::now();
+    let args = [null_job(1), vec!["--runs".into(), "3".into()]].concat();
+    let args = [
+        args,
+        vec!["--pause".into(), "200ms".into(), "--label=disk=gp2".into()],
+    ]
+    .concat();
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    let out = run_ok(&args, &db);
+    assert!(
+        started.elapsed() >= Duration::from_millis(3400),
+        "three runs and two pauses"
+    );
+    let runs = history(&db);
+    assert_eq!(runs.len(), 3, "{runs:?}");
+    let (soak, numbers) = soak_of(&runs);
+    assert_eq!(numbers, [1, 2, 3]);
+    assert!(runs
+        .iter()
+        .all(|r| r["status"] == "ok" && r["labels"]["disk"] == "gp2"));
+    let gap = runs[1]["started_unix_ms"].as_u64().unwrap()
+        - runs[0]["finished_unix_ms"].as_u64().unwrap();
+    assert!(gap >= 200, "the pause comes between runs: {gap} ms");
+
+    // Each run's output, then the list of runs with their history ids.
+    let text = stdout_of(&out);
+    assert_eq!(text.matches("Run status group 0").count(), 3, "{text}");
+    assert!(text.contains(&format!("soak {soak}: 3 runs")), "{text}");
+    for k in 1..=3 {
+        assert!(text.contains(&format!("run {k}/3 at ")), "{text}");
+        assert!(text.contains(&format!("(history run {k},")), "{text}");
+    }
+    // `history --soak` selects them, and the table shows the soak.
+    assert_eq!(history_json(&db, &["--soak", &soak]).len(), 3);
+    assert!(history_json(&db, &["--soak", "nope"]).is_empty());
+    let table = stdout_of(&run_ok(&["history"], &db));
+    assert!(table.contains(&format!("{soak} #3")), "{table}");
+}
+
+#[test]
+fn duration_3s_with_1s_runs_saves_about_3_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    let args = [null_job(1), vec!["--duration=3s".into()]].concat();
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    let out = run_ok(&args, &db);
+    let runs = history(&db);
+    assert!((2..=4).contains(&runs.len()), "{runs:?}");
+    let (_, numbers) = soak_of(&runs);
+    assert_eq!(numbers, (1..=runs.len() as u64).collect::<Vec<_>>());
+    // No run number "of N" without --runs.
+    assert!(stdout_of(&out).contains("run 1 at "), "{}", stdout_of(&out));
+}
+
+#[test]
+fn a_soak_killed_with_sigkill_keeps_its_finished_runs_and_series() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    let args = [null_job(3), vec!["--runs".into(), "5".into()]].concat();
+    let mut child = spawn(&args, &db);
+    // Two runs saved, and the third written while it goes on.
+    wait_for(&db, "run 3 to be written while it runs", |runs| {
+        runs.len() == 3
+            && runs[..2].iter().all(|r| r["status"] == "ok")
+            && runs[2]["status"] == "running"
+            && series_len(&record(&db, 3)) >= 1
+    });
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let killed_at = now_ms();
+
+    let runs = history(&db);
+    assert_eq!(runs.len(), 3, "{runs:?}");
+    let (_, numbers) = soak_of(&runs);
+    assert_eq!(numbers, [1, 2, 3]);
+    let status: Vec<&str> = runs.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(status, ["ok", "ok", "killed"]);
+    let third = record(&db, 3);
+    assert_eq!(third["state"], "killed");
+    let series = third["result"]["jobs"][0]["series"].as_array().unwrap();
+    assert!(!series.is_empty());
+    assert!(series.iter().all(|p| p["read_ios"].as_u64().unwrap() > 0));
+    let last = series.last().unwrap();
+    let end = third["result"]["started_unix_ms"].as_u64().unwrap()
+        + last["start_ms"].as_u64().unwrap()
+        + last["duration_ms"].as_u64().unwrap();
+    assert!(
+        killed_at.saturating_sub(end) <= 3000,
+        "the series reaches the last few seconds: ended {} ms before the kill",
+        killed_at - end
+    );
+    assert!(runs[2]["iops"].as_f64().unwrap() > 0.0);
+
+    // show and export print what is there; the killed run says so.
+    let shown = run_ok(&["show", "3"], &db);
+    assert!(stdout_of(&shown).contains("IOPS="), "{}", stdout_of(&shown));
+    assert!(
+        stderr_of(&shown).contains("killed"),
+        "{}",
+        stderr_of(&shown)
+    );
+    let csv = stdout_of(&run_ok(&["export", "3", "--format", "csv"], &db));
+    assert_eq!(csv.lines().count(), 2, "{csv}");
+}
+
+#[test]
+fn ctrl_c_during_a_soak_saves_the_partial_run_and_exits_130() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    let args = [null_job(3), vec!["--runs".into(), "5".into()]].concat();
+    let child = spawn(&args, &db);
+    wait_for(&db, "run 2 to be running", |runs| {
+        runs.len() == 2 && runs[1]["status"] == "running"
+    });
+    let sent = StdCommand::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
+    let runs = history(&db);
+    let status: Vec<&str> = runs.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(status, ["ok", "interrupted"], "{runs:?}");
+    assert_eq!(soak_of(&runs).1, [1, 2]);
+    assert!(runs[1]["iops"].as_f64().unwrap() > 0.0);
+    let text = stdout_of(&out);
+    assert!(text.contains(": 2 runs in"), "{text}");
+    assert!(
+        text.contains("run 2/5 at ") && text.contains("(interrupted)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn run_prints_a_line_per_run_and_the_table_of_the_last() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    let dir = tmp.path().display().to_string();
+    let args = [
+        "run", &dir, "--quick", "--engine", "null", "--size", "16m", "--runs", "2",
+    ];
+    let text = stdout_of(&run_ok(&args, &db));
+    assert_eq!(text.matches("Target ").count(), 1, "{text}");
+    assert_eq!(
+        text.matches("seq-read-1m-qd8").count(),
+        2,
+        "one table and its headline: {text}"
+    );
+    assert!(
+        text.contains("run 1/2 at ") && text.contains("run 2/2 at "),
+        "{text}"
+    );
+    let runs = history(&db);
+    assert_eq!(soak_of(&runs).1, [1, 2]);
+    assert!(runs.iter().all(|r| r["command"] == "run"));
+
+    // --json: one document, every run's JSON under `runs`.
+    let args = [
+        "run", &dir, "--quick", "--engine", "null", "--size", "16m", "--runs", "1", "--json",
+    ];
+    let doc = json_of(&run_ok(&args, &db));
+    assert_eq!(doc["soak"]["runs"], 1);
+    assert!(doc["runs"][0]["jobs"].as_array().unwrap().len() >= 7);
+}
+
+#[test]
+fn fio_json_of_a_soak_is_one_document() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    let args = [
+        null_job(1),
+        vec!["--runs=2".into(), "--output-format=json".into()],
+    ]
+    .concat();
+    let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    let doc = json_of(&run_ok(&args, &db));
+    assert_eq!(doc["soak"]["planned_runs"], 2);
+    assert_eq!(doc["soak"]["history_ids"], serde_json::json!([1, 2]));
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 2);
+    assert!(doc["runs"][1]["jobs"][0]["read"]["iops"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn bad_repetition_flags_are_usage_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    let dir = tmp.path().display().to_string();
+    for bad in [
+        &["--runs", "0"][..],
+        &["--runs=-1"],
+        &["--duration", "soon"],
+        &["--duration=0"],
+        &["--pause", "1s"],
+        &["--runs"],
+    ] {
+        let fio = diskbench()
+            .args(NULL_JOB)
+            .args(bad)
+            .args(db_arg(&db))
+            .output()
+            .unwrap();
+        assert_eq!(
+            fio.status.code(),
+            Some(2),
+            "fio {bad:?}: {}",
+            stderr_of(&fio)
+        );
+        assert!(
+            stderr_of(&fio).starts_with("diskbench fio: "),
+            "{}",
+            stderr_of(&fio)
+        );
+        let run = diskbench()
+            .args(["run", &dir, "--engine", "null"])
+            .args(bad)
+            .args(db_arg(&db))
+            .output()
+            .unwrap();
+        assert_eq!(
+            run.status.code(),
+            Some(2),
+            "run {bad:?}: {}",
+            stderr_of(&run)
+        );
+    }
+    assert!(!db.exists(), "nothing ran, nothing was saved");
+}

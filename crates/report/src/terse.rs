@@ -1,0 +1,197 @@
+//! fio's `terse` output, version 3 (fio's default `--terse-version`): one
+//! line of semicolon-separated fields per job, for scripts that cut fields by
+//! position. The field list is fio's HOWTO ("Terse output",
+//! `terse_version_3`); the number formats were checked against fio 3.33's
+//! own terse lines (integers for sizes, rates and min/max latencies, six
+//! decimals for means and deviations, latencies in microseconds).
+//!
+//! Per job: version, tool version, job name, group, error; then read and
+//! write (each: KiB, KiB/s, IOPS, runtime ms; slat, clat, lat as min, max,
+//! mean, stdev in us; 20 `P%=us` percentile fields, the job's
+//! `percentile_list` padded with `0%=0` as fio pads it; bw min, max,
+//! aggregate %, mean, stdev in KiB/s); CPU (usr, sys, ctx, majf, minf); the
+//! 7 I/O-depth fields; 10 latency fields in us (sub-microsecond I/Os
+//! counted in the first, as fio does) and 12 in ms; then the description
+//! when the job has one. That is 121 fields, as fio 3.33 prints without
+//! disk statistics.
+//!
+//! Not measured by diskbench, but kept so that every later field stays in
+//! its place: the I/O-depth distribution (printed as `0.0%`) and the disk
+//! utilisation block (left out, as fio leaves it out when it has no disk
+//! statistics, e.g. for the null engine).
+
+use crate::stats::{self, LatStats, DIRECTIONS};
+use model::{Direction, Histogram, JobResult, RunResult};
+
+/// fio's terse format version written here.
+pub const TERSE_VERSION: u32 = 3;
+/// Percentile fields per direction, used or not.
+const PERCENTILE_FIELDS: usize = 20;
+/// I/O-depth fields (<=1, 2, 4, 8, 16, 32, >=64).
+const IODEPTH_FIELDS: usize = 7;
+
+/// One line per job, each ending in a newline.
+pub fn render(result: &RunResult) -> String {
+    result
+        .jobs
+        .iter()
+        .map(|job| {
+            let mut line = job_fields(result, job).join(";");
+            line.push('\n');
+            line
+        })
+        .collect()
+}
+
+/// A job's fields, in fio's order.
+pub fn job_fields(result: &RunResult, job: &JobResult) -> Vec<String> {
+    let mut f = vec![
+        TERSE_VERSION.to_string(),
+        result.tool_version.clone(),
+        job.name.clone(),
+        job.groupid.to_string(),
+        u8::from(job.error.is_some()).to_string(),
+    ];
+    for dir in DIRECTIONS {
+        dir_fields(&mut f, result, job, dir);
+    }
+    f.push(format!(
+        "{:.6}%",
+        stats::percent(job.cpu.user_ns, job.runtime_ns)
+    ));
+    f.push(format!(
+        "{:.6}%",
+        stats::percent(job.cpu.system_ns, job.runtime_ns)
+    ));
+    f.push(job.cpu.ctx().to_string());
+    f.push(job.cpu.major_faults.to_string());
+    f.push(job.cpu.minor_faults.to_string());
+    f.extend(std::iter::repeat_n("0.0%".to_string(), IODEPTH_FIELDS));
+    let b = stats::latency_buckets(job);
+    let mut us = b.us;
+    us[0] += b.ns.iter().sum::<f64>();
+    f.extend(us.iter().chain(&b.ms).map(|p| format!("{p:.2}%")));
+    if let Some(desc) = &job.spec.description {
+        f.push(desc.clone());
+    }
+    f
+}
+
+fn dir_fields(f: &mut Vec<String>, result: &RunResult, job: &JobResult, dir: Direction) {
+    let d = stats::dir_stats(job, dir);
+    let bw_bytes = stats::per_sec(d.bytes, d.runtime_ns) as u64;
+    f.push((d.bytes >> 10).to_string());
+    f.push((bw_bytes / 1024).to_string());
+    f.push((d.iops() as u64).to_string());
+    f.push(stats::runtime_ms(d.runtime_ns).to_string());
+    let slat = d.slat.as_ref().map(LatStats::of).unwrap_or_default();
+    lat_fields(f, &slat);
+    lat_fields(f, &LatStats::of(&d.clat));
+    let spec = &job.spec;
+    // Which latency the percentiles describe, as json does: clat unless the
+    // job turned clat percentiles off and lat percentiles on.
+    let h: Option<&Histogram> = match (spec.clat_percentiles, spec.lat_percentiles) {
+        (true, _) => Some(&d.clat),
+        (false, true) => Some(&d.lat),
+        (false, false) => None,
+    };
+    let list: &[f64] = if h.is_some() {
+        &spec.percentile_list
+    } else {
+        &[]
+    };
+    let values = h
+        .map(|h| stats::percentiles_at(h, list))
+        .unwrap_or_default();
+    for i in 0..PERCENTILE_FIELDS {
+        f.push(match list.get(i) {
+            Some(&p) => {
+                let ns = values.get(i).map_or(0, |&(_, ns)| ns);
+                format!("{p:.6}%={}", ns / 1000)
+            }
+            None => "0%=0".to_string(),
+        });
+    }
+    lat_fields(f, &LatStats::of(&d.lat));
+    let bw = stats::bw_stats(job, dir);
+    let agg = match bw {
+        Some(s) => stats::bw_agg_percent(s.mean, stats::group_agg(result, job, dir)),
+        None => 0.0,
+    };
+    let s = bw.unwrap_or_default();
+    f.push(s.min.to_string());
+    f.push(s.max.to_string());
+    f.push(format!("{agg:.6}%"));
+    f.push(format!("{:.6}", s.mean));
+    f.push(format!("{:.6}", s.stddev));
+}
+
+/// min, max (whole us), mean, stdev (us, six decimals).
+fn lat_fields(f: &mut Vec<String>, s: &LatStats) {
+    f.push((s.min / 1000).to_string());
+    f.push((s.max / 1000).to_string());
+    f.push(format!("{:.6}", s.mean / 1000.0));
+    f.push(format!("{:.6}", s.stddev / 1000.0));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil;
+
+    /// fio 3.33's terse v3 line without disk statistics has 121 fields.
+    const FIO_V3_FIELDS: usize = 121;
+
+    #[test]
+    fn field_count_is_fios() {
+        let text = render(&testutil::sample_run());
+        assert_eq!(text.lines().count(), 1);
+        let line = text.lines().next().unwrap();
+        assert_eq!(line.split(';').count(), FIO_V3_FIELDS, "{line}");
+        assert!(text.ends_with('\n'));
+    }
+
+    #[test]
+    fn first_fields_of_a_known_run() {
+        // randrw_job: 102088 reads of 4 KiB and 34010 writes in 3.001 s; rates
+        // truncated to whole KiB/s and IOPS, as fio truncates them.
+        let fields = job_fields(&testutil::sample_run(), &testutil::randrw_job());
+        assert_eq!(
+            &fields[..9],
+            [
+                "3",
+                "diskbench-0.1.0",
+                "randrw-75",
+                "0",
+                "0",
+                "408352",
+                "136071",
+                "34017",
+                "3001"
+            ]
+        );
+        // Read slat: 5 to 7 us; clat min 0 us (121 ns).
+        assert_eq!(&fields[9..11], ["5", "7"]);
+        assert_eq!(fields[13], "0");
+        // The 1st percentile of reads is in the 200 us bucket.
+        assert_eq!(fields[17], "1.000000%=200");
+        // Default list: 17 percentiles, then fio's padding.
+        assert_eq!(fields[17 + 17], "0%=0");
+        assert_eq!(fields[17 + 19], "0%=0");
+        // Write block starts after 5 + 41 fields.
+        assert_eq!(fields[46], (34010u64 * 4).to_string());
+    }
+
+    #[test]
+    fn custom_list_and_description() {
+        let mut result = testutil::sample_run();
+        result.jobs[0].spec.percentile_list = vec![50.0, 99.0];
+        result.jobs[0].spec.description = Some("a b".into());
+        let fields = job_fields(&result, &result.jobs[0]);
+        assert_eq!(fields.len(), FIO_V3_FIELDS + 1);
+        assert!(fields[17].starts_with("50.000000%="), "{}", fields[17]);
+        assert!(fields[18].starts_with("99.000000%="), "{}", fields[18]);
+        assert_eq!(fields[19], "0%=0");
+        assert_eq!(fields.last().unwrap(), "a b");
+    }
+}

@@ -1,0 +1,293 @@
+//! Runs written while they go on, so a soak of hours killed with SIGKILL,
+//! a crash or a lost machine loses seconds, not hours.
+//!
+//! Design (schema v2, see [`crate::schema`]): the first write of a run
+//! creates its `runs` row at once, marked live by its owner columns
+//! (`live_host`, `live_pid`, `live_pid_start`). Its `result_json` holds what
+//! is complete (host, targets, the groups that ended, histograms and all)
+//! plus one placeholder job per job of the group running now; the finished
+//! seconds of that group go to `live_series`, one row per worker-second,
+//! appended in one small transaction every second or so. When the run ends,
+//! [`Store::finish_live`] overwrites the same row with the whole result and
+//! deletes its `live_series` rows in one transaction: the run keeps its id,
+//! and a reader sees it once, live or saved, never both.
+//!
+//! Nothing is ever changed on reading. A reader rebuilds a live row's
+//! placeholder jobs from its series and decides whether the owner still
+//! runs: on this host, the pid must exist with the same start time (so a
+//! reused pid is not taken for it); on another host (a shared file system)
+//! only the time of the last write can tell, so a run silent for
+//! [`FOREIGN_SILENCE_MS`] counts as killed. A wrong guess costs a label,
+//! never data: the owner, if alive, still saves the run whole at its end.
+
+use crate::error::classify;
+use crate::record::{now_unix_ms, to_i64, LiveColumns, Row};
+use crate::{Result, Store};
+use model::{LivePoint, RunRecord, RunResult, RunState, SeriesPoint};
+use rusqlite::{params, Connection, Transaction, TransactionBehavior};
+use std::collections::BTreeMap;
+
+/// A run of another host that wrote nothing for this long is taken as killed.
+pub const FOREIGN_SILENCE_MS: u64 = 120_000;
+
+/// The process that writes a live run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Owner {
+    pub(crate) host: String,
+    pub(crate) pid: u32,
+    /// The process's start time in clock ticks after boot (`/proc/PID/stat`
+    /// field 22): a pid reused by another process has another one.
+    pub(crate) start_ticks: u64,
+}
+
+impl Owner {
+    pub(crate) fn current() -> Owner {
+        let pid = std::process::id();
+        Owner {
+            host: hostname(),
+            pid,
+            start_ticks: start_ticks(pid).map_or(0, |(ticks, _)| ticks),
+        }
+    }
+
+    /// Whether the owner still runs: certain on this host, a guess from
+    /// the last write elsewhere.
+    fn alive(&self, heartbeat_unix_ms: u64) -> bool {
+        if self.host != hostname() {
+            return now_unix_ms().saturating_sub(heartbeat_unix_ms) < FOREIGN_SILENCE_MS;
+        }
+        match start_ticks(self.pid) {
+            Some((ticks, zombie)) => !zombie && ticks == self.start_ticks,
+            None => false,
+        }
+    }
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// A process's start time and whether it is a zombie (dead, not yet reaped).
+fn start_ticks(pid: u32) -> Option<(u64, bool)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // `rest` starts at field 3 (the state); field 22 is the start time.
+    let zombie = matches!(fields.first(), Some(&"Z") | Some(&"X"));
+    Some((fields.get(19)?.parse().ok()?, zombie))
+}
+
+/// Fills the placeholder jobs of a live run's result from its series and
+/// says why the result stops where it does. Returns the run's state.
+pub(crate) fn rebuild(
+    result: &mut RunResult,
+    live: &LiveColumns,
+    points: &[LivePoint],
+) -> RunState {
+    if let Some(first) = result.jobs.iter().position(|j| j.groupid == live.group) {
+        for (k, job) in result.jobs[first..].iter_mut().enumerate() {
+            let mut seconds: BTreeMap<u64, SeriesPoint> = BTreeMap::new();
+            for p in points
+                .iter()
+                .filter(|p| p.group == live.group && p.job as usize == k)
+            {
+                let s = seconds.entry(p.point.start_ms).or_insert(SeriesPoint {
+                    start_ms: p.point.start_ms,
+                    ..SeriesPoint::default()
+                });
+                s.add(&p.point);
+            }
+            job.series = seconds.into_values().collect();
+            let s = &job.series;
+            job.read.ios = s.iter().map(|p| p.read_ios).sum();
+            job.read.bytes = s.iter().map(|p| p.read_bytes).sum();
+            job.write.ios = s.iter().map(|p| p.write_ios).sum();
+            job.write.bytes = s.iter().map(|p| p.write_bytes).sum();
+            job.runtime_ns = s
+                .last()
+                .map_or(0, |p| (p.start_ms + p.duration_ms) * 1_000_000);
+            job.read.runtime_ns = job.runtime_ns;
+            job.write.runtime_ns = job.runtime_ns;
+        }
+    }
+    result.finished_unix_ms = live.heartbeat_unix_ms.max(result.started_unix_ms);
+    let o = &live.owner;
+    let (state, why) = if o.alive(live.heartbeat_unix_ms) {
+        (
+            RunState::Running,
+            format!(
+                "still running (diskbench pid {} on {}): the per-second series so far",
+                o.pid, o.host
+            ),
+        )
+    } else {
+        (
+            RunState::Killed,
+            format!(
+                "the run did not finish: diskbench (pid {} on {}) was killed or crashed; kept: \
+                 the per-second series up to its last write to the history (no latencies \
+                 for the unfinished test)",
+                o.pid, o.host
+            ),
+        )
+    };
+    result.interrupted = false;
+    result.error = Some(why);
+    state
+}
+
+/// The per-second points written so far for live run `id`.
+pub(crate) fn points_of(conn: &Connection, id: i64) -> rusqlite::Result<Vec<LivePoint>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT grp, job, clone, start_ms, duration_ms, read_ios, read_bytes, write_ios, write_bytes
+         FROM live_series WHERE run_id = ?1 ORDER BY grp, job, start_ms, clone",
+    )?;
+    let u = |v: i64| v.max(0) as u64;
+    let rows = stmt.query_map([id], |r| {
+        Ok(LivePoint {
+            group: r.get::<_, i64>(0)?.clamp(0, u32::MAX as i64) as u32,
+            job: r.get::<_, i64>(1)?.clamp(0, u32::MAX as i64) as u32,
+            clone: r.get::<_, i64>(2)?.clamp(0, u32::MAX as i64) as u32,
+            point: SeriesPoint {
+                start_ms: u(r.get(3)?),
+                duration_ms: u(r.get(4)?),
+                read_ios: u(r.get(5)?),
+                read_bytes: u(r.get(6)?),
+                write_ios: u(r.get(7)?),
+                write_bytes: u(r.get(8)?),
+            },
+        })
+    })?;
+    rows.collect()
+}
+
+fn insert_points(tx: &Transaction, id: i64, points: &[LivePoint]) -> rusqlite::Result<()> {
+    // OR REPLACE: a second written again (never expected) keeps its last value.
+    let mut stmt = tx.prepare_cached(
+        "INSERT OR REPLACE INTO live_series (run_id, grp, job, clone, start_ms, duration_ms,
+            read_ios, read_bytes, write_ios, write_bytes)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?;
+    for p in points {
+        let s = &p.point;
+        stmt.execute(params![
+            id,
+            p.group,
+            p.job,
+            p.clone,
+            to_i64(s.start_ms),
+            to_i64(s.duration_ms),
+            to_i64(s.read_ios),
+            to_i64(s.read_bytes),
+            to_i64(s.write_ios),
+            to_i64(s.write_bytes),
+        ])?;
+    }
+    Ok(())
+}
+
+impl Store {
+    fn immediate(&mut self) -> Result<Transaction<'_>> {
+        let (path, waited_ms) = (self.path.clone(), self.waited_ms);
+        self.conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| classify(&path, waited_ms, e))
+    }
+
+    /// Creates the row of a run that is still being measured, with its
+    /// first seconds; returns its id, which the run keeps when saved whole.
+    ///
+    /// `record.result` holds what is complete plus one placeholder job per
+    /// job of `group` (the group running), in job order; `points` name
+    /// their job by its position in that group.
+    pub fn begin_live(
+        &mut self,
+        record: &RunRecord,
+        group: u32,
+        points: &[LivePoint],
+    ) -> Result<i64> {
+        let row = Row::of(record)?;
+        let live = LiveColumns {
+            owner: Owner::current(),
+            heartbeat_unix_ms: now_unix_ms(),
+            group,
+        };
+        let (path, waited_ms) = (self.path.clone(), self.waited_ms);
+        let err = |e| classify(&path, waited_ms, e);
+        let tx = self.immediate()?;
+        let id = row.insert(&tx).map_err(err)?;
+        row.update(&tx, id, Some(&live)).map_err(err)?;
+        crate::record::insert_labels(&tx, id, &record.labels).map_err(err)?;
+        insert_points(&tx, id, points).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(id)
+    }
+
+    /// Adds the seconds measured since the last write to live run `id`, in
+    /// one transaction. `progress` replaces the run's result when a group
+    /// ended since (the same shape as for [`Store::begin_live`]).
+    pub fn append_live(
+        &mut self,
+        id: i64,
+        progress: Option<(&RunRecord, u32)>,
+        points: &[LivePoint],
+    ) -> Result<()> {
+        let row = progress
+            .map(|(r, g)| Row::of(r).map(|row| (row, g)))
+            .transpose()?;
+        let (path, waited_ms) = (self.path.clone(), self.waited_ms);
+        let err = |e| classify(&path, waited_ms, e);
+        let tx = self.immediate()?;
+        let now = to_i64(now_unix_ms());
+        let found = match &row {
+            Some((row, group)) => {
+                let live = LiveColumns {
+                    owner: Owner::current(),
+                    heartbeat_unix_ms: now as u64,
+                    group: *group,
+                };
+                row.update(&tx, id, Some(&live)).map_err(err)?
+            }
+            None => {
+                tx.execute(
+                    "UPDATE runs SET live_heartbeat_unix_ms = ?1 WHERE id = ?2 AND live_host IS NOT NULL",
+                    params![now, id],
+                )
+                .map_err(err)?
+                    > 0
+            }
+        };
+        if !found {
+            // Removed meanwhile (`diskbench rm`): the points have no run to join.
+            return Err(crate::StoreError::NoSuchRun { id, path });
+        }
+        insert_points(&tx, id, points).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(())
+    }
+
+    /// Saves live run `id` whole: its row takes `record` and its live
+    /// series go, in one transaction. Returns the run's id: `id`, or a new
+    /// one when the row was removed meanwhile.
+    pub fn finish_live(&mut self, id: i64, record: &RunRecord) -> Result<i64> {
+        let row = Row::of(record)?;
+        let (path, waited_ms) = (self.path.clone(), self.waited_ms);
+        let err = |e| classify(&path, waited_ms, e);
+        let tx = self.immediate()?;
+        tx.execute("DELETE FROM live_series WHERE run_id = ?1", [id])
+            .map_err(err)?;
+        let id = if row.update(&tx, id, None).map_err(err)? {
+            tx.execute("DELETE FROM labels WHERE run_id = ?1", [id])
+                .map_err(err)?;
+            id
+        } else {
+            row.insert(&tx).map_err(err)?
+        };
+        crate::record::insert_labels(&tx, id, &record.labels).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(id)
+    }
+}
