@@ -3,7 +3,6 @@
 mod common;
 use common::*;
 use std::process::Command as StdCommand;
-use std::time::Duration;
 
 #[test]
 fn fio_null_job_prints_fio_shaped_json() {
@@ -143,44 +142,6 @@ fn a_read_only_directory_is_a_runtime_error() {
     let _ = StdCommand::new("umount").arg(dir.path()).status();
     assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     assert!(stderr_of(&out).contains("writable"), "{}", stderr_of(&out));
-}
-
-#[test]
-fn sigint_keeps_partial_results_and_removes_test_files() {
-    let dir = real_dir();
-    let bin = assert_cmd::cargo::cargo_bin("diskbench");
-    let child = StdCommand::new(bin)
-        .env("DISKBENCH_DB", TEST_DB)
-        .args([
-            "fio",
-            "--name=long",
-            "--rw=randread",
-            "--bs=4k",
-            "--size=8m",
-            "--direct=1",
-        ])
-        .args([
-            "--ioengine=io_uring",
-            "--runtime=60",
-            "--time_based",
-            "--output-format=json",
-        ])
-        .arg(format!("--directory={}", dir.path().display()))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
-    let doc = json_of(&out);
-    assert!(doc["jobs"][0]["read"]["total_ios"].as_u64().unwrap() > 0);
-    assert!(doc["error"].is_string());
-    assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
 }
 
 #[test]

@@ -51,6 +51,10 @@ fn each_stop_signal_ends_the_run_cleanly() {
         );
         let doc = json_of(&out);
         assert!(doc["jobs"][0]["read"]["total_ios"].as_u64().unwrap() > 0);
+        assert!(
+            doc["error"].is_string(),
+            "SIG{signal}: the JSON says the run was cut short"
+        );
         let left: Vec<_> = entries(dir.path())
             .into_iter()
             .filter(|p| p.is_dir())
