@@ -57,6 +57,24 @@ pub struct Comparison {
     pub groups: Vec<Group>,
 }
 
+impl Comparison {
+    /// The label columns of every rendering: the `by` labels, or every label
+    /// any group has, sorted.
+    pub fn label_columns(&self) -> Vec<String> {
+        if !self.by.is_empty() {
+            return self.by.clone();
+        }
+        let mut keys: Vec<String> = self
+            .groups
+            .iter()
+            .flat_map(|g| g.labels.keys().cloned())
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+}
+
 /// One row of the table: the runs that share the grouping labels.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Group {

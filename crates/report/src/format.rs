@@ -203,7 +203,7 @@ pub fn ctime_utc(unix_secs: u64) -> String {
 
 /// Days since 1970-01-01 to (year, month 1-12, day 1-31), proleptic Gregorian
 /// (Howard Hinnant's `civil_from_days`).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
+pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);

@@ -8,21 +8,6 @@ use crate::format::latency;
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
 
-/// The label columns: the `by` labels, or every label any group has.
-fn label_columns(c: &Comparison) -> Vec<String> {
-    if !c.by.is_empty() {
-        return c.by.clone();
-    }
-    let mut keys: Vec<String> = c
-        .groups
-        .iter()
-        .flat_map(|g| g.labels.keys().cloned())
-        .collect();
-    keys.sort();
-    keys.dedup();
-    keys
-}
-
 fn priced(c: &Comparison) -> bool {
     c.groups.iter().any(|g| g.cost != Cost::Unpriced)
 }
@@ -78,7 +63,7 @@ fn cost_cells(cost: &Cost) -> [String; 3] {
 
 /// Header and rows of the human table (terminal and Markdown).
 fn human_rows(c: &Comparison) -> (Vec<String>, Vec<Vec<String>>, usize) {
-    let labels = label_columns(c);
+    let labels = c.label_columns();
     let mut header = labels.clone();
     header.extend(Metric::ALL.iter().map(|m| m.title().to_string()));
     header.push("runs".into());
@@ -214,7 +199,7 @@ fn num(v: Option<f64>) -> String {
 
 /// One row per group; every statistic in its own column; empty = unknown.
 pub fn render_csv(c: &Comparison) -> String {
-    let labels = label_columns(c);
+    let labels = c.label_columns();
     let mut header: Vec<String> = labels.clone();
     header.push("runs".into());
     for m in Metric::ALL {

@@ -8,26 +8,11 @@ use crate::format::{ctime_utc, size_both};
 use model::RunRecord;
 use std::fmt::Write;
 
-/// The label columns of the comparison: `by`, or every label of any group.
-fn label_columns(c: &Comparison) -> Vec<String> {
-    if !c.by.is_empty() {
-        return c.by.clone();
-    }
-    let mut keys: Vec<String> = c
-        .groups
-        .iter()
-        .flat_map(|g| g.labels.keys().cloned())
-        .collect();
-    keys.sort();
-    keys.dedup();
-    keys
-}
-
 pub(super) fn compare_table(c: &Comparison) -> String {
     if c.groups.is_empty() {
         return "<p>No runs to compare.</p>\n".into();
     }
-    let labels = label_columns(c);
+    let labels = c.label_columns();
     let priced = c.groups.iter().any(|g| g.cost != Cost::Unpriced);
     let mut out = String::from("<div class=\"wide\"><table class=\"compare\">\n<thead><tr>");
     for l in &labels {
