@@ -5,9 +5,13 @@
 mod cmd_chart;
 mod cmd_compare;
 mod cmd_export;
+mod cmd_fileserver;
 mod cmd_fio;
+mod cmd_gobonniego;
 mod cmd_history;
 mod cmd_import;
+mod cmd_meta;
+mod cmd_ping;
 mod cmd_report;
 mod cmd_rm;
 mod cmd_run;
@@ -46,6 +50,19 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
         args: Vec<String>,
     },
+    /// GoBonnieGo's test with its flags (-dir, -size, -runs, -json, ...): write, read, 512-byte IOPS
+    #[command(disable_help_flag = true)]
+    Gobonniego {
+        /// GoBonnieGo's flags, with one dash or two
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+    /// Latency one request at a time, as ioping (-c, -i, -s, -D, -W, -R, ...)
+    Ping(cmd_ping::PingArgs),
+    /// File create / stat / delete rates, as bonnie++ -n
+    Meta(cmd_meta::MetaArgs),
+    /// A dbench-like file-server load (built-in mix or a dbench loadfile)
+    Fileserver(cmd_fileserver::FileserverArgs),
     /// List the runs kept in the history
     History(cmd_history::HistoryArgs),
     /// Print one run from the history as it was printed when it ran
@@ -69,6 +86,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => cmd_run::run(args),
         Command::Fio { args } => cmd_fio::run(args),
+        Command::Gobonniego { args } => cmd_gobonniego::run(args),
+        Command::Ping(args) => cmd_ping::run(args),
+        Command::Meta(args) => cmd_meta::run(args),
+        Command::Fileserver(args) => cmd_fileserver::run(args),
         Command::History(args) => cmd_history::run(args),
         Command::Compare(args) => cmd_compare::run(args),
         Command::Report(args) => cmd_report::run(args),

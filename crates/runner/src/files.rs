@@ -29,8 +29,10 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    /// The run's own subdirectory of `parent`, created on first use.
-    fn dir_in(&mut self, parent: &Path) -> Result<PathBuf, RunError> {
+    /// The run's own subdirectory of `parent` (`diskbench-PID-N`, with an
+    /// owner marker so a killed run's directory is cleaned by the next run),
+    /// created on first use and removed with everything in it on drop.
+    pub fn dir_in(&mut self, parent: &Path) -> Result<PathBuf, RunError> {
         if let Some(d) = self.dirs.get(parent) {
             return Ok(d.clone());
         }

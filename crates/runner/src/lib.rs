@@ -17,10 +17,11 @@ mod stale;
 mod worker;
 
 pub use error::RunError;
+pub use files::Workspace;
 
 use clock::Clock;
 use engine::{open_with_fallback, EngineConfig};
-use files::{prepare_clone, CloneFiles, Workspace};
+use files::{prepare_clone, CloneFiles};
 use model::result::SCHEMA_VERSION;
 use model::{EngineKind, FileTarget, JobResult, JobSpec, RunResult, TargetInfo, Warning};
 use offsets::Region;
