@@ -117,7 +117,7 @@ fn parse_price(text: &str) -> Result<f64, String> {
 
 /// The diskbench flags taken out of a fio-style command line; the others
 /// say whether they take a value.
-const FLAGS: [(&str, bool); 9] = [
+const FLAGS: [(&str, bool); 13] = [
     ("--db", true),
     ("--no-save", false),
     ("--label", true),
@@ -127,6 +127,10 @@ const FLAGS: [(&str, bool); 9] = [
     ("--runs", true),
     ("--duration", true),
     ("--pause", true),
+    ("--until-throttled", false),
+    ("--until-steady", false),
+    ("--max-duration", true),
+    ("--recovery-check", true),
 ];
 
 /// Only diskbench's own flags, parsed by clap so they mean what they mean for `run`.
@@ -267,6 +271,13 @@ Repetition (a soak: each run is saved as it finishes, its per-second series whil
   --duration DURATION         repeat until this much time has passed, e.g. 3h
                               (with --runs: whichever comes first)
   --pause DURATION            idle this long between runs, e.g. 30s
+  --until-throttled           repeat until a throttling cliff is confirmed
+                              (at most --max-duration, default 24h)
+  --until-steady              repeat until steady state (SNIA PTS: 5 runs within
+                              20% range and 10% slope of their mean; at most 25 runs)
+  --max-duration DURATION     the longest an --until-* soak may go on
+  --recovery-check DURATION   when a cliff was found: idle this long, run once
+                              more, and report how much came back
 ";
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ use crate::timefmt::format_utc;
 use anyhow::Context;
 use clap::Args;
 use model::{JobSpec, RunKind, SoakRef};
+use report::soak::{JobVerdict, SoakTracker};
 use runner::{RunError, RunOptions, RunOutcome};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -37,7 +38,32 @@ pub struct RepeatArgs {
     /// Idle this long between the runs of a soak, e.g. 30s, 5m
     #[arg(long, value_name = "DURATION", value_parser = parse_pause)]
     pub pause: Option<Duration>,
+    /// Repeat until a throttling cliff is confirmed (at most --max-duration, default 24h)
+    #[arg(long, conflicts_with = "until_steady")]
+    pub until_throttled: bool,
+    /// Repeat until steady state (SNIA: 5 runs within 20% range, 10% slope; at most 25 runs)
+    #[arg(long)]
+    pub until_steady: bool,
+    /// The longest --until-throttled or --until-steady may go on, e.g. 6h
+    #[arg(long, value_name = "DURATION", value_parser = parse_span)]
+    pub max_duration: Option<Duration>,
+    /// After the runs, when a cliff was found: idle this long, run once more,
+    /// and report how much came back, e.g. 10m
+    #[arg(long, value_name = "DURATION", value_parser = parse_pause)]
+    pub recovery_check: Option<Duration>,
 }
+
+/// What ends a soak besides its number of runs and its duration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Until {
+    Throttled,
+    Steady,
+}
+
+/// `--until-throttled` stops after a day at most unless told otherwise.
+const DEFAULT_MAX_THROTTLED: Duration = Duration::from_secs(24 * 3600);
+/// SNIA's PTS gives up on steady state after 25 rounds.
+const DEFAULT_MAX_STEADY_RUNS: u32 = 25;
 
 fn parse_runs(text: &str) -> Result<u32, String> {
     match text.trim().parse::<u32>() {
@@ -68,12 +94,29 @@ pub struct Plan {
     pub runs: Option<u32>,
     pub duration: Option<Duration>,
     pub pause: Duration,
+    pub until: Option<Until>,
+    /// Idle this long after the runs and measure again (`--recovery-check`).
+    pub recovery: Option<Duration>,
 }
 
 impl RepeatArgs {
-    /// `None` for a single run; an error (a usage error) for `--pause` alone.
+    /// `None` for a single run; an error (a usage error) for flags that
+    /// mean nothing without others (`--pause` alone, `--max-duration`
+    /// without an `--until-*`).
     pub fn plan(&self) -> Result<Option<Plan>, String> {
-        if self.runs.is_none() && self.duration.is_none() {
+        let until = match (self.until_throttled, self.until_steady) {
+            (true, _) => Some(Until::Throttled),
+            (_, true) => Some(Until::Steady),
+            _ => None,
+        };
+        if self.max_duration.is_some() && until.is_none() {
+            return Err("--max-duration bounds --until-throttled or --until-steady: add one, or use --duration D for a soak of fixed length".into());
+        }
+        if self.runs.is_none()
+            && self.duration.is_none()
+            && until.is_none()
+            && self.recovery_check.is_none()
+        {
             return match self.pause {
                 Some(_) => Err(
                     "--pause is the idle time between repeated runs: add --runs N or --duration D"
@@ -82,19 +125,48 @@ impl RepeatArgs {
                 None => Ok(None),
             };
         }
-        Ok(Some(Plan {
+        let mut plan = Plan {
             runs: self.runs,
-            duration: self.duration,
+            duration: self.duration.or(self.max_duration),
             pause: self.pause.unwrap_or_default(),
-        }))
+            until,
+            recovery: self.recovery_check,
+        };
+        match until {
+            Some(Until::Throttled) if plan.runs.is_none() && plan.duration.is_none() => {
+                plan.duration = Some(DEFAULT_MAX_THROTTLED)
+            }
+            Some(Until::Steady) if plan.runs.is_none() && plan.duration.is_none() => {
+                plan.runs = Some(DEFAULT_MAX_STEADY_RUNS)
+            }
+            None if plan.runs.is_none() && plan.duration.is_none() => plan.runs = Some(1),
+            _ => {}
+        }
+        Ok(Some(plan))
     }
 }
 
 impl Plan {
     /// Whether another run follows `done` runs after `elapsed`: a run
-    /// starts only while the duration, pause included, has not passed.
-    fn more_after(&self, done: u32, elapsed: Duration) -> bool {
-        self.runs.is_none_or(|n| done < n) && self.duration.is_none_or(|d| elapsed + self.pause < d)
+    /// starts only while the duration, pause included, has not passed, and
+    /// while what `--until-*` waits for has not come.
+    fn more_after(&self, done: u32, elapsed: Duration, verdicts: &SoakTracker) -> bool {
+        let arrived = match self.until {
+            Some(Until::Throttled) => verdicts.throttled(),
+            Some(Until::Steady) => verdicts.steady(),
+            None => false,
+        };
+        !arrived
+            && self.runs.is_none_or(|n| done < n)
+            && self.duration.is_none_or(|d| elapsed + self.pause < d)
+    }
+
+    /// Says what an `--until-*` soak waited for and whether it came.
+    fn until_outcome(&self, verdicts: &SoakTracker) -> Option<(bool, &'static str)> {
+        match self.until? {
+            Until::Throttled => Some((verdicts.throttled(), "a throttling cliff")),
+            Until::Steady => Some((verdicts.steady(), "steady state")),
+        }
     }
 }
 
@@ -165,12 +237,19 @@ pub struct Summary {
     pub soak: Option<String>,
     pub runs: Vec<RunLine>,
     pub elapsed: Duration,
+    /// Each job's cliff, steady state and recovery over the soak's runs.
+    pub verdicts: Vec<JobVerdict>,
+    /// What `--until-*` waited for and whether it came: (attained, what).
+    pub until: Option<(bool, &'static str)>,
+    /// Sentences about how the soak ended, for the text output.
+    pub notes: Vec<String>,
 }
 
 /// Runs the jobs once, or as the plan says, printing each run with `print`
 /// and saving it as it finishes. Ctrl-C stops after saving what was
 /// measured; a run that fails ends the soak (repeating an error measures
-/// nothing).
+/// nothing). With `--recovery-check` and a cliff, one more run follows the
+/// idle time; it is saved as a run of the soak but left out of the verdicts.
 pub fn run(
     m: &Measure,
     plan: Option<Plan>,
@@ -184,16 +263,38 @@ pub fn run(
         soak: soak_id.clone(),
         runs: Vec::new(),
         elapsed: Duration::ZERO,
+        verdicts: Vec::new(),
+        until: None,
+        notes: Vec::new(),
     };
+    let mut tracker = SoakTracker::default();
+    // Set when the run about to start is the recovery run: how long it idled.
+    let mut recovering: Option<Duration> = None;
     for k in 1.. {
         let soak = soak_id.as_ref().map(|id| SoakRef {
             id: id.clone(),
             run: k,
         });
         let at = started.elapsed();
-        let (outcome, written) = measure_once(m, &stop, soak.clone());
-        let last =
-            outcome.failure.is_some() || plan.is_none_or(|p| !p.more_after(k, started.elapsed()));
+        let prefix = soak.as_ref().map(|_| match plan.and_then(|p| p.runs) {
+            Some(n) if recovering.is_none() => format!("run {k}/{n}"),
+            _ if recovering.is_some() => format!("run {k} (recovery)"),
+            _ => format!("run {k}"),
+        });
+        let (outcome, written) = measure_once(m, &stop, soak.clone(), prefix);
+        if recovering.is_none() {
+            tracker.add(k, &outcome.result);
+        }
+        let failed = outcome.failure.is_some();
+        let more = !failed
+            && recovering.is_none()
+            && plan.is_some_and(|p| p.more_after(k, started.elapsed(), &tracker));
+        let recover_next = !failed
+            && recovering.is_none()
+            && !more
+            && plan.is_some_and(|p| p.recovery.is_some())
+            && tracker.verdicts().iter().any(|v| v.cliff.detected);
+        let last = !more && !recover_next;
         let done = Finished {
             outcome: &outcome,
             run: k,
@@ -222,17 +323,59 @@ pub fn run(
             started_unix_ms: outcome.result.started_unix_ms,
             line,
         });
+        if let (Some(idle), false) = (recovering, failed) {
+            summary.verdicts = tracker.with_recovery(&outcome.result, idle.as_secs_f64());
+        }
         if last {
             break;
         }
-        if !pause(plan.map_or(Duration::ZERO, |p| p.pause), &stop) {
+        let idle = match (recover_next, plan.and_then(|p| p.recovery)) {
+            (true, Some(idle)) => {
+                eprintln!(
+                    "diskbench: a cliff was found; idling {} before run {} to see what comes back",
+                    clock(idle),
+                    k + 1
+                );
+                recovering = Some(idle);
+                idle
+            }
+            _ => plan.map_or(Duration::ZERO, |p| p.pause),
+        };
+        if !pause(idle, &stop) {
             eprintln!("diskbench: interrupted between runs; the runs so far are saved");
             summary.exit = Exit::Interrupted;
             break;
         }
     }
     summary.elapsed = started.elapsed();
+    if summary.verdicts.is_empty() {
+        summary.verdicts = tracker.verdicts();
+    }
+    if let Some(p) = &plan {
+        summary.until = p.until_outcome(&tracker);
+        if let Some((false, what)) = summary.until {
+            summary.notes.push(format!(
+                "{what} did not come within the limit ({})",
+                limit_text(p)
+            ));
+        }
+        let cliff = summary.verdicts.iter().any(|v| v.cliff.detected);
+        if p.recovery.is_some() && !cliff && summary.exit == Exit::Ok {
+            summary
+                .notes
+                .push("no cliff was found, so there was nothing to recover from: --recovery-check skipped".into());
+        }
+    }
     Ok(summary)
+}
+
+fn limit_text(p: &Plan) -> String {
+    match (p.runs, p.duration) {
+        (Some(n), Some(d)) => format!("{n} runs or {}", clock(d)),
+        (Some(n), None) => format!("{n} runs"),
+        (None, Some(d)) => clock(d),
+        (None, None) => "none".into(),
+    }
 }
 
 /// One run, kept in the history while it goes on unless `--no-save`.
@@ -240,6 +383,7 @@ fn measure_once(
     m: &Measure,
     stop: &std::sync::Arc<AtomicBool>,
     soak: Option<SoakRef>,
+    prefix: Option<String>,
 ) -> (RunOutcome, crate::live::Written) {
     let (writer, hook) = match m.save.no_save {
         true => (None, None),
@@ -251,7 +395,11 @@ fn measure_once(
     let opts = RunOptions {
         allow_destructive: m.allow_destructive,
         stop: std::sync::Arc::clone(stop),
-        progress: if m.progress { progress::bar() } else { None },
+        progress: if m.progress {
+            progress::bar(prefix)
+        } else {
+            None
+        },
         live: hook,
         command_line: std::env::args().collect(),
     };
@@ -321,6 +469,16 @@ pub fn list_text(s: &Summary) -> String {
             format_utc(r.started_unix_ms)
         ));
     }
+    if !s.verdicts.is_empty() {
+        out.push_str("\nOver the runs:\n");
+        out.push_str(&report::soak::text(&s.verdicts));
+    }
+    if let Some((true, what)) = s.until {
+        out.push_str(&format!("Stopped: {what} came.\n"));
+    }
+    for note in &s.notes {
+        out.push_str(&format!("Note: {note}.\n"));
+    }
     out
 }
 
@@ -340,6 +498,12 @@ pub fn soak_json(s: &Summary, plan: &Plan, docs: &[String]) -> String {
             "pause_s": plan.pause.as_secs_f64(),
             "elapsed_s": s.elapsed.as_secs_f64(),
             "history_ids": ids,
+            "until": s.until.map(|(attained, what)| serde_json::json!({
+                "waited_for": what,
+                "attained": attained,
+            })),
+            "recovery_check_s": plan.recovery.map(|d| d.as_secs_f64()),
+            "jobs": report::soak::to_json(&s.verdicts),
         },
         "runs": runs,
     });
@@ -353,24 +517,66 @@ mod tests {
     #[test]
     fn the_plan_says_when_to_stop() {
         let s = Duration::from_secs;
+        let none = SoakTracker::default();
         let p = Plan {
             runs: Some(3),
             duration: None,
             pause: Duration::ZERO,
+            until: None,
+            recovery: None,
         };
-        assert!(p.more_after(2, s(100)) && !p.more_after(3, s(0)));
+        assert!(p.more_after(2, s(100), &none) && !p.more_after(3, s(0), &none));
         let p = Plan {
             runs: None,
             duration: Some(s(3)),
             pause: Duration::from_millis(200),
+            ..p
         };
-        assert!(p.more_after(9, s(2)));
+        assert!(p.more_after(9, s(2), &none));
         assert!(
-            !p.more_after(1, Duration::from_millis(2900)),
+            !p.more_after(1, Duration::from_millis(2900), &none),
             "the pause counts"
         );
         let both = Plan { runs: Some(2), ..p };
-        assert!(!both.more_after(2, s(0)));
+        assert!(!both.more_after(2, s(0), &none));
+    }
+
+    fn flags(args: &[&str]) -> Result<Option<Plan>, String> {
+        #[derive(clap::Parser)]
+        struct F {
+            #[command(flatten)]
+            r: RepeatArgs,
+        }
+        use clap::Parser;
+        let f = F::try_parse_from(std::iter::once("x").chain(args.iter().copied()))
+            .map_err(|e| e.to_string())?;
+        f.r.plan()
+    }
+
+    #[test]
+    fn until_flags_have_bounds_and_need_each_other() {
+        let day = Duration::from_secs(24 * 3600);
+        let p = flags(&["--until-throttled"]).unwrap().unwrap();
+        assert_eq!(
+            (p.until, p.duration, p.runs),
+            (Some(Until::Throttled), Some(day), None)
+        );
+        let p = flags(&["--until-throttled", "--max-duration", "2h"])
+            .unwrap()
+            .unwrap();
+        assert_eq!(p.duration, Some(Duration::from_secs(7200)));
+        let p = flags(&["--until-steady"]).unwrap().unwrap();
+        assert_eq!((p.until, p.runs), (Some(Until::Steady), Some(25)));
+        assert!(flags(&["--max-duration", "1h"])
+            .unwrap_err()
+            .contains("--until-throttled"));
+        assert!(flags(&["--until-steady", "--until-throttled"]).is_err());
+        // A recovery check alone is one run, then the check.
+        let p = flags(&["--recovery-check", "30s"]).unwrap().unwrap();
+        assert_eq!(
+            (p.runs, p.recovery),
+            (Some(1), Some(Duration::from_secs(30)))
+        );
     }
 
     #[test]

@@ -218,3 +218,136 @@ fn a_constant_limit_is_not_a_cliff() {
         doc["jobs"][0]["cliff"]
     );
 }
+
+/// Issue 6 across runs: the bucket runs dry after 15 s of I/O in a soak
+/// of 6-second runs, so in the middle of run 3; `--until-throttled` stops
+/// once the cliff is confirmed, and `--recovery-check` idles 6 s (3,000
+/// credits at the 500/s baseline) and measures what came back. The gaps
+/// between runs refill the bucket a little (500 credits a second), so the
+/// truth about *when* is the I/O count before the cliff.
+#[test]
+fn a_soak_names_the_run_of_the_cliff_stops_there_and_measures_the_recovery() {
+    let name = format!("gts-{}", std::process::id());
+    let Some(tb) = Testbed::up(&name, &[]) else {
+        return;
+    };
+    let bucket = [
+        "--burst",
+        "2000",
+        "--baseline",
+        "500",
+        "--credits",
+        "22500",
+        "--cap",
+        "22500",
+        "--seconds",
+        "80",
+    ];
+    let doc = run_with_bucket(
+        &tb,
+        &bucket,
+        &[
+            "--rw=randread",
+            "--bs=4k",
+            "--iodepth=8",
+            "--ioengine=libaio",
+            "--runtime=6",
+            "--until-throttled",
+            "--max-duration=60s",
+            "--recovery-check=6s",
+        ],
+    );
+    let soak = &doc["soak"];
+    let job = &soak["jobs"][0];
+    let c = &job["cliff"];
+    assert_eq!(c["detected"], true, "{soak}");
+    assert_eq!(c["at_run"], 3, "{c}");
+    assert!(within(c["at_io"].as_f64().unwrap(), 30_000.0, 15.0), "{c}");
+    let run3 = &doc["runs"][2];
+    let run3_start = (run3["timestamp_ms"].as_f64().unwrap()
+        - doc["runs"][0]["timestamp_ms"].as_f64().unwrap())
+        / 1000.0;
+    let at = c["at_seconds"].as_f64().unwrap();
+    assert!(
+        at > run3_start && at < run3_start + 6.0,
+        "cliff at {at} s on the soak's clock, run 3 started at {run3_start} s"
+    );
+    assert!(
+        within(c["before_iops"].as_f64().unwrap(), 2000.0, 5.0),
+        "{c}"
+    );
+    assert!(within(c["after_iops"].as_f64().unwrap(), 500.0, 5.0), "{c}");
+    assert!(
+        within(c["burst_ios"].as_f64().unwrap(), 22500.0, 15.0),
+        "{c}"
+    );
+    assert_eq!(soak["until"]["attained"], true, "{soak}");
+    let runs = soak["runs"].as_u64().unwrap();
+    assert!(
+        (4..=5).contains(&runs),
+        "confirmed in run 3 or 4, then the recovery run: {runs} runs"
+    );
+    let r = &job["recovery"];
+    assert_eq!(r["idle_s"], 6.0, "{job}");
+    assert!(
+        within(r["burst_ios"].as_f64().unwrap(), 3000.0, 25.0),
+        "{r}"
+    );
+    assert!(r["recovered_pct"].as_f64().unwrap() > 80.0, "{r}");
+}
+
+/// Issue 6, steady state (SNIA rounds, one run each): a constant limit is
+/// steady within the first window, and `--until-steady` stops there; a
+/// bucket that runs dry inside the window is not steady.
+#[test]
+fn steady_state_on_a_constant_limit_and_not_while_the_bucket_drains() {
+    let name = format!("gtss-{}", std::process::id());
+    let Some(tb) = Testbed::up(&name, &["--riops", "1500"]) else {
+        return;
+    };
+    let job = [
+        "--rw=randread",
+        "--bs=4k",
+        "--iodepth=8",
+        "--ioengine=libaio",
+        "--runtime=2",
+    ];
+    let doc = tb.run(&[&job[..], &["--until-steady", "--max-duration=60s"]].concat());
+    let soak = &doc["soak"];
+    let ss = &soak["jobs"][0]["steady_state"];
+    assert_eq!(ss["attained"], true, "{soak}");
+    assert_eq!(soak["until"]["attained"], true, "{soak}");
+    assert_eq!(
+        soak["runs"], 5,
+        "steady in the first window of 5 runs: {soak}"
+    );
+    assert!(
+        within(ss["mean_iops"].as_f64().unwrap(), 1500.0, 5.0),
+        "{ss}"
+    );
+    drop(tb);
+
+    let name = format!("gtsd-{}", std::process::id());
+    let Some(tb) = Testbed::up(&name, &[]) else {
+        return;
+    };
+    let bucket = [
+        "--burst",
+        "2000",
+        "--baseline",
+        "500",
+        "--credits",
+        "10500",
+        "--cap",
+        "10500",
+        "--seconds",
+        "40",
+    ];
+    let doc = run_with_bucket(&tb, &bucket, &[&job[..], &["--runs=5"]].concat());
+    let soak = &doc["soak"];
+    assert_eq!(
+        soak["jobs"][0]["steady_state"]["attained"], false,
+        "the bucket ran dry 7 s into 10: {soak}"
+    );
+    assert_eq!(soak["jobs"][0]["cliff"]["detected"], true, "{soak}");
+}

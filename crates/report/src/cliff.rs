@@ -6,8 +6,9 @@
 //! out, as its rate is noise. The cliff second itself is usually a mix of
 //! both levels, so the time is refined inside it: a second at rate r spent
 //! the share (r - after) / (before - after) of itself at the old level.
-//! Across runs the samples are each run's IOPS, and `at_run` names the first
-//! slow run.
+//! Across the runs of a soak the runs' series are laid end to end (a run's
+//! average would blur a cliff that comes in its middle), and `at_run` names
+//! the run the cliff came in.
 
 use analysis::cliff::{median, sorted};
 use analysis::{find_cliff, CliffRules, Sample};
@@ -50,24 +51,54 @@ fn intervals(job: &JobResult) -> Vec<Interval> {
 
 /// The cliff inside one run, from its per-second series.
 pub fn within_run(job: &JobResult) -> CliffReport {
-    report_for(&intervals(job), None)
+    report_for(&intervals(job))
 }
 
-/// The cliff across the runs of a soak: one interval per run (its IOPS and
-/// bytes over its runtime), so `at_run` says which run was the first slow one.
-pub fn across_runs(jobs: &[&JobResult]) -> CliffReport {
-    let runs: Vec<Interval> = jobs
-        .iter()
-        .map(|j| Interval {
-            seconds: j.runtime_ns as f64 / 1e9,
-            ios: j.total_ios(),
-            bytes: j.read.bytes + j.write.bytes,
-        })
-        .collect();
-    report_for(&runs, Some(()))
+/// One run of a job in a soak, for [`across_runs`].
+pub struct RunSlice<'a> {
+    /// 1-based run number.
+    pub run: u32,
+    /// When the job's measured phase began, in seconds from the soak's start.
+    pub start_s: f64,
+    pub job: &'a JobResult,
 }
 
-fn report_for(iv: &[Interval], per_run: Option<()>) -> CliffReport {
+/// The cliff across the runs of a soak: every run's per-second series laid
+/// end to end, so a cliff in the middle of a run is found as sharply as in
+/// one long run, and `at_run` names the run it came in. `at_seconds` is
+/// from the start of the soak (pauses included); `at_io` counts the I/Os of
+/// the runs before it.
+pub fn across_runs(runs: &[RunSlice]) -> CliffReport {
+    let mut iv = Vec::new();
+    // For each interval: its run and its start from the soak's start.
+    let mut whence = Vec::new();
+    for r in runs {
+        for p in r.job.series.iter().filter(|p| p.duration_ms >= 500) {
+            iv.push(Interval {
+                seconds: p.duration_ms as f64 / 1000.0,
+                ios: p.read_ios + p.write_ios,
+                bytes: p.read_bytes + p.write_bytes,
+            });
+            whence.push((r.run, r.start_s + p.start_ms as f64 / 1000.0));
+        }
+    }
+    let mut c = report_for(&iv);
+    if !c.detected {
+        return c;
+    }
+    // `report_for` measured time as the sum of the intervals; put it back
+    // on the soak's clock, in the interval where the cliff fell.
+    let measured_before = |k: usize| iv[..k].iter().map(|i| i.seconds).sum::<f64>();
+    let k = (0..iv.len())
+        .rev()
+        .find(|&k| measured_before(k) <= c.at_seconds)
+        .unwrap_or(0);
+    c.at_seconds = whence[k].1 + (c.at_seconds - measured_before(k));
+    c.at_run = Some(whence[k].0);
+    c
+}
+
+fn report_for(iv: &[Interval]) -> CliffReport {
     let rate = |i: &Interval| {
         if i.seconds > 0.0 {
             i.ios as f64 / i.seconds
@@ -82,15 +113,7 @@ fn report_for(iv: &[Interval], per_run: Option<()>) -> CliffReport {
             seconds: i.seconds,
         })
         .collect();
-    let rules = CliffRules {
-        min_points: if per_run.is_some() {
-            2
-        } else {
-            CliffRules::default().min_points
-        },
-        ..CliffRules::default()
-    };
-    let Some(c) = find_cliff(&samples, &rules) else {
+    let Some(c) = find_cliff(&samples, &CliffRules::default()) else {
         return CliffReport::default();
     };
     let bps = |xs: &[Interval]| {
@@ -101,21 +124,23 @@ fn report_for(iv: &[Interval], per_run: Option<()>) -> CliffReport {
             .collect();
         median(&sorted(&v))
     };
-    let mut at_seconds = c.at_seconds;
-    if per_run.is_none() {
-        at_seconds += refinement(&samples, c.index, c.before, c.after);
-    }
+    let refine = refinement(&samples, c.index, c.before, c.after);
+    // A first slow second that began fast served some of the burst too.
+    let mixed_burst = match refine > 0.0 {
+        true => (samples[c.index].rate - c.after).max(0.0) * samples[c.index].seconds,
+        false => 0.0,
+    };
     CliffReport {
         detected: true,
-        at_seconds,
-        at_run: per_run.map(|_| c.index as u32 + 1),
+        at_seconds: c.at_seconds + refine,
+        at_run: None,
         at_io: iv[..c.index].iter().map(|i| i.ios).sum(),
         before_iops: c.before,
         after_iops: c.after,
         before_bytes_per_sec: bps(&iv[..c.index]),
         after_bytes_per_sec: bps(&iv[c.index..]),
         drop_pct: c.drop_pct,
-        burst_ios: c.burst,
+        burst_ios: c.burst + mixed_burst,
     }
 }
 
@@ -254,21 +279,33 @@ mod tests {
     }
 
     #[test]
-    fn across_runs_names_the_run() {
-        let mut runs = Vec::new();
-        for iops in [3600u64, 3650, 3620, 1200, 1210, 1190] {
-            let mut j = job_with(&[iops], 1000);
-            j.read.ios = iops * 300;
-            j.write.ios = 0;
-            j.read.bytes = j.read.ios * 4096;
-            j.write.bytes = 0;
-            j.runtime_ns = 300_000_000_000;
-            runs.push(j);
-        }
-        let refs: Vec<&JobResult> = runs.iter().collect();
-        let c = across_runs(&refs);
-        assert_eq!(c.at_run, Some(4));
-        assert_eq!(c.at_seconds, 900.0);
+    fn across_runs_names_the_run_and_the_time_on_the_soaks_clock() {
+        // Six runs of five seconds, 300 s apart; run 4 starts fast and
+        // drops after 2.5 s.
+        let runs: Vec<JobResult> = [
+            vec![3600; 5],
+            vec![3650; 5],
+            vec![3620; 5],
+            vec![3600, 3600, 2400, 1200, 1200],
+            vec![1210; 5],
+            vec![1190; 5],
+        ]
+        .iter()
+        .map(|iops| job_with(iops, 1000))
+        .collect();
+        let slices: Vec<RunSlice> = runs
+            .iter()
+            .enumerate()
+            .map(|(i, job)| RunSlice {
+                run: i as u32 + 1,
+                start_s: i as f64 * 300.0,
+                job,
+            })
+            .collect();
+        let c = across_runs(&slices);
+        assert_eq!(c.at_run, Some(4), "{c:?}");
+        assert!((c.at_seconds - 902.5).abs() < 0.05, "{c:?}");
+        assert_eq!(c.at_io, 5 * (3600 + 3650 + 3620) + 7200);
         assert!(sentence(&c).unwrap().contains("(run 4)"));
         assert_eq!(duration_text(3.0 * 3600.0 + 120.0), "3 h 02 m");
     }

@@ -30,6 +30,7 @@ pub mod format;
 pub mod html;
 pub mod json;
 pub mod json_plus;
+pub mod soak;
 pub mod stats;
 pub mod table;
 pub mod terse;

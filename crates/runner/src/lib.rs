@@ -81,12 +81,15 @@ pub struct LiveUpdate<'a> {
     pub points: &'a [model::LivePoint],
 }
 
-pub struct Progress {
+pub struct Progress<'a> {
     pub label: String,
     pub elapsed: Duration,
     /// The group's planned duration, when it is time-bound.
     pub planned: Option<Duration>,
     pub ios: u64,
+    /// The group's finished seconds of the measured phase so far (all its
+    /// jobs and clones added up), for the live view's rate and sparkline.
+    pub seconds: &'a [model::SeriesPoint],
 }
 
 /// The result (complete or partial) and, if the run stopped early, why.
@@ -238,7 +241,8 @@ fn run_group(
         clock: clock.clone(),
         stop: Arc::clone(&opts.stop),
         ios_done: AtomicU64::new(0),
-        live: opts.live.as_ref().map(|_| Mutex::new(Vec::new())),
+        // Collected for the history's live series and for the progress line.
+        live: (opts.live.is_some() || opts.progress.is_some()).then(|| Mutex::new(Vec::new())),
     };
     let planned = group
         .iter()
@@ -261,19 +265,21 @@ fn run_group(
                 scope.spawn(move || run_worker(c.plan, shared))
             })
             .collect();
+        let mut seconds: Vec<model::SeriesPoint> = Vec::new();
         while !handles.iter().all(|h| h.is_finished()) {
             std::thread::sleep(Duration::from_millis(50));
+            pass_live(opts, &shared, snapshot, gid, group, &mut seconds);
             if let Some(progress) = &opts.progress {
                 progress(&Progress {
                     label: label.clone(),
                     elapsed: started.elapsed(),
                     planned,
                     ios: shared.ios_done.load(Ordering::Relaxed),
+                    seconds: &seconds,
                 });
             }
-            pass_live(opts, &shared, snapshot, gid, group);
         }
-        pass_live(opts, &shared, snapshot, gid, group);
+        pass_live(opts, &shared, snapshot, gid, group, &mut seconds);
         handles
             .into_iter()
             .map(|h| h.join().expect("a worker panicked"))
@@ -310,12 +316,36 @@ fn run_group(
 }
 
 /// Hands the seconds the workers finished since the last call to `opts.live`.
-fn pass_live(opts: &RunOptions, shared: &Shared, result: &RunResult, gid: u32, jobs: &[JobSpec]) {
-    let (Some(live), Some(pending)) = (&opts.live, &shared.live) else {
+/// Hands the workers' newly finished seconds to the live hook, and adds
+/// them up into the group's `seconds` for the progress line.
+fn pass_live(
+    opts: &RunOptions,
+    shared: &Shared,
+    result: &RunResult,
+    gid: u32,
+    jobs: &[JobSpec],
+    seconds: &mut Vec<model::SeriesPoint>,
+) {
+    let Some(pending) = &shared.live else {
         return;
     };
     let points = std::mem::take(&mut *pending.lock().unwrap_or_else(|e| e.into_inner()));
-    if !points.is_empty() {
+    if points.is_empty() {
+        return;
+    }
+    if opts.progress.is_some() {
+        for p in &points {
+            let i = (p.point.start_ms / 1000) as usize;
+            if seconds.len() <= i {
+                seconds.resize(i + 1, model::SeriesPoint::default());
+            }
+            if seconds[i].duration_ms == 0 {
+                seconds[i].start_ms = p.point.start_ms;
+            }
+            seconds[i].add(&p.point);
+        }
+    }
+    if let Some(live) = &opts.live {
         live(&LiveUpdate {
             result,
             group: gid,
