@@ -268,6 +268,8 @@ pub fn run(
         notes: Vec::new(),
     };
     let mut tracker = SoakTracker::default();
+    // One workspace for every run: files are laid out once, removed at the end.
+    let mut ws = runner::Workspace::default();
     // Set when the run about to start is the recovery run: how long it idled.
     let mut recovering: Option<Duration> = None;
     for k in 1.. {
@@ -281,7 +283,7 @@ pub fn run(
             _ if recovering.is_some() => format!("run {k} (recovery)"),
             _ => format!("run {k}"),
         });
-        let (outcome, written) = measure_once(m, &stop, soak.clone(), prefix);
+        let (outcome, written) = measure_once(m, &stop, &mut ws, soak.clone(), prefix);
         if recovering.is_none() {
             tracker.add(k, &outcome.result);
         }
@@ -382,6 +384,7 @@ fn limit_text(p: &Plan) -> String {
 fn measure_once(
     m: &Measure,
     stop: &std::sync::Arc<AtomicBool>,
+    ws: &mut runner::Workspace,
     soak: Option<SoakRef>,
     prefix: Option<String>,
 ) -> (RunOutcome, crate::live::Written) {
@@ -403,7 +406,7 @@ fn measure_once(
         live: hook,
         command_line: std::env::args().collect(),
     };
-    let outcome = runner::run(m.groups, &opts);
+    let outcome = runner::run_in(m.groups, &opts, ws);
     // Dropping the options drops the hook, which ends the writer.
     drop(opts);
     progress::clear();

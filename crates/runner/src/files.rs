@@ -24,8 +24,9 @@ const LAYOUT_CHUNK: usize = 1 << 20;
 #[derive(Default)]
 pub struct Workspace {
     dirs: HashMap<PathBuf, PathBuf>,
-    /// Bytes laid out with data so far in each shared file, by (directory, name).
-    shared: HashMap<(PathBuf, String), u64>,
+    /// Bytes laid out with data so far in each file it created, so a file
+    /// that a later job (or a later run of a soak) reads is laid out once.
+    laid: HashMap<PathBuf, u64>,
 }
 
 impl Workspace {
@@ -60,6 +61,22 @@ impl Workspace {
                 }
             }
         }
+    }
+}
+
+impl Workspace {
+    /// Bytes of the files this workspace holds in its subdirectory of `parent`.
+    pub fn bytes_in(&self, parent: &Path) -> u64 {
+        let Some(dir) = self.dirs.get(parent) else {
+            return 0;
+        };
+        fs::read_dir(dir).map_or(0, |entries| {
+            entries
+                .filter_map(|e| e.ok()?.metadata().ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len())
+                .sum()
+        })
     }
 }
 
@@ -130,24 +147,14 @@ pub fn prepare_clone(
             for name in names {
                 let path = dir.join(&name);
                 let need = spec.offset_bytes + per_file;
-                let already = match shared {
-                    Some(n) => ws
-                        .shared
-                        .get(&(directory.clone(), n.clone()))
-                        .copied()
-                        .unwrap_or(0),
-                    None => 0,
-                };
+                let already = ws.laid.get(&path).copied().unwrap_or(0);
                 if !path.exists() {
                     create_file(&path, need, reads, stop)?;
                 } else if reads && already < need {
                     lay_out(&path, 0, need, stop)?;
                 }
-                if let Some(n) = shared {
-                    let laid = if reads { need } else { already };
-                    ws.shared
-                        .insert((directory.clone(), n.clone()), laid.max(already));
-                }
+                let laid = if reads { need } else { already };
+                ws.laid.insert(path.clone(), laid.max(already));
                 paths.push(path);
                 sizes.push(per_file);
             }

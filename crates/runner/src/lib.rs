@@ -105,6 +105,14 @@ fn unix_ms() -> u64 {
 }
 
 pub fn run(groups: &[Vec<JobSpec>], opts: &RunOptions) -> RunOutcome {
+    run_in(groups, opts, &mut Workspace::default())
+}
+
+/// [`run`] with test files in `ws`: a soak passes the same workspace to each
+/// run, so its files are laid out once (a cloud disk's burst credits are
+/// not spent on writing the same gigabyte again) and removed when the soak
+/// drops it.
+pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) -> RunOutcome {
     let mut result = RunResult {
         schema_version: SCHEMA_VERSION,
         tool_version: TOOL_VERSION.to_string(),
@@ -114,12 +122,11 @@ pub fn run(groups: &[Vec<JobSpec>], opts: &RunOptions) -> RunOutcome {
         targets: targets_of(groups),
         ..RunResult::default()
     };
-    let mut failure = check_free_space(groups, &result.targets).err();
+    let mut failure = check_free_space(groups, &result.targets, ws).err();
     if failure.is_none() {
         let clock = Clock::new();
-        let mut ws = Workspace::default();
         for (gid, group) in groups.iter().enumerate() {
-            let outcome = run_group(gid as u32, group, opts, &clock, &mut ws, &mut result);
+            let outcome = run_group(gid as u32, group, opts, &clock, ws, &mut result);
             if let Err(e) = outcome {
                 failure = Some(e);
                 break;
@@ -129,7 +136,6 @@ pub fn run(groups: &[Vec<JobSpec>], opts: &RunOptions) -> RunOutcome {
                 break;
             }
         }
-        drop(ws);
     }
     if let Some(f) = &failure {
         result.interrupted = *f == RunError::Interrupted;
@@ -166,7 +172,13 @@ fn parent_dir(p: &Path) -> PathBuf {
 }
 
 /// Fails early, before any file is written, when the files to create do not fit.
-fn check_free_space(groups: &[Vec<JobSpec>], targets: &[TargetInfo]) -> Result<(), RunError> {
+/// Whether the test files fit; files `ws` already holds (from an earlier
+/// run of a soak) count as room.
+fn check_free_space(
+    groups: &[Vec<JobSpec>],
+    targets: &[TargetInfo],
+    ws: &Workspace,
+) -> Result<(), RunError> {
     let mut need: BTreeMap<PathBuf, u64> = BTreeMap::new();
     let mut shared_seen = std::collections::BTreeSet::new();
     for spec in groups
@@ -199,7 +211,8 @@ fn check_free_space(groups: &[Vec<JobSpec>], targets: &[TargetInfo]) -> Result<(
             .iter()
             .find(|t| Path::new(&t.path) == abs)
             .and_then(|t| t.free_bytes)
-            .or_else(|| engine::sys::free_space(&dir).ok().map(|f| f.0));
+            .or_else(|| engine::sys::free_space(&dir).ok().map(|f| f.0))
+            .map(|f| f + ws.bytes_in(&dir));
         if let Some(free) = free {
             if bytes > free {
                 return Err(RunError::Usage(format!(

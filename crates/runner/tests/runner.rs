@@ -241,3 +241,36 @@ fn live_points_are_the_series_as_it_happens() {
         }
     }
 }
+
+/// A soak passes one workspace to every run: the file a read job needs is
+/// laid out by the first run only (its modification time stays), and it is
+/// removed when the workspace goes.
+#[test]
+fn runs_in_one_workspace_lay_out_once_and_clean_up_at_the_end() {
+    let dir = tempfile::tempdir_in(real_dir()).unwrap();
+    let job = file_job(dir.path(), RwMode::RandRead, true);
+    let mut ws = runner::Workspace::default();
+    let first = runner::run_in(&[vec![job.clone()]], &RunOptions::default(), &mut ws);
+    assert!(first.failure.is_none(), "{:?}", first.failure);
+    let files = |d: &Path| -> Vec<PathBuf> {
+        leftovers(d)
+            .into_iter()
+            .flat_map(|sub| leftovers(&sub))
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("f."))
+            })
+            .collect()
+    };
+    let laid = files(dir.path());
+    assert_eq!(laid.len(), 2, "nrfiles=2: {laid:?}");
+    let mtime = || std::fs::metadata(&laid[0]).unwrap().modified().unwrap();
+    let before = mtime();
+    std::thread::sleep(Duration::from_millis(20));
+    let second = runner::run_in(&[vec![job]], &RunOptions::default(), &mut ws);
+    assert!(second.failure.is_none(), "{:?}", second.failure);
+    assert_eq!(second.result.jobs[0].read.bytes, 4 << 20);
+    assert_eq!(mtime(), before, "the second run laid the file out again");
+    drop(ws);
+    assert!(leftovers(dir.path()).is_empty());
+}
