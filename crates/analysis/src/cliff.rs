@@ -75,7 +75,7 @@ pub fn sorted(values: &[f64]) -> Vec<f64> {
 }
 
 /// Median and robust spread (1.4826 x median absolute deviation).
-fn level_and_spread(values: &[f64]) -> (f64, f64) {
+pub fn level_and_spread(values: &[f64]) -> (f64, f64) {
     let m = median(&sorted(values));
     let dev: Vec<f64> = values.iter().map(|v| (v - m).abs()).collect();
     (m, 1.4826 * median(&sorted(&dev)))

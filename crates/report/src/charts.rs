@@ -129,10 +129,16 @@ impl Svg {
         svg
     }
 
+    /// Text in the default colour unless `extra` sets its own `fill`.
     pub fn text(&mut self, x: f64, y: f64, anchor: &str, text: &str, extra: &str) {
+        let fill = if extra.contains("fill=") {
+            ""
+        } else {
+            "fill=\"#222222\" "
+        };
         let _ = write!(
             self.out,
-            "<text x=\"{x:.1}\" y=\"{y:.1}\" text-anchor=\"{anchor}\" fill=\"#222222\" {extra}>{}</text>",
+            "<text x=\"{x:.1}\" y=\"{y:.1}\" text-anchor=\"{anchor}\" {fill}{extra}>{}</text>",
             escape(text)
         );
     }
@@ -154,6 +160,19 @@ impl Svg {
             a.h.max(0.0)
         );
         self.tip_and_close(tip, "rect");
+    }
+
+    /// A translucent band with a tooltip (a steady-state window).
+    pub fn band(&mut self, a: Area, fill: &str, tip: &str) {
+        let _ = write!(
+            self.out,
+            "<rect class=\"mark-band\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{fill}\" fill-opacity=\"0.12\">",
+            a.x,
+            a.y,
+            a.w.max(0.0),
+            a.h.max(0.0)
+        );
+        self.tip_and_close(Some(tip), "rect");
     }
 
     pub fn circle(&mut self, (cx, cy): (f64, f64), r: f64, fill: &str, tip: Option<&str>) {

@@ -10,7 +10,7 @@
 //! average would blur a cliff that comes in its middle), and `at_run` names
 //! the run the cliff came in.
 
-use analysis::cliff::{median, sorted};
+use analysis::cliff::{level_and_spread, median, sorted};
 use analysis::{find_cliff, CliffRules, Sample};
 use model::JobResult;
 use serde_json::{json, Value};
@@ -146,13 +146,23 @@ fn report_for(iv: &[Interval]) -> CliffReport {
 
 /// Seconds to add to (negative: take from) the boundary at `index`: the
 /// share of a mixed boundary second that still ran at the old level.
+/// A boundary second counts as mixed only when it lies outside its own
+/// level's noise (this many robust spreads), so noise is not mistaken for
+/// a partial drop.
+const MIXED_SPREADS: f64 = 3.0;
+
 fn refinement(samples: &[Sample], index: usize, before: f64, after: f64) -> f64 {
+    let rates: Vec<f64> = samples.iter().map(|s| s.rate).collect();
+    let (_, spread_before) = level_and_spread(&rates[..index]);
+    let (_, spread_after) = level_and_spread(&rates[index..]);
     let share = |s: &Sample| ((s.rate - after) / (before - after)).clamp(0.0, 1.0);
     let last_fast = &samples[index - 1];
     let first_slow = &samples[index];
-    if share(last_fast) < 0.98 {
+    let below_before = before - last_fast.rate > MIXED_SPREADS * spread_before;
+    let above_after = first_slow.rate - after > MIXED_SPREADS * spread_after;
+    if share(last_fast) < 0.98 && below_before {
         -(1.0 - share(last_fast)) * last_fast.seconds
-    } else if share(first_slow) > 0.02 {
+    } else if share(first_slow) > 0.02 && above_after {
         share(first_slow) * first_slow.seconds
     } else {
         0.0

@@ -30,7 +30,22 @@ pub(crate) struct XAxis {
     /// `(value, label)`; empty: nice ticks of `lo..hi`.
     pub ticks: Vec<(f64, String)>,
     pub fmt: fn(f64) -> String,
+    /// Moments and spans drawn across every panel: a cliff, a steady window.
+    pub marks: Vec<Mark>,
 }
+
+/// A vertical line at `from` (a cliff), or a shaded band from `from` to
+/// `to` (a steady-state window), labelled over the first panel.
+pub(crate) struct Mark {
+    pub from: f64,
+    pub to: Option<f64>,
+    pub label: String,
+    pub colour: &'static str,
+}
+
+/// The colours of the marks: a cliff is a warning, steady state is calm.
+pub(crate) const CLIFF_COLOUR: &str = "#c0392b";
+pub(crate) const STEADY_COLOUR: &str = "#2e8b57";
 
 const LEFT: f64 = 78.0;
 const RIGHT: f64 = 24.0;
@@ -116,10 +131,45 @@ pub(crate) fn stacked(
                 tick_px.iter().map(|(px, _)| (*px, String::new())).collect();
             x_axis(&mut svg, plot, &no_labels, "");
         }
+        draw_marks(&mut svg, &xs, plot, &x.marks, i == 0);
         draw_lines(&mut svg, &xs, &ys, &p.lines);
         y0 += HEADING + p.height + GAP;
     }
     svg.finish()
+}
+
+fn draw_marks(svg: &mut Svg, xs: &Scale, plot: Area, marks: &[Mark], labelled: bool) {
+    for m in marks {
+        let x0 = xs.px(m.from).clamp(plot.x, plot.x + plot.w);
+        match m.to {
+            Some(to) => {
+                let x1 = xs.px(to).clamp(plot.x, plot.x + plot.w);
+                svg.band(
+                    Area {
+                        x: x0,
+                        y: plot.y,
+                        w: x1 - x0,
+                        h: plot.h,
+                    },
+                    m.colour,
+                    &m.label,
+                );
+            }
+            None => svg.line(
+                (x0, plot.y),
+                (x0, plot.y + plot.h),
+                m.colour,
+                "stroke-width=\"2\" stroke-dasharray=\"4 3\" class=\"mark\"",
+            ),
+        }
+        if labelled {
+            let extra = format!(
+                "fill=\"{}\" font-size=\"11\" class=\"mark-label\"",
+                m.colour
+            );
+            svg.text(x0 + 4.0, plot.y + 12.0, "start", &m.label, &extra);
+        }
+    }
 }
 
 fn draw_lines(svg: &mut Svg, xs: &Scale, ys: &Scale, lines: &[Line]) {

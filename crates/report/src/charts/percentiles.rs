@@ -89,6 +89,7 @@ pub fn percentile_chart(records: &[RunRecord], by: &[String]) -> String {
         hi: NINES,
         ticks,
         fmt: super::scale::compact,
+        marks: Vec::new(),
     };
     stacked(
         "percentiles",

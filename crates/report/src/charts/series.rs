@@ -6,7 +6,7 @@
 //! Only whole intervals are drawn ([`stats::full_intervals`]): the short
 //! tail of a run would show as a spike or a dip that never happened.
 
-use super::line::{stacked, Line, Panel, XAxis, PANEL_H};
+use super::line::{stacked, Line, Mark, Panel, XAxis, CLIFF_COLOUR, PANEL_H};
 use super::scale::compact;
 use super::{LegendEntry, READ_COLOUR, WRITE_COLOUR};
 use crate::format::mb_per_sec;
@@ -91,12 +91,28 @@ pub fn series_chart(record: &RunRecord, job: &JobResult) -> Option<String> {
         ]
     };
     let end = points.iter().map(|p| t(p)).fold(0.0, f64::max);
+    let cliff = crate::cliff::within_run(job);
+    let marks = match cliff.detected {
+        true => vec![Mark {
+            from: cliff.at_seconds,
+            to: None,
+            label: format!(
+                "cliff at {:.1} s: {} -> {} IOPS",
+                cliff.at_seconds,
+                compact(cliff.before_iops),
+                compact(cliff.after_iops)
+            ),
+            colour: CLIFF_COLOUR,
+        }],
+        false => Vec::new(),
+    };
     let x = XAxis {
         title: "seconds into the measured phase".into(),
         lo: 0.0,
         hi: end,
         ticks: Vec::new(),
         fmt: compact,
+        marks,
     };
     let title = format!("run {}, job {}: per second", record.id, job.name);
     Some(stacked("series", &title, &x, &panels, &legend))

@@ -190,3 +190,42 @@ fn strip_text(svg: &str) -> String {
     out.push_str(rest);
     out
 }
+
+#[test]
+fn the_timeline_marks_the_cliff_and_the_steady_window_and_the_series_a_cliff_in_a_run() {
+    let records = demo::records();
+    let charts = timeline_charts(&records, &by(&["provider", "disk"]));
+    let (name, svg) = &charts[3];
+    assert_eq!(name, "google pd-standard");
+    assert_valid(svg);
+    // The demo's pd-standard is fast for four runs: the line stands before run 5.
+    assert!(svg.contains(">cliff in run 5: "), "{svg}");
+    assert_eq!(count(svg, "class=\"mark\""), 4, "on each of the 4 panels");
+    assert_eq!(count(svg, "mark-band"), 0, "a cliff is not steady");
+    // A disk without a cliff is steady in its first five runs.
+    let (name, steady) = &charts[0];
+    assert_valid(steady);
+    assert!(
+        steady.contains(">steady state, runs 1-5<"),
+        "{name}: {steady}"
+    );
+    assert_eq!(count(steady, "class=\"mark\""), 0);
+
+    // Inside one run: 8 s at 2000 IOPS, then 500.
+    let mut record = records[0].clone();
+    let job = &mut record.result.jobs[2];
+    job.series = (0..16u64)
+        .map(|i| {
+            let n = if i < 8 { 2000 } else { 500 };
+            crate::testutil::point(i * 1000, 1000, (n, n * 4096), (0, 0))
+        })
+        .collect();
+    let svg = series_chart(&record, &record.result.jobs[2]).unwrap();
+    assert_valid(&svg);
+    assert!(
+        svg.contains(">cliff at 8.0 s: 2000 -&gt; 500 IOPS<"),
+        "{svg}"
+    );
+    let plain = series_chart(&records[0], &records[0].result.jobs[2]).unwrap();
+    assert!(!plain.contains("class=\"mark"), "no cliff, no mark");
+}

@@ -6,11 +6,12 @@
 //! from zero so a drop looks as deep as it is.
 
 use super::bar::{group_label, tick_format};
-use super::line::{stacked, Line, Panel, XAxis, PANEL_H};
+use super::line::{stacked, Line, Mark, Panel, XAxis, CLIFF_COLOUR, PANEL_H, STEADY_COLOUR};
 use super::scale::nice_step;
 use super::{colour, dashed};
 use crate::compare::{group_runs, Metric, RunFigures};
 use crate::format::ctime_utc;
+use crate::soak::SoakTracker;
 use model::RunRecord;
 
 /// One timeline per group, in the comparison's order: `(group label, svg)`.
@@ -77,8 +78,57 @@ pub fn timeline_chart(name: &str, index: usize, runs: &[&RunRecord]) -> String {
         hi: n as f64 + 0.5,
         ticks,
         fmt: super::scale::compact,
+        marks: soak_marks(runs),
     };
     let plural = if runs.len() == 1 { "" } else { "s" };
     let title = format!("{name}: run by run ({} run{plural})", runs.len());
     stacked("timeline", &title, &x, &panels, &[])
+}
+
+/// The soak's verdicts over these runs, as marks: the earliest cliff of any
+/// job (a line before the run it came in, where that run's bar begins) and
+/// the steady-state window when every job reached one.
+fn soak_marks(runs: &[&RunRecord]) -> Vec<Mark> {
+    let mut tracker = SoakTracker::default();
+    for (i, r) in runs.iter().enumerate() {
+        tracker.add(i as u32 + 1, &r.result);
+    }
+    let verdicts = tracker.verdicts();
+    let mut marks = Vec::new();
+    let first_cliff = verdicts
+        .iter()
+        .filter(|v| v.cliff.detected)
+        .min_by(|a, b| a.cliff.at_seconds.total_cmp(&b.cliff.at_seconds));
+    if let Some(v) = first_cliff {
+        let run = v.cliff.at_run.unwrap_or(1) as f64;
+        marks.push(Mark {
+            from: run - 0.5,
+            to: None,
+            label: format!(
+                "cliff in run {run}: {} {} -> {} IOPS",
+                v.name,
+                super::scale::compact(v.cliff.before_iops),
+                super::scale::compact(v.cliff.after_iops)
+            ),
+            colour: CLIFF_COLOUR,
+        });
+    }
+    let windows: Option<Vec<usize>> = verdicts
+        .iter()
+        .map(|v| v.steady.filter(|s| s.attained).map(|s| s.window_start))
+        .collect();
+    if let Some(start) = windows.and_then(|w| w.into_iter().max()) {
+        let window = analysis::SteadyRules::default().window as f64;
+        marks.push(Mark {
+            from: start as f64 + 0.5,
+            to: Some(start as f64 + window + 0.5),
+            label: format!(
+                "steady state, runs {}-{}",
+                start + 1,
+                start + window as usize
+            ),
+            colour: STEADY_COLOUR,
+        });
+    }
+    marks
 }
