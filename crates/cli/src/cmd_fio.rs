@@ -15,7 +15,12 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         print!("{}{}", fio::help(), crate::history::FIO_HELP);
         return Ok(Exit::Ok);
     }
-    let (args, save, repeat) = match crate::history::split_own_args(args.clone()) {
+    let crate::history::OwnArgs {
+        rest: args,
+        save,
+        repeat,
+        safety,
+    } = match crate::history::split_own_args(args.clone()) {
         Ok(split) => split,
         Err(e) => {
             if args
@@ -65,6 +70,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         kind: model::RunKind::Fio,
         groups: &parsed.groups,
         allow_destructive: parsed.allow_destructive,
+        safety,
         progress: true,
         save: &save,
     };

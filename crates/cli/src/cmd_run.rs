@@ -110,6 +110,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         kind: model::RunKind::Suite,
         groups: &groups,
         allow_destructive: false,
+        safety: Default::default(),
         progress: !args.json,
         save: &args.save,
     };

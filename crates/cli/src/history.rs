@@ -117,7 +117,7 @@ fn parse_price(text: &str) -> Result<f64, String> {
 
 /// The diskbench flags taken out of a fio-style command line; the others
 /// say whether they take a value.
-const FLAGS: [(&str, bool); 13] = [
+const FLAGS: [(&str, bool); 16] = [
     ("--db", true),
     ("--no-save", false),
     ("--label", true),
@@ -131,6 +131,9 @@ const FLAGS: [(&str, bool); 13] = [
     ("--until-steady", false),
     ("--max-duration", true),
     ("--recovery-check", true),
+    ("--allow-overwrite", false),
+    ("--allow-mounted-write", false),
+    ("--readonly", false),
 ];
 
 /// Only diskbench's own flags, parsed by clap so they mean what they mean for `run`.
@@ -141,12 +144,36 @@ struct OwnOnly {
     save: SaveArgs,
     #[command(flatten)]
     repeat: RepeatArgs,
+    #[command(flatten)]
+    safety: SafetyArgs,
+}
+
+/// What a measuring command may write beyond its own test files.
+#[derive(Args, Clone, Copy, Debug, Default)]
+pub struct SafetyArgs {
+    /// Write to a regular file that diskbench did not create (its contents are lost)
+    #[arg(long)]
+    pub allow_overwrite: bool,
+    /// With --allow-destructive: write to a mounted device (fio's allow_mounted_write)
+    #[arg(long)]
+    pub allow_mounted_write: bool,
+    /// Refuse every job that writes (fio's --readonly)
+    #[arg(long)]
+    pub readonly: bool,
+}
+
+/// diskbench's own flags taken out of a `fio` command line, and the rest.
+pub struct OwnArgs {
+    pub rest: Vec<String>,
+    pub save: SaveArgs,
+    pub repeat: RepeatArgs,
+    pub safety: SafetyArgs,
 }
 
 /// Splits diskbench's own flags (history: `--db PATH` or `--db=PATH`,
 /// `--label k=v`, ...; repetition: `--runs`, `--duration`, `--pause`) from
 /// the fio options of `diskbench fio`, which go on to the fio parser.
-pub fn split_own_args(args: Vec<String>) -> Result<(Vec<String>, SaveArgs, RepeatArgs), String> {
+pub fn split_own_args(args: Vec<String>) -> Result<OwnArgs, String> {
     let mut rest = Vec::new();
     let mut ours = Vec::new();
     let mut args = args.into_iter();
@@ -175,7 +202,12 @@ pub fn split_own_args(args: Vec<String>) -> Result<(Vec<String>, SaveArgs, Repea
         let first = text.lines().next().unwrap_or("invalid option");
         first.trim_start_matches("error: ").to_string()
     })?;
-    Ok((rest, parsed.save, parsed.repeat))
+    Ok(OwnArgs {
+        rest,
+        save: parsed.save,
+        repeat: parsed.repeat,
+        safety: parsed.safety,
+    })
 }
 
 /// True when the run measured nothing worth keeping: it failed before any I/O.
@@ -278,6 +310,12 @@ Repetition (a soak: each run is saved as it finishes, its per-second series whil
   --max-duration DURATION     the longest an --until-* soak may go on
   --recovery-check DURATION   when a cliff was found: idle this long, run once
                               more, and report how much came back
+
+Safety (diskbench writes only what it created unless told otherwise):
+  --allow-destructive         write to a block device (fio: allow it in the job)
+  --allow-mounted-write       with --allow-destructive: even a mounted one
+  --allow-overwrite           write to a regular file diskbench did not create
+  --readonly                  refuse every job that writes
 ";
 
 #[cfg(test)]
@@ -285,7 +323,7 @@ mod tests {
     use super::*;
 
     fn split(args: &[&str]) -> Result<(Vec<String>, SaveArgs), String> {
-        split_own_args(args.iter().map(|s| s.to_string()).collect()).map(|(r, s, _)| (r, s))
+        split_own_args(args.iter().map(|s| s.to_string()).collect()).map(|o| (o.rest, o.save))
     }
 
     #[test]
@@ -333,7 +371,7 @@ mod tests {
             "--pause",
             "200ms",
         ];
-        let (rest, _, repeat) =
+        let OwnArgs { rest, repeat, .. } =
             split_own_args(args.iter().map(|s| s.to_string()).collect()).unwrap();
         assert_eq!(rest, ["--name=t"]);
         assert_eq!(repeat.runs, Some(3));

@@ -48,18 +48,29 @@ impl Exit {
 }
 
 /// A stop flag set by the first SIGINT (Ctrl-C), SIGTERM or SIGHUP, so the
-/// run ends cleanly (files removed, partial results printed and saved); a
-/// second signal exits at once with 128 + its number.
+/// run ends cleanly (files removed, partial results printed and saved). A
+/// second signal stops at once, with 128 + its number, but still removes
+/// the test directories first (I/O still in flight goes to unlinked files).
 pub fn stop_on_signals() -> anyhow::Result<Arc<AtomicBool>> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    use signal_hook::flag;
-    let stop = Arc::new(AtomicBool::new(false));
-    for sig in [SIGINT, SIGTERM, SIGHUP] {
-        flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&stop))?;
-        flag::register(sig, Arc::clone(&stop))?;
-        flag::register_usize(sig, Arc::clone(&STOPPED_BY), sig as usize)?;
+    use signal_hook::iterator::Signals;
+    static STOP: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+    if let Some(stop) = STOP.get() {
+        return Ok(Arc::clone(stop));
     }
-    Ok(stop)
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    let flag = Arc::clone(&stop);
+    std::thread::spawn(move || {
+        for sig in signals.forever() {
+            if flag.swap(true, Ordering::SeqCst) {
+                runner::remove_test_dirs();
+                std::process::exit(128 + sig);
+            }
+            STOPPED_BY.store(sig as usize, Ordering::Relaxed);
+        }
+    });
+    Ok(Arc::clone(STOP.get_or_init(|| stop)))
 }
 
 /// Prints the warnings and the error (if any) on stderr.

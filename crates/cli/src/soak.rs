@@ -175,6 +175,7 @@ pub struct Measure<'a> {
     pub kind: RunKind,
     pub groups: &'a [Vec<JobSpec>],
     pub allow_destructive: bool,
+    pub safety: crate::history::SafetyArgs,
     /// Show the progress line (on a terminal).
     pub progress: bool,
     pub save: &'a SaveArgs,
@@ -397,6 +398,9 @@ fn measure_once(
     };
     let opts = RunOptions {
         allow_destructive: m.allow_destructive,
+        allow_mounted_write: m.safety.allow_mounted_write,
+        allow_overwrite: m.safety.allow_overwrite,
+        readonly: m.safety.readonly,
         stop: std::sync::Arc::clone(stop),
         progress: if m.progress {
             progress::bar(prefix)

@@ -157,10 +157,11 @@ fn a_filesystem_is_named_and_a_mounted_one_is_refused_even_with_allow_destructiv
         let out = write_job(&dev.device, &["--allow-destructive"]);
         let _ = StdCommand::new("umount").arg(&mnt).status();
         assert_eq!(out.status.code(), Some(2));
+        let err = stderr_of(&out);
+        assert!(err.contains("mounted at"), "{err}");
         assert!(
-            stderr_of(&out).contains("mounted at"),
-            "{}",
-            stderr_of(&out)
+            err.contains("--allow-mounted-write"),
+            "the way out is named: {err}"
         );
     } else {
         eprintln!("skipped the mounted case: mount failed");

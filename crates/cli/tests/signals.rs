@@ -55,10 +55,50 @@ fn each_stop_signal_ends_the_run_cleanly() {
             doc["error"].is_string(),
             "SIG{signal}: the JSON says the run was cut short"
         );
+        assert_eq!(doc["partial"], true, "SIG{signal}");
         let left: Vec<_> = entries(dir.path())
             .into_iter()
             .filter(|p| p.is_dir())
             .collect();
         assert!(left.is_empty(), "SIG{signal} left {left:?}");
     }
+}
+
+/// A second Ctrl-C stops at once (while the first is still being handled,
+/// or during a long layout) and still removes the test directory.
+#[test]
+fn a_second_ctrl_c_exits_at_once_and_still_removes_the_files() {
+    let dir = real_dir();
+    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("diskbench"))
+        .env("DISKBENCH_DB", dir.path().join("h.sqlite3"))
+        .args([
+            "fio",
+            "--name=s",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=64m",
+            "--direct=1",
+            "--ioengine=psync",
+            "--runtime=60",
+            "--time_based",
+        ])
+        .arg(format!("--directory={}", dir.path().display()))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    for _ in 0..2 {
+        StdCommand::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
+    let left: Vec<_> = entries(dir.path())
+        .into_iter()
+        .filter(|p| p.is_dir())
+        .collect();
+    assert!(left.is_empty(), "the second Ctrl-C left {left:?}");
 }

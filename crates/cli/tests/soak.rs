@@ -236,10 +236,15 @@ fn run_prints_a_line_per_run_and_the_table_of_the_last() {
     ];
     let text = stdout_of(&run_ok(&args, &db));
     assert_eq!(text.matches("Target ").count(), 1, "{text}");
+    let (runs, verdicts) = text.split_once("Over the runs:").expect("the verdicts");
     assert_eq!(
-        text.matches("seq-read-1m-qd8").count(),
+        runs.matches("seq-read-1m-qd8").count(),
         2,
         "one table and its headline: {text}"
+    );
+    assert!(
+        verdicts.contains("  seq-read-1m-qd8: no cliff over 2 runs; steady state not judged"),
+        "{verdicts}"
     );
     assert!(
         text.contains("run 1/2 at ") && text.contains("run 2/2 at "),

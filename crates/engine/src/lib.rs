@@ -15,6 +15,7 @@ mod open;
 mod sync;
 pub mod sys;
 mod uring;
+pub mod xattr;
 
 pub use buffers::{fill_random, BufferPool};
 pub use error::EngineError;

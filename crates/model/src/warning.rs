@@ -32,6 +32,13 @@ pub enum Warning {
     CacheNotDropped { path: String, reason: String },
     /// The measured phase was too short for the figures to settle.
     ShortRun { job: String, runtime_ms: u64 },
+    /// The target is not a local disk: memory (tmpfs), a network share, FUSE.
+    NotALocalDisk {
+        path: String,
+        filesystem: String,
+        /// `memory`, `network` or `fuse`.
+        what: String,
+    },
 }
 
 impl fmt::Display for Warning {
@@ -70,6 +77,23 @@ impl fmt::Display for Warning {
                 "job '{job}' measured for only {runtime_ms} ms; figures from so short a run are \
                  noisy: use a larger size or runtime=, time_based=1"
             ),
+            Warning::NotALocalDisk { path, filesystem, what } => match what.as_str() {
+                "memory" => write!(
+                    f,
+                    "{path} is on {filesystem}, which lives in RAM: this measures memory, not a \
+                     disk; point diskbench at a directory on the disk you mean"
+                ),
+                "network" => write!(
+                    f,
+                    "{path} is on {filesystem}, a network filesystem: the figures are the \
+                     network's and the server's as much as any disk's"
+                ),
+                _ => write!(
+                    f,
+                    "{path} is on {filesystem}, a FUSE filesystem: a user-space daemon sits \
+                     between diskbench and the disk, and its CPU is part of every figure"
+                ),
+            },
         }
     }
 }

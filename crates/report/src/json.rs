@@ -70,6 +70,10 @@ pub fn to_value(result: &RunResult) -> Value {
     if let Some(error) = &result.error {
         root.insert("error".into(), json!(error));
     }
+    // Only present when true: fio's own JSON has no such key.
+    if result.interrupted {
+        root.insert("partial".into(), json!(true));
+    }
     Value::Object(root)
 }
 

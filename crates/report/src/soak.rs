@@ -253,20 +253,21 @@ fn steady_json(s: Option<&SteadyState>, runs: usize) -> Value {
     doc
 }
 
-/// One paragraph per job, for the end of a soak's text output.
+/// One line per job (and one more for a recovery), for the end of a soak's
+/// text output.
 pub fn text(verdicts: &[JobVerdict]) -> String {
     let mut out = String::new();
     for v in verdicts {
-        out.push_str(&format!("  {}: ", v.name));
-        out.push_str(
-            &cliff::sentence(&v.cliff).unwrap_or_else(|| format!("no cliff over {} runs", v.runs)),
-        );
-        out.push_str(".\n    ");
-        out.push_str(&steady_sentence(v.steady.as_ref(), v.runs));
-        out.push_str(".\n");
+        let cliff =
+            cliff::sentence(&v.cliff).unwrap_or_else(|| format!("no cliff over {} runs", v.runs));
+        out.push_str(&format!(
+            "  {}: {cliff}; {}.\n",
+            v.name,
+            steady_sentence(v.steady.as_ref(), v.runs)
+        ));
         if let Some(r) = &v.recovery {
             out.push_str(&format!(
-                "    After idling {:.0} s: {:.0} IOPS at first ({:.0}% of the way back), {:.0} over the run; about {:.0} I/Os of burst came back.\n",
+                "    after idling {:.0} s: {:.0} IOPS at first ({:.0}% of the way back), {:.0} over the run; about {:.0} I/Os of burst came back.\n",
                 r.idle_s, r.initial_iops, r.recovered_pct, r.iops, r.burst_ios
             ));
         }
@@ -277,9 +278,9 @@ pub fn text(verdicts: &[JobVerdict]) -> String {
 fn steady_sentence(s: Option<&SteadyState>, runs: usize) -> String {
     let w = SteadyRules::default().window;
     match s {
-        None => format!("Steady state: not judged, it needs {w} runs and there were {runs}"),
+        None => format!("steady state not judged (it needs {w} runs, there were {runs})"),
         Some(s) if s.attained => format!(
-            "Steady state from run {} to {}: {:.0} IOPS, range {:.1}% and slope {:.1}% of the mean",
+            "steady state from run {} to {}: {:.0} IOPS, range {:.1}% and slope {:.1}% of the mean",
             s.window_start + 1,
             s.window_start + w,
             s.mean,
@@ -287,7 +288,7 @@ fn steady_sentence(s: Option<&SteadyState>, runs: usize) -> String {
             s.slope_pct
         ),
         Some(s) => format!(
-            "Steady state not attained: the last {w} runs range {:.1}% and drift {:.1}% of their mean (at most 20% and 10%)",
+            "steady state not attained: the last {w} runs range {:.1}% and drift {:.1}% of their mean (at most 20% and 10%)",
             s.range_pct, s.slope_pct
         ),
     }
@@ -369,7 +370,7 @@ mod tests {
         let doc = to_json(&t.verdicts());
         assert_eq!(doc[0]["steady_state"]["attained"], true);
         assert_eq!(doc[0]["steady_state"]["window_first_run"], 1);
-        assert!(text(&t.verdicts()).contains("Steady state from run 1 to 5"));
+        assert!(text(&t.verdicts()).contains("steady state from run 1 to 5"));
     }
 
     #[test]

@@ -47,6 +47,7 @@ impl Workspace {
             match fs::create_dir(&candidate) {
                 Ok(()) => {
                     self.dirs.insert(parent.to_path_buf(), candidate.clone());
+                    registry().push(candidate.clone());
                     crate::stale::mark(&candidate).map_err(|e| {
                         RunError::Runtime(format!("cannot write in {}: {e}", candidate.display()))
                     })?;
@@ -82,9 +83,26 @@ impl Workspace {
 
 impl Drop for Workspace {
     fn drop(&mut self) {
+        let mut live = registry();
         for dir in self.dirs.values() {
             let _ = fs::remove_dir_all(dir);
+            live.retain(|d| d != dir);
         }
+    }
+}
+
+/// Every test directory of every live [`Workspace`] in the process, so a
+/// second Ctrl-C, which exits at once, can still remove them.
+fn registry() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    static LIVE: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes the test directories of every live workspace, for a process that
+/// is about to exit without unwinding (a second signal).
+pub fn remove_test_dirs() {
+    for dir in registry().drain(..) {
+        let _ = fs::remove_dir_all(dir);
     }
 }
 
@@ -113,11 +131,19 @@ pub struct CloneFiles {
 }
 
 /// Finds or creates the files of clone `clone` of `spec`, lays them out, opens them.
+/// What the user allowed beyond diskbench's own test files.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Allow {
+    pub destructive: bool,
+    pub mounted_write: bool,
+    pub overwrite: bool,
+}
+
 pub fn prepare_clone(
     spec: &JobSpec,
     clone: u32,
     ws: &mut Workspace,
-    allow_destructive: bool,
+    allow: Allow,
     stop: &AtomicBool,
     warnings: &mut Vec<Warning>,
 ) -> Result<CloneFiles, RunError> {
@@ -127,7 +153,7 @@ pub fn prepare_clone(
     let mut sizes = Vec::new();
     match &spec.target {
         FileTarget::Named(path) => {
-            let size = prepare_named(spec, path, allow_destructive, stop, warnings)?;
+            let size = prepare_named(spec, path, allow, stop, warnings)?;
             paths.push(path.clone());
             sizes.push(size);
         }
@@ -224,7 +250,7 @@ fn advice_for(spec: &JobSpec) -> Option<sys::Advice> {
 fn prepare_named(
     spec: &JobSpec,
     path: &Path,
-    allow_destructive: bool,
+    allow: Allow,
     stop: &AtomicBool,
     warnings: &mut Vec<Warning>,
 ) -> Result<u64, RunError> {
@@ -260,7 +286,7 @@ fn prepare_named(
             .seek(SeekFrom::End(0))
             .map_err(|e| io_err("size of", path, e))?;
         if spec.rw.writes() {
-            crate::guard::check_writable(path, &f, len, allow_destructive)
+            crate::guard::check_device_write(path, &f, len, allow.destructive, allow.mounted_write)
                 .map_err(|why| RunError::Usage(format!("job '{}' refused: {why}", spec.name)))?;
         }
         len
@@ -269,6 +295,23 @@ fn prepare_named(
     };
     let available = len.saturating_sub(spec.offset_bytes);
     let size = spec.size_bytes.unwrap_or(available);
+    let changes_file = spec.rw.writes() || size > available;
+    if ft.is_file() && changes_file && !allow.overwrite {
+        let ours = File::open(path).is_ok_and(|f| engine::xattr::is_marked(&f));
+        if !ours {
+            let how = if spec.rw.writes() {
+                "writing to it would destroy what it holds"
+            } else {
+                "laying out size= would append to it"
+            };
+            return Err(RunError::Usage(format!(
+                "job '{}' refused: {} is a file diskbench did not create, and {how}; \
+                 pass --allow-overwrite if you mean it, or name a new file (diskbench creates and marks it)",
+                spec.name,
+                path.display()
+            )));
+        }
+    }
     if size > available {
         if ft.is_block_device() {
             return Err(RunError::Usage(format!(
@@ -312,6 +355,9 @@ fn create_file(path: &Path, len: u64, will_read: bool, stop: &AtomicBool) -> Res
         .create_new(true)
         .open(path)
         .map_err(|e| io_err("create", path, e))?;
+    // Where the filesystem has no user xattrs the file stays unmarked, and a
+    // later run must be given --allow-overwrite to write it again.
+    let _ = engine::xattr::mark(&f, crate::TOOL_VERSION);
     if will_read {
         drop(f);
         lay_out(path, 0, len, stop)

@@ -226,19 +226,34 @@ fn collect_devices(sys: &Path, out: &mut Vec<String>, depth: u32) {
 }
 
 /// Why writing to `device` is refused, or `Ok` when it may be written.
-/// A mounted device is refused whatever the flags; a device with a
-/// signature only without `allow_destructive`.
+/// A mounted device is refused unless both flags are given (fio's
+/// `allow_mounted_write`); a device with a signature, or any device diskbench
+/// did not make, without `allow_destructive`.
 pub fn check_writable(
     device: &Path,
     dev: &File,
     size: u64,
     allow_destructive: bool,
 ) -> Result<(), String> {
+    check_device_write(device, dev, size, allow_destructive, false)
+}
+
+/// [`check_writable`] with fio's `allow_mounted_write` as well.
+pub fn check_device_write(
+    device: &Path,
+    dev: &File,
+    size: u64,
+    allow_destructive: bool,
+    allow_mounted_write: bool,
+) -> Result<(), String> {
     if let Some(use_) = in_use(device) {
-        return Err(format!(
-            "{} is {use_}: writing to it would corrupt a live filesystem; unmount it (or swapoff) first",
-            device.display()
-        ));
+        if !(allow_destructive && allow_mounted_write) {
+            return Err(format!(
+                "{} is {use_}: writing to it would corrupt a live filesystem; unmount it (or swapoff) \
+                 first, or pass --allow-destructive --allow-mounted-write if you mean it",
+                device.display()
+            ));
+        }
     }
     if allow_destructive {
         return Ok(());

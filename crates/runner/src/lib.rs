@@ -17,7 +17,7 @@ mod stale;
 mod worker;
 
 pub use error::RunError;
-pub use files::Workspace;
+pub use files::{remove_test_dirs, Workspace};
 
 use clock::Clock;
 use engine::{open_with_fallback, EngineConfig};
@@ -44,7 +44,14 @@ pub type ProgressFn = Box<dyn Fn(&Progress) + Send + Sync>;
 pub type LiveFn = Box<dyn Fn(&LiveUpdate) + Send + Sync>;
 
 pub struct RunOptions {
+    /// Write to a block device that holds a signature or was not made by diskbench.
     pub allow_destructive: bool,
+    /// Write to a mounted device even so (fio's `allow_mounted_write`).
+    pub allow_mounted_write: bool,
+    /// Write to a regular file that diskbench did not create.
+    pub allow_overwrite: bool,
+    /// Refuse every job that writes (fio's `--readonly`).
+    pub readonly: bool,
     /// Set by a signal handler (or a test) to stop the run early.
     pub stop: Arc<AtomicBool>,
     pub progress: Option<ProgressFn>,
@@ -59,6 +66,9 @@ impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             allow_destructive: false,
+            allow_mounted_write: false,
+            allow_overwrite: false,
+            readonly: false,
             stop: Arc::new(AtomicBool::new(false)),
             progress: None,
             live: None,
@@ -122,7 +132,12 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
         targets: targets_of(groups),
         ..RunResult::default()
     };
-    let mut failure = check_free_space(groups, &result.targets, ws).err();
+    result
+        .warnings
+        .extend(result.targets.iter().filter_map(not_a_local_disk));
+    let mut failure = check_readonly(groups, opts)
+        .and_then(|()| check_free_space(groups, &result.targets, ws))
+        .err();
     if failure.is_none() {
         let clock = Clock::new();
         for (gid, group) in groups.iter().enumerate() {
@@ -172,6 +187,36 @@ fn parent_dir(p: &Path) -> PathBuf {
 }
 
 /// Fails early, before any file is written, when the files to create do not fit.
+/// The preflight warning for a target that is memory, a network share or FUSE.
+fn not_a_local_disk(t: &TargetInfo) -> Option<Warning> {
+    let fs = t.filesystem.as_deref()?;
+    let what = match fs {
+        "tmpfs" | "ramfs" => "memory",
+        "nfs" | "nfs4" | "cifs" | "smb3" | "smbfs" | "9p" | "ceph" | "glusterfs" | "afs" => {
+            "network"
+        }
+        _ if fs == "fuse" || fs.starts_with("fuse.") || fs == "fuseblk" => "fuse",
+        _ => return None,
+    };
+    Some(Warning::NotALocalDisk {
+        path: t.path.clone(),
+        filesystem: fs.to_string(),
+        what: what.to_string(),
+    })
+}
+
+/// `--readonly` refuses a run with any job that writes, before any I/O.
+fn check_readonly(groups: &[Vec<JobSpec>], opts: &RunOptions) -> Result<(), RunError> {
+    match groups.iter().flatten().find(|s| s.rw.writes()) {
+        Some(spec) if opts.readonly => Err(RunError::Usage(format!(
+            "job '{}' writes (rw={}), and --readonly refuses every write: drop --readonly, or make the job read",
+            spec.name,
+            spec.rw.fio_name()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Whether the test files fit; files `ws` already holds (from an earlier
 /// run of a soak) count as room.
 fn check_free_space(
@@ -395,7 +440,11 @@ fn plan_clone(
             spec,
             clone,
             ws,
-            opts.allow_destructive,
+            files::Allow {
+                destructive: opts.allow_destructive,
+                mounted_write: opts.allow_mounted_write,
+                overwrite: opts.allow_overwrite,
+            },
             &opts.stop,
             warnings,
         )?
