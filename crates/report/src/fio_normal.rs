@@ -7,9 +7,11 @@
 //! `show_clat_percentiles`, `show_latencies`, `show_group_stats`); see
 //! `tests/fixtures/fio-3.33-randrw.txt`. Lines fio prints from data we do not
 //! collect are left out: the `pid` and time of the job header, `IO depths`
-//! with its `submit`/`complete`/`issued rwts`/`latency` lines, `; 0 zone
-//! resets`, and `Disk stats`. Warnings are not part of this output: the CLI
-//! prints [`crate::warnings_text`] on stderr.
+//! with its `submit`/`complete` lines, `; 0 zone resets`, and `Disk stats`.
+//! `issued rwts` counts the I/Os diskbench counted (the JSON's `total_ios`:
+//! those still in flight at the deadline are reaped, not counted), and
+//! `latency` is fio's latency_target line, off as in the JSON. Warnings are
+//! not part of this output: the CLI prints [`crate::warnings_text`] on stderr.
 
 use crate::cliff;
 use crate::format::{
@@ -66,6 +68,25 @@ fn job_block(out: &mut String, result: &RunResult, job: &JobResult) {
         job.cpu.ctx(),
         job.cpu.major_faults,
         job.cpu.minor_faults
+    );
+    issued_lines(out, job);
+}
+
+/// fio's `issued rwts` (read, write, trim, sync) and `latency` lines, from
+/// the same figures as the JSON's `total_ios`, `short_ios`, `drop_ios` and
+/// `latency_*` keys.
+fn issued_lines(out: &mut String, job: &JobResult) {
+    let ios = |dir| stats::dir_stats(job, dir).ios;
+    let _ = writeln!(
+        out,
+        "     issued rwts: total={},{},0,0 short=0,0,0,0 dropped=0,0,0,0",
+        ios(Direction::Read),
+        ios(Direction::Write)
+    );
+    let _ = writeln!(
+        out,
+        "     latency   : target=0, window=0, percentile=100.00%, depth={}",
+        job.spec.iodepth
     );
 }
 
@@ -332,6 +353,18 @@ mod tests {
         assert!(text.contains("   bw (  MiB/s): min= 1500, max= 1500, per=100.00%, avg=1500.00, stdev= 0.00, samples=1\n"), "{text}");
         assert!(text.contains("  lat (msec)   : 10=100.00%\n"), "{text}");
         assert!(!text.contains("WRITE:"), "{text}");
+    }
+
+    #[test]
+    fn issued_and_latency_lines_follow_cpu() {
+        let result = sample_run();
+        let job = &result.jobs[0];
+        let text = render(&result);
+        let want = format!(
+            ", minf=14\n     issued rwts: total={},{},0,0 short=0,0,0,0 dropped=0,0,0,0\n     latency   : target=0, window=0, percentile=100.00%, depth={}\n",
+            job.read.ios, job.write.ios, job.spec.iodepth
+        );
+        assert!(text.contains(&want), "{text}");
     }
 
     #[test]
