@@ -1,0 +1,180 @@
+//! What `diskbench meta` creates: bonnie++'s `-n NUM[:MAX[:MIN[:DIRS[:CHUNK]]]]`
+//! parsed with its rules (and clearer errors), and each file's name and size,
+//! derived from the seed and the file's number so that any phase (and any
+//! test) can recompute them without keeping a list.
+
+use super::{FILES_PER_NUM, MAX_DIRS};
+
+/// Names hold the number in 10 hex digits: at most 2^40 files.
+const MAX_NUM: u64 = 1 << 30;
+const MAX_FILE_BYTES: u64 = 1 << 40;
+const RANDOM_CHARS_MAX: u64 = 12;
+const NAME_CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const HEX: &[u8] = b"0123456789abcdef";
+const NAME_SALT: u64 = 0x6e61_6d65_7361_6c74;
+const SIZE_SALT: u64 = 0x7369_7a65_7361_6c74;
+
+/// `-n NUM[:MAX[:MIN[:DIRS[:CHUNK]]]]`, read as bonnie++ reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileSpec {
+    /// Files in units of 1024.
+    pub num: u64,
+    pub max_bytes: u64,
+    pub min_bytes: u64,
+    /// Directories the files are spread over (1: all in one).
+    pub dirs: u64,
+    /// Size of each write and read.
+    pub chunk_bytes: u64,
+}
+
+impl Default for FileSpec {
+    fn default() -> Self {
+        FileSpec {
+            num: 16,
+            max_bytes: 0,
+            min_bytes: 0,
+            dirs: 1,
+            chunk_bytes: 8192,
+        }
+    }
+}
+
+impl FileSpec {
+    /// Parses bonnie++'s `-n` value; sizes take k, m, g suffixes (powers of
+    /// two). An empty field keeps its default. Errors name the field and the fix.
+    pub fn parse(text: &str) -> Result<FileSpec, String> {
+        let fields: Vec<&str> = text.split(':').map(str::trim).collect();
+        if fields.len() > 5 {
+            return Err(format!(
+                "-n {text}: too many fields: use NUM[:MAX[:MIN[:DIRS[:CHUNK]]]], e.g. -n 16:4096:1024:16"
+            ));
+        }
+        let field = |i: usize| fields.get(i).copied().filter(|s| !s.is_empty());
+        let mut spec = FileSpec::default();
+        let num = field(0).ok_or_else(|| {
+            format!("-n {text}: NUM is missing: give the number of files in units of 1024 (-n 16 = 16384 files)")
+        })?;
+        spec.num = num.parse().map_err(|_| {
+            format!("-n {text}: NUM '{num}' is not a whole number: it counts files in units of 1024 (-n 16 = 16384 files)")
+        })?;
+        if spec.num == 0 {
+            return Err(format!(
+                "-n {text}: NUM 0 means no files: give at least 1 (-n 1 = 1024 files)"
+            ));
+        }
+        if spec.num > MAX_NUM {
+            return Err(format!(
+                "-n {text}: NUM above {MAX_NUM} is more files than names can number: use a smaller NUM"
+            ));
+        }
+        if let Some(v) = field(1) {
+            spec.max_bytes = size_field(text, "MAX", v)?;
+        }
+        if let Some(v) = field(2) {
+            spec.min_bytes = size_field(text, "MIN", v)?;
+        }
+        if spec.min_bytes > spec.max_bytes {
+            return Err(format!(
+                "-n {text}: MIN ({}) is larger than MAX ({}): the order is NUM:MAX:MIN (bonnie++ \
+                 refuses this too), e.g. -n 16:4096:1024",
+                spec.min_bytes, spec.max_bytes
+            ));
+        }
+        if let Some(v) = field(3) {
+            spec.dirs = v.parse().map_err(|_| {
+                format!("-n {text}: DIRS '{v}' is not a whole number of directories")
+            })?;
+            if spec.dirs == 0 || spec.dirs > MAX_DIRS {
+                return Err(format!(
+                    "-n {text}: DIRS must be 1 to {MAX_DIRS} (1 puts all files in one directory), not {}",
+                    spec.dirs
+                ));
+            }
+        }
+        if let Some(v) = field(4) {
+            spec.chunk_bytes = size_field(text, "CHUNK", v)?;
+            if !spec.chunk_bytes.is_power_of_two() || !(256..=1 << 20).contains(&spec.chunk_bytes) {
+                return Err(format!(
+                    "-n {text}: CHUNK must be a power of two from 256 to 1m (as in bonnie++), not {v}"
+                ));
+            }
+        }
+        Ok(spec)
+    }
+
+    pub fn files(&self) -> u64 {
+        self.num * FILES_PER_NUM
+    }
+}
+
+fn size_field(text: &str, what: &str, value: &str) -> Result<u64, String> {
+    if value.starts_with('-') {
+        return Err(format!(
+            "-n {text}: {what} '{value}': sizes cannot be negative (bonnie++'s -1 and -2, hard and \
+             symbolic links, are not supported): give a size in bytes, e.g. 4096 or 4k"
+        ));
+    }
+    let bytes = model::units::parse_size(value).map_err(|e| format!("-n {text}: {what}: {e}"))?;
+    if bytes > MAX_FILE_BYTES {
+        return Err(format!(
+            "-n {text}: {what} '{value}' is over 1t: this test is about small files"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// The size of file `index`: `min..=max`, the same for the same seed.
+pub fn file_size(seed: u64, min: u64, max: u64, index: u64) -> u64 {
+    if max <= min {
+        return max;
+    }
+    min + mix(seed ^ SIZE_SALT ^ mix(index)) % (max - min + 1)
+}
+
+/// The name of file `index`, as `write_name` makes it.
+pub fn file_name(seed: u64, index: u64, random: bool) -> String {
+    let mut out = Vec::new();
+    write_name(&mut out, seed, index, random);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// 10 hex digits of the number and 0..=12 random letters or digits: number
+/// first for the sequential phases, last for the random ones.
+pub(super) fn write_name(out: &mut Vec<u8>, seed: u64, index: u64, random: bool) {
+    out.clear();
+    let mut h = mix(seed ^ NAME_SALT ^ mix(index));
+    let extra = (h % (RANDOM_CHARS_MAX + 1)) as usize;
+    let mut chars = [0u8; RANDOM_CHARS_MAX as usize];
+    for c in chars.iter_mut().take(extra) {
+        h = mix(h);
+        *c = NAME_CHARS[(h % NAME_CHARS.len() as u64) as usize];
+    }
+    if random {
+        out.extend_from_slice(&chars[..extra]);
+    }
+    out.extend(
+        (0..10)
+            .rev()
+            .map(|k| HEX[((index >> (4 * k)) & 0xf) as usize]),
+    );
+    if !random {
+        out.extend_from_slice(&chars[..extra]);
+    }
+}
+
+/// The number in a sequential-phase name (its first 10 hex digits).
+pub(super) fn sequential_index(name: &[u8]) -> Option<u64> {
+    let digits = name.get(..10)?;
+    digits.iter().try_fold(0u64, |n, &c| {
+        let d = (c as char).to_digit(16)?;
+        Some(n << 4 | d as u64)
+    })
+}
+
+/// splitmix64's finaliser: a well-mixed hash of a number.
+pub(super) fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
