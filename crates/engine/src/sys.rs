@@ -87,6 +87,32 @@ pub fn drop_cache(file: &File) -> io::Result<()> {
     Ok(())
 }
 
+/// Drops `len` bytes of a file from `offset` out of the page cache, as ioping
+/// does before each non-cached read (cheaper than the whole file on a device).
+pub fn drop_cache_range(file: &File, offset: u64, len: u64) -> io::Result<()> {
+    let (offset, len) = (offset as libc::off_t, len as libc::off_t);
+    // SAFETY: plain syscall on a valid fd; no memory is passed.
+    let ret =
+        unsafe { libc::posix_fadvise(file.as_raw_fd(), offset, len, libc::POSIX_FADV_DONTNEED) };
+    if ret != 0 {
+        return Err(io::Error::from_raw_os_error(ret));
+    }
+    Ok(())
+}
+
+/// Sleeps `d` in one nanosleep, as ioping does between requests, and returns
+/// false when a signal handler ran meanwhile (nanosleep is never restarted),
+/// so a stop flag set by the handler is seen at once. `std::thread::sleep`
+/// would sleep on, and polling in short naps would wake an idle machine.
+pub fn sleep_unless_signalled(d: std::time::Duration) -> bool {
+    let ts = libc::timespec {
+        tv_sec: d.as_secs().min(libc::time_t::MAX as u64) as libc::time_t,
+        tv_nsec: d.subsec_nanos() as libc::c_long,
+    };
+    // SAFETY: `ts` is a valid timespec on the stack; a null remainder is allowed.
+    unsafe { libc::nanosleep(&ts, std::ptr::null_mut()) == 0 }
+}
+
 /// Access-pattern advice for [`advise`] (posix_fadvise's NORMAL, SEQUENTIAL, RANDOM).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Advice {
@@ -136,9 +162,44 @@ pub fn free_space(path: &Path) -> io::Result<(u64, u64)> {
     Ok((st.f_bavail * frsize, st.f_blocks * frsize))
 }
 
+/// The number of CPUs the system has (online or not): valid CPU numbers are below it.
+pub fn cpus_configured() -> usize {
+    // SAFETY: sysconf only reads a system value.
+    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) };
+    usize::try_from(n).unwrap_or(1).max(1)
+}
+
+/// Pins the calling thread to `cpus` (fio's `cpus_allowed`), with
+/// sched_setaffinity. Fails with EINVAL when one of them does not exist
+/// (the kernel alone would drop it silently), or when none may be used.
+pub fn pin_thread(cpus: &[u32]) -> io::Result<()> {
+    // SAFETY: cpu_set_t is plain data; all zeroes is the empty set.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    let capacity = (8 * std::mem::size_of::<libc::cpu_set_t>()).min(cpus_configured());
+    for &cpu in cpus {
+        let cpu = cpu as usize;
+        if cpu >= capacity {
+            return Err(io::Error::from_raw_os_error(libc::EINVAL));
+        }
+        // SAFETY: `cpu` is below the set's capacity, checked above.
+        unsafe { libc::CPU_SET(cpu, &mut set) };
+    }
+    // SAFETY: `set` is a valid cpu_set_t of the size given; pid 0 is this thread.
+    check(unsafe { libc::sched_setaffinity(0, std::mem::size_of_val(&set), &set) })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_thread_is_pinned_to_cpus_that_exist_only() {
+        // This test's own thread; the kernel keeps the CPUs this process may use.
+        let every: Vec<u32> = (0..cpus_configured() as u32).collect();
+        assert!(pin_thread(&every).is_ok());
+        assert!(pin_thread(&[cpus_configured() as u32]).is_err());
+        assert!(pin_thread(&[1 << 20]).is_err());
+    }
 
     #[test]
     fn thread_usage_grows_with_work() {

@@ -21,9 +21,10 @@
 use crate::cmdline::{RawOpt, Section, SectionKind};
 use crate::error::{FioError, Origin, Scope};
 use crate::options::Key;
-use crate::values;
+use crate::{pattern, values};
+use model::job::{BlockSizes, BsShare, PerDir, RateProcess};
 use model::units::format_size;
-use model::{EngineKind, FileTarget, JobSpec};
+use model::{Direction, EngineKind, FileTarget, JobSpec};
 use std::path::{Path, PathBuf};
 
 /// The alignment `direct=1` needs at the very least; the runner checks the
@@ -49,7 +50,14 @@ struct Draft {
     directory: Option<String>,
     nrfiles: u32,
     order: Order,
+    /// `bs` / `bsrange`: each direction's smallest and largest block size.
+    bs: PerDir<(u64, u64)>,
+    /// `bssplit`, which wins over `bs` for a direction that has one (as in fio).
+    bssplit: PerDir<Option<Vec<BsShare>>>,
 }
+
+/// fio's default block size.
+const DEFAULT_BS: u64 = 4096;
 
 impl Draft {
     fn new() -> Draft {
@@ -59,6 +67,8 @@ impl Draft {
             directory: None,
             nrfiles: 1,
             order: Order::default(),
+            bs: PerDir::both((DEFAULT_BS, DEFAULT_BS)),
+            bssplit: PerDir::default(),
         }
     }
 }
@@ -153,7 +163,21 @@ fn apply(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioError>
         Key::Rw => spec.rw = values::rw(scope, text)?,
         Key::RwMixRead => spec.rwmix_read_pct = values::percent(scope, name, text)?,
         Key::RwMixWrite => spec.rwmix_read_pct = 100 - values::percent(scope, name, text)?,
-        Key::Bs => spec.bs_bytes = values::block_size(scope, text)?,
+        Key::Bs => {
+            draft.bs = pattern::per_dir(scope, name, text, (DEFAULT_BS, DEFAULT_BS), |p| {
+                values::block_size(scope, p).map(|b| (b, b))
+            })?
+        }
+        Key::BsRange => {
+            draft.bs = pattern::per_dir(scope, name, text, (DEFAULT_BS, DEFAULT_BS), |p| {
+                pattern::size_range(scope, name, p)
+            })?
+        }
+        Key::BsSplit => {
+            draft.bssplit = pattern::per_dir(scope, name, text, None, |p| {
+                pattern::bssplit(scope, p).map(Some)
+            })?
+        }
         // fio treats size=0 as "not given": the size of the file or device.
         Key::Size => {
             spec.size_bytes = Some(values::size_or_percent(scope, name, text)?).filter(|&b| b > 0)
@@ -230,11 +254,254 @@ fn apply(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioError>
         Key::ClatPercentiles => spec.clat_percentiles = values::flag(scope, name, value)?,
         Key::LatPercentiles => spec.lat_percentiles = values::flag(scope, name, value)?,
         Key::Description => spec.description = Some(text.to_string()),
+        _ => apply_more(spec, opt.def.key, scope, name, text, value)?,
     }
     // fio echoes options with a value; a bare flag does not show in its
     // `job options` (see the sample's `--time_based`).
     if let Some(value) = value {
         spec.options.push((name.to_string(), value.to_string()));
+    }
+    Ok(())
+}
+
+/// The options of the I/O pattern, pacing and reporting (see `pattern`).
+fn apply_more(
+    spec: &mut JobSpec,
+    key: Key,
+    scope: &Scope,
+    name: &str,
+    text: &str,
+    value: Option<&str>,
+) -> Result<(), FioError> {
+    let rate = &mut spec.rate;
+    let think = &mut spec.thinktime;
+    match key {
+        Key::BlockAlign => spec.blockalign_bytes = pattern::size_dirs(scope, name, text)?,
+        Key::Rate => rate.bytes_per_sec = pattern::rate_bytes(scope, name, text)?,
+        Key::RateMin => rate.min_bytes_per_sec = pattern::rate_bytes(scope, name, text)?,
+        Key::RateIops => rate.iops = pattern::rate_count(scope, name, text)?,
+        Key::RateIopsMin => rate.min_iops = pattern::rate_count(scope, name, text)?,
+        Key::RateProcess => {
+            rate.process = match text.trim() {
+                "linear" => RateProcess::Linear,
+                "poisson" => RateProcess::Poisson,
+                _ => {
+                    return Err(FioError::invalid(
+                        scope,
+                        name,
+                        text,
+                        "use linear or poisson",
+                    ))
+                }
+            }
+        }
+        Key::RateCycle => {
+            rate.cycle_ms = values::at_least_one(
+                scope,
+                name,
+                text,
+                "the cycle is in milliseconds: use e.g. rate_cycle=1000",
+            )?
+            .into()
+        }
+        Key::RateIgnoreThinktime => rate.ignore_thinktime = values::flag(scope, name, value)?,
+        Key::ThinkTime => think.think = pattern::duration_us(scope, name, text)?,
+        Key::ThinkTimeSpin => think.spin = pattern::duration_us(scope, name, text)?,
+        Key::ThinkTimeBlocks => {
+            think.blocks =
+                values::at_least_one(scope, name, text, "use thinktime_blocks=1 or more")?
+        }
+        Key::ThinkTimeBlocksType => {
+            think.on_issue = match text.trim() {
+                "complete" => false,
+                "issue" => true,
+                _ => {
+                    return Err(FioError::invalid(
+                        scope,
+                        name,
+                        text,
+                        "use complete or issue",
+                    ))
+                }
+            }
+        }
+        Key::RandomDistribution => {
+            spec.random.distribution = pattern::random_distribution(scope, text)?
+        }
+        Key::NoRandomMap => spec.random.norandommap = values::flag(scope, name, value)?,
+        Key::RandomGenerator => spec.random.generator = pattern::random_generator(scope, text)?,
+        Key::PercentageRandom => {
+            spec.random.percentage_random = pattern::percent_dirs(scope, name, text, 100)?
+        }
+        // fio treats 0 as "not given" for both.
+        Key::IoSize => {
+            spec.io_size_bytes = Some(values::size(scope, name, text)?).filter(|&b| b > 0)
+        }
+        Key::NumberIos => {
+            spec.number_ios = Some(values::int(scope, name, text)?).filter(|&n| n > 0)
+        }
+        Key::StartDelay => spec.startdelay = pattern::delay_range(scope, name, text)?,
+        Key::SlatPercentiles => spec.slat_percentiles = values::flag(scope, name, value)?,
+        Key::CpusAllowed => spec.cpus_allowed = Some(pattern::cpu_list(scope, text)?),
+        Key::FsyncOnClose => spec.fsync_on_close = values::boolean(scope, name, text)?,
+        Key::FileServiceType => spec.file_service = pattern::file_service(scope, text)?,
+        Key::IoDepthBatchCompleteMin => {
+            spec.iodepth_batch_complete_min = values::int_u32(scope, name, text)?
+        }
+        Key::IoDepthBatchCompleteMax => {
+            spec.iodepth_batch_complete_max = values::int_u32(scope, name, text)?
+        }
+        Key::IoDepthLow => spec.iodepth_low = Some(values::int_u32(scope, name, text)?),
+        // An empty prefix stands for the job's name until the job is complete.
+        Key::WriteBwLog => spec.logs.bw = Some(log_prefix(scope, name, value)?),
+        Key::WriteIopsLog => spec.logs.iops = Some(log_prefix(scope, name, value)?),
+        Key::WriteLatLog => spec.logs.lat = Some(log_prefix(scope, name, value)?),
+        Key::LogAvgMsec => spec.logs.avg_msec = values::int(scope, name, text)?,
+        Key::LogOffset => spec.logs.offset = values::flag(scope, name, value)?,
+        Key::KbBase => match values::int(scope, name, text)? {
+            1024 => {}
+            1000 => {
+                return Err(FioError::not_yet(
+                    scope,
+                    name,
+                    text,
+                    " (sizes in powers of ten)",
+                    ": diskbench reads and prints sizes in powers of two, fio's default \
+                     kb_base=1024; write sizes as e.g. 4000 for 4 kB",
+                ))
+            }
+            _ => return Err(FioError::invalid(scope, name, text, "use 1024 or 1000")),
+        },
+        Key::UnitBase => match values::int(scope, name, text)? {
+            0 | 8 => {}
+            1 => {
+                return Err(FioError::not_yet(
+                    scope,
+                    name,
+                    text,
+                    " (bits in the output)",
+                    ": diskbench reports bytes (unit_base=8, or 0, fio's default)",
+                ))
+            }
+            _ => return Err(FioError::invalid(scope, name, text, "use 0, 8 or 1")),
+        },
+        other => unreachable!("{other:?} is applied in `apply`"),
+    }
+    Ok(())
+}
+
+/// A log's file name prefix: the value, or "" (the job's name) when bare.
+fn log_prefix(scope: &Scope, option: &str, value: Option<&str>) -> Result<String, FioError> {
+    let prefix = value.unwrap_or("").trim();
+    if prefix.contains('/') && prefix.ends_with('/') {
+        return Err(FioError::invalid(
+            scope,
+            option,
+            prefix,
+            "give a file name prefix, e.g. write_bw_log=mylog (fio adds _bw.1.log)",
+        ));
+    }
+    Ok(prefix.to_string())
+}
+
+/// Each direction's block sizes from `bs`/`bsrange`/`bssplit`; `bs_bytes`
+/// becomes the largest size the job's directions use.
+fn block_sizes(spec: &mut JobSpec, bs: &PerDir<(u64, u64)>, split: &PerDir<Option<Vec<BsShare>>>) {
+    let of = |range: &(u64, u64), split: &Option<Vec<BsShare>>| match split {
+        Some(shares) => BlockSizes::Split(shares.clone()),
+        None => BlockSizes::Range {
+            min_bytes: range.0,
+            max_bytes: range.1,
+        },
+    };
+    let sizes = PerDir {
+        read: of(&bs.read, &split.read),
+        write: of(&bs.write, &split.write),
+    };
+    let used = [
+        (spec.rw.reads(), &sizes.read),
+        (spec.rw.writes(), &sizes.write),
+    ];
+    spec.bs_bytes = used
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, s)| s.max_bytes())
+        .max()
+        .unwrap_or(DEFAULT_BS);
+    let fixed = BlockSizes::fixed(spec.bs_bytes);
+    spec.block_sizes = match used.iter().all(|(on, s)| !on || **s == fixed) {
+        true => None,
+        false => Some(sizes),
+    };
+}
+
+/// Checks that only make sense once every option of the job is known.
+fn check_pattern(spec: &JobSpec) -> Result<(), FioError> {
+    let job = &spec.name;
+    let scope = Scope::Job(job.clone());
+    if spec.direct {
+        let dirs = [
+            (spec.rw.reads(), Direction::Read),
+            (spec.rw.writes(), Direction::Write),
+        ];
+        for dir in dirs.into_iter().filter(|d| d.0).map(|d| d.1) {
+            // Every size of a range is a multiple of its smallest.
+            let (option, sizes) = match spec.block_sizes_of(dir) {
+                BlockSizes::Range { min_bytes, .. } => ("bs", vec![min_bytes]),
+                BlockSizes::Split(shares) => ("bssplit", shares.iter().map(|s| s.bytes).collect()),
+            };
+            for bytes in sizes {
+                check_direct_alignment(job, option, bytes, "4k")?;
+            }
+            check_direct_alignment(job, "blockalign", *spec.blockalign_bytes.get(dir), "4k")?;
+        }
+    }
+    let rate = &spec.rate;
+    for dir in [Direction::Read, Direction::Write] {
+        let pairs = [
+            (
+                "rate_min",
+                "rate",
+                &rate.min_bytes_per_sec,
+                &rate.bytes_per_sec,
+            ),
+            ("rate_iops_min", "rate_iops", &rate.min_iops, &rate.iops),
+        ];
+        for (min_name, cap_name, min, cap) in pairs {
+            let (min, cap) = (*min.get(dir), *cap.get(dir));
+            if cap > 0 && min > cap {
+                return Err(FioError::invalid(
+                    &scope,
+                    min_name,
+                    &min.to_string(),
+                    format!("above {cap_name}={cap}: the floor must not exceed the cap (fio refuses it too)"),
+                ));
+            }
+        }
+    }
+    let think = &spec.thinktime;
+    if think.spin > think.think {
+        return Err(FioError::invalid(
+            &scope,
+            "thinktime_spin",
+            &format!("{}us", think.spin.as_micros()),
+            format!(
+                "the spin is part of the thinktime ({}us): give a spin no longer than thinktime",
+                think.think.as_micros()
+            ),
+        ));
+    }
+    let (min, max) = (
+        spec.iodepth_batch_complete_min,
+        spec.iodepth_batch_complete_max,
+    );
+    if max > 0 && max < min {
+        return Err(FioError::invalid(
+            &scope,
+            "iodepth_batch_complete_max",
+            &max.to_string(),
+            format!("below iodepth_batch_complete_min={min}: give a max of at least the min"),
+        ));
     }
     Ok(())
 }
@@ -246,11 +513,23 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
         filename,
         directory,
         nrfiles,
+        bs,
+        bssplit,
         ..
     } = draft;
     let job = spec.name.clone();
+    block_sizes(&mut spec, &bs, &bssplit);
+    let logs = &mut spec.logs;
+    for prefix in [&mut logs.bw, &mut logs.iops, &mut logs.lat]
+        .into_iter()
+        .flatten()
+    {
+        if prefix.is_empty() {
+            *prefix = job.clone();
+        }
+    }
+    check_pattern(&spec)?;
     if spec.direct {
-        check_direct_alignment(&job, "bs", spec.bs_bytes, "4k")?;
         let below = spec.offset_bytes / DIRECT_ALIGN_BYTES * DIRECT_ALIGN_BYTES;
         check_direct_alignment(&job, "offset", spec.offset_bytes, &format_size(below))?;
     }

@@ -26,6 +26,7 @@ mod groups;
 mod jobfile;
 mod jobs;
 mod options;
+mod pattern;
 mod showcmd;
 mod suggest;
 #[cfg(test)]
@@ -68,6 +69,12 @@ impl OutputFormat {
 /// diskbench's clock is already cheap, so it keeps them.
 pub const GTOD_REDUCE_NOTE: &str = "gtod_reduce=1: diskbench keeps measuring latencies \
      (its timestamps are cheap: TSC, batched) and reports them, where fio would omit them";
+
+/// What `random_generator` does in diskbench, said once on stderr: every
+/// generator fio names is accepted, and diskbench uses its own.
+pub const RANDOM_GENERATOR_NOTE: &str = "random_generator: diskbench draws offsets with its \
+     own generator (a keyed permutation), whichever is named: the sequence of offsets differs \
+     from fio's, their distribution (and the once-per-pass coverage of the random map) does not";
 
 /// A parsed fio command line, with its job files read.
 #[derive(Clone, Debug, PartialEq)]
@@ -152,6 +159,10 @@ fn parse_with<I: IntoIterator<Item = String>>(args: I, env: &Env) -> Result<FioA
     let mut grouped = groups::group(built.jobs)?;
     if grouped.groups.iter().flatten().any(|j| j.gtod_reduce) {
         grouped.warnings.push(GTOD_REDUCE_NOTE.to_string());
+    }
+    let named_generator = |j: &JobSpec| j.options.iter().any(|(k, _)| k == "random_generator");
+    if grouped.groups.iter().flatten().any(named_generator) {
+        grouped.warnings.push(RANDOM_GENERATOR_NOTE.to_string());
     }
     Ok(FioArgs {
         jobs: grouped.groups.iter().flatten().cloned().collect(),

@@ -9,6 +9,7 @@
 //! after the first carries `--stonewall`). The core options are always
 //! printed; the others only where they differ from fio's defaults.
 
+use model::job::{BlockSizes, Distribution, FileService, PerDir, RateProcess};
 use model::units::format_size;
 use model::{FileTarget, JobSpec, RwMode};
 use std::fmt::Write;
@@ -38,7 +39,7 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     if matches!(job.rw, RwMode::ReadWrite | RwMode::RandRw) {
         opts.push(("rwmixread", Some(job.rwmix_read_pct.to_string())));
     }
-    opts.push(("bs", Some(format_size(job.bs_bytes))));
+    block_size_opts(job, &mut opts);
     if let Some(size) = job.size_bytes {
         opts.push(("size", Some(format_size(size))));
     }
@@ -129,6 +130,9 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     if job.group_reporting {
         opts.push(("group_reporting", None));
     }
+    pattern_opts(job, &defaults, &mut opts);
+    pace_opts(job, &defaults, &mut opts);
+    other_opts(job, &defaults, &mut opts);
     let words: Vec<String> = opts
         .into_iter()
         .map(|(name, value)| match value {
@@ -137,6 +141,276 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
         })
         .collect();
     words.join(" ")
+}
+
+type Opts = Vec<(&'static str, Option<String>)>;
+
+/// `bs` when every I/O has one size, else `bsrange` (and `bssplit` where a
+/// direction has one; an empty part leaves that direction to `bsrange`).
+fn block_size_opts(job: &JobSpec, opts: &mut Opts) {
+    let Some(sizes) = &job.block_sizes else {
+        opts.push(("bs", Some(format_size(job.bs_bytes))));
+        return;
+    };
+    let range = |s: &BlockSizes| match s {
+        BlockSizes::Range {
+            min_bytes,
+            max_bytes,
+        } => format!("{}-{}", format_size(*min_bytes), format_size(*max_bytes)),
+        // The range under a split is the default one, as fio's is.
+        BlockSizes::Split(_) => "4k-4k".to_string(),
+    };
+    let is_split = |s: &BlockSizes| matches!(s, BlockSizes::Split(_));
+    if !(is_split(&sizes.read) && is_split(&sizes.write)) {
+        opts.push(("bsrange", Some(dirs(sizes, range))));
+    }
+    let split = |s: &BlockSizes| match s {
+        BlockSizes::Split(shares) => {
+            let items: Vec<String> = shares
+                .iter()
+                .map(|s| format!("{}/{}", format_size(s.bytes), s.pct))
+                .collect();
+            items.join(":")
+        }
+        BlockSizes::Range { .. } => String::new(),
+    };
+    if is_split(&sizes.read) || is_split(&sizes.write) {
+        opts.push(("bssplit", Some(dirs(sizes, split))));
+    }
+}
+
+/// fio's `READ,WRITE` form: one value when both are the same.
+fn dirs<T: PartialEq>(p: &PerDir<T>, show: impl Fn(&T) -> String) -> String {
+    match p.read == p.write {
+        true => show(&p.read),
+        false => format!("{},{}", show(&p.read), show(&p.write)),
+    }
+}
+
+/// A size where 0 means "not set": an empty part.
+fn size_or_empty(bytes: &u64) -> String {
+    match bytes {
+        0 => String::new(),
+        b => format_size(*b),
+    }
+}
+
+fn count_or_empty(n: &u64) -> String {
+    match n {
+        0 => String::new(),
+        n => n.to_string(),
+    }
+}
+
+fn push_if(opts: &mut Opts, name: &'static str, differs: bool, value: impl FnOnce() -> String) {
+    if differs {
+        opts.push((name, Some(value())));
+    }
+}
+
+fn distribution(d: &Distribution) -> String {
+    let center = |c: &Option<f64>| c.map_or(String::new(), |c| format!(":{c}"));
+    let zones = |name: &str, z: &[model::job::Zone], abs: bool| {
+        let items: Vec<String> = z
+            .iter()
+            .map(|z| match abs {
+                true => format!("{}/{}", z.access_pct, format_size(z.size as u64)),
+                false => format!("{}/{}", z.access_pct, z.size),
+            })
+            .collect();
+        format!("{name}:{}", items.join(":"))
+    };
+    match d {
+        Distribution::Random => "random".to_string(),
+        Distribution::Zipf { theta, center: c } => format!("zipf:{theta}{}", center(c)),
+        Distribution::Pareto { h, center: c } => format!("pareto:{h}{}", center(c)),
+        Distribution::Normal { dev_pct, center: c } => format!("normal:{dev_pct}{}", center(c)),
+        Distribution::Zoned(z) => zones("zoned", z, false),
+        Distribution::ZonedAbs(z) => zones("zoned_abs", z, true),
+    }
+}
+
+/// Offsets: alignment, distribution, random map, files.
+fn pattern_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
+    let r = &job.random;
+    let dr = &defaults.random;
+    push_if(
+        opts,
+        "blockalign",
+        job.blockalign_bytes != defaults.blockalign_bytes,
+        || dirs(&job.blockalign_bytes, size_or_empty),
+    );
+    push_if(
+        opts,
+        "random_distribution",
+        r.distribution != dr.distribution,
+        || dirs(&r.distribution, distribution),
+    );
+    if r.norandommap {
+        opts.push(("norandommap", None));
+    }
+    push_if(
+        opts,
+        "random_generator",
+        r.generator != dr.generator,
+        || r.generator.fio_name().to_string(),
+    );
+    push_if(
+        opts,
+        "percentage_random",
+        r.percentage_random != dr.percentage_random,
+        || dirs(&r.percentage_random, u32::to_string),
+    );
+    let fs = job.file_service;
+    push_if(
+        opts,
+        "file_service_type",
+        fs != defaults.file_service,
+        || {
+            let kind = match fs.kind {
+                FileService::RoundRobin => "roundrobin",
+                FileService::Sequential => "sequential",
+                FileService::Random => "random",
+            };
+            format!("{kind}:{}", fs.switch_every)
+        },
+    );
+}
+
+/// Rates and thinktime.
+fn pace_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
+    let (r, d) = (&job.rate, &defaults.rate);
+    push_if(opts, "rate", r.bytes_per_sec != d.bytes_per_sec, || {
+        dirs(&r.bytes_per_sec, size_or_empty)
+    });
+    push_if(opts, "rate_iops", r.iops != d.iops, || {
+        dirs(&r.iops, count_or_empty)
+    });
+    push_if(
+        opts,
+        "rate_min",
+        r.min_bytes_per_sec != d.min_bytes_per_sec,
+        || dirs(&r.min_bytes_per_sec, size_or_empty),
+    );
+    push_if(opts, "rate_iops_min", r.min_iops != d.min_iops, || {
+        dirs(&r.min_iops, count_or_empty)
+    });
+    push_if(opts, "rate_process", r.process != d.process, || {
+        match r.process {
+            RateProcess::Linear => "linear".to_string(),
+            RateProcess::Poisson => "poisson".to_string(),
+        }
+    });
+    push_if(opts, "rate_cycle", r.cycle_ms != d.cycle_ms, || {
+        r.cycle_ms.to_string()
+    });
+    push_if(opts, "rate_ignore_thinktime", r.ignore_thinktime, || {
+        "1".to_string()
+    });
+    let (t, dt) = (&job.thinktime, &defaults.thinktime);
+    push_if(opts, "thinktime", t.think != dt.think, || {
+        format_micros(t.think)
+    });
+    push_if(opts, "thinktime_spin", t.spin != dt.spin, || {
+        format_micros(t.spin)
+    });
+    push_if(opts, "thinktime_blocks", t.blocks != dt.blocks, || {
+        t.blocks.to_string()
+    });
+    push_if(opts, "thinktime_blocks_type", t.on_issue, || {
+        "issue".to_string()
+    });
+}
+
+/// Limits, start, CPUs, queue handling, reporting and logs.
+fn other_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
+    if let Some(bytes) = job.io_size_bytes {
+        opts.push(("io_size", Some(format_size(bytes))));
+    }
+    if let Some(n) = job.number_ios {
+        opts.push(("number_ios", Some(n.to_string())));
+    }
+    let delay = job.startdelay;
+    push_if(
+        opts,
+        "startdelay",
+        delay != defaults.startdelay,
+        || match delay.min == delay.max {
+            true => format_duration(delay.min),
+            false => format!(
+                "{}-{}",
+                format_duration(delay.min),
+                format_duration(delay.max)
+            ),
+        },
+    );
+    if let Some(cpus) = &job.cpus_allowed {
+        opts.push(("cpus_allowed", Some(cpu_list(cpus))));
+    }
+    push_if(opts, "fsync_on_close", job.fsync_on_close, || {
+        "1".to_string()
+    });
+    let numbers = [
+        (
+            "iodepth_batch_complete_min",
+            job.iodepth_batch_complete_min,
+            defaults.iodepth_batch_complete_min,
+        ),
+        (
+            "iodepth_batch_complete_max",
+            job.iodepth_batch_complete_max,
+            defaults.iodepth_batch_complete_max,
+        ),
+    ];
+    for (name, value, default) in numbers {
+        push_if(opts, name, value != default, || value.to_string());
+    }
+    if let Some(low) = job.iodepth_low {
+        opts.push(("iodepth_low", Some(low.to_string())));
+    }
+    push_if(opts, "slat_percentiles", job.slat_percentiles, || {
+        "1".to_string()
+    });
+    let logs = &job.logs;
+    for (name, prefix) in [
+        ("write_bw_log", &logs.bw),
+        ("write_iops_log", &logs.iops),
+        ("write_lat_log", &logs.lat),
+    ] {
+        if let Some(prefix) = prefix {
+            opts.push((name, Some(prefix.clone())));
+        }
+    }
+    push_if(opts, "log_avg_msec", logs.avg_msec != 0, || {
+        logs.avg_msec.to_string()
+    });
+    push_if(opts, "log_offset", logs.offset, || "1".to_string());
+}
+
+/// `0-3,6`: runs of CPUs as ranges.
+fn cpu_list(cpus: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < cpus.len() {
+        let mut j = i;
+        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
+            j += 1;
+        }
+        parts.push(match i == j {
+            true => cpus[i].to_string(),
+            false => format!("{}-{}", cpus[i], cpus[j]),
+        });
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
+/// A time for an option fio reads in microseconds when bare: always with a unit.
+fn format_micros(d: Duration) -> String {
+    match d.subsec_nanos() % 1000 {
+        0 => format!("{}us", d.as_micros()),
+        _ => format!("{}ns", d.as_nanos()),
+    }
 }
 
 /// fio's time spelling, exact: whole seconds bare, else ms, us or ns.

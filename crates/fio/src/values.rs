@@ -67,35 +67,18 @@ pub(crate) fn engine(scope: &Scope, text: &str) -> Result<EngineKind, FioError> 
     Err(FioError::invalid(scope, "ioengine", text, problem))
 }
 
-/// `bs`: one size, at least one byte.
+/// One direction's `bs`: one size, at least one byte.
 pub(crate) fn block_size(scope: &Scope, text: &str) -> Result<u64, FioError> {
-    if text.contains(',') {
-        return Err(FioError::not_yet(
-            scope,
-            "bs",
-            text,
-            " (separate block sizes for reads and writes)",
-            ", planned with job files: give one size, e.g. bs=4k",
-        ));
-    }
     if text.get(1..).is_some_and(|t| t.contains('-')) || text.contains(':') {
-        return Err(FioError::not_yet(
+        return Err(FioError::invalid(
             scope,
             "bs",
             text,
-            " (a range of block sizes)",
-            ": give one size, e.g. bs=4k",
+            "bs takes one size per direction: give a range as bsrange=4k-64k, \
+             or weighted sizes as bssplit=4k/60:64k/40",
         ));
     }
-    match size(scope, "bs", text)? {
-        0 => Err(FioError::invalid(
-            scope,
-            "bs",
-            text,
-            "the block size must be at least 1 byte: use e.g. bs=4k",
-        )),
-        bytes => Ok(bytes),
-    }
+    crate::pattern::block_size(scope, "bs", text)
 }
 
 /// `size` and `offset`: a size in bytes; fio's percentages are refused.

@@ -152,6 +152,325 @@ impl FadviseHint {
     pub const NAMES: &'static str = "0, 1, sequential, random or normal";
 }
 
+/// One value for reads and one for writes: fio's `option=READ,WRITE` form.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PerDir<T> {
+    pub read: T,
+    pub write: T,
+}
+
+impl<T: Clone> PerDir<T> {
+    pub fn both(value: T) -> PerDir<T> {
+        PerDir {
+            read: value.clone(),
+            write: value,
+        }
+    }
+}
+
+impl<T> PerDir<T> {
+    pub fn get(&self, dir: Direction) -> &T {
+        match dir {
+            Direction::Read => &self.read,
+            Direction::Write => &self.write,
+        }
+    }
+    pub fn map<U>(&self, f: impl Fn(&T) -> U) -> PerDir<U> {
+        PerDir {
+            read: f(&self.read),
+            write: f(&self.write),
+        }
+    }
+}
+
+/// One block size of `bssplit` and its share of the I/Os, in percent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BsShare {
+    pub bytes: u64,
+    pub pct: u32,
+}
+
+/// The block sizes of one direction: `bs` (a range with `min == max`),
+/// `bsrange` (every multiple of `min` up to `max`, equally likely) or
+/// `bssplit` (weighted sizes whose shares add up to 100).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockSizes {
+    Range { min_bytes: u64, max_bytes: u64 },
+    Split(Vec<BsShare>),
+}
+
+impl BlockSizes {
+    pub fn fixed(bytes: u64) -> BlockSizes {
+        BlockSizes::Range {
+            min_bytes: bytes,
+            max_bytes: bytes,
+        }
+    }
+    pub fn min_bytes(&self) -> u64 {
+        match self {
+            BlockSizes::Range { min_bytes, .. } => *min_bytes,
+            BlockSizes::Split(s) => s.iter().map(|s| s.bytes).min().unwrap_or(0),
+        }
+    }
+    pub fn max_bytes(&self) -> u64 {
+        match self {
+            BlockSizes::Range { max_bytes, .. } => *max_bytes,
+            BlockSizes::Split(s) => s.iter().map(|s| s.bytes).max().unwrap_or(0),
+        }
+    }
+    /// Every size the direction can use.
+    pub fn sizes(&self) -> Vec<u64> {
+        match self {
+            BlockSizes::Range {
+                min_bytes,
+                max_bytes,
+            } => (1..=max_bytes / min_bytes.max(&1))
+                .map(|k| k * min_bytes)
+                .collect(),
+            BlockSizes::Split(s) => s.iter().map(|s| s.bytes).collect(),
+        }
+    }
+}
+
+/// fio's `rate_process`: how rated I/Os are spaced.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RateProcess {
+    /// Evenly: one I/O every `1/rate`.
+    #[default]
+    Linear,
+    /// Exponentially distributed gaps of mean `1/rate`: a Poisson arrival process.
+    Poisson,
+}
+
+fn default_rate_cycle_ms() -> u64 {
+    1000
+}
+
+/// `rate`, `rate_iops`, `rate_min`, `rate_iops_min`, `rate_process`,
+/// `rate_cycle`, `rate_ignore_thinktime`. Zero means "no limit" in every field,
+/// as in fio.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RateSpec {
+    pub bytes_per_sec: PerDir<u64>,
+    /// Used when `bytes_per_sec` is 0 for the direction; with several block
+    /// sizes fio counts each I/O as one of the smallest, so this caps bytes
+    /// at `iops * min bs` (checked with fio 3.33: bssplit=4k/50:64k/50,
+    /// rate_iops=100 does 12 IOPS, 400 KiB/s).
+    pub iops: PerDir<u64>,
+    /// The job fails when a direction does less than this over a `cycle_ms`.
+    pub min_bytes_per_sec: PerDir<u64>,
+    pub min_iops: PerDir<u64>,
+    pub process: RateProcess,
+    #[serde(default = "default_rate_cycle_ms")]
+    pub cycle_ms: u64,
+    /// After a thinktime stall, carry on at the rate instead of catching up.
+    pub ignore_thinktime: bool,
+}
+
+impl Default for RateSpec {
+    fn default() -> RateSpec {
+        RateSpec {
+            bytes_per_sec: PerDir::default(),
+            iops: PerDir::default(),
+            min_bytes_per_sec: PerDir::default(),
+            min_iops: PerDir::default(),
+            process: RateProcess::Linear,
+            cycle_ms: default_rate_cycle_ms(),
+            ignore_thinktime: false,
+        }
+    }
+}
+
+impl RateSpec {
+    /// Whether any direction has a cap.
+    pub fn caps(&self) -> bool {
+        [self.bytes_per_sec, self.iops]
+            .iter()
+            .any(|p| p.read > 0 || p.write > 0)
+    }
+    /// Whether any direction has a floor.
+    pub fn floors(&self) -> bool {
+        [self.min_bytes_per_sec, self.min_iops]
+            .iter()
+            .any(|p| p.read > 0 || p.write > 0)
+    }
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// `thinktime` and friends: a stall after every `blocks` I/Os.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThinkTime {
+    /// The whole stall (zero: no thinktime).
+    pub think: Duration,
+    /// The part of the stall spent busy on the CPU (`thinktime_spin`); the rest is slept.
+    pub spin: Duration,
+    #[serde(default = "one")]
+    pub blocks: u32,
+    /// `thinktime_blocks_type=issue`: count issued I/Os, not completed ones.
+    pub on_issue: bool,
+}
+
+impl Default for ThinkTime {
+    fn default() -> ThinkTime {
+        ThinkTime {
+            think: Duration::ZERO,
+            spin: Duration::ZERO,
+            blocks: 1,
+            on_issue: false,
+        }
+    }
+}
+
+/// One zone of `random_distribution=zoned`: `access_pct` of the I/Os go to
+/// the next `size` of the region (percent of it for `zoned`, bytes for
+/// `zoned_abs`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Zone {
+    pub access_pct: f64,
+    pub size: f64,
+}
+
+/// fio's `random_distribution`, for one direction.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Distribution {
+    /// Uniform (fio's default).
+    #[default]
+    Random,
+    /// `zipf:theta[:center]`; without a center the hot blocks are scattered.
+    Zipf { theta: f64, center: Option<f64> },
+    /// `pareto:h[:center]`.
+    Pareto { h: f64, center: Option<f64> },
+    /// `normal:dev[:center]`: deviation in percent of the region, centred on
+    /// `center` (0.5 by default).
+    Normal { dev_pct: f64, center: Option<f64> },
+    /// Sizes in percent of the region.
+    Zoned(Vec<Zone>),
+    /// Sizes in bytes.
+    ZonedAbs(Vec<Zone>),
+}
+
+/// fio's `random_generator`. diskbench has one generator of its own (a keyed
+/// permutation, see the runner's `offsets`): whichever is named, the
+/// sequence of offsets differs from fio's but follows the same distribution.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RandomGenerator {
+    #[default]
+    Tausworthe,
+    Lfsr,
+    Tausworthe64,
+}
+
+impl RandomGenerator {
+    pub fn parse(text: &str) -> Option<RandomGenerator> {
+        Some(match text {
+            "tausworthe" => RandomGenerator::Tausworthe,
+            "lfsr" => RandomGenerator::Lfsr,
+            "tausworthe64" => RandomGenerator::Tausworthe64,
+            _ => return None,
+        })
+    }
+    pub fn fio_name(self) -> &'static str {
+        match self {
+            RandomGenerator::Tausworthe => "tausworthe",
+            RandomGenerator::Lfsr => "lfsr",
+            RandomGenerator::Tausworthe64 => "tausworthe64",
+        }
+    }
+}
+
+fn all_random() -> PerDir<u32> {
+    PerDir::both(100)
+}
+
+/// Where random I/Os go: `random_distribution`, `norandommap`,
+/// `percentage_random`, `random_generator`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RandomSpec {
+    pub distribution: PerDir<Distribution>,
+    /// Draw every offset afresh instead of visiting each block once per pass.
+    pub norandommap: bool,
+    /// Percent of the I/Os of a random pattern that are random; the others
+    /// continue sequentially from the previous I/O.
+    #[serde(default = "all_random")]
+    pub percentage_random: PerDir<u32>,
+    pub generator: RandomGenerator,
+}
+
+impl Default for RandomSpec {
+    fn default() -> RandomSpec {
+        RandomSpec {
+            distribution: PerDir::default(),
+            norandommap: false,
+            percentage_random: all_random(),
+            generator: RandomGenerator::Tausworthe,
+        }
+    }
+}
+
+/// fio's `file_service_type`: which file of a job the next I/O goes to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileService {
+    /// One file after the other (fio's default).
+    #[default]
+    RoundRobin,
+    /// Each file until it is done.
+    Sequential,
+    Random,
+}
+
+/// `file_service_type=KIND[:N]`: N I/Os to a file before switching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileServiceSpec {
+    pub kind: FileService,
+    #[serde(default = "one")]
+    pub switch_every: u32,
+}
+
+impl Default for FileServiceSpec {
+    fn default() -> FileServiceSpec {
+        FileServiceSpec {
+            kind: FileService::RoundRobin,
+            switch_every: 1,
+        }
+    }
+}
+
+/// `startdelay`: a fixed delay, or a range each clone draws from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DelayRange {
+    pub min: Duration,
+    pub max: Duration,
+}
+
+/// fio's per-job log files (`write_bw_log=NAME` and friends): `NAME_bw.N.log`
+/// for the job's thread N (counted from 1 over the whole run, as fio does).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogSpec {
+    pub bw: Option<String>,
+    pub iops: Option<String>,
+    /// `write_lat_log`: three files, `_slat`, `_clat` and `_lat`.
+    pub lat: Option<String>,
+    /// `log_avg_msec`: one line per direction per interval of this length
+    /// (0: one line per I/O, fio's default).
+    pub avg_msec: u64,
+    /// `log_offset`: each line also gives the I/O's offset.
+    pub offset: bool,
+}
+
+impl LogSpec {
+    pub fn any(&self) -> bool {
+        self.bw.is_some() || self.iops.is_some() || self.lat.is_some()
+    }
+}
+
 fn default_true() -> bool {
     true
 }
@@ -215,6 +534,56 @@ pub struct JobSpec {
     /// `description`: free text, shown with the job as fio does.
     #[serde(default)]
     pub description: Option<String>,
+    /// `bs=R,W`, `bsrange`, `bssplit`: each direction's block sizes; `None`:
+    /// every I/O is `bs_bytes`. When set, `bs_bytes` is the largest size of
+    /// either direction, which sizes the buffers and the regions.
+    #[serde(default)]
+    pub block_sizes: Option<PerDir<BlockSizes>>,
+    /// `blockalign`: random offsets are multiples of this (0: the
+    /// direction's smallest block size, fio's default).
+    #[serde(default)]
+    pub blockalign_bytes: PerDir<u64>,
+    #[serde(default)]
+    pub rate: RateSpec,
+    #[serde(default)]
+    pub thinktime: ThinkTime,
+    #[serde(default)]
+    pub random: RandomSpec,
+    #[serde(default)]
+    pub file_service: FileServiceSpec,
+    /// `io_size`: bytes to transfer per clone and loop, instead of `size`
+    /// (which still bounds where the I/O goes).
+    #[serde(default)]
+    pub io_size_bytes: Option<u64>,
+    /// `number_ios`: at most this many I/Os per clone and loop (fio ignores
+    /// it in a time-based job, which loops until its runtime).
+    #[serde(default)]
+    pub number_ios: Option<u64>,
+    /// `startdelay`: each clone waits this long (drawn from the range) before its first I/O.
+    #[serde(default)]
+    pub startdelay: DelayRange,
+    /// `cpus_allowed`: the CPUs the job's threads may run on.
+    #[serde(default)]
+    pub cpus_allowed: Option<Vec<u32>>,
+    /// `fsync_on_close`: fsync each file when the job closes it.
+    #[serde(default)]
+    pub fsync_on_close: bool,
+    /// `iodepth_low`: once the queue is full, let it drain to this before
+    /// filling it again (`None`: keep it full, fio's default).
+    #[serde(default)]
+    pub iodepth_low: Option<u32>,
+    /// `iodepth_batch_complete_min`: completions to wait for per reap (0: poll).
+    #[serde(default = "one")]
+    pub iodepth_batch_complete_min: u32,
+    /// `iodepth_batch_complete_max`: completions handled per reap at most (0: no cap).
+    #[serde(default)]
+    pub iodepth_batch_complete_max: u32,
+    /// `slat_percentiles`: report submission-latency percentiles (fio: off).
+    #[serde(default)]
+    pub slat_percentiles: bool,
+    /// `write_*_log` and `log_*`.
+    #[serde(default)]
+    pub logs: LogSpec,
     /// The options as the user gave them, in order: echoed as fio's `job options`.
     pub options: Vec<(String, String)>,
 }
@@ -259,7 +628,31 @@ impl JobSpec {
             clat_percentiles: true,
             lat_percentiles: false,
             description: None,
+            block_sizes: None,
+            blockalign_bytes: PerDir::default(),
+            rate: RateSpec::default(),
+            thinktime: ThinkTime::default(),
+            random: RandomSpec::default(),
+            file_service: FileServiceSpec::default(),
+            io_size_bytes: None,
+            number_ios: None,
+            startdelay: DelayRange::default(),
+            cpus_allowed: None,
+            fsync_on_close: false,
+            iodepth_low: None,
+            iodepth_batch_complete_min: 1,
+            iodepth_batch_complete_max: 0,
+            slat_percentiles: false,
+            logs: LogSpec::default(),
             options: Vec::new(),
+        }
+    }
+
+    /// The block sizes of `dir`.
+    pub fn block_sizes_of(&self, dir: Direction) -> BlockSizes {
+        match &self.block_sizes {
+            Some(sizes) => sizes.get(dir).clone(),
+            None => BlockSizes::fixed(self.bs_bytes),
         }
     }
 

@@ -111,6 +111,9 @@ fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Directi
     lat_line(out, "clat", &d.clat);
     lat_line(out, " lat", &d.lat);
     let list = &job.spec.percentile_list;
+    if let (Some(slat), true) = (&d.slat, job.spec.slat_percentiles) {
+        percentile_block(out, "slat", slat, list);
+    }
     if job.spec.clat_percentiles {
         percentile_block(out, "clat", &d.clat, list);
     }

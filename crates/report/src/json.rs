@@ -162,14 +162,18 @@ fn dir_value(result: &RunResult, job: &JobResult, dir: Direction) -> Value {
     m.insert("total_ios".into(), json!(d.ios));
     m.insert("short_ios".into(), json!(0));
     m.insert("drop_ios".into(), json!(0));
-    let slat = d.slat.as_ref().map(LatStats::of).unwrap_or_default();
-    m.insert("slat_ns".into(), lat_value(&slat, &[]));
-    // fio's clat_percentiles / lat_percentiles choose where the job's list goes.
+    // fio's slat/clat/lat_percentiles choose where the job's list goes.
     let spec = &job.spec;
     let pcts = |on: bool, h| match on {
         true => stats::percentiles_at(h, &spec.percentile_list),
         false => Vec::new(),
     };
+    let slat = d.slat.as_ref().map(LatStats::of).unwrap_or_default();
+    let slat_p = match &d.slat {
+        Some(h) => pcts(spec.slat_percentiles, h),
+        None => Vec::new(),
+    };
+    m.insert("slat_ns".into(), lat_value(&slat, &slat_p));
     let clat_p = pcts(spec.clat_percentiles, &d.clat);
     m.insert("clat_ns".into(), lat_value(&LatStats::of(&d.clat), &clat_p));
     let lat_p = pcts(spec.lat_percentiles, &d.lat);

@@ -6,12 +6,16 @@
 //! as fio runs the jobs of one command line (until `stonewall`). The suites
 //! put each test in its own group.
 
+mod blocksizes;
 mod clock;
+mod distribution;
 mod error;
 mod files;
 pub mod guard;
+mod logs;
 pub mod offsets;
 pub mod probe;
+mod rate;
 mod record;
 mod stale;
 mod worker;
@@ -287,11 +291,14 @@ fn run_group(
     result: &mut RunResult,
 ) -> Result<(), RunError> {
     let mut clones = Vec::new();
+    // fio numbers threads over the whole run (log file names use it).
+    let threads_before: u32 = result.jobs.iter().map(|j| j.clones).sum();
     for (j, spec) in group.iter().enumerate() {
         let spec = Arc::new(spec.clone());
         for c in 0..spec.numjobs.max(1) {
             let mut plan = plan_clone(&spec, c, ws, opts, &mut result.warnings)?;
             plan.place = (gid, j as u32);
+            plan.thread_number = threads_before + clones.len() as u32 + 1;
             clones.push(Clone_ { job: j, plan });
         }
     }
@@ -479,6 +486,7 @@ fn plan_clone(
         engine,
         engine_cfg: cfg,
         io_budget,
+        thread_number: 0,
     })
 }
 

@@ -5,16 +5,33 @@
 //! smallest power-of-two domain that holds the blocks, walked until it lands
 //! inside (on average under two steps). Memory stays O(1) whatever the size,
 //! and the sequence repeats for the same seed (`randrepeat`).
+//!
+//! That plain path (one block size, uniform random or sequential, files in
+//! turn) is the one measured against fio and stays as it is; fio's other
+//! pattern options (`bssplit`, `bsrange`, `blockalign`,
+//! `random_distribution`, `norandommap`, `percentage_random`,
+//! `file_service_type`) take [`General`], chosen once per job.
 
-use model::{Direction, RwMode};
+use crate::blocksizes::SizePicker;
+use crate::distribution::Sampler;
+use model::job::{BlockSizes, Distribution, FileService, FileServiceSpec};
+use model::{Direction, JobSpec, RwMode};
 
 /// A small fast PRNG (xorshift64*), for directions and keys.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
 impl Rng {
+    /// Every seed gives its own sequence: the seed is mixed (splitmix64's
+    /// finalizer, a bijection) rather than forced odd, which made seeds 2k
+    /// and 2k+1 give the same offsets.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x2545_f491_4f6c_dd1d | 1)
+        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        // xorshift must not start at zero.
+        Rng(if z == 0 { 0x2545_f491_4f6c_dd1d } else { z })
     }
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
@@ -25,11 +42,21 @@ impl Rng {
         self.0 = x;
         x.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
+    /// A number in `0..n` (`n > 0`), by multiply-shift rather than a division.
+    #[inline]
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+    /// A number in `[0, 1)` with 53 random bits.
+    #[inline]
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
 }
 
 /// A keyed permutation of `0..n`.
 #[derive(Clone, Debug)]
-struct Permutation {
+pub(crate) struct Permutation {
     n: u64,
     bits: u32,
     mask: u64,
@@ -37,7 +64,7 @@ struct Permutation {
 }
 
 impl Permutation {
-    fn new(n: u64, rng: &mut Rng) -> Permutation {
+    pub(crate) fn new(n: u64, rng: &mut Rng) -> Permutation {
         let bits = (64 - n.saturating_sub(1).leading_zeros()).max(1);
         let mask = if bits >= 64 {
             u64::MAX
@@ -67,7 +94,7 @@ impl Permutation {
     }
 
     #[inline]
-    fn get(&self, index: u64) -> u64 {
+    pub(crate) fn get(&self, index: u64) -> u64 {
         let mut x = self.mix(index);
         while x >= self.n {
             x = self.mix(x);
@@ -99,6 +126,7 @@ pub struct Target {
     pub file: u32,
     pub dir: Direction,
     pub offset: u64,
+    pub len: u64,
 }
 
 pub struct OffsetGen {
@@ -107,6 +135,10 @@ pub struct OffsetGen {
     files: Vec<FileCursor>,
     next_file: usize,
     rng: Rng,
+    /// fio's pattern options beyond one block size, a uniform random map and
+    /// files in turn (see [`General`]); `None` keeps the path that is
+    /// measured against fio as it is.
+    general: Option<Box<General>>,
 }
 
 impl OffsetGen {
@@ -127,11 +159,29 @@ impl OffsetGen {
             files,
             next_file: 0,
             rng,
+            general: None,
         }
     }
 
+    /// The generator of `spec`'s I/Os over `regions` (whose blocks are
+    /// `spec.bs_bytes`, the largest size of the job).
+    pub fn for_job(spec: &JobSpec, regions: &[Region], seed: u64) -> OffsetGen {
+        let mut gen = OffsetGen::new(spec.rw, spec.rwmix_read_pct, regions, seed);
+        if needs_general(spec, regions.len()) {
+            gen.general = Some(Box::new(General::new(spec, regions, &mut gen.rng)));
+        }
+        gen
+    }
+
+    /// Whether every I/O is one block, at a uniform random or sequential
+    /// offset, files in turn: then [`Self::next_io`] is all a worker needs.
+    pub fn is_plain(&self) -> bool {
+        self.general.is_none()
+    }
+
+    /// The direction of the next I/O, by `rwmixread` for mixed patterns.
     #[inline]
-    fn direction(&mut self) -> Direction {
+    pub fn direction(&mut self) -> Direction {
         match self.mode {
             RwMode::Read | RwMode::RandRead => Direction::Read,
             RwMode::Write | RwMode::RandWrite => Direction::Write,
@@ -145,11 +195,26 @@ impl OffsetGen {
         }
     }
 
-    /// The next I/O: files in round robin, one I/O each (fio's default
-    /// `file_service_type`).
+    /// The next I/O of a plain pattern ([`Self::is_plain`]): files in round
+    /// robin, one I/O each (fio's default `file_service_type`).
     #[inline]
     pub fn next_io(&mut self) -> Target {
         let dir = self.direction();
+        self.plain_target(dir)
+    }
+
+    /// The next I/O in `dir`, any pattern; where block sizes vary it is at
+    /// most `room` bytes long (what is left of the job's bytes), unless
+    /// even the smallest size is longer.
+    pub fn next_for(&mut self, dir: Direction, room: u64) -> Target {
+        match self.general.as_deref_mut() {
+            Some(g) => g.next(dir, room, self.mode, &mut self.rng),
+            None => self.plain_target(dir),
+        }
+    }
+
+    #[inline]
+    fn plain_target(&mut self, dir: Direction) -> Target {
         let file = self.next_file;
         self.next_file += 1;
         if self.next_file == self.files.len() {
@@ -175,6 +240,174 @@ impl OffsetGen {
             file: file as u32,
             dir,
             offset: cur.region.base + block * cur.region.block_bytes,
+            len: cur.region.block_bytes,
+        }
+    }
+}
+
+/// The directions a pattern uses.
+fn used_dirs(mode: RwMode) -> impl Iterator<Item = Direction> {
+    [
+        (mode.reads(), Direction::Read),
+        (mode.writes(), Direction::Write),
+    ]
+    .into_iter()
+    .filter(|d| d.0)
+    .map(|d| d.1)
+}
+
+/// Whether `spec` asks for more than the plain path does.
+fn needs_general(spec: &JobSpec, files: usize) -> bool {
+    let random = spec.rw.is_random();
+    let r = &spec.random;
+    used_dirs(spec.rw).any(|dir| {
+        let sizes = spec.block_sizes_of(dir);
+        let align = *spec.blockalign_bytes.get(dir);
+        sizes != BlockSizes::fixed(spec.bs_bytes)
+            || (random && align != 0 && align != sizes.min_bytes())
+            || (random && *r.distribution.get(dir) != Distribution::Random)
+            || (random && r.norandommap)
+            || (random && *r.percentage_random.get(dir) < 100)
+    }) || (files > 1 && spec.file_service != FileServiceSpec::default())
+}
+
+/// One file of the general path, in bytes from its base.
+#[derive(Clone, Debug)]
+struct GenFile {
+    base: u64,
+    bytes: u64,
+    /// Where the next sequential I/O of each direction starts: after the
+    /// previous I/O of that direction, random or not (`percentage_random`).
+    seq: [u64; 2],
+    samplers: [Sampler; 2],
+    /// Bytes of this pass, for `file_service_type=sequential`.
+    done_bytes: u64,
+}
+
+/// Several block sizes, `blockalign`, `random_distribution`,
+/// `norandommap`, `percentage_random`, `file_service_type`.
+///
+/// Random offsets are positions of `blockalign` bytes (by default the
+/// direction's smallest block size, as in fio) where the smallest block still
+/// fits; an I/O that would pass the end of the file (or the job's bytes)
+/// takes the largest size that fits, as fio shortens it. With several sizes
+/// and the random map, an I/O also stops at the first unit the pass has
+/// covered (see `distribution`), as fio's does, which shifts the mix towards
+/// small sizes; with `norandommap` every I/O keeps the size drawn. Each
+/// direction keeps its own map (fio shares one between reads and writes).
+#[derive(Clone, Debug)]
+struct General {
+    sizes: [SizePicker; 2],
+    align: [u64; 2],
+    random_pct: [u64; 2],
+    files: Vec<GenFile>,
+    service: FileServiceSpec,
+    current: usize,
+    /// I/Os to the current file since the last switch.
+    served: u32,
+}
+
+impl General {
+    fn new(spec: &JobSpec, regions: &[Region], rng: &mut Rng) -> General {
+        let dirs = [Direction::Read, Direction::Write];
+        let sizes = dirs.map(|d| SizePicker::new(&spec.block_sizes_of(d)));
+        let align = dirs.map(|d| match *spec.blockalign_bytes.get(d) {
+            0 => sizes[d as usize].min(),
+            a => a,
+        });
+        // fio: a block alignment of its own turns the random map off.
+        let no_map =
+            |d: Direction| spec.random.norandommap || align[d as usize] != sizes[d as usize].min();
+        let files = regions
+            .iter()
+            .map(|r| {
+                let bytes = r.blocks * r.block_bytes;
+                let sampler = |d: Direction| {
+                    let i = d as usize;
+                    let positions = bytes.saturating_sub(sizes[i].min()) / align[i] + 1;
+                    let units = (positions, bytes / align[i]);
+                    let dist = spec.random.distribution.get(d);
+                    let vary = sizes[i].varies();
+                    Sampler::new(dist, no_map(d), units, align[i], vary, rng)
+                };
+                GenFile {
+                    base: r.base,
+                    bytes,
+                    seq: [0, 0],
+                    samplers: dirs.map(sampler),
+                    done_bytes: 0,
+                }
+            })
+            .collect();
+        let service = spec.file_service;
+        General {
+            align,
+            random_pct: dirs.map(|d| u64::from(*spec.random.percentage_random.get(d))),
+            sizes,
+            files,
+            service,
+            current: 0,
+            // A random choice is made before the first I/O.
+            served: match service.kind {
+                FileService::Random => service.switch_every,
+                _ => 0,
+            },
+        }
+    }
+
+    fn pick_file(&mut self, rng: &mut Rng) -> usize {
+        let n = self.files.len();
+        let every = self.service.switch_every;
+        match self.service.kind {
+            FileService::RoundRobin if self.served >= every => {
+                self.current = (self.current + 1) % n;
+                self.served = 0;
+            }
+            FileService::Random if self.served >= every => {
+                self.current = rng.below(n as u64) as usize;
+                self.served = 0;
+            }
+            // fio 3.33 ignores the count here: one file until its pass is done.
+            FileService::Sequential => {
+                let f = &mut self.files[self.current];
+                if f.done_bytes >= f.bytes {
+                    f.done_bytes = 0;
+                    self.current = (self.current + 1) % n;
+                }
+            }
+            _ => {}
+        }
+        self.served += 1;
+        self.current
+    }
+
+    fn next(&mut self, dir: Direction, room: u64, mode: RwMode, rng: &mut Rng) -> Target {
+        let file = self.pick_file(rng);
+        let d = dir as usize;
+        let sizes = &self.sizes[d];
+        let f = &mut self.files[file];
+        let len = sizes.pick(rng);
+        let pct = self.random_pct[d];
+        let random = mode.is_random() && (pct >= 100 || rng.below(100) < pct);
+        let align = self.align[d];
+        let (offset, len) = if random {
+            let (pos, run) = f.samplers[d].next_run(rng, len.div_ceil(align));
+            (pos * align, len.min(run * align))
+        } else {
+            if f.seq[d] + sizes.min() > f.bytes {
+                f.seq[d] = 0;
+            }
+            (f.seq[d], len)
+        };
+        let fits = (f.bytes - offset).min(room);
+        let len = if len > fits { sizes.fit(fits) } else { len };
+        f.seq[d] = offset + len;
+        f.done_bytes += len;
+        Target {
+            file: file as u32,
+            dir,
+            offset: f.base + offset,
+            len,
         }
     }
 }
@@ -225,6 +458,107 @@ mod tests {
         let mut g = OffsetGen::new(RwMode::Write, 0, &[region(4), region(4)], 1);
         let files: Vec<u32> = (0..4).map(|_| g.next_io().file).collect();
         assert_eq!(files, vec![0, 1, 0, 1]);
+    }
+
+    fn job(rw: RwMode) -> JobSpec {
+        let mut spec = JobSpec::new("g");
+        spec.rw = rw;
+        spec
+    }
+
+    fn ios(spec: &JobSpec, regions: &[Region], n: usize) -> Vec<Target> {
+        let mut g = OffsetGen::for_job(spec, regions, 1);
+        assert!(!g.is_plain());
+        (0..n)
+            .map(|_| {
+                let dir = g.direction();
+                g.next_for(dir, u64::MAX)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_plain_job_keeps_the_plain_path() {
+        let g = OffsetGen::for_job(&job(RwMode::RandRead), &[region(8)], 1);
+        assert!(g.is_plain());
+    }
+
+    #[test]
+    fn sequential_ranges_follow_on_and_wrap() {
+        let mut spec = job(RwMode::Read);
+        spec.block_sizes = Some(model::job::PerDir::both(BlockSizes::Range {
+            min_bytes: 4096,
+            max_bytes: 16384,
+        }));
+        spec.bs_bytes = 16384;
+        let r = Region {
+            base: 0,
+            blocks: 4,
+            block_bytes: 16384,
+        };
+        let list = ios(&spec, &[r], 200);
+        let mut at = 0;
+        for t in &list {
+            if at + 4096 > 65536 {
+                at = 0;
+            }
+            assert_eq!(t.offset, at);
+            assert!(t.offset + t.len <= 65536 && t.len % 4096 == 0);
+            at = t.offset + t.len;
+        }
+    }
+
+    #[test]
+    fn percentage_random_zero_is_sequential() {
+        let mut spec = job(RwMode::RandRead);
+        spec.random.percentage_random = model::job::PerDir::both(0);
+        let list = ios(&spec, &[region(10)], 12);
+        let offs: Vec<u64> = list.iter().map(|t| t.offset / 4096 - 1).collect();
+        assert_eq!(offs, vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1]);
+    }
+
+    #[test]
+    fn file_service_types() {
+        let mut spec = job(RwMode::Read);
+        spec.file_service = FileServiceSpec {
+            kind: FileService::Sequential,
+            switch_every: 1,
+        };
+        let files: Vec<u32> = ios(&spec, &[region(3), region(3)], 8)
+            .iter()
+            .map(|t| t.file)
+            .collect();
+        assert_eq!(files, vec![0, 0, 0, 1, 1, 1, 0, 0]);
+        spec.file_service = FileServiceSpec {
+            kind: FileService::RoundRobin,
+            switch_every: 3,
+        };
+        let files: Vec<u32> = ios(&spec, &[region(9), region(9)], 8)
+            .iter()
+            .map(|t| t.file)
+            .collect();
+        assert_eq!(files, vec![0, 0, 0, 1, 1, 1, 0, 0]);
+    }
+
+    #[test]
+    fn sizes_shrink_to_the_room_left() {
+        let mut spec = job(RwMode::RandRead);
+        spec.block_sizes = Some(model::job::PerDir::both(BlockSizes::Split(vec![
+            model::job::BsShare {
+                bytes: 65536,
+                pct: 100,
+            },
+        ])));
+        let mut g = OffsetGen::for_job(&spec, &[region(64)], 1);
+        assert_eq!(g.next_for(Direction::Read, 8192).len, 65536);
+        spec.block_sizes = Some(model::job::PerDir::both(BlockSizes::Range {
+            min_bytes: 4096,
+            max_bytes: 65536,
+        }));
+        let mut g = OffsetGen::for_job(&spec, &[region(64)], 1);
+        for _ in 0..100 {
+            assert!(g.next_for(Direction::Read, 8192).len <= 8192);
+        }
     }
 
     proptest! {

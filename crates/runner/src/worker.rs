@@ -11,9 +11,19 @@
 //! batch. slat is submit - queue, clat is completion - submit, lat is
 //! completion - queue. A synchronous engine does the I/O inside `queue`, so
 //! its clat spans the call and it has no slat, as in fio.
+//!
+//! A job with one block size, uniform random or sequential offsets and no
+//! pacing takes the plain path: one call to the offset generator per I/O and
+//! nothing else, the path measured against fio. Everything else (rates,
+//! thinktime, several block sizes, skewed distributions, `number_ios`) goes
+//! through [`paced`], chosen once per job by the precomputed `plain` flag.
+
+mod paced;
 
 use crate::clock::Clock;
-use crate::offsets::{OffsetGen, Region};
+use crate::logs::{JobLogs, Sample};
+use crate::offsets::{OffsetGen, Region, Rng};
+use crate::rate::RateFloors;
 use crate::record::Recorder;
 use engine::sys;
 use engine::{AnyEngine, Completion, Engine, EngineConfig, EngineError, IoRequest};
@@ -21,6 +31,11 @@ use model::{CpuUsage, DirStats, Direction, JobSpec, LivePoint, SeriesPoint};
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The longest a worker sleeps at once while waiting (startdelay, a rate,
+/// a thinktime), so that a stop request is heard quickly.
+const SLEEP_SLICE: Duration = Duration::from_millis(20);
 
 /// Everything a worker needs, built by the runner before the thread starts.
 pub struct WorkerPlan {
@@ -33,6 +48,9 @@ pub struct WorkerPlan {
     pub engine_cfg: EngineConfig,
     /// I/Os to do after the ramp (size-based jobs), or `None` for time only.
     pub io_budget: Option<u64>,
+    /// This clone's number among all the run's threads, from 1: fio's `N` in
+    /// log file names.
+    pub thread_number: u32,
 }
 
 pub struct WorkerOutcome {
@@ -61,6 +79,7 @@ struct Slot {
     dir: Direction,
     file: u32,
     offset: u64,
+    len: u64,
     queued_at: u64,
     submitted_at: u64,
 }
@@ -78,8 +97,23 @@ struct Worker<'a> {
     batch: Vec<u32>,
     done: Vec<Completion>,
     in_flight: u32,
+    /// Bytes issued after the ramp, and the most the job may issue.
     issued: u64,
     budget: u64,
+    /// Only plain I/Os (see the module comment); else `next_paced` picks them.
+    plain: bool,
+    pace: Option<Box<paced::Pace>>,
+    floors: Option<RateFloors>,
+    /// `iodepth_low`: the queue is refilled only once it is down to this.
+    low_water: u32,
+    /// `iodepth_batch_complete_min/max` (0: no cap).
+    reap_min: usize,
+    reap_max: usize,
+    /// Why the job stopped, when it was not the engine (a missed `rate_min`).
+    failure: Option<String>,
+    /// Clock ticks the thinktimes so far overran (see `paced::stall`).
+    think_debt: u64,
+    logs: Option<JobLogs>,
     ramp_end: Option<u64>,
     deadline: Option<u64>,
     stopping: bool,
@@ -93,16 +127,27 @@ struct Worker<'a> {
 }
 
 pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
+    let setup = paced::before_start(&plan, shared);
     let mut w = Worker::new(plan, shared);
-    let mut error = w.run().err().map(|e| e.to_string());
+    let spec = Arc::clone(&w.plan.spec);
+    let mut error = match setup {
+        Ok(()) => w.run().err().map(|e| e.to_string()),
+        Err(e) => Some(e),
+    };
+    error = error.or_else(|| w.failure.take());
     if error.is_some() {
         shared.stop.store(true, Ordering::Relaxed);
     }
     let end = shared.clock.now();
     w.drain();
     let cpu_end = sys::thread_usage();
-    if w.plan.spec.end_fsync && error.is_none() {
+    if (spec.end_fsync || spec.fsync_on_close) && error.is_none() {
         error = w.sync_files().err().map(|e| e.to_string());
+    }
+    if let Some(logs) = w.logs.take() {
+        if let Err(e) = logs.finish(end) {
+            error.get_or_insert(format!("job '{}': {e}", spec.name));
+        }
     }
     w.report_progress();
     let cpu = cpu_end.since(&w.cpu_start);
@@ -129,7 +174,7 @@ impl<'a> Worker<'a> {
             clock.now() ^ std::process::id() as u64
         };
         let seed = seed.wrapping_add(plan.clone as u64 * 0x9e37_79b9);
-        let gen = OffsetGen::new(spec.rw, spec.rwmix_read_pct, &plan.regions, seed);
+        let gen = OffsetGen::for_job(&spec, &plan.regions, seed);
         let start = clock.now();
         let ramp_end = (!spec.ramp_time.is_zero())
             .then(|| start + clock.ticks(spec.ramp_time.as_nanos() as u64));
@@ -139,8 +184,28 @@ impl<'a> Worker<'a> {
                 .runtime
                 .map(|d| start + clock.ticks(d.as_nanos() as u64)),
         };
-        let budget = plan.io_budget.unwrap_or(u64::MAX);
+        let budget = paced::byte_budget(&spec, plan.io_budget, gen.is_plain());
+        let pace = paced::Pace::new(&spec, clock, start, gen.is_plain(), Rng::new(seed ^ 0x7a7e));
+        let complete_max = spec.iodepth_batch_complete_max as usize;
+        let (logs, failure) = match JobLogs::open(&spec.logs, plan.thread_number, clock, start) {
+            Ok(logs) => (logs, None),
+            Err(e) => (None, Some(format!("job '{}': {e}", spec.name))),
+        };
         Worker {
+            plain: gen.is_plain() && pace.is_none(),
+            pace,
+            // Floors apply to the measured phase only.
+            floors: match ramp_end {
+                Some(_) => None,
+                None => RateFloors::new(&spec, clock, start),
+            },
+            low_water: spec.iodepth_low.unwrap_or(depth).min(depth),
+            reap_min: spec.iodepth_batch_complete_min as usize,
+            reap_max: complete_max,
+            stopping: failure.is_some(),
+            failure,
+            think_debt: 0,
+            logs,
             shared,
             asynchronous,
             depth,
@@ -159,7 +224,6 @@ impl<'a> Worker<'a> {
             budget,
             ramp_end,
             deadline,
-            stopping: false,
             writes_since_sync: 0,
             sync_due: false,
             write_seq: 0,
@@ -178,6 +242,10 @@ impl<'a> Worker<'a> {
         loop {
             self.issue()?;
             if self.in_flight == 0 {
+                if let Some(until) = self.pace.as_mut().and_then(|p| p.wait_until.take()) {
+                    self.sleep_until(until);
+                    continue;
+                }
                 if !self.sync_due {
                     return Ok(());
                 }
@@ -186,7 +254,12 @@ impl<'a> Worker<'a> {
                 self.writes_since_sync = 0;
                 continue;
             }
-            self.plan.engine.reap(1, &mut self.done)?;
+            // Completions left over from a capped reap are taken first.
+            let min = match self.reap_max > 0 && !self.done.is_empty() {
+                true => 0,
+                false => self.reap_min,
+            };
+            self.plan.engine.reap(min, &mut self.done)?;
             let now = self.shared.clock.now();
             self.complete(now)?;
             self.check_time(now);
@@ -196,22 +269,35 @@ impl<'a> Worker<'a> {
     /// Queues I/Os up to the depth (unless stopping or waiting to fsync),
     /// submitting every `batch_submit` of them.
     fn issue(&mut self) -> Result<(), EngineError> {
+        if self.in_flight > self.low_water {
+            return Ok(());
+        }
         let mut queued_at = self.shared.clock.now();
         while self.in_flight < self.depth
             && !self.stopping
             && !self.sync_due
             && (self.ramping() || self.issued < self.budget)
         {
+            let t = match self.plain {
+                true => self.gen.next_io(),
+                false => match self.next_paced()? {
+                    // A rate or a thinktime may have waited: queued now.
+                    Some(t) => {
+                        queued_at = self.shared.clock.now();
+                        t
+                    }
+                    None => break,
+                },
+            };
             let slot = self.free.pop().expect("a free slot while under depth");
-            let t = self.gen.next_io();
-            let len = self.plan.spec.bs_bytes;
             if t.dir == Direction::Write {
-                self.prepare_write(slot, t.offset);
+                self.prepare_write(slot, t.offset, t.len);
             }
             self.slots[slot as usize] = Slot {
                 dir: t.dir,
                 file: t.file,
                 offset: t.offset,
+                len: t.len,
                 queued_at,
                 submitted_at: queued_at,
             };
@@ -220,12 +306,12 @@ impl<'a> Worker<'a> {
                 file: t.file,
                 dir: t.dir,
                 offset: t.offset,
-                len: len as u32,
+                len: t.len as u32,
             };
             self.plan.engine.queue(req)?;
             self.in_flight += 1;
             if !self.ramping() {
-                self.issued += 1;
+                self.issued += t.len;
             }
             if !self.asynchronous {
                 return Ok(());
@@ -255,10 +341,14 @@ impl<'a> Worker<'a> {
         Ok(now)
     }
 
-    fn prepare_write(&mut self, slot: u32, offset: u64) {
+    fn prepare_write(&mut self, slot: u32, offset: u64, len: u64) {
         self.write_seq += 1;
-        let len = self.plan.spec.bs_bytes as usize;
-        stamp(self.plan.engine.buffer(slot), len, offset, self.write_seq);
+        stamp(
+            self.plan.engine.buffer(slot),
+            len as usize,
+            offset,
+            self.write_seq,
+        );
         self.writes_since_sync += 1;
         let every = self
             .plan
@@ -277,17 +367,26 @@ impl<'a> Worker<'a> {
             self.rec.advance(now);
         }
         let clock = &self.shared.clock;
-        let len = self.plan.spec.bs_bytes;
-        for c in self.done.drain(..) {
+        let take = match self.reap_max {
+            0 => self.done.len(),
+            max => max.min(self.done.len()),
+        };
+        if measuring && self.logs.is_some() {
+            self.log_completions(now, take);
+        }
+        for c in self.done.drain(..take) {
             let slot = self.slots[c.slot as usize];
-            check_result(c, &slot, len, &self.plan.engine_cfg)?;
+            check_result(c, &slot, &self.plan.engine_cfg)?;
             if measuring {
                 let clat = clock.nanos(slot.submitted_at, now);
                 let lat = clock.nanos(slot.queued_at, now);
-                self.rec.completed(slot.dir, len, clat, lat);
+                self.rec.completed(slot.dir, slot.len, clat, lat);
             }
             self.free.push(c.slot);
             self.in_flight -= 1;
+        }
+        if let Some(pace) = &mut self.pace {
+            pace.completed(take as u32);
         }
         Ok(())
     }
@@ -305,6 +404,16 @@ impl<'a> Worker<'a> {
             self.rec = Recorder::new(clock, now, self.asynchronous);
             self.series_seen = 0;
             self.cpu_start = sys::thread_usage();
+            self.floors = RateFloors::new(&self.plan.spec, clock, now);
+            if let Some(logs) = &mut self.logs {
+                logs.restart(now);
+            }
+        }
+        if let Some(floors) = &mut self.floors {
+            if let Err(e) = floors.check(now, &self.rec.dirs) {
+                self.failure = Some(format!("job '{}': {e}", self.plan.spec.name));
+                self.stopping = true;
+            }
         }
         if self.deadline.is_some_and(|d| now >= d)
             || self.shared.stop.load(Ordering::Relaxed)
@@ -316,6 +425,26 @@ impl<'a> Worker<'a> {
             self.publish_seconds();
             self.series_seen = self.rec.series.len();
             self.report_progress();
+        }
+    }
+
+    /// Hands the first `take` completions to the logs, before they are counted.
+    fn log_completions(&mut self, now: u64, take: usize) {
+        let Some(logs) = &mut self.logs else { return };
+        let clock = &self.shared.clock;
+        for c in &self.done[..take] {
+            let slot = &self.slots[c.slot as usize];
+            logs.record(&Sample {
+                at: now,
+                dir: slot.dir,
+                len: slot.len,
+                offset: slot.offset,
+                slat_ns: self
+                    .asynchronous
+                    .then(|| clock.nanos(slot.queued_at, slot.submitted_at)),
+                clat_ns: clock.nanos(slot.submitted_at, now),
+                lat_ns: clock.nanos(slot.queued_at, now),
+            });
         }
     }
 
@@ -368,12 +497,8 @@ impl<'a> Worker<'a> {
 }
 
 #[inline]
-fn check_result(
-    c: Completion,
-    slot: &Slot,
-    len: u64,
-    cfg: &EngineConfig,
-) -> Result<(), EngineError> {
+fn check_result(c: Completion, slot: &Slot, cfg: &EngineConfig) -> Result<(), EngineError> {
+    let len = slot.len;
     if c.result == len as i64 {
         return Ok(());
     }

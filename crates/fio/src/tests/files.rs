@@ -240,12 +240,12 @@ fn value_errors_name_file_line_and_job() {
     );
     let f = d.file("g.fio", "[global]\niodepth=0\n[j]\n");
     err_at(&[&f], &f, 2, &["global options: iodepth=0"]);
-    let f = d.file("v.fio", "[j]\nioengine=null\nsize=1m\nbs=4k,8k\n");
+    let f = d.file("v.fio", "[j]\nioengine=null\nsize=1m\nbs=4k-8k\n");
     err_at(
         &[&f],
         &f,
         4,
-        &["bs=4k,8k (separate block sizes", "not supported yet"],
+        &["bs=4k-8k", "give a range as bsrange=4k-64k"],
     );
     let f = d.file("m.fio", "[j]\nioengine=null\nsize\n");
     err_at(&[&f], &f, 3, &["option 'size' needs a value"]);
@@ -268,12 +268,12 @@ fn name_errors_name_file_line_and_suggest() {
     let f = d.file("a.fio", "[j]\nioengine=null\nsize=1m\niodpeth=4\n");
     let msg = err_at(&[&f], &f, 4, &["unknown option 'iodpeth'"]);
     assert!(msg.ends_with("did you mean 'iodepth'?"), "{msg}");
-    let f = d.file("b.fio", "[j]\n thinktime=10\n");
+    let f = d.file("b.fio", "[j]\n nice=10\n");
     err_at(
         &[&f],
         &f,
         2,
-        &["option 'thinktime' is a fio option diskbench does not carry out yet"],
+        &["option 'nice' is a fio option diskbench does not carry out yet"],
     );
     let f = d.file("c.fio", "[j]\noutput-format=json\n");
     err_at(&[&f], &f, 2, &["'output-format' is a command-line option"]);

@@ -1,0 +1,260 @@
+//! fio's per-job logs (`write_bw_log`, `write_iops_log`, `write_lat_log`),
+//! in fio's file format so that fio's plotting tools (fio2gnuplot,
+//! fio_generate_plots, fiologparser) read them.
+//!
+//! Each line is `time_ms, value, direction, bs, [offset,] priority`:
+//! bandwidth in KiB/s, IOPS, latency in ns; direction 0 read, 1 write;
+//! priority always 0. Files are `NAME_bw.N.log`, `NAME_iops.N.log`,
+//! `NAME_slat|clat|lat.N.log` in the current directory, N being the job's
+//! thread number in the run. What fio 3.33 writes, and so we do:
+//! - `log_avg_msec=0` (the default): one line per I/O, at its completion;
+//!   bs and offset are the I/O's; the bandwidth of one I/O is its size over
+//!   its completion latency, the IOPS value is 1.
+//! - `log_avg_msec=M`: per window of M ms, one line per direction that
+//!   completed I/Os in it, stamped with the window's end; bs and offset are
+//!   0; latencies are the window's means. A last, partial window is written
+//!   to the latency logs only.
+//!
+//! The lines go through a buffered writer as the job runs (memory stays flat
+//! however long it is); slat lines exist only for engines that have a
+//! submission step (fio's sync engines leave the file empty, and so do ours).
+
+use crate::clock::Clock;
+use model::job::LogSpec;
+use model::Direction;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+
+const BUFFER_BYTES: usize = 1 << 20;
+
+/// What one completed I/O contributes to the logs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sample {
+    pub at: u64,
+    pub dir: Direction,
+    pub len: u64,
+    pub offset: u64,
+    pub slat_ns: Option<u64>,
+    pub clat_ns: u64,
+    pub lat_ns: u64,
+}
+
+/// Sums of one direction over the current window.
+#[derive(Clone, Copy, Debug, Default)]
+struct Window {
+    ios: u64,
+    bytes: u64,
+    slat_sum: u64,
+    slats: u64,
+    clat_sum: u64,
+    lat_sum: u64,
+}
+
+struct Out {
+    path: PathBuf,
+    w: BufWriter<File>,
+}
+
+impl Out {
+    fn create(path: PathBuf) -> io::Result<Out> {
+        let f = File::create(&path)?;
+        Ok(Out {
+            w: BufWriter::with_capacity(BUFFER_BYTES, f),
+            path,
+        })
+    }
+}
+
+pub(crate) struct JobLogs {
+    bw: Option<Out>,
+    iops: Option<Out>,
+    /// slat, clat, lat.
+    lat: Option<[Out; 3]>,
+    with_offset: bool,
+    clock: Clock,
+    start: u64,
+    /// Window length in ticks and ms; `None`: a line per I/O.
+    window: Option<(u64, u64)>,
+    window_end: u64,
+    windows_done: u64,
+    sums: [Window; 2],
+    /// The first write error, reported when the job ends.
+    error: Option<String>,
+}
+
+impl JobLogs {
+    /// Opens the files `spec` asks for (`None` when it asks for none).
+    pub(crate) fn open(
+        spec: &LogSpec,
+        thread_number: u32,
+        clock: &Clock,
+        start: u64,
+    ) -> Result<Option<JobLogs>, String> {
+        if !spec.any() {
+            return Ok(None);
+        }
+        let open = |name: &Option<String>, kind: &str| -> Result<Option<Out>, String> {
+            let Some(name) = name else { return Ok(None) };
+            let path = PathBuf::from(format!("{name}_{kind}.{thread_number}.log"));
+            Out::create(path.clone()).map(Some).map_err(|e| {
+                format!(
+                    "cannot create the log {}: {e}; run from a writable directory",
+                    path.display()
+                )
+            })
+        };
+        let lat = match open(&spec.lat, "slat")? {
+            Some(slat) => Some([
+                slat,
+                open(&spec.lat, "clat")?.expect("named"),
+                open(&spec.lat, "lat")?.expect("named"),
+            ]),
+            None => None,
+        };
+        let window =
+            (spec.avg_msec > 0).then(|| (clock.ticks(spec.avg_msec * 1_000_000), spec.avg_msec));
+        Ok(Some(JobLogs {
+            bw: open(&spec.bw, "bw")?,
+            iops: open(&spec.iops, "iops")?,
+            lat,
+            with_offset: spec.offset,
+            clock: clock.clone(),
+            start,
+            window_end: start + window.map_or(0, |w| w.0),
+            window,
+            windows_done: 0,
+            sums: [Window::default(); 2],
+            error: None,
+        }))
+    }
+
+    /// Starts the clock of the lines again (the end of the ramp): what came
+    /// before is dropped.
+    pub(crate) fn restart(&mut self, start: u64) {
+        self.start = start;
+        self.window_end = start + self.window.map_or(0, |w| w.0);
+        self.windows_done = 0;
+        self.sums = [Window::default(); 2];
+    }
+
+    pub(crate) fn record(&mut self, s: &Sample) {
+        let result = match self.window {
+            None => self.line_per_io(s),
+            Some(_) => {
+                let result = self.close_windows(s.at);
+                let w = &mut self.sums[s.dir as usize];
+                w.ios += 1;
+                w.bytes += s.len;
+                w.clat_sum += s.clat_ns;
+                w.lat_sum += s.lat_ns;
+                if let Some(slat) = s.slat_ns {
+                    w.slat_sum += slat;
+                    w.slats += 1;
+                }
+                result
+            }
+        };
+        self.keep_error(result);
+    }
+
+    fn line_per_io(&mut self, s: &Sample) -> io::Result<()> {
+        let ms = self.clock.nanos(self.start, s.at) / 1_000_000;
+        let (dir, bs, offset) = (s.dir as u8, s.len, s.offset);
+        let tail = |value: u64, w: &mut BufWriter<File>, with_offset: bool| match with_offset {
+            true => writeln!(w, "{ms}, {value}, {dir}, {bs}, {offset}, 0"),
+            false => writeln!(w, "{ms}, {value}, {dir}, {bs}, 0"),
+        };
+        if let Some(o) = &mut self.bw {
+            let kib_per_sec = s.len as u128 * 1_000_000_000 / 1024 / u128::from(s.clat_ns.max(1));
+            tail(kib_per_sec as u64, &mut o.w, self.with_offset)?;
+        }
+        if let Some(o) = &mut self.iops {
+            tail(1, &mut o.w, self.with_offset)?;
+        }
+        if let Some([slat, clat, lat]) = &mut self.lat {
+            if let Some(ns) = s.slat_ns {
+                tail(ns, &mut slat.w, self.with_offset)?;
+            }
+            tail(s.clat_ns, &mut clat.w, self.with_offset)?;
+            tail(s.lat_ns, &mut lat.w, self.with_offset)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the windows that ended at or before `now`.
+    fn close_windows(&mut self, now: u64) -> io::Result<()> {
+        let Some((ticks, ms)) = self.window else {
+            return Ok(());
+        };
+        while now >= self.window_end {
+            self.windows_done += 1;
+            self.write_window(self.windows_done * ms, ms, true)?;
+            self.window_end += ticks;
+        }
+        Ok(())
+    }
+
+    /// One line per direction seen in the window ending at `end_ms`.
+    fn write_window(&mut self, end_ms: u64, len_ms: u64, full: bool) -> io::Result<()> {
+        let secs = len_ms.max(1) as f64 / 1000.0;
+        let zeros = if self.with_offset { "0, 0, 0" } else { "0, 0" };
+        for d in 0..2 {
+            let w = std::mem::take(&mut self.sums[d]);
+            if w.ios == 0 {
+                continue;
+            }
+            if full {
+                if let Some(o) = &mut self.bw {
+                    let kib = (w.bytes as f64 / 1024.0 / secs) as u64;
+                    writeln!(o.w, "{end_ms}, {kib}, {d}, {zeros}")?;
+                }
+                if let Some(o) = &mut self.iops {
+                    writeln!(
+                        o.w,
+                        "{end_ms}, {}, {d}, {zeros}",
+                        (w.ios as f64 / secs) as u64
+                    )?;
+                }
+            }
+            if let Some([slat, clat, lat]) = &mut self.lat {
+                if let Some(mean) = w.slat_sum.checked_div(w.slats) {
+                    writeln!(slat.w, "{end_ms}, {mean}, {d}, {zeros}")?;
+                }
+                writeln!(clat.w, "{end_ms}, {}, {d}, {zeros}", w.clat_sum / w.ios)?;
+                writeln!(lat.w, "{end_ms}, {}, {d}, {zeros}", w.lat_sum / w.ios)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn keep_error(&mut self, result: io::Result<()>) {
+        if let (Err(e), None) = (result, &self.error) {
+            self.error = Some(format!("writing the job's logs: {e}"));
+        }
+    }
+
+    /// Writes what is left at the job's end and flushes; the first error, if any.
+    pub(crate) fn finish(mut self, end: u64) -> Result<(), String> {
+        let result = self.close_windows(end);
+        self.keep_error(result);
+        if let Some((_, ms)) = self.window {
+            let end_ms = self.clock.nanos(self.start, end) / 1_000_000;
+            let tail_ms = end_ms.saturating_sub(self.windows_done * ms);
+            let result = self.write_window(end_ms, tail_ms, false);
+            self.keep_error(result);
+        }
+        let outs = self.bw.iter_mut().chain(self.iops.iter_mut());
+        let lats = self.lat.iter_mut().flatten();
+        let mut failed = None;
+        for o in outs.chain(lats) {
+            if let Err(e) = o.w.flush() {
+                failed.get_or_insert(format!("writing {}: {e}", o.path.display()));
+            }
+        }
+        match self.error.or(failed) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
