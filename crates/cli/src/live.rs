@@ -98,6 +98,7 @@ fn placeholder(group: u32, spec: &JobSpec) -> JobResult {
         cpu: Default::default(),
         series: Vec::new(),
         error: None,
+        steadystate: None,
     }
 }
 

@@ -299,3 +299,43 @@ fn percentage_random_mixes_in_sequential_ios() {
     let share = follow as f64 / (offsets.len() - 1) as f64;
     assert!((0.73..0.77).contains(&share), "{share}");
 }
+
+/// Issue 6: fio's `steadystate`. A rate-limited job is flat, so it stops
+/// once its first window (after the ramp) is within the limit, long before
+/// its runtime; fio's JSON object comes with it. Without `ss_dur` it is off,
+/// as in fio; a criterion fio does not know is refused by name.
+#[test]
+fn steadystate_stops_a_flat_job_and_reports_fios_object() {
+    let doc = run(
+        "--name=s --ioengine=null --size=64m --rate_iops=2000 --time_based \
+                   --runtime=20 --ss=iops:10% --ss_dur=3 --ss_ramp=1",
+    );
+    let job = &doc["jobs"][0];
+    let ss = &job["steadystate"];
+    assert_eq!(ss["attained"], 1, "{ss}");
+    assert_eq!(ss["ss"], "iops:10.000000%");
+    assert_eq!(ss["duration"], 3);
+    assert_eq!(ss["data"]["iops"].as_array().unwrap().len(), 3);
+    assert!(within(num(&ss["data"]["iops_mean"]), 2000.0, 0.05), "{ss}");
+    let runtime_ms = num(&job["job_runtime"]);
+    assert!(
+        runtime_ms < 8000.0,
+        "stopped at steady state, not at 20 s: {runtime_ms} ms"
+    );
+
+    let doc = run("--name=s --ioengine=null --size=8m --ss=iops:10%");
+    assert!(
+        doc["jobs"][0].get("steadystate").is_none(),
+        "ss_dur=0 turns it off"
+    );
+
+    let dir = real_dir();
+    let (ok, _, err) = run_in(
+        dir.path(),
+        "--name=s --ioengine=null --size=8m --ss=latency:1 --ss_dur=3",
+    );
+    assert!(
+        !ok && err.contains("steadystate") && err.contains("iops_slope"),
+        "{err}"
+    );
+}

@@ -350,4 +350,16 @@ fn steady_state_on_a_constant_limit_and_not_while_the_bucket_drains() {
         "the bucket ran dry 7 s into 10: {soak}"
     );
     assert_eq!(soak["jobs"][0]["cliff"]["detected"], true, "{soak}");
+    // fio's steadystate over a window that spans the drop: not attained.
+    let doc = run_with_bucket(
+        &tb,
+        &bucket,
+        &[
+            &job[..4],
+            &["--runtime=15", "--ss=iops_slope:5%", "--ss_dur=10"],
+        ]
+        .concat(),
+    );
+    let ss = &doc["jobs"][0]["steadystate"];
+    assert_eq!(ss["attained"], 0, "the bucket ran dry 7 s in: {ss}");
 }

@@ -24,7 +24,7 @@ use crate::options::Key;
 use crate::{pattern, values};
 use model::job::{BlockSizes, BsShare, PerDir, RateProcess};
 use model::units::format_size;
-use model::{Direction, EngineKind, FileTarget, JobSpec};
+use model::{Direction, EngineKind, FileTarget, JobSpec, SteadyMetric, SteadyStateSpec};
 use std::path::{Path, PathBuf};
 
 /// The alignment `direct=1` needs at the very least; the runner checks the
@@ -224,6 +224,19 @@ fn apply(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioError>
         }
         Key::TimeBased => spec.time_based = values::flag(scope, name, value)?,
         Key::RampTime => spec.ramp_time = values::duration(scope, name, text)?,
+        Key::SteadyState => {
+            let (metric, limit, percent) = steady_criterion(scope, name, text)?;
+            let ss = spec.steadystate.get_or_insert(default_steady());
+            (ss.metric, ss.limit, ss.percent) = (metric, limit, percent);
+        }
+        Key::SteadyStateDuration => {
+            spec.steadystate.get_or_insert(default_steady()).duration =
+                values::duration(scope, name, text)?
+        }
+        Key::SteadyStateRamp => {
+            spec.steadystate.get_or_insert(default_steady()).ramp =
+                values::duration(scope, name, text)?
+        }
         Key::Loops => {
             spec.loops = values::at_least_one(
                 scope,
@@ -507,6 +520,48 @@ fn check_pattern(spec: &JobSpec) -> Result<(), FioError> {
 }
 
 /// Cross-option checks, and the target built from filename/directory/nrfiles.
+/// fio's defaults: `iops_slope:0.01%`, no window (which turns it off).
+fn default_steady() -> SteadyStateSpec {
+    SteadyStateSpec {
+        metric: SteadyMetric::IopsSlope,
+        limit: 0.01,
+        percent: true,
+        duration: std::time::Duration::ZERO,
+        ramp: std::time::Duration::ZERO,
+    }
+}
+
+/// `iops:2`, `iops_slope:0.1%`, `bw:5%`, `bw_slope:1048576`.
+fn steady_criterion(
+    scope: &Scope,
+    name: &str,
+    text: &str,
+) -> Result<(SteadyMetric, f64, bool), FioError> {
+    let bad = |why: &str| FioError::invalid(scope, name, text, why);
+    let (metric, limit) = text
+        .trim()
+        .split_once(':')
+        .ok_or_else(|| bad("give a criterion and a limit, e.g. ss=iops_slope:0.1%"))?;
+    let metric = match metric.trim() {
+        "iops" => SteadyMetric::Iops,
+        "iops_slope" => SteadyMetric::IopsSlope,
+        "bw" => SteadyMetric::Bw,
+        "bw_slope" => SteadyMetric::BwSlope,
+        _ => return Err(bad("the criterion is iops, iops_slope, bw or bw_slope")),
+    };
+    let limit = limit.trim();
+    let (number, percent) = match limit.strip_suffix('%') {
+        Some(n) => (n, true),
+        None => (limit, false),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok((metric, v, percent)),
+        _ => Err(bad(
+            "the limit is a number, or a percentage of the mean such as 0.1%",
+        )),
+    }
+}
+
 fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     let Draft {
         mut spec,
@@ -519,6 +574,10 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     } = draft;
     let job = spec.name.clone();
     block_sizes(&mut spec, &bs, &bssplit);
+    // fio's ss_dur defaults to 0, which turns steady-state detection off.
+    if spec.steadystate.is_some_and(|ss| ss.duration.is_zero()) {
+        spec.steadystate = None;
+    }
     let logs = &mut spec.logs;
     for prefix in [&mut logs.bw, &mut logs.iops, &mut logs.lat]
         .into_iter()

@@ -95,6 +95,10 @@ pub(crate) enum Key {
     /// Only fio's defaults (powers of two, bytes) are carried out.
     KbBase,
     UnitBase,
+    /// `steadystate`/`ss`, `ss_dur`, `ss_ramp`: see `model::SteadyStateSpec`.
+    SteadyState,
+    SteadyStateDuration,
+    SteadyStateRamp,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -131,7 +135,8 @@ impl Key {
             | Key::FileServiceType
             | Key::WriteBwLog
             | Key::WriteIopsLog
-            | Key::WriteLatLog => ValueKind::Text,
+            | Key::WriteLatLog
+            | Key::SteadyState => ValueKind::Text,
             Key::Runtime | Key::RampTime | Key::ThinkTime | Key::ThinkTimeSpin => ValueKind::Time,
             _ => ValueKind::Number,
         }
@@ -296,6 +301,24 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::LogOffset, "log_offset", Arity::Flag),
     opt(Key::KbBase, "kb_base", Arity::Value),
     opt(Key::UnitBase, "unit_base", Arity::Value),
+    OptDef {
+        key: Key::SteadyState,
+        name: "steadystate",
+        aliases: &["ss"],
+        arity: Arity::Value,
+    },
+    OptDef {
+        key: Key::SteadyStateDuration,
+        name: "steadystate_duration",
+        aliases: &["ss_dur"],
+        arity: Arity::Value,
+    },
+    OptDef {
+        key: Key::SteadyStateRamp,
+        name: "steadystate_ramp_time",
+        aliases: &["ss_ramp"],
+        arity: Arity::Value,
+    },
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -396,8 +419,8 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "replay_no_stall", "replay_redirect", "replay_scale", "replay_skip", "replay_time_scale",
     "rw_sequencer", "scramble_buffers", "serialize_overlap", "serverip", "sg_write_mode",
     "significant_figures", "skip_bad", "softrandommap", "sqthread_poll",
-    "sqthread_poll_cpu", "ss", "ss_dur", "ss_ramp", "stat_type", "stats",
-    "std_redirect", "steadystate", "steadystate_duration", "steadystate_ramp_time",
+    "sqthread_poll_cpu", "stat_type", "stats",
+    "std_redirect",
     "stream_id", "sync", "sync_file_range", "test-duration",
     "thinktime_iotime", "threads",
     "threads-per-queue", "touch_objects", "trim_backlog", "trim_backlog_batch", "trim_percentage",

@@ -479,6 +479,41 @@ fn default_percentiles() -> Vec<f64> {
     crate::DEFAULT_PERCENTILES.to_vec()
 }
 
+/// What fio's `steadystate` judges over its rolling window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SteadyMetric {
+    /// Every second's IOPS within the limit of the window's mean.
+    Iops,
+    /// The least-squares slope of IOPS within the limit.
+    IopsSlope,
+    Bw,
+    BwSlope,
+}
+
+impl SteadyMetric {
+    pub fn fio_name(self) -> &'static str {
+        match self {
+            SteadyMetric::Iops => "iops",
+            SteadyMetric::IopsSlope => "iops_slope",
+            SteadyMetric::Bw => "bw",
+            SteadyMetric::BwSlope => "bw_slope",
+        }
+    }
+}
+
+/// fio's `steadystate=METRIC:LIMIT[%]`, `ss_dur`, `ss_ramp`: the job stops
+/// when the last `duration` seconds (after `ramp`) meet the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SteadyStateSpec {
+    pub metric: SteadyMetric,
+    pub limit: f64,
+    /// The limit is a percentage of the window's mean (else absolute).
+    pub percent: bool,
+    pub duration: Duration,
+    pub ramp: Duration,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobSpec {
     pub name: String,
@@ -584,6 +619,9 @@ pub struct JobSpec {
     /// `write_*_log` and `log_*`.
     #[serde(default)]
     pub logs: LogSpec,
+    /// fio's `steadystate`/`ss` (with a non-zero `ss_dur`).
+    #[serde(default)]
+    pub steadystate: Option<SteadyStateSpec>,
     /// The options as the user gave them, in order: echoed as fio's `job options`.
     pub options: Vec<(String, String)>,
 }
@@ -644,6 +682,7 @@ impl JobSpec {
             iodepth_batch_complete_max: 0,
             slat_percentiles: false,
             logs: LogSpec::default(),
+            steadystate: None,
             options: Vec::new(),
         }
     }

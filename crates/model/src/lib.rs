@@ -15,8 +15,12 @@ pub mod warning;
 
 pub use histogram::Histogram;
 pub use history::{LivePoint, Prices, RunKind, RunRecord, RunState, SoakRef};
-pub use job::{Direction, EngineKind, FadviseHint, FileTarget, JobSpec, RwMode};
-pub use result::{CpuUsage, DirStats, HostInfo, JobResult, RunResult, SeriesPoint, TargetInfo};
+pub use job::{
+    Direction, EngineKind, FadviseHint, FileTarget, JobSpec, RwMode, SteadyMetric, SteadyStateSpec,
+};
+pub use result::{
+    CpuUsage, DirStats, HostInfo, JobResult, RunResult, SeriesPoint, SteadyStateResult, TargetInfo,
+};
 pub use warning::Warning;
 
 /// fio's default percentile list, used when a job names none.

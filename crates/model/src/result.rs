@@ -66,6 +66,30 @@ pub struct JobResult {
     /// Per-second figures of the measured phase, summed over the merged clones.
     pub series: Vec<SeriesPoint>,
     pub error: Option<String>,
+    /// fio's steady-state verdict, for a job with `steadystate`.
+    #[serde(default)]
+    pub steadystate: Option<SteadyStateResult>,
+}
+
+/// What fio's `steadystate` found over its last window (fio's JSON
+/// `steadystate` object).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SteadyStateResult {
+    /// `iops_slope:20.000000%`, as fio prints it.
+    pub ss: String,
+    pub duration_s: u64,
+    pub attained: bool,
+    /// The window's measure: max deviation or |slope|, as % of the mean
+    /// when the limit is a percentage.
+    pub criterion: f64,
+    pub percent: bool,
+    pub max_deviation: f64,
+    pub slope: f64,
+    pub iops_mean: f64,
+    pub bw_mean: f64,
+    /// The window's seconds.
+    pub iops: Vec<u64>,
+    pub bw: Vec<u64>,
 }
 
 impl JobResult {

@@ -173,6 +173,7 @@ fn job(
         cpu: CpuUsage::default(),
         series,
         error: None,
+        steadystate: None,
     }
 }
 

@@ -77,6 +77,30 @@ pub fn to_value(result: &RunResult) -> Value {
     Value::Object(root)
 }
 
+/// fio's `steadystate` object: the criterion as fio prints it (a
+/// percentage of the window's mean, or the measure itself), and the
+/// window's seconds under `data`.
+fn steadystate_value(ss: &model::SteadyStateResult) -> Value {
+    let criterion = match ss.percent {
+        true => format!("{:.6}%", ss.criterion),
+        false => format!("{:.6}", ss.criterion),
+    };
+    json!({
+        "ss": ss.ss,
+        "duration": ss.duration_s,
+        "attained": u8::from(ss.attained),
+        "criterion": criterion,
+        "max_deviation": six_decimals(ss.max_deviation),
+        "slope": six_decimals(ss.slope),
+        "data": {
+            "bw_mean": ss.bw_mean.round() as u64,
+            "iops_mean": ss.iops_mean.round() as u64,
+            "iops": ss.iops,
+            "bw": ss.bw,
+        },
+    })
+}
+
 fn float(x: f64) -> Value {
     json!(six_decimals(x))
 }
@@ -137,6 +161,9 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
     m.insert("latency_target".into(), json!(0));
     m.insert("latency_percentile".into(), float(100.0));
     m.insert("latency_window".into(), json!(0));
+    if let Some(ss) = &job.steadystate {
+        m.insert("steadystate".into(), steadystate_value(ss));
+    }
     // fio 3.33 puts `desc` after the latency_* keys, when a description is set.
     if let Some(desc) = &job.spec.description {
         m.insert("desc".into(), json!(desc));

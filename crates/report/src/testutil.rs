@@ -85,6 +85,7 @@ pub fn job(spec: JobSpec, read: DirStats, write: DirStats, series: Vec<SeriesPoi
         },
         series,
         error: None,
+        steadystate: None,
     }
 }
 

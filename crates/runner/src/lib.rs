@@ -18,6 +18,7 @@ pub mod probe;
 mod rate;
 mod record;
 mod stale;
+mod steady;
 mod worker;
 
 pub use error::RunError;
@@ -34,6 +35,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use steady::SteadyWatch;
 use worker::{run_worker, Shared, WorkerOutcome, WorkerPlan};
 
 pub const TOOL_VERSION: &str = concat!("diskbench-", env!("CARGO_PKG_VERSION"));
@@ -293,11 +295,22 @@ fn run_group(
     let mut clones = Vec::new();
     // fio numbers threads over the whole run (log file names use it).
     let threads_before: u32 = result.jobs.iter().map(|j| j.clones).sum();
+    let mut watch = Watch {
+        seconds: Vec::new(),
+        steady: group
+            .iter()
+            .map(|s| {
+                s.steadystate
+                    .map(|ss| SteadyWatch::new(ss, s.numjobs.max(1)))
+            })
+            .collect(),
+    };
     for (j, spec) in group.iter().enumerate() {
         let spec = Arc::new(spec.clone());
         for c in 0..spec.numjobs.max(1) {
             let mut plan = plan_clone(&spec, c, ws, opts, &mut result.warnings)?;
             plan.place = (gid, j as u32);
+            plan.job_stop = watch.steady[j].as_ref().map(|w| Arc::clone(&w.stop));
             plan.thread_number = threads_before + clones.len() as u32 + 1;
             clones.push(Clone_ { job: j, plan });
         }
@@ -306,8 +319,11 @@ fn run_group(
         clock: clock.clone(),
         stop: Arc::clone(&opts.stop),
         ios_done: AtomicU64::new(0),
-        // Collected for the history's live series and for the progress line.
-        live: (opts.live.is_some() || opts.progress.is_some()).then(|| Mutex::new(Vec::new())),
+        // Collected for the history's live series, the progress line and steadystate.
+        live: (opts.live.is_some()
+            || opts.progress.is_some()
+            || watch.steady.iter().any(Option::is_some))
+        .then(|| Mutex::new(Vec::new())),
     };
     let planned = group
         .iter()
@@ -330,21 +346,20 @@ fn run_group(
                 scope.spawn(move || run_worker(c.plan, shared))
             })
             .collect();
-        let mut seconds: Vec<model::SeriesPoint> = Vec::new();
         while !handles.iter().all(|h| h.is_finished()) {
             std::thread::sleep(Duration::from_millis(50));
-            pass_live(opts, &shared, snapshot, gid, group, &mut seconds);
+            pass_live(opts, &shared, snapshot, gid, group, &mut watch);
             if let Some(progress) = &opts.progress {
                 progress(&Progress {
                     label: label.clone(),
                     elapsed: started.elapsed(),
                     planned,
                     ios: shared.ios_done.load(Ordering::Relaxed),
-                    seconds: &seconds,
+                    seconds: &watch.seconds,
                 });
             }
         }
-        pass_live(opts, &shared, snapshot, gid, group, &mut seconds);
+        pass_live(opts, &shared, snapshot, gid, group, &mut watch);
         handles
             .into_iter()
             .map(|h| h.join().expect("a worker panicked"))
@@ -366,7 +381,8 @@ fn run_group(
             mine.iter().map(|o| vec![*o]).collect()
         };
         for part in entries {
-            let job = merge(gid, spec, engine_used, &part);
+            let mut job = merge(gid, spec, engine_used, &part);
+            job.steadystate = watch.steady[j].as_ref().map(SteadyWatch::result);
             if let Some(e) = &job.error {
                 first_error.get_or_insert_with(|| e.clone());
             }
@@ -380,16 +396,24 @@ fn run_group(
     }
 }
 
-/// Hands the seconds the workers finished since the last call to `opts.live`.
-/// Hands the workers' newly finished seconds to the live hook, and adds
-/// them up into the group's `seconds` for the progress line.
+/// What the runner's thread keeps of the workers' seconds while a group runs.
+struct Watch {
+    /// The group's seconds, all jobs and clones added up, for the progress line.
+    seconds: Vec<model::SeriesPoint>,
+    /// Each job's `steadystate` watch, by its place in the group.
+    steady: Vec<Option<SteadyWatch>>,
+}
+
+/// Hands the workers' newly finished seconds to the live hook, adds them up
+/// into the group's seconds for the progress line, and lets each job's
+/// steady-state watch judge them.
 fn pass_live(
     opts: &RunOptions,
     shared: &Shared,
     result: &RunResult,
     gid: u32,
     jobs: &[JobSpec],
-    seconds: &mut Vec<model::SeriesPoint>,
+    watch: &mut Watch,
 ) {
     let Some(pending) = &shared.live else {
         return;
@@ -398,7 +422,16 @@ fn pass_live(
     if points.is_empty() {
         return;
     }
+    for p in &points {
+        if let Some(Some(w)) = watch.steady.get_mut(p.job as usize) {
+            w.add(&p.point);
+        }
+    }
+    for w in watch.steady.iter_mut().flatten() {
+        w.judge();
+    }
     if opts.progress.is_some() {
+        let seconds = &mut watch.seconds;
         for p in &points {
             let i = (p.point.start_ms / 1000) as usize;
             if seconds.len() <= i {
@@ -487,6 +520,7 @@ fn plan_clone(
         engine_cfg: cfg,
         io_budget,
         thread_number: 0,
+        job_stop: None,
     })
 }
 
@@ -516,6 +550,7 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
         cpu: Default::default(),
         series: Vec::new(),
         error: None,
+        steadystate: None,
     };
     for p in parts {
         job.read.merge(&p.read);

@@ -51,6 +51,8 @@ pub struct WorkerPlan {
     /// This clone's number among all the run's threads, from 1: fio's `N` in
     /// log file names.
     pub thread_number: u32,
+    /// Set by the runner when the job reached its `steadystate`.
+    pub job_stop: Option<Arc<AtomicBool>>,
 }
 
 pub struct WorkerOutcome {
@@ -417,6 +419,11 @@ impl<'a> Worker<'a> {
         }
         if self.deadline.is_some_and(|d| now >= d)
             || self.shared.stop.load(Ordering::Relaxed)
+            || self
+                .plan
+                .job_stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
             || (!self.ramping() && self.issued >= self.budget)
         {
             self.stopping = true;

@@ -129,6 +129,7 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         cpu,
         series: Vec::new(),
         error,
+        steadystate: None,
     })
 }
 

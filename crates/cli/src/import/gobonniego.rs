@@ -222,6 +222,7 @@ fn job(
         cpu: Default::default(),
         series: Vec::new(),
         error: None,
+        steadystate: None,
     }
 }
 

@@ -1,0 +1,225 @@
+//! fio's `steadystate` (`ss`): while a job runs, its per-second IOPS or
+//! bandwidth over the last `ss_dur` seconds (after `ss_ramp`) is judged
+//! once a second, and the job stops as soon as the window meets the limit.
+//!
+//! fio's two kinds of criterion: `iops`/`bw` take the largest deviation of
+//! one second from the window's mean; `iops_slope`/`bw_slope` take the
+//! least-squares slope (per second). Either is compared with the limit as
+//! it is, or as a percentage of the window's mean. The workers publish
+//! their seconds to the runner's thread, which does all of this: nothing
+//! is added to the I/O path but one flag check.
+
+use model::{SeriesPoint, SteadyMetric, SteadyStateResult, SteadyStateSpec};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// One job's watch over its seconds, summed over its clones.
+pub(crate) struct SteadyWatch {
+    spec: SteadyStateSpec,
+    clones: u32,
+    /// Per second of the measured phase: (clones reported, I/Os, bytes).
+    seconds: Vec<(u32, u64, u64)>,
+    /// Set when the window met the limit: the job's workers stop.
+    pub stop: Arc<AtomicBool>,
+    verdict: Option<SteadyStateResult>,
+}
+
+impl SteadyWatch {
+    pub fn new(spec: SteadyStateSpec, clones: u32) -> SteadyWatch {
+        SteadyWatch {
+            spec,
+            clones: clones.max(1),
+            seconds: Vec::new(),
+            stop: Arc::new(AtomicBool::new(false)),
+            verdict: None,
+        }
+    }
+
+    /// Adds one clone's finished second (a partial last second is ignored).
+    pub fn add(&mut self, p: &SeriesPoint) {
+        if p.duration_ms < 1000 {
+            return;
+        }
+        let i = (p.start_ms / 1000) as usize;
+        if self.seconds.len() <= i {
+            self.seconds.resize(i + 1, (0, 0, 0));
+        }
+        let s = &mut self.seconds[i];
+        s.0 += 1;
+        s.1 += p.read_ios + p.write_ios;
+        s.2 += p.read_bytes + p.write_bytes;
+    }
+
+    /// Judges the latest complete window; stops the job when it is steady.
+    pub fn judge(&mut self) {
+        if self.verdict.as_ref().is_some_and(|v| v.attained) {
+            return;
+        }
+        let ramp = self.spec.ramp.as_secs() as usize;
+        let complete = self
+            .seconds
+            .iter()
+            .take_while(|s| s.0 >= self.clones)
+            .count();
+        let window = (self.spec.duration.as_secs() as usize).max(1);
+        if complete < ramp + window {
+            return;
+        }
+        let w = &self.seconds[complete - window..complete];
+        let verdict = judge(&self.spec, w);
+        if verdict.attained {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.verdict = Some(verdict);
+    }
+
+    /// The verdict for the JSON: the last window judged, or an empty one
+    /// when the job ended before a whole window.
+    pub fn result(&self) -> SteadyStateResult {
+        self.verdict.clone().unwrap_or_else(|| SteadyStateResult {
+            ss: ss_text(&self.spec),
+            duration_s: self.spec.duration.as_secs(),
+            percent: self.spec.percent,
+            ..SteadyStateResult::default()
+        })
+    }
+}
+
+fn ss_text(spec: &SteadyStateSpec) -> String {
+    let unit = if spec.percent { "%" } else { "" };
+    format!("{}:{:.6}{unit}", spec.metric.fio_name(), spec.limit)
+}
+
+fn judge(spec: &SteadyStateSpec, window: &[(u32, u64, u64)]) -> SteadyStateResult {
+    let iops: Vec<u64> = window.iter().map(|s| s.1).collect();
+    let bw: Vec<u64> = window.iter().map(|s| s.2).collect();
+    let mean = |v: &[u64]| v.iter().sum::<u64>() as f64 / v.len().max(1) as f64;
+    let (iops_mean, bw_mean) = (mean(&iops), mean(&bw));
+    let (values, m) = match spec.metric {
+        SteadyMetric::Iops | SteadyMetric::IopsSlope => (&iops, iops_mean),
+        SteadyMetric::Bw | SteadyMetric::BwSlope => (&bw, bw_mean),
+    };
+    let (mut max_deviation, mut slope) = (0.0, 0.0);
+    let measure = match spec.metric {
+        SteadyMetric::Iops | SteadyMetric::Bw => {
+            max_deviation = values
+                .iter()
+                .map(|&v| (v as f64 - m).abs())
+                .fold(0.0, f64::max);
+            max_deviation
+        }
+        SteadyMetric::IopsSlope | SteadyMetric::BwSlope => {
+            slope = least_squares_slope(values);
+            slope.abs()
+        }
+    };
+    let criterion = match (spec.percent, m > 0.0) {
+        (true, true) => measure / m * 100.0,
+        (true, false) => f64::INFINITY,
+        (false, _) => measure,
+    };
+    SteadyStateResult {
+        ss: ss_text(spec),
+        duration_s: spec.duration.as_secs(),
+        attained: criterion <= spec.limit,
+        criterion,
+        percent: spec.percent,
+        max_deviation,
+        slope,
+        iops_mean,
+        bw_mean,
+        iops,
+        bw,
+    }
+}
+
+/// The slope of the least-squares line through `(i, v[i])`, per second.
+fn least_squares_slope(v: &[u64]) -> f64 {
+    let n = v.len() as f64;
+    if n < 2.0 {
+        return 0.0;
+    }
+    let x_mean = (n - 1.0) / 2.0;
+    let y_mean = v.iter().sum::<u64>() as f64 / n;
+    let (mut sxy, mut sxx) = (0.0, 0.0);
+    for (i, &y) in v.iter().enumerate() {
+        let dx = i as f64 - x_mean;
+        sxy += dx * (y as f64 - y_mean);
+        sxx += dx * dx;
+    }
+    sxy / sxx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn spec(metric: SteadyMetric, limit: f64, percent: bool) -> SteadyStateSpec {
+        SteadyStateSpec {
+            metric,
+            limit,
+            percent,
+            duration: Duration::from_secs(5),
+            ramp: Duration::from_secs(1),
+        }
+    }
+
+    fn feed(w: &mut SteadyWatch, iops: &[u64]) {
+        for (i, &n) in iops.iter().enumerate() {
+            w.add(&SeriesPoint {
+                start_ms: i as u64 * 1000,
+                duration_ms: 1000,
+                read_ios: n,
+                read_bytes: n * 4096,
+                ..SeriesPoint::default()
+            });
+            w.judge();
+        }
+    }
+
+    #[test]
+    fn a_flat_window_stops_the_job_and_a_drop_does_not() {
+        let mut w = SteadyWatch::new(spec(SteadyMetric::Iops, 5.0, true), 1);
+        feed(&mut w, &[9000, 1000, 1010, 990, 1005, 995, 1000]);
+        let r = w.result();
+        assert!(r.attained && w.stop.load(Ordering::Relaxed), "{r:?}");
+        // The ramp second (9000) is left out; the first whole window wins.
+        assert_eq!(r.iops, [1000, 1010, 990, 1005, 995]);
+        assert_eq!(r.max_deviation, 10.0);
+        assert!((r.criterion - 1.0).abs() < 1e-9);
+        assert_eq!(r.ss, "iops:5.000000%");
+
+        let mut w = SteadyWatch::new(spec(SteadyMetric::IopsSlope, 2.0, true), 1);
+        feed(&mut w, &[2000, 2000, 1800, 1600, 1400, 1200, 1000]);
+        let r = w.result();
+        assert!(!r.attained && !w.stop.load(Ordering::Relaxed), "{r:?}");
+        assert_eq!(r.slope, -200.0);
+    }
+
+    #[test]
+    fn a_second_counts_once_every_clone_reported_it_and_absolute_limits_work() {
+        let mut w = SteadyWatch::new(spec(SteadyMetric::Bw, 4096.0 * 30.0, false), 2);
+        let one = |i: u64, n: u64| SeriesPoint {
+            start_ms: i * 1000,
+            duration_ms: 1000,
+            write_ios: n,
+            write_bytes: n * 4096,
+            ..SeriesPoint::default()
+        };
+        for i in 0..6 {
+            w.add(&one(i, 500));
+            w.judge();
+            assert!(
+                w.result().iops.is_empty(),
+                "half of second {i} is not judged"
+            );
+            w.add(&one(i, 500 + i));
+        }
+        w.judge();
+        let r = w.result();
+        assert_eq!(r.iops.len(), 5);
+        assert!(r.attained, "{r:?}");
+        assert_eq!(r.ss, "bw:122880.000000");
+    }
+}
