@@ -71,6 +71,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         groups: &parsed.groups,
         allow_destructive: parsed.allow_destructive,
         safety,
+        global_options: &parsed.global_options,
         progress: true,
         save: &save,
     };

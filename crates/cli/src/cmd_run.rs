@@ -111,6 +111,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         groups: &groups,
         allow_destructive: false,
         safety: Default::default(),
+        global_options: &[],
         progress: !args.json,
         save: &args.save,
     };

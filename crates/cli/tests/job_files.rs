@@ -101,3 +101,43 @@ fn wait_for_warns_about_the_approximation() {
         2
     );
 }
+
+/// fio's JSON lists a job file's `[global]` options under `global options`,
+/// between `time` and `jobs`; without a `[global]` the key is absent.
+#[test]
+fn global_options_come_before_the_jobs_as_in_fio() {
+    let dir = real_dir();
+    let file = dir.path().join("g.fio");
+    std::fs::write(
+        &file,
+        "[global]\nioengine=null\nsize=4m\nbs=8k\n\n[a]\nrw=randread\n",
+    )
+    .unwrap();
+    let out = diskbench()
+        .args(["fio", "--no-save", "--output-format=json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let doc = json_of(&out);
+    assert_eq!(doc["global options"]["ioengine"], "null", "{doc}");
+    assert_eq!(doc["global options"]["bs"], "8k");
+    let (g, j) = (
+        text.find("\"global options\"").unwrap(),
+        text.find("\"jobs\"").unwrap(),
+    );
+    assert!(text.find("\"time\"").unwrap() < g && g < j, "{text}");
+    let bare = diskbench()
+        .args([
+            "fio",
+            "--no-save",
+            "--output-format=json",
+            "--name=b",
+            "--ioengine=null",
+            "--size=1m",
+        ])
+        .output()
+        .unwrap();
+    assert!(json_of(&bare).get("global options").is_none());
+}

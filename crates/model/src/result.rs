@@ -21,6 +21,10 @@ pub struct RunResult {
     /// Set when the run stopped early: the jobs hold what was measured until then.
     pub error: Option<String>,
     pub interrupted: bool,
+    /// The `[global]` options of fio job files, as given: fio's JSON
+    /// `global options`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub global_options: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -255,6 +255,7 @@ pub fn records() -> Vec<RunRecord> {
                     warnings: Vec::new(),
                     error: None,
                     interrupted: false,
+                    global_options: Vec::new(),
                 },
                 soak: None,
                 state: Default::default(),

@@ -64,6 +64,14 @@ pub fn to_value(result: &RunResult) -> Value {
     root.insert("timestamp".into(), json!(end_ms / 1000));
     root.insert("timestamp_ms".into(), json!(end_ms));
     root.insert("time".into(), json!(ctime_utc(end_ms / 1000)));
+    if !result.global_options.is_empty() {
+        let globals: Map<String, Value> = result
+            .global_options
+            .iter()
+            .map(|(k, v)| (k.clone(), json!(v)))
+            .collect();
+        root.insert("global options".into(), Value::Object(globals));
+    }
     let jobs: Vec<Value> = result.jobs.iter().map(|j| job_value(result, j)).collect();
     root.insert("jobs".into(), Value::Array(jobs));
     root.insert("diskbench".into(), run_extras(result));

@@ -66,6 +66,8 @@ pub struct RunOptions {
     /// the next call but never a measurement.
     pub live: Option<LiveFn>,
     pub command_line: Vec<String>,
+    /// fio's `[global]` options, carried into the result for its JSON.
+    pub global_options: Vec<(String, String)>,
 }
 
 impl Default for RunOptions {
@@ -79,6 +81,7 @@ impl Default for RunOptions {
             progress: None,
             live: None,
             command_line: Vec::new(),
+            global_options: Vec::new(),
         }
     }
 }
@@ -133,6 +136,7 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
         schema_version: SCHEMA_VERSION,
         tool_version: TOOL_VERSION.to_string(),
         command_line: opts.command_line.clone(),
+        global_options: opts.global_options.clone(),
         started_unix_ms: unix_ms(),
         host: probe::host(),
         targets: targets_of(groups),

@@ -67,6 +67,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
         warnings: Vec::new(),
         error: None,
         interrupted: false,
+        global_options: Vec::new(),
     }
 }
 
