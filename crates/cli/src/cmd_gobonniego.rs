@@ -1,7 +1,371 @@
-//! `diskbench gobonniego`: not built yet.
+//! `diskbench gobonniego [FLAGS]`: GoBonnieGo's command line and output, so
+//! its users type what they know and read what they know.
+//!
+//! GoBonnieGo parses its flags with Go's `flag` package: single-dash long
+//! flags (`-dir /tmp`), also `--dir`, `-dir=/tmp`, and bare bool flags
+//! (`-json`, or `-json=false`). clap does not speak that dialect, so this
+//! file has its own small parser; anything it does not know is a usage
+//! error (exit 2) that names the flag. The measuring is in
+//! [`workloads::gobonniego`]; this file prints: the result lines on stdout
+//! as each test ends (or the `-json` document at the end), GoBonnieGo's
+//! `-v` diagnostics, how the cache was dropped and the warnings on stderr.
 
 use crate::outcome::Exit;
+use workloads::gobonniego::{self as gbg, doc, CacheDrop, Event, Options};
 
-pub fn run(_args: Vec<String>) -> anyhow::Result<Exit> {
-    anyhow::bail!("diskbench gobonniego is not built yet")
+const USAGE_HINT: &str = "diskbench gobonniego -h lists the flags";
+
+/// The command line, parsed.
+struct Flags {
+    opts: Options,
+    size_given: bool,
+    json: bool,
+    verbose: bool,
+    version: bool,
+    help: bool,
+}
+
+pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
+    let wants_json = args
+        .iter()
+        .any(|a| matches!(a.trim_start_matches('-'), "json" | "json=true" | "json=1"));
+    let flags = match parse(&args).and_then(check) {
+        Ok(f) => f,
+        Err(e) => {
+            if wants_json {
+                println!("{}", serde_json::json!({ "error": e }));
+            }
+            eprintln!("diskbench gobonniego: {e} ({USAGE_HINT})");
+            return Ok(Exit::Usage);
+        }
+    };
+    if flags.help {
+        print!("{}", help());
+        return Ok(Exit::Ok);
+    }
+    if flags.version {
+        println!("gobonniego version {}", doc::version());
+        return Ok(Exit::Ok);
+    }
+    let stop = crate::outcome::stop_on_signals()?;
+    let opts = &flags.opts;
+    log(&format!(
+        "diskbench gobonniego starting. version: {}, runs: {}, seconds: {}, threads: {}, disk \
+         space to use (MiB): {}",
+        doc::version(),
+        opts.runs,
+        opts.seconds,
+        opts.threads,
+        (opts.size_gib * 1024.0) as u64
+    ));
+    if flags.verbose {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        log(&format!("Number of CPU cores: {cpus}"));
+        let mem = runner::probe::mem_total_bytes().unwrap_or(0);
+        log(&format!("Total system RAM (MiB): {}", mem >> 20));
+    }
+    let mut printer = Printer {
+        verbose: flags.verbose,
+        json: flags.json,
+        last_drop: None,
+    };
+    let out = gbg::run(opts, &stop, &mut |e| printer.event(e));
+    for w in &out.report.warnings {
+        eprintln!("diskbench gobonniego: warning: {w}");
+    }
+    if flags.json {
+        let document = doc::Document::new(&out.report, out.failure.as_ref());
+        println!("{}", serde_json::to_string(&document)?);
+    }
+    Ok(match out.failure {
+        None => Exit::Ok,
+        Some(gbg::Error::Usage(m)) => {
+            eprintln!("diskbench gobonniego: {m}");
+            Exit::Usage
+        }
+        Some(gbg::Error::Interrupted) => {
+            eprintln!(
+                "diskbench gobonniego: interrupted; finished runs are shown, test files removed"
+            );
+            Exit::of(&Some(runner::RunError::Interrupted))
+        }
+        Some(e) => {
+            eprintln!("diskbench gobonniego: {e}; test files removed");
+            Exit::Runtime
+        }
+    })
+}
+
+/// A diagnostic line on stderr, timestamped as Go's `log` does.
+fn log(line: &str) {
+    eprintln!("{} {line}", doc::log_time(std::time::SystemTime::now()));
+}
+
+/// Prints each test's figures as it ends, as GoBonnieGo does.
+struct Printer {
+    verbose: bool,
+    json: bool,
+    /// The cache-drop method last reported, so it is said once unless -v.
+    last_drop: Option<CacheDrop>,
+}
+
+impl Printer {
+    fn event(&mut self, e: &Event) {
+        match e {
+            Event::Started { dir } if self.verbose => {
+                log(&format!("Bonnie working directory: {}", dir.display()))
+            }
+            Event::Started { .. } => {}
+            Event::Written { figures: f, .. } => {
+                self.amount("Written", f.write_bytes, f.write_time);
+                self.line(format!(
+                    "Sequential Write MB/s: {:.2}",
+                    f.write_mb_per_sec()
+                ));
+            }
+            Event::CacheDropped { run, before, how } => {
+                if self.verbose || self.last_drop.as_ref() != Some(how) {
+                    log(&format!(
+                        "Cache before the {before} test of run {}: {}",
+                        run + 1,
+                        how.describe()
+                    ));
+                }
+                self.last_drop = Some((*how).clone());
+            }
+            Event::Read { figures: f, .. } => {
+                self.amount("Read", f.read_bytes, f.read_time);
+                if self.verbose {
+                    log(&format!(
+                        "Blocks verified (every {}th): {}",
+                        gbg::VERIFY_EVERY_BLOCKS,
+                        f.blocks_verified
+                    ));
+                }
+                self.line(format!("Sequential Read MB/s: {:.2}", f.read_mb_per_sec()));
+            }
+            Event::Iops { figures: f, .. } => {
+                if self.verbose {
+                    log(&format!("operations {}", f.io_operations));
+                    log(&format!(
+                        "Duration (seconds): {:.6}",
+                        f.io_time.as_secs_f64()
+                    ));
+                    log(&format!(
+                        "IOPS mix: {} reads, {} writes ({:.1}% reads); cache dropped {} times \
+                         while it ran",
+                        f.io_reads,
+                        f.io_writes,
+                        100.0 * f.io_reads as f64 / f.io_operations.max(1) as f64,
+                        f.iops_cache_drops
+                    ));
+                }
+                self.line(format!("IOPS: {:.0}", f.iops()));
+            }
+        }
+    }
+
+    /// GoBonnieGo's `-v` lines for a sequential test.
+    fn amount(&self, what: &str, bytes: u64, time: std::time::Duration) {
+        if self.verbose {
+            log(&format!("{what} (MiB): {}", bytes >> 20));
+            log(&format!("{what} (MB): {:.6}", bytes as f64 / 1e6));
+            log(&format!("Duration (seconds): {:.6}", time.as_secs_f64()));
+        }
+    }
+
+    fn line(&self, text: String) {
+        if !self.json {
+            println!("{text}");
+        }
+    }
+}
+
+/// Go `flag` syntax: `-name`, `--name`, `-name=value`, `-name value`.
+fn parse(args: &[String]) -> Result<Flags, String> {
+    let mut f = Flags {
+        opts: Options::defaults(),
+        size_given: false,
+        json: false,
+        verbose: false,
+        version: false,
+        help: false,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        let body = arg
+            .strip_prefix("--")
+            .or_else(|| arg.strip_prefix('-'))
+            .filter(|b| !b.is_empty() && !b.starts_with('-'))
+            .ok_or_else(|| {
+                format!(
+                    "unexpected argument '{arg}': GoBonnieGo takes only flags (e.g. -dir {arg})"
+                )
+            })?;
+        let (name, inline) = match body.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (body, None),
+        };
+        let boolean = |v: Option<&str>| v.map_or(Ok(true), |v| go_bool(name, v));
+        match name {
+            "h" | "help" => f.help = true,
+            "v" => f.verbose = boolean(inline)?,
+            "json" => f.json = boolean(inline)?,
+            "version" => f.version = boolean(inline)?,
+            "dir" | "size" | "runs" | "seconds" | "threads" | "iops-duration" => {
+                let value = match inline {
+                    Some(v) => v,
+                    None => {
+                        i += 1;
+                        args.get(i - 1)
+                            .map(String::as_str)
+                            .ok_or_else(|| format!("flag needs an argument: -{name}"))?
+                    }
+                };
+                set(&mut f, name, value)?;
+            }
+            _ => return Err(format!("flag provided but not defined: -{name}")),
+        }
+    }
+    Ok(f)
+}
+
+fn set(f: &mut Flags, name: &str, value: &str) -> Result<(), String> {
+    let o = &mut f.opts;
+    match name {
+        "dir" if value.is_empty() => return Err("-dir needs a directory".into()),
+        "dir" => o.dir = value.into(),
+        "size" => {
+            o.size_gib = number(name, value, "GiB, e.g. -size 0.5")?;
+            f.size_given = true;
+        }
+        "runs" => o.runs = number(name, value, "a whole number, e.g. -runs 3")?,
+        "seconds" => o.seconds = number(name, value, "whole seconds, e.g. -seconds 3600")?,
+        "threads" => o.threads = number(name, value, "a whole number, e.g. -threads 4")?,
+        _ => o.iops_seconds = number(name, value, "seconds, e.g. -iops-duration 0.5")?,
+    }
+    Ok(())
+}
+
+fn number<T: std::str::FromStr>(name: &str, value: &str, want: &str) -> Result<T, String> {
+    value
+        .trim()
+        .parse()
+        .map_err(|_| format!("invalid value \"{value}\" for flag -{name}: give {want}"))
+}
+
+/// Go's `strconv.ParseBool`, which `flag` uses for `-json=false`.
+fn go_bool(name: &str, v: &str) -> Result<bool, String> {
+    match v {
+        "1" | "t" | "T" | "true" | "TRUE" | "True" => Ok(true),
+        "0" | "f" | "F" | "false" | "FALSE" | "False" => Ok(false),
+        _ => Err(format!(
+            "invalid boolean value \"{v}\" for -{name}: give true or false"
+        )),
+    }
+}
+
+/// Refuses what cannot run before anything is written.
+fn check(f: Flags) -> Result<Flags, String> {
+    if f.help || f.version {
+        return Ok(f);
+    }
+    if !f.size_given && runner::probe::mem_total_bytes().is_none() {
+        return Err(
+            "cannot read the RAM size (/proc/meminfo) for the default -size: \
+                    give -size in GiB"
+                .into(),
+        );
+    }
+    f.opts.validate().map_err(|e| e.to_string())?;
+    Ok(f)
+}
+
+fn help() -> String {
+    let d = Options::defaults();
+    format!(
+        "GoBonnieGo's benchmark, measured honestly: sequential write (timed to fsync), \
+         sequential read\n(cache dropped, every 127th block verified), 512-byte IOPS (1 write in \
+         10). MB = 10^6 bytes.\n\n\
+         Usage: diskbench gobonniego [flags]   (flags as -flag, --flag, -flag=value)\n\
+         \x20 -dir string\n\
+         \x20   \tThe directory in which the test files go (in a fresh subdirectory, removed at \
+         the end) (default \"{}\")\n\
+         \x20 -iops-duration float\n\
+         \x20   \tThe duration in seconds to run the IOPS benchmark (default {})\n\
+         \x20 -json\n\
+         \x20   \tPrint GoBonnieGo's JSON document to stdout (diagnostics stay on stderr)\n\
+         \x20 -runs int\n\
+         \x20   \tThe number of test runs (default 1)\n\
+         \x20 -seconds int\n\
+         \x20   \tKeep starting runs until this many seconds have passed (and -runs are done)\n\
+         \x20 -size float\n\
+         \x20   \tThe amount of disk space to use (in GiB), defaults to twice the physical RAM \
+         (default {})\n\
+         \x20 -threads int\n\
+         \x20   \tThe number of concurrent readers/writers, defaults to the number of CPU cores \
+         (default {})\n\
+         \x20 -v\tVerbose: diagnostics on stderr (RAM, cores, bytes, durations, cache drops, \
+         IOPS mix)\n\
+         \x20 -version\n\
+         \x20   \tPrint the version and exit\n",
+        d.dir.display(),
+        d.iops_seconds,
+        d.size_gib,
+        d.threads
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(args: &[&str]) -> Result<Flags, String> {
+        parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn go_flag_syntax_in_all_its_forms() {
+        let f = p(&[
+            "-dir",
+            "/d",
+            "--size=0.25",
+            "-runs=3",
+            "--threads",
+            "4",
+            "-json",
+        ])
+        .unwrap();
+        assert_eq!(f.opts.dir, std::path::Path::new("/d"));
+        assert_eq!(f.opts.size_gib, 0.25);
+        assert_eq!((f.opts.runs, f.opts.threads), (3, 4));
+        assert!(f.json && !f.verbose && f.size_given);
+        let f = p(&[
+            "--iops-duration",
+            "0.5",
+            "-v",
+            "-json=false",
+            "-seconds",
+            "7",
+        ])
+        .unwrap();
+        assert_eq!(f.opts.iops_seconds, 0.5);
+        assert_eq!(f.opts.seconds, 7);
+        assert!(f.verbose && !f.json);
+    }
+
+    #[test]
+    fn bad_flags_say_what_is_wrong() {
+        let err = |a: &[&str]| p(a).and_then(check).err().unwrap();
+        assert!(err(&["-bogus"]).contains("not defined: -bogus"));
+        assert!(err(&["-size", "abc"]).contains("\"abc\" for flag -size"));
+        assert!(err(&["-size"]).contains("needs an argument: -size"));
+        assert!(err(&["-threads", "-1"]).contains("-threads"));
+        assert!(err(&["-threads", "0"]).contains("-threads 0"));
+        assert!(err(&["-size", "0"]).contains("-size 0"));
+        assert!(err(&["-json=maybe"]).contains("boolean"));
+        assert!(err(&["/tmp"]).contains("unexpected argument '/tmp'"));
+    }
 }
