@@ -9,13 +9,13 @@
 //! line per run, the table of the last run, and the list of runs.
 
 use crate::outcome::Exit;
+use crate::profiles;
 use crate::soak;
 use clap::Args;
 use model::{FileTarget, JobSpec};
 use runner::RunError;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-const DEFAULT_SUITE: &str = include_str!("suites/default.fio");
 /// Every test shares this one file, laid out once.
 const SUITE_FILE: &str = "diskbench-run.dat";
 
@@ -29,6 +29,12 @@ pub struct RunArgs {
     /// About 10 seconds in all instead of about a minute
     #[arg(long)]
     quick: bool,
+    /// Run a named profile instead of the default suite (see `diskbench profiles`)
+    #[arg(long, default_value = "default")]
+    profile: String,
+    /// Each test's measured time, e.g. 30s, 2m (default 7s, or 1200ms with --quick)
+    #[arg(long)]
+    runtime: Option<String>,
     /// Print the native JSON (fio's shape, one entry in `jobs` per test) on stdout
     #[arg(long)]
     json: bool,
@@ -41,17 +47,22 @@ pub struct RunArgs {
     repeat: crate::soak::RepeatArgs,
 }
 
-/// The suite's jobs, one per group so they run one after another.
-fn suite(args: &RunArgs, dir: &std::path::Path) -> Result<Vec<Vec<JobSpec>>, fio::FioError> {
+/// The profile's tests, one per group so they run one after another.
+fn suite(
+    args: &RunArgs,
+    profile: &profiles::Profile,
+    dir: &std::path::Path,
+) -> Result<Vec<Vec<JobSpec>>, fio::FioError> {
     let size = args
         .size
         .clone()
         .unwrap_or_else(|| if args.quick { "256m" } else { "1g" }.into());
-    let (runtime, ramp) = if args.quick {
+    let (default_runtime, ramp) = if args.quick {
         ("1200ms", "0")
     } else {
         ("7", "1")
     };
+    let runtime = args.runtime.as_deref().unwrap_or(default_runtime);
     let common = [
         "--direct=1".to_string(),
         format!("--ioengine={}", args.engine),
@@ -61,10 +72,7 @@ fn suite(args: &RunArgs, dir: &std::path::Path) -> Result<Vec<Vec<JobSpec>>, fio
         "--time_based".to_string(),
     ];
     let mut groups = Vec::new();
-    for line in DEFAULT_SUITE
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-    {
+    for line in profile.tests() {
         let argv = common
             .iter()
             .cloned()
@@ -84,7 +92,23 @@ fn suite(args: &RunArgs, dir: &std::path::Path) -> Result<Vec<Vec<JobSpec>>, fio
 
 pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-    let groups = match suite(&args, &dir) {
+    let profile = match profiles::find(&args.profile) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("diskbench run: {e}");
+            return Ok(Exit::Usage);
+        }
+    };
+    if args.json && !profile.steps().is_empty() {
+        eprintln!(
+            "diskbench run: profile {} runs other commands ({}) whose output is not part of --json yet: \
+             run it without --json, or run those commands with their own --json",
+            profile.name,
+            profile.steps().join("; ")
+        );
+        return Ok(Exit::Usage);
+    }
+    let groups = match suite(&args, profile, &dir) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("diskbench run: {e}");
@@ -98,6 +122,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
+    let step_exit = |exit: Exit| -> anyhow::Result<Exit> {
+        if exit != Exit::Ok {
+            return Ok(exit);
+        }
+        run_steps(&args, profile, &dir)
+    };
+    if groups.is_empty() {
+        return step_exit(Exit::Ok);
+    }
     if !args.json {
         let before = model::RunResult {
             targets: vec![runner::probe::target(&dir)],
@@ -131,7 +164,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
             print!("{}", report::table::summary_table(result));
             println!();
             let failure = &done.outcome.failure;
-            if failure.is_none() || *failure == Some(RunError::Interrupted) {
+            let headline = profile.name == "default";
+            if headline && (failure.is_none() || *failure == Some(RunError::Interrupted)) {
                 print!("{}", report::table::headline(result));
             }
         }
@@ -142,5 +176,35 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         (None, true) => docs.iter().for_each(|d| println!("{d}")),
         (_, false) => print!("{}", soak::list_text(&summary)),
     }
-    Ok(summary.exit)
+    step_exit(summary.exit)
+}
+
+/// Runs the profile's steps (other diskbench commands) one after another,
+/// as child processes of this same binary; the first that fails ends them.
+fn run_steps(args: &RunArgs, profile: &profiles::Profile, dir: &Path) -> anyhow::Result<Exit> {
+    let size_gib = match &args.size {
+        Some(s) => model::units::parse_size(s)? as f64 / (1u64 << 30) as f64,
+        None if args.quick => 0.25,
+        None => 1.0,
+    };
+    let runtime_s = match &args.runtime {
+        Some(r) => model::units::parse_duration(r)?.as_secs().max(1),
+        None if args.quick => 2,
+        None => 7,
+    };
+    let me = std::env::current_exe()?;
+    for step in profile.steps() {
+        let argv = profiles::step_args(step, &dir.display().to_string(), size_gib, runtime_s);
+        println!("\n$ diskbench {}", argv.join(" "));
+        std::io::Write::flush(&mut std::io::stdout())?;
+        let status = std::process::Command::new(&me).args(&argv).status()?;
+        match status.code() {
+            Some(0) => {}
+            Some(2) => return Ok(Exit::Usage),
+            Some(130) | None => return Ok(Exit::Interrupted),
+            Some(143) => return Ok(Exit::Terminated),
+            Some(_) => return Ok(Exit::Runtime),
+        }
+    }
+    Ok(Exit::Ok)
 }

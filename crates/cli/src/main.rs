@@ -20,6 +20,7 @@ mod history;
 mod import;
 mod live;
 mod outcome;
+mod profiles;
 mod progress;
 mod selection;
 mod soak;
@@ -63,6 +64,8 @@ enum Command {
     Meta(cmd_meta::MetaArgs),
     /// A dbench-like file-server load (built-in mix or a dbench loadfile)
     Fileserver(cmd_fileserver::FileserverArgs),
+    /// List the named profiles of `run --profile` with their origins
+    Profiles,
     /// List the runs kept in the history
     History(cmd_history::HistoryArgs),
     /// Print one run from the history as it was printed when it ran
@@ -90,6 +93,10 @@ fn main() -> ExitCode {
         Command::Ping(args) => cmd_ping::run(args),
         Command::Meta(args) => cmd_meta::run(args),
         Command::Fileserver(args) => cmd_fileserver::run(args),
+        Command::Profiles => {
+            print!("{}", profiles::list_text());
+            Ok(outcome::Exit::Ok)
+        }
         Command::History(args) => cmd_history::run(args),
         Command::Compare(args) => cmd_compare::run(args),
         Command::Report(args) => cmd_report::run(args),

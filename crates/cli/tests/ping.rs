@@ -8,10 +8,6 @@ use std::path::Path;
 use std::process::Command as StdCommand;
 use std::time::{Duration, Instant};
 
-fn stdout_of(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 fn ping(args: &[&str], target: &Path) -> std::process::Output {
     diskbench()
         .arg("ping")

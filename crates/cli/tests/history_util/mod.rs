@@ -21,10 +21,6 @@ pub fn run_ok(args: &[&str], db: &Path) -> Output {
     out
 }
 
-pub fn stdout_of(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 pub fn history_json(db: &Path, filter: &[&str]) -> Vec<serde_json::Value> {
     let out = run_ok(&[&["history", "--format", "json"], filter].concat(), db);
     json_of(&out).as_array().unwrap().clone()
