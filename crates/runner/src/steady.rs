@@ -110,7 +110,8 @@ fn judge(spec: &SteadyStateSpec, window: &[(u32, u64, u64)]) -> SteadyStateResul
         }
         SteadyMetric::IopsSlope | SteadyMetric::BwSlope => {
             slope = least_squares_slope(values);
-            slope.abs()
+            // Signed, as fio prints it; judged by its size.
+            slope
         }
     };
     let criterion = match (spec.percent, m > 0.0) {
@@ -121,7 +122,7 @@ fn judge(spec: &SteadyStateSpec, window: &[(u32, u64, u64)]) -> SteadyStateResul
     SteadyStateResult {
         ss: ss_text(spec),
         duration_s: spec.duration.as_secs(),
-        attained: criterion <= spec.limit,
+        attained: criterion.abs() <= spec.limit,
         criterion,
         percent: spec.percent,
         max_deviation,
@@ -195,6 +196,7 @@ mod tests {
         let r = w.result();
         assert!(!r.attained && !w.stop.load(Ordering::Relaxed), "{r:?}");
         assert_eq!(r.slope, -200.0);
+        assert!(r.criterion < -2.0, "signed, as fio prints it: {r:?}");
     }
 
     #[test]
