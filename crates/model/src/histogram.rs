@@ -196,12 +196,17 @@ impl<'de> Deserialize<'de> for Histogram {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let sparse = SparseHistogram::deserialize(d)?;
         let mut h = Histogram::new();
+        // Counts past u64 would overflow here and in the percentiles (fuzz/import_json).
+        let too_many = || <D::Error as serde::de::Error>::custom("histogram counts overflow u64");
+        let mut total = 0u64;
         for (low, count) in sparse.buckets {
+            total = total.checked_add(count).ok_or_else(too_many)?;
             h.counts[bucket_of(low)] += count;
         }
         h.n = sparse.n;
         h.min = if sparse.n == 0 { u64::MAX } else { sparse.min };
-        h.max = sparse.max;
+        // Stored or imported JSON may say min > max (fuzz/import_json found it).
+        h.max = sparse.max.max(sparse.min);
         h.sum = sparse.sum;
         h.sum_sq = sparse.sum_sq;
         Ok(h)

@@ -32,7 +32,7 @@ pub fn runtime_ms(ns: u64) -> u64 {
     if ns == 0 {
         0
     } else {
-        ((ns + 500_000) / 1_000_000).max(1)
+        (ns.saturating_add(500_000) / 1_000_000).max(1)
     }
 }
 

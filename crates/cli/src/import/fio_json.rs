@@ -32,7 +32,7 @@ pub fn parse(doc: &Value, command_line: &[String]) -> Result<RunResult, String> 
     }
     mark_grouped_clones(&mut results);
     let finished = match uint(doc, "timestamp_ms") {
-        0 => uint(doc, "timestamp") * 1000,
+        0 => uint(doc, "timestamp").saturating_mul(1000),
         ms => ms,
     };
     let longest_s = jobs.iter().map(|j| uint(j, "elapsed")).max().unwrap_or(0);
@@ -40,7 +40,7 @@ pub fn parse(doc: &Value, command_line: &[String]) -> Result<RunResult, String> 
         schema_version: model::result::SCHEMA_VERSION,
         tool_version: doc["fio version"].as_str().unwrap_or("fio").to_string(),
         command_line: command_line.to_vec(),
-        started_unix_ms: finished.saturating_sub(longest_s * 1000),
+        started_unix_ms: finished.saturating_sub(longest_s.saturating_mul(1000)),
         finished_unix_ms: finished,
         targets: targets(&results),
         error: doc.get("error").and_then(Value::as_str).map(String::from),
@@ -94,7 +94,7 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
     let read = dir_stats(job.get("read"));
     let write = dir_stats(job.get("write"));
     let runtime_ns = match read.runtime_ns.max(write.runtime_ns) {
-        0 => uint(job, "job_runtime") * 1_000_000,
+        0 => uint(job, "job_runtime").saturating_mul(1_000_000),
         ns => ns,
     };
     // fio gives CPU use as a percentage of the job's runtime: kept as the
@@ -145,7 +145,7 @@ fn dir_stats(v: Option<&Value>) -> DirStats {
     DirStats {
         ios: uint(v, "total_ios"),
         bytes: uint(v, "io_bytes"),
-        runtime_ns: uint(v, "runtime") * 1_000_000,
+        runtime_ns: uint(v, "runtime").saturating_mul(1_000_000),
         slat,
         clat,
         lat,

@@ -126,7 +126,7 @@ fn one_run(
         runtime_ns: ns,
         ..DirStats::default()
     };
-    let writes = (ops + 5) / 10;
+    let writes = ops.saturating_add(5) / 10;
     let jobs = vec![
         job(
             setup,
@@ -152,12 +152,16 @@ fn one_run(
             HEADLINE_IOPS_JOB,
             RwMode::RandRw,
             IOPS_BLOCK,
-            dir((ops - writes) * IOPS_BLOCK, ops - writes, io_ns),
-            dir(writes * IOPS_BLOCK, writes, io_ns),
+            dir(
+                (ops - writes).saturating_mul(IOPS_BLOCK),
+                ops - writes,
+                io_ns,
+            ),
+            dir(writes.saturating_mul(IOPS_BLOCK), writes, io_ns),
         ),
     ];
     let mut warnings = Vec::new();
-    if setup.mem_bytes > 0 && r_bytes < 2 * setup.mem_bytes {
+    if setup.mem_bytes > 0 && r_bytes < setup.mem_bytes.saturating_mul(2) {
         warnings.push(Warning::DataSetFitsInCache {
             job: HEADLINE_READ_JOB.to_string(),
             data_bytes: r_bytes,
@@ -169,7 +173,9 @@ fn one_run(
         tool_version: format!("gobonniego-{version}"),
         command_line: command_line.to_vec(),
         started_unix_ms: started,
-        finished_unix_ms: started + (w_ns + r_ns + io_ns) / 1_000_000,
+        // Saturating: hostile durations must not overflow (fuzz/import_json).
+        finished_unix_ms: started
+            .saturating_add(w_ns.saturating_add(r_ns).saturating_add(io_ns) / 1_000_000),
         host: HostInfo {
             mem_bytes: setup.mem_bytes,
             ..HostInfo::default()

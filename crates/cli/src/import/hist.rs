@@ -104,7 +104,7 @@ impl FioLat {
     /// The histogram with fio's exact statistics and these bucket counts,
     /// trimmed or topped up (at the maximum) to add up to N.
     fn assemble(&self, mut buckets: Vec<(u64, u64)>) -> Histogram {
-        let total: u64 = buckets.iter().map(|b| b.1).sum();
+        let total = buckets.iter().fold(0u64, |t, b| t.saturating_add(b.1));
         if total < self.n {
             buckets.push((self.max, self.n - total));
         } else if total > self.n {
