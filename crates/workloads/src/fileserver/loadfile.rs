@@ -1,0 +1,582 @@
+//! dbench's NetBench loadfile format, parsed whole before any I/O so a bad
+//! line stops the run with `file:line: reason` before a file is touched.
+//!
+//! One operation a line, as dbench 4's `client.txt` (recorded from a real
+//! Windows server under NetBench):
+//!
+//! ```text
+//! [SECONDS] OPERATION ARGUMENTS... NT_STATUS_EXPECTED
+//! NTCreateX "\clients\client1\~dmtmp\WORD\CHAP10.DOC" 0x40 0x2 10042 NT_STATUS_OK
+//! WriteX 10042 0 65536 65536 NT_STATUS_OK
+//! ```
+//!
+//! The optional first column is a time in seconds from the start of the
+//! loop (dbench 4 waits for it; Debian's client.txt has none). Paths are
+//! quoted, with backslashes; handles are the numbers NTCreateX hands out.
+//! Numbers are decimal or `0x` hexadecimal. Empty lines and `#` comments are
+//! skipped. A path may not climb out of the test directory (`..`).
+
+use super::status::Status;
+use std::collections::HashMap;
+use std::path::Path;
+use thiserror::Error;
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum LoadfileError {
+    #[error("cannot read the loadfile {path}: {error}; give the path of a dbench loadfile (Debian's dbench package installs /usr/share/dbench/client.txt)")]
+    Read { path: String, error: String },
+    #[error("{file}:{line}: {reason}")]
+    Line {
+        file: String,
+        line: usize,
+        reason: String,
+    },
+    #[error("{file}: no operations in the file; a loadfile has one a line, e.g. NTCreateX \"\\clients\\client1\\f\" 0x40 0x5 1 NT_STATUS_OK")]
+    Empty { file: String },
+}
+
+/// The operations, in the order dbench prints its table, with the names it prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OpKind {
+    NtCreateX,
+    Close,
+    Rename,
+    Unlink,
+    Deltree,
+    Rmdir,
+    Mkdir,
+    Qpathinfo,
+    Qfileinfo,
+    Qfsinfo,
+    Sfileinfo,
+    Find,
+    WriteX,
+    ReadX,
+    LockX,
+    UnlockX,
+    Flush,
+}
+
+impl OpKind {
+    pub const ALL: [OpKind; 17] = [
+        OpKind::NtCreateX,
+        OpKind::Close,
+        OpKind::Rename,
+        OpKind::Unlink,
+        OpKind::Deltree,
+        OpKind::Rmdir,
+        OpKind::Mkdir,
+        OpKind::Qpathinfo,
+        OpKind::Qfileinfo,
+        OpKind::Qfsinfo,
+        OpKind::Sfileinfo,
+        OpKind::Find,
+        OpKind::WriteX,
+        OpKind::ReadX,
+        OpKind::LockX,
+        OpKind::UnlockX,
+        OpKind::Flush,
+    ];
+    pub const COUNT: usize = Self::ALL.len();
+
+    /// dbench's name in its result table.
+    pub fn name(self) -> &'static str {
+        self.names().0
+    }
+
+    /// The keyword in a loadfile, and the arguments it takes.
+    pub fn keyword(self) -> &'static str {
+        self.names().1
+    }
+
+    fn names(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            OpKind::NtCreateX => (
+                "NTCreateX",
+                "NTCreateX",
+                "PATH CREATE_OPTIONS DISPOSITION HANDLE",
+            ),
+            OpKind::Close => ("Close", "Close", "HANDLE"),
+            OpKind::Rename => ("Rename", "Rename", "OLD_PATH NEW_PATH"),
+            OpKind::Unlink => ("Unlink", "Unlink", "PATH ATTRIBUTES"),
+            OpKind::Deltree => ("Deltree", "Deltree", "PATH"),
+            OpKind::Rmdir => ("Rmdir", "Rmdir", "PATH"),
+            OpKind::Mkdir => ("Mkdir", "Mkdir", "PATH"),
+            OpKind::Qpathinfo => ("Qpathinfo", "QUERY_PATH_INFORMATION", "PATH LEVEL"),
+            OpKind::Qfileinfo => ("Qfileinfo", "QUERY_FILE_INFORMATION", "HANDLE LEVEL"),
+            OpKind::Qfsinfo => ("Qfsinfo", "QUERY_FS_INFORMATION", "LEVEL"),
+            OpKind::Sfileinfo => ("Sfileinfo", "SET_FILE_INFORMATION", "HANDLE LEVEL"),
+            OpKind::Find => ("Find", "FIND_FIRST", "PATTERN LEVEL MAX_COUNT COUNT"),
+            OpKind::WriteX => ("WriteX", "WriteX", "HANDLE OFFSET SIZE RETURNED"),
+            OpKind::ReadX => ("ReadX", "ReadX", "HANDLE OFFSET SIZE RETURNED"),
+            OpKind::LockX => ("LockX", "LockX", "HANDLE OFFSET SIZE"),
+            OpKind::UnlockX => ("UnlockX", "UnlockX", "HANDLE OFFSET SIZE"),
+            OpKind::Flush => ("Flush", "Flush", "HANDLE"),
+        }
+    }
+
+    fn usage(self) -> &'static str {
+        self.names().2
+    }
+
+    fn of_keyword(word: &str) -> Option<OpKind> {
+        Self::ALL.into_iter().find(|k| k.keyword() == word)
+    }
+}
+
+/// A path from the loadfile: backslashes turned into slashes, relative to
+/// the test directory. dbench gives each client its own tree by replacing
+/// `client1` in every path with `clientN` (N from 0), and so does the replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadPath {
+    pub rel: Box<str>,
+    pub per_client: bool,
+}
+
+/// NT create dispositions (what NTCreateX does when the name exists or not).
+pub const SUPERSEDE: u32 = 0;
+pub const OPEN: u32 = 1;
+pub const CREATE: u32 = 2;
+pub const OPEN_IF: u32 = 3;
+pub const OVERWRITE: u32 = 4;
+pub const OVERWRITE_IF: u32 = 5;
+/// NTCreateX create options.
+pub const DIRECTORY_FILE: u32 = 0x1;
+pub const NON_DIRECTORY_FILE: u32 = 0x40;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    NtCreateX {
+        path: LoadPath,
+        options: u32,
+        disposition: u32,
+        handle: u32,
+    },
+    Close {
+        handle: u32,
+    },
+    Rename {
+        from: LoadPath,
+        to: LoadPath,
+    },
+    Unlink {
+        path: LoadPath,
+    },
+    Deltree {
+        path: LoadPath,
+    },
+    Rmdir {
+        path: LoadPath,
+    },
+    Mkdir {
+        path: LoadPath,
+    },
+    Qpathinfo {
+        path: LoadPath,
+    },
+    Qfileinfo {
+        handle: u32,
+    },
+    Qfsinfo,
+    Sfileinfo {
+        handle: u32,
+        level: u32,
+    },
+    Find {
+        pattern: LoadPath,
+    },
+    WriteX {
+        handle: u32,
+        offset: u64,
+        size: u32,
+    },
+    ReadX {
+        handle: u32,
+        offset: u64,
+        size: u32,
+        returned: u32,
+    },
+    LockX {
+        handle: u32,
+    },
+    UnlockX {
+        handle: u32,
+    },
+    Flush {
+        handle: u32,
+    },
+}
+
+impl Op {
+    pub fn kind(&self) -> OpKind {
+        match self {
+            Op::NtCreateX { .. } => OpKind::NtCreateX,
+            Op::Close { .. } => OpKind::Close,
+            Op::Rename { .. } => OpKind::Rename,
+            Op::Unlink { .. } => OpKind::Unlink,
+            Op::Deltree { .. } => OpKind::Deltree,
+            Op::Rmdir { .. } => OpKind::Rmdir,
+            Op::Mkdir { .. } => OpKind::Mkdir,
+            Op::Qpathinfo { .. } => OpKind::Qpathinfo,
+            Op::Qfileinfo { .. } => OpKind::Qfileinfo,
+            Op::Qfsinfo => OpKind::Qfsinfo,
+            Op::Sfileinfo { .. } => OpKind::Sfileinfo,
+            Op::Find { .. } => OpKind::Find,
+            Op::WriteX { .. } => OpKind::WriteX,
+            Op::ReadX { .. } => OpKind::ReadX,
+            Op::LockX { .. } => OpKind::LockX,
+            Op::UnlockX { .. } => OpKind::UnlockX,
+            Op::Flush { .. } => OpKind::Flush,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// 1-based line number in the file.
+    pub number: u32,
+    /// Seconds from the start of the loop (the optional first column).
+    pub at: Option<f64>,
+    pub op: Op,
+    pub expect: Status,
+}
+
+#[derive(Clone, Debug)]
+pub struct Loadfile {
+    /// The name errors and the header use (the path as given, or "built-in mix").
+    pub name: String,
+    pub lines: Vec<Line>,
+}
+
+impl Loadfile {
+    pub fn read(path: &Path) -> Result<Loadfile, LoadfileError> {
+        let bytes = std::fs::read(path).map_err(|e| LoadfileError::Read {
+            path: path.display().to_string(),
+            error: e.to_string(),
+        })?;
+        Loadfile::parse_bytes(&path.display().to_string(), &bytes)
+    }
+
+    pub fn parse(name: &str, text: &str) -> Result<Loadfile, LoadfileError> {
+        Loadfile::parse_bytes(name, text.as_bytes())
+    }
+
+    fn parse_bytes(name: &str, bytes: &[u8]) -> Result<Loadfile, LoadfileError> {
+        let mut lines = Vec::new();
+        for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+            let err = |reason: String| LoadfileError::Line {
+                file: name.to_string(),
+                line: i + 1,
+                reason,
+            };
+            let text = std::str::from_utf8(raw).map_err(|_| {
+                err("the line is not UTF-8 text; is this a dbench loadfile?".into())
+            })?;
+            let text = text.trim();
+            if text.is_empty() || text.starts_with('#') {
+                continue;
+            }
+            let number = u32::try_from(i + 1).map_err(|_| err("too many lines".into()))?;
+            lines.push(parse_line(number, text).map_err(err)?);
+        }
+        if lines.is_empty() {
+            return Err(LoadfileError::Empty { file: name.into() });
+        }
+        Ok(Loadfile {
+            name: name.to_string(),
+            lines,
+        })
+    }
+
+    /// How many times each operation appears in one pass of the file.
+    pub fn counts(&self) -> [u64; OpKind::COUNT] {
+        let mut counts = [0u64; OpKind::COUNT];
+        for line in &self.lines {
+            counts[line.op.kind() as usize] += 1;
+        }
+        counts
+    }
+
+    /// The largest ReadX or WriteX, for the clients' buffers.
+    pub fn max_io(&self) -> usize {
+        self.lines
+            .iter()
+            .map(|l| match l.op {
+                Op::WriteX { size, .. } | Op::ReadX { size, .. } => size as usize,
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// An upper bound on the bytes one client keeps on disk: the furthest
+    /// byte written to each path, summed (deletes ignored).
+    pub fn data_bytes(&self) -> u64 {
+        let mut open: HashMap<u32, &str> = HashMap::new();
+        let mut extent: HashMap<&str, u64> = HashMap::new();
+        for line in &self.lines {
+            match &line.op {
+                Op::NtCreateX { path, handle, .. } => {
+                    open.insert(*handle, &path.rel);
+                }
+                Op::WriteX {
+                    handle,
+                    offset,
+                    size,
+                } => {
+                    if let Some(path) = open.get(handle) {
+                        let end = extent.entry(path).or_default();
+                        *end = (*end).max(offset.saturating_add(u64::from(*size)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        extent.values().sum()
+    }
+}
+
+/// Splits a line into words; a double-quoted word may hold spaces.
+fn words(text: &str) -> Result<Vec<&str>, String> {
+    let mut out = Vec::new();
+    let mut rest = text.trim_start();
+    while !rest.is_empty() {
+        if let Some(quoted) = rest.strip_prefix('"') {
+            let end = quoted
+                .find('"')
+                .ok_or("a quote is not closed: close the path with \"")?;
+            out.push(&quoted[..end]);
+            rest = quoted[end + 1..].trim_start();
+        } else {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            out.push(&rest[..end]);
+            rest = rest[end..].trim_start();
+        }
+    }
+    Ok(out)
+}
+
+fn parse_line(number: u32, text: &str) -> Result<Line, String> {
+    let mut words = words(text)?;
+    let mut at = None;
+    if let Some(first) = words.first() {
+        if first.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+            let secs: f64 = first.parse().map_err(|_| {
+                format!("'{first}' is not a time in seconds (the optional first column)")
+            })?;
+            if !(0.0..=1e9).contains(&secs) {
+                return Err(format!(
+                    "'{first}' is not a time in seconds (the optional first column)"
+                ));
+            }
+            at = Some(secs);
+            words.remove(0);
+        }
+    }
+    let Some((&keyword, rest)) = words.split_first() else {
+        return Err("a time but no operation".into());
+    };
+    let kind = OpKind::of_keyword(keyword).ok_or_else(|| unknown(keyword))?;
+    let Some((&status, args)) = rest.split_last() else {
+        return Err(format!(
+            "{keyword} needs {} and the expected status (e.g. NT_STATUS_OK)",
+            kind.usage()
+        ));
+    };
+    let expect = Status::parse(status).ok_or_else(|| {
+        format!(
+            "the line must end with the status the server returned (e.g. NT_STATUS_OK), not '{status}'; {keyword} takes {}",
+            kind.usage()
+        )
+    })?;
+    let wanted = kind.usage().split(' ').count();
+    if args.len() != wanted {
+        return Err(format!(
+            "{keyword} takes {wanted} argument{} ({}) before the status, found {}",
+            if wanted == 1 { "" } else { "s" },
+            kind.usage(),
+            args.len()
+        ));
+    }
+    let op = build(kind, args)?;
+    Ok(Line {
+        number,
+        at,
+        op,
+        expect,
+    })
+}
+
+fn unknown(keyword: &str) -> String {
+    let known: Vec<&str> = OpKind::ALL.iter().map(|k| k.keyword()).collect();
+    let hint = OpKind::ALL
+        .iter()
+        .find(|k| {
+            k.keyword().eq_ignore_ascii_case(keyword) || k.name().eq_ignore_ascii_case(keyword)
+        })
+        .map(|k| format!(" (did you mean {}?)", k.keyword()))
+        .unwrap_or_default();
+    format!(
+        "unknown operation '{keyword}'{hint}; a dbench loadfile uses {}",
+        known.join(", ")
+    )
+}
+
+fn build(kind: OpKind, a: &[&str]) -> Result<Op, String> {
+    let field = |i: usize| {
+        kind.usage()
+            .split(' ')
+            .nth(i)
+            .unwrap_or("argument")
+            .to_ascii_lowercase()
+            .replace('_', " ")
+    };
+    let num = |i: usize| -> Result<u64, String> {
+        number(a[i]).ok_or_else(|| {
+            format!(
+                "'{}' is not a number (the {} of {})",
+                a[i],
+                field(i),
+                kind.keyword()
+            )
+        })
+    };
+    let small = |i: usize| -> Result<u32, String> {
+        u32::try_from(num(i)?).map_err(|_| {
+            format!(
+                "'{}' is too large for the {} of {}",
+                a[i],
+                field(i),
+                kind.keyword()
+            )
+        })
+    };
+    let path = |i: usize| load_path(a[i]).map_err(|why| format!("the path '{}' {why}", a[i]));
+    let named = |i: usize| -> Result<LoadPath, String> {
+        let p = path(i)?;
+        if p.rel.is_empty() {
+            return Err(format!(
+                "{} of the test directory itself is refused: name a file or directory in it",
+                kind.keyword()
+            ));
+        }
+        Ok(p)
+    };
+    Ok(match kind {
+        OpKind::NtCreateX => {
+            let disposition = small(2)?;
+            if disposition > OVERWRITE_IF {
+                return Err(format!(
+                    "disposition {} is not one of NT's 0 (supersede) .. 5 (overwrite_if)",
+                    a[2]
+                ));
+            }
+            Op::NtCreateX {
+                path: path(0)?,
+                options: small(1)?,
+                disposition,
+                handle: small(3)?,
+            }
+        }
+        OpKind::Close => Op::Close { handle: small(0)? },
+        OpKind::Rename => Op::Rename {
+            from: named(0)?,
+            to: named(1)?,
+        },
+        OpKind::Unlink => {
+            small(1)?;
+            Op::Unlink { path: named(0)? }
+        }
+        OpKind::Deltree => Op::Deltree { path: named(0)? },
+        OpKind::Rmdir => Op::Rmdir { path: named(0)? },
+        OpKind::Mkdir => Op::Mkdir { path: named(0)? },
+        OpKind::Qpathinfo => {
+            small(1)?;
+            Op::Qpathinfo { path: path(0)? }
+        }
+        OpKind::Qfileinfo => {
+            small(1)?;
+            Op::Qfileinfo { handle: small(0)? }
+        }
+        OpKind::Qfsinfo => {
+            small(0)?;
+            Op::Qfsinfo
+        }
+        OpKind::Sfileinfo => Op::Sfileinfo {
+            handle: small(0)?,
+            level: small(1)?,
+        },
+        OpKind::Find => {
+            small(1)?;
+            small(2)?;
+            small(3)?;
+            Op::Find { pattern: named(0)? }
+        }
+        OpKind::WriteX => {
+            small(3)?;
+            Op::WriteX {
+                handle: small(0)?,
+                offset: offset(num(1)?, a[1])?,
+                size: small(2)?,
+            }
+        }
+        OpKind::ReadX => Op::ReadX {
+            handle: small(0)?,
+            offset: offset(num(1)?, a[1])?,
+            size: small(2)?,
+            returned: small(3)?,
+        },
+        OpKind::LockX | OpKind::UnlockX => {
+            num(1)?;
+            num(2)?;
+            let handle = small(0)?;
+            if kind == OpKind::LockX {
+                Op::LockX { handle }
+            } else {
+                Op::UnlockX { handle }
+            }
+        }
+        OpKind::Flush => Op::Flush { handle: small(0)? },
+    })
+}
+
+fn offset(value: u64, text: &str) -> Result<u64, String> {
+    if value > i64::MAX as u64 / 2 {
+        return Err(format!("offset {text} is beyond what a file can hold"));
+    }
+    Ok(value)
+}
+
+fn number(text: &str) -> Option<u64> {
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
+}
+
+fn load_path(text: &str) -> Result<LoadPath, &'static str> {
+    if text.contains('\0') {
+        return Err("holds a NUL byte");
+    }
+    let mut parts = Vec::new();
+    for part in text.split(['\\', '/']) {
+        match part {
+            "" | "." => {}
+            ".." => {
+                return Err(
+                    "climbs out of the test directory with '..'; loadfile paths stay inside it",
+                )
+            }
+            p => parts.push(p),
+        }
+    }
+    let rel = parts.join("/");
+    Ok(LoadPath {
+        per_client: rel.contains("client1"),
+        rel: rel.into(),
+    })
+}
+
+#[cfg(test)]
+#[path = "loadfile_tests.rs"]
+mod tests;
