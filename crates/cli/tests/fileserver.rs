@@ -5,7 +5,6 @@
 mod common;
 use common::*;
 use std::path::{Path, PathBuf};
-use std::process::Command as StdCommand;
 use std::time::{Duration, Instant};
 
 fn small_loadfile() -> PathBuf {
@@ -300,35 +299,20 @@ fn the_printed_mix_is_a_loadfile_that_replays_cleanly() {
 #[test]
 fn a_signal_prints_the_results_so_far_and_removes_the_files() {
     let dir = real_dir();
-    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("diskbench"))
-        .env("DISKBENCH_DB", TEST_DB)
-        .args([
-            "fileserver",
-            "--duration",
-            "60s",
-            "--warmup",
-            "0",
-            "--clients",
-            "2",
-            "--json",
-        ])
-        .arg(dir.path())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1000));
-    let sent = Instant::now();
-    StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        sent.elapsed() < Duration::from_secs(3),
-        "took {:?}",
-        sent.elapsed()
-    );
+    let target = dir.path().display().to_string();
+    let args = [
+        "fileserver",
+        "--duration",
+        "60s",
+        "--warmup",
+        "0",
+        "--clients",
+        "2",
+        "--json",
+        &target,
+    ];
+    let (out, took) = interrupt(args, Duration::from_millis(1000), &["INT"]);
+    assert!(took < Duration::from_secs(3), "took {took:?}");
     assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
     let doc = json_of(&out);
     assert_eq!(doc["interrupted"], true);

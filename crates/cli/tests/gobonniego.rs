@@ -5,8 +5,7 @@
 mod common;
 use common::*;
 use std::path::Path;
-use std::process::{Command as StdCommand, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const SAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -196,25 +195,11 @@ fn help_and_version() {
 #[test]
 fn ctrl_c_removes_the_files_and_exits_130() {
     let dir = real_dir();
-    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("diskbench"))
-        .args(small(dir.path()))
-        .args(["-iops-duration", "60", "-json"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    let sent = Instant::now();
-    StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        sent.elapsed() < Duration::from_secs(3),
-        "{:?}",
-        sent.elapsed()
-    );
+    let args = small(dir.path())
+        .into_iter()
+        .chain(["-iops-duration", "60", "-json"].map(String::from));
+    let (out, took) = interrupt(args, Duration::from_millis(1500), &["INT"]);
+    assert!(took < Duration::from_secs(3), "{took:?}");
     assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
     let doc = json_of(&out);
     assert!(doc["error"].as_str().unwrap().contains("interrupted"));

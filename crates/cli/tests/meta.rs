@@ -5,8 +5,7 @@
 
 mod common;
 use common::*;
-use std::process::Command as StdCommand;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const PHASES: [&str; 6] = [
     "sequential_create",
@@ -159,23 +158,15 @@ fn meta_bad_input_exits_2_naming_the_fix() {
 #[test]
 fn meta_interrupt_keeps_finished_phases_and_removes_files() {
     let dir = real_dir();
-    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("diskbench"))
-        .args(["meta", "-n", "512", "--json"])
-        .arg(dir.path())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
-    let sent = Instant::now();
-    StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let target = dir.path().display().to_string();
+    let (out, took) = interrupt(
+        ["meta", "-n", "512", "--json", &target],
+        Duration::from_millis(700),
+        &["INT"],
+    );
     assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
     // Removing up to half a million files takes a while; the run itself stops at once.
-    assert!(sent.elapsed() < Duration::from_secs(60));
+    assert!(took < Duration::from_secs(60));
     let doc = json_of(&out);
     assert!(doc["error"].is_string(), "{doc}");
     assert!(doc["phases"].as_array().unwrap().len() < 6);

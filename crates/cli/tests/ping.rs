@@ -267,26 +267,14 @@ fn issue5_ping_modes_direct_by_default_else_iopings_non_cached_or_cached() {
 #[test]
 fn issue5_ping_ctrl_c_prints_the_summary_so_far() {
     let dir = real_dir();
-    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("diskbench"))
-        .args(["ping", "-i", "2s"])
-        .arg(dir.path())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(800));
-    let sent = Instant::now();
-    StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    // The signal cuts the 2 s sleep short, as it cuts ioping's.
-    assert!(
-        sent.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        sent.elapsed()
+    let target = dir.path().display().to_string();
+    let (out, took) = interrupt(
+        ["ping", "-i", "2s", &target],
+        Duration::from_millis(800),
+        &["INT"],
     );
+    // The signal cuts the 2 s sleep short, as it cuts ioping's.
+    assert!(took < Duration::from_millis(500), "{took:?}");
     assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
     let text = stdout_of(&out);
     assert_eq!(request_lines(&text).len(), 1, "{text}");

@@ -3,46 +3,28 @@
 
 mod common;
 use common::*;
-use std::process::Command as StdCommand;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[test]
 fn each_stop_signal_ends_the_run_cleanly() {
     for (signal, status) in [("INT", 130), ("TERM", 143), ("HUP", 130)] {
         let dir = real_dir();
-        let child = StdCommand::new(assert_cmd::cargo::cargo_bin("diskbench"))
-            .env("DISKBENCH_DB", dir.path().join("h.sqlite3"))
-            .args([
-                "fio",
-                "--name=s",
-                "--rw=randread",
-                "--bs=4k",
-                "--size=8m",
-                "--direct=1",
-            ])
-            .args([
-                "--ioengine=io_uring",
-                "--runtime=60",
-                "--time_based",
-                "--output-format=json",
-            ])
-            .arg(format!("--directory={}", dir.path().display()))
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(1200));
-        let sent = Instant::now();
-        StdCommand::new("kill")
-            .args([&format!("-{signal}"), &child.id().to_string()])
-            .status()
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        assert!(
-            sent.elapsed() < Duration::from_secs(2),
-            "SIG{signal}: took {:?}",
-            sent.elapsed()
-        );
+        let target = format!("--directory={}", dir.path().display());
+        let args = [
+            "fio",
+            "--name=s",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=8m",
+            "--direct=1",
+            "--ioengine=io_uring",
+            "--runtime=60",
+            "--time_based",
+            "--output-format=json",
+            &target,
+        ];
+        let (out, took) = interrupt(args, Duration::from_millis(1200), &[signal]);
+        assert!(took < Duration::from_secs(2), "SIG{signal}: took {took:?}");
         assert_eq!(
             out.status.code(),
             Some(status),
@@ -69,32 +51,20 @@ fn each_stop_signal_ends_the_run_cleanly() {
 #[test]
 fn a_second_ctrl_c_exits_at_once_and_still_removes_the_files() {
     let dir = real_dir();
-    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("diskbench"))
-        .env("DISKBENCH_DB", dir.path().join("h.sqlite3"))
-        .args([
-            "fio",
-            "--name=s",
-            "--rw=randread",
-            "--bs=4k",
-            "--size=64m",
-            "--direct=1",
-            "--ioengine=psync",
-            "--runtime=60",
-            "--time_based",
-        ])
-        .arg(format!("--directory={}", dir.path().display()))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    for _ in 0..2 {
-        StdCommand::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
+    let target = format!("--directory={}", dir.path().display());
+    let args = [
+        "fio",
+        "--name=s",
+        "--rw=randread",
+        "--bs=4k",
+        "--size=64m",
+        "--direct=1",
+        "--ioengine=psync",
+        "--runtime=60",
+        "--time_based",
+        &target,
+    ];
+    let (out, _) = interrupt(args, Duration::from_millis(1500), &["INT", "INT"]);
     assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
     let left: Vec<_> = entries(dir.path())
         .into_iter()

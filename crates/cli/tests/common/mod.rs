@@ -30,6 +30,34 @@ pub fn json_of(out: &Output) -> serde_json::Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {text}"))
 }
 
+/// Starts `diskbench ARGS`, waits `after`, sends each of `signals` (`INT`,
+/// `TERM`, ...) and returns its output and how long it took to end after
+/// the first signal.
+pub fn interrupt<S: AsRef<std::ffi::OsStr>>(
+    args: impl IntoIterator<Item = S>,
+    after: std::time::Duration,
+    signals: &[&str],
+) -> (Output, std::time::Duration) {
+    use std::process::{Command, Stdio};
+    let child = Command::new(assert_cmd::cargo::cargo_bin("diskbench"))
+        .env("DISKBENCH_DB", TEST_DB)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("diskbench starts");
+    std::thread::sleep(after);
+    let sent = std::time::Instant::now();
+    for signal in signals {
+        Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+    }
+    let out = child.wait_with_output().expect("diskbench ends");
+    (out, sent.elapsed())
+}
+
 pub fn stdout_of(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
