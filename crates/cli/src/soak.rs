@@ -150,10 +150,10 @@ impl Plan {
     /// Whether another run follows `done` runs after `elapsed`: a run
     /// starts only while the duration, pause included, has not passed, and
     /// while what `--until-*` waits for has not come.
-    fn more_after(&self, done: u32, elapsed: Duration, verdicts: &SoakTracker) -> bool {
+    fn more_after(&self, done: u32, elapsed: Duration, verdicts: &[JobVerdict]) -> bool {
         let arrived = match self.until {
-            Some(Until::Throttled) => verdicts.throttled(),
-            Some(Until::Steady) => verdicts.steady(),
+            Some(Until::Throttled) => report::soak::throttled(verdicts),
+            Some(Until::Steady) => report::soak::steady(verdicts),
             None => false,
         };
         !arrived
@@ -162,10 +162,10 @@ impl Plan {
     }
 
     /// Says what an `--until-*` soak waited for and whether it came.
-    fn until_outcome(&self, verdicts: &SoakTracker) -> Option<(bool, &'static str)> {
+    fn until_outcome(&self, verdicts: &[JobVerdict]) -> Option<(bool, &'static str)> {
         match self.until? {
-            Until::Throttled => Some((verdicts.throttled(), "a throttling cliff")),
-            Until::Steady => Some((verdicts.steady(), "steady state")),
+            Until::Throttled => Some((report::soak::throttled(verdicts), "a throttling cliff")),
+            Until::Steady => Some((report::soak::steady(verdicts), "steady state")),
         }
     }
 }
@@ -271,6 +271,8 @@ pub fn run(
         notes: Vec::new(),
     };
     let mut tracker = SoakTracker::default();
+    // The verdicts over the runs so far (the recovery run left out).
+    let mut verdicts: Vec<JobVerdict> = Vec::new();
     // One workspace for every run: files are laid out once, removed at the end.
     let mut ws = runner::Workspace::default();
     // Set when the run about to start is the recovery run: how long it idled.
@@ -289,16 +291,17 @@ pub fn run(
         let (outcome, written) = measure_once(m, &stop, &mut ws, soak.clone(), prefix);
         if recovering.is_none() {
             tracker.add(k, &outcome.result);
+            verdicts = tracker.verdicts();
         }
         let failed = outcome.failure.is_some();
         let more = !failed
             && recovering.is_none()
-            && plan.is_some_and(|p| p.more_after(k, started.elapsed(), &tracker));
+            && plan.is_some_and(|p| p.more_after(k, started.elapsed(), &verdicts));
         let recover_next = !failed
             && recovering.is_none()
             && !more
             && plan.is_some_and(|p| p.recovery.is_some())
-            && tracker.verdicts().iter().any(|v| v.cliff.detected);
+            && verdicts.iter().any(|v| v.cliff.detected);
         let last = !more && !recover_next;
         let done = Finished {
             outcome: &outcome,
@@ -353,11 +356,11 @@ pub fn run(
         }
     }
     summary.elapsed = started.elapsed();
+    summary.until = plan.and_then(|p| p.until_outcome(&verdicts));
     if summary.verdicts.is_empty() {
-        summary.verdicts = tracker.verdicts();
+        summary.verdicts = verdicts;
     }
     if let Some(p) = &plan {
-        summary.until = p.until_outcome(&tracker);
         if let Some((false, what)) = summary.until {
             summary.notes.push(format!(
                 "{what} did not come within the limit ({})",
@@ -527,7 +530,7 @@ mod tests {
     #[test]
     fn the_plan_says_when_to_stop() {
         let s = Duration::from_secs;
-        let none = SoakTracker::default();
+        let none: Vec<JobVerdict> = Vec::new();
         let p = Plan {
             runs: Some(3),
             duration: None,

@@ -134,14 +134,30 @@ fn reports_the_iops_limit_and_the_bandwidth_limit() {
     }
 }
 
+/// The testbed's burst bucket as every test here drives it: 2,000 IOPS
+/// while credits last, 500 after, starting full (`--cap` = `--credits`).
+struct Bucket {
+    credits: u32,
+    seconds: u32,
+}
+
 /// Runs `job` on the testbed while its burst bucket drains, and returns the
 /// job's JSON. The bucket starts full (cap = credits), so nothing drains it
 /// before diskbench's I/O begins: the cliff comes `credits / (burst -
 /// baseline)` seconds after the start of the measured phase.
-fn run_with_bucket(tb: &Testbed, bucket: &[&str], job: &[&str]) -> serde_json::Value {
+fn run_with_bucket(tb: &Testbed, bucket: &Bucket, job: &[&str]) -> serde_json::Value {
+    let (credits, seconds) = (bucket.credits.to_string(), bucket.seconds.to_string());
     let mut child = StdCommand::new(testbed())
         .args(["bucket", &tb.name])
-        .args(bucket)
+        .args(["--burst", "2000", "--baseline", "500"])
+        .args([
+            "--credits",
+            &credits,
+            "--cap",
+            &credits,
+            "--seconds",
+            &seconds,
+        ])
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -158,18 +174,10 @@ fn finds_the_burst_bucket_cliff_and_its_size() {
     let Some(tb) = Testbed::up(&name, &[]) else {
         return;
     };
-    let bucket = [
-        "--burst",
-        "2000",
-        "--baseline",
-        "500",
-        "--credits",
-        "15000",
-        "--cap",
-        "15000",
-        "--seconds",
-        "40",
-    ];
+    let bucket = Bucket {
+        credits: 15000,
+        seconds: 40,
+    };
     let doc = run_with_bucket(
         &tb,
         &bucket,
@@ -231,18 +239,10 @@ fn a_soak_names_the_run_of_the_cliff_stops_there_and_measures_the_recovery() {
     let Some(tb) = Testbed::up(&name, &[]) else {
         return;
     };
-    let bucket = [
-        "--burst",
-        "2000",
-        "--baseline",
-        "500",
-        "--credits",
-        "22500",
-        "--cap",
-        "22500",
-        "--seconds",
-        "80",
-    ];
+    let bucket = Bucket {
+        credits: 22500,
+        seconds: 80,
+    };
     let doc = run_with_bucket(
         &tb,
         &bucket,
@@ -331,18 +331,10 @@ fn steady_state_on_a_constant_limit_and_not_while_the_bucket_drains() {
     let Some(tb) = Testbed::up(&name, &[]) else {
         return;
     };
-    let bucket = [
-        "--burst",
-        "2000",
-        "--baseline",
-        "500",
-        "--credits",
-        "10500",
-        "--cap",
-        "10500",
-        "--seconds",
-        "40",
-    ];
+    let bucket = Bucket {
+        credits: 10500,
+        seconds: 40,
+    };
     let doc = run_with_bucket(&tb, &bucket, &[&job[..], &["--runs=5"]].concat());
     let soak = &doc["soak"];
     assert_eq!(

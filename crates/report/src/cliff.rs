@@ -31,27 +31,41 @@ pub struct CliffReport {
 }
 
 /// One interval of a job: how long, how many I/Os and bytes.
-struct Interval {
-    seconds: f64,
-    ios: u64,
-    bytes: u64,
+pub(crate) struct Interval {
+    pub seconds: f64,
+    pub ios: u64,
+    pub bytes: u64,
 }
 
-fn intervals(job: &JobResult) -> Vec<Interval> {
-    job.series
-        .iter()
-        .filter(|p| p.duration_ms >= 500)
-        .map(|p| Interval {
+impl Interval {
+    pub fn rate(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.ios as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The intervals of a series that count: a last one under half a second is
+/// noise. Each with the point it came from.
+pub(crate) fn intervals(
+    series: &[model::SeriesPoint],
+) -> impl Iterator<Item = (&model::SeriesPoint, Interval)> {
+    series.iter().filter(|p| p.duration_ms >= 500).map(|p| {
+        let iv = Interval {
             seconds: p.duration_ms as f64 / 1000.0,
             ios: p.read_ios + p.write_ios,
             bytes: p.read_bytes + p.write_bytes,
-        })
-        .collect()
+        };
+        (p, iv)
+    })
 }
 
 /// The cliff inside one run, from its per-second series.
 pub fn within_run(job: &JobResult) -> CliffReport {
-    report_for(&intervals(job))
+    let iv: Vec<Interval> = intervals(&job.series).map(|(_, i)| i).collect();
+    report_for(&iv)
 }
 
 /// One run of a job in a soak, for [`across_runs`].
@@ -73,12 +87,8 @@ pub fn across_runs(runs: &[RunSlice]) -> CliffReport {
     // For each interval: its run and its start from the soak's start.
     let mut whence = Vec::new();
     for r in runs {
-        for p in r.job.series.iter().filter(|p| p.duration_ms >= 500) {
-            iv.push(Interval {
-                seconds: p.duration_ms as f64 / 1000.0,
-                ios: p.read_ios + p.write_ios,
-                bytes: p.read_bytes + p.write_bytes,
-            });
+        for (p, i) in intervals(&r.job.series) {
+            iv.push(i);
             whence.push((r.run, r.start_s + p.start_ms as f64 / 1000.0));
         }
     }
@@ -88,28 +98,27 @@ pub fn across_runs(runs: &[RunSlice]) -> CliffReport {
     }
     // `report_for` measured time as the sum of the intervals; put it back
     // on the soak's clock, in the interval where the cliff fell.
-    let measured_before = |k: usize| iv[..k].iter().map(|i| i.seconds).sum::<f64>();
-    let k = (0..iv.len())
-        .rev()
-        .find(|&k| measured_before(k) <= c.at_seconds)
-        .unwrap_or(0);
-    c.at_seconds = whence[k].1 + (c.at_seconds - measured_before(k));
+    let starts: Vec<f64> = iv
+        .iter()
+        .scan(0.0, |t, i| {
+            let start = *t;
+            *t += i.seconds;
+            Some(start)
+        })
+        .collect();
+    let k = starts
+        .partition_point(|&t| t <= c.at_seconds)
+        .saturating_sub(1);
+    c.at_seconds = whence[k].1 + (c.at_seconds - starts[k]);
     c.at_run = Some(whence[k].0);
     c
 }
 
 fn report_for(iv: &[Interval]) -> CliffReport {
-    let rate = |i: &Interval| {
-        if i.seconds > 0.0 {
-            i.ios as f64 / i.seconds
-        } else {
-            0.0
-        }
-    };
     let samples: Vec<Sample> = iv
         .iter()
         .map(|i| Sample {
-            rate: rate(i),
+            rate: i.rate(),
             seconds: i.seconds,
         })
         .collect();

@@ -64,6 +64,21 @@ pub struct JobVerdict {
     /// `None` with fewer runs than SNIA's window.
     pub steady: Option<SteadyState>,
     pub recovery: Option<Recovery>,
+    /// A cliff whose last seconds are still down (for `--until-throttled`).
+    pub confirmed: bool,
+}
+
+/// True when some job has a cliff and its last seconds are still down.
+pub fn throttled(verdicts: &[JobVerdict]) -> bool {
+    verdicts.iter().any(|v| v.confirmed)
+}
+
+/// True when every job is in a steady state.
+pub fn steady(verdicts: &[JobVerdict]) -> bool {
+    !verdicts.is_empty()
+        && verdicts
+            .iter()
+            .all(|v| v.steady.is_some_and(|s| s.attained))
 }
 
 impl SoakTracker {
@@ -110,33 +125,6 @@ impl SoakTracker {
         self.jobs.iter().map(JobTrack::verdict).collect()
     }
 
-    /// True when some job has a cliff and its last seconds are still down.
-    pub fn throttled(&self) -> bool {
-        self.jobs.iter().any(|t| {
-            let c = t.verdict().cliff;
-            let last: Vec<f64> = t
-                .runs
-                .iter()
-                .flat_map(|r| rates(&r.job))
-                .map(|(rate, _)| rate)
-                .collect();
-            let tail = &last[last.len().saturating_sub(CONFIRMING_SECONDS)..];
-            c.detected
-                && !tail.is_empty()
-                && median(&sorted(tail))
-                    <= c.after_iops + CONFIRMED_SHARE * (c.before_iops - c.after_iops)
-        })
-    }
-
-    /// True when every job is in a steady state.
-    pub fn steady(&self) -> bool {
-        !self.jobs.is_empty()
-            && self
-                .jobs
-                .iter()
-                .all(|t| t.verdict().steady.is_some_and(|s| s.attained))
-    }
-
     /// The verdicts with what the recovery run (`result`, after idling
     /// `idle_s`) shows for each job that had a cliff.
     pub fn with_recovery(&self, result: &RunResult, idle_s: f64) -> Vec<JobVerdict> {
@@ -162,12 +150,25 @@ impl JobTrack {
             })
             .collect();
         let rounds: Vec<f64> = self.runs.iter().map(|r| iops(&r.job)).collect();
+        let cliff = cliff::across_runs(&slices);
+        let last: Vec<f64> = self
+            .runs
+            .iter()
+            .flat_map(|r| rates(&r.job))
+            .map(|(rate, _)| rate)
+            .collect();
+        let tail = &last[last.len().saturating_sub(CONFIRMING_SECONDS)..];
+        let confirmed = cliff.detected
+            && !tail.is_empty()
+            && median(&sorted(tail))
+                <= cliff.after_iops + CONFIRMED_SHARE * (cliff.before_iops - cliff.after_iops);
         JobVerdict {
             name: self.name.clone(),
             runs: self.runs.len(),
-            cliff: cliff::across_runs(&slices),
+            cliff,
             steady: steady_state(&rounds, &SteadyRules::default()),
             recovery: None,
+            confirmed,
         }
     }
 }
@@ -179,15 +180,11 @@ fn iops(job: &JobResult) -> f64 {
     }
 }
 
-/// Per-second rates of a job (intervals under half a second left out).
+/// Per-second rates of a job and their lengths (intervals under half a
+/// second left out, as for the cliff).
 fn rates(job: &JobResult) -> Vec<(f64, f64)> {
-    job.series
-        .iter()
-        .filter(|p| p.duration_ms >= 500)
-        .map(|p| {
-            let s = p.duration_ms as f64 / 1000.0;
-            ((p.read_ios + p.write_ios) as f64 / s, s)
-        })
+    cliff::intervals(&job.series)
+        .map(|(_, i)| (i.rate(), i.seconds))
         .collect()
 }
 
@@ -336,14 +333,14 @@ mod tests {
         for (i, iops) in runs.iter().enumerate() {
             t.add(i as u32 + 1, &run_at(i as u64 * 6, iops));
             // Run 3 ends with three seconds down: confirmed.
-            assert_eq!(t.throttled(), i >= 2, "after run {}", i + 1);
+            assert_eq!(throttled(&t.verdicts()), i >= 2, "after run {}", i + 1);
         }
         let v = &t.verdicts()[0];
         assert_eq!(v.cliff.at_run, Some(3), "{v:?}");
         assert!((v.cliff.at_seconds - 14.5).abs() < 0.05, "{v:?}");
         assert_eq!((v.cliff.before_iops, v.cliff.after_iops), (2000.0, 500.0));
         assert!((v.cliff.burst_ios - 18750.0).abs() < 1.0, "{v:?}");
-        assert!(!t.steady(), "4 runs are fewer than a window");
+        assert!(!steady(&t.verdicts()), "4 runs are fewer than a window");
         assert!(text(&t.verdicts()).contains("(run 3)"));
 
         // Idling gave 3 s of burst back.
@@ -362,7 +359,7 @@ mod tests {
         for (i, level) in [1500u64, 1510, 1495, 1505, 1500, 1498].iter().enumerate() {
             t.add(i as u32 + 1, &run_at(i as u64 * 6, &[*level; 5]));
         }
-        assert!(t.steady() && !t.throttled());
+        assert!(steady(&t.verdicts()) && !throttled(&t.verdicts()));
         let v = &t.verdicts()[0];
         assert!(!v.cliff.detected);
         let s = v.steady.unwrap();
@@ -379,7 +376,7 @@ mod tests {
         for (i, level) in [3000u64, 2600, 2200, 1800, 1400, 1000].iter().enumerate() {
             t.add(i as u32 + 1, &run_at(i as u64 * 6, &[*level; 5]));
         }
-        assert!(!t.steady());
+        assert!(!steady(&t.verdicts()));
         assert!(text(&t.verdicts()).contains("not attained"));
     }
 }
