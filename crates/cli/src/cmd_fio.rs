@@ -20,6 +20,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         save,
         repeat,
         safety,
+        faults,
     } = match crate::history::split_own_args(args.clone()) {
         Ok(split) => split,
         Err(e) => {
@@ -71,6 +72,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         groups: &parsed.groups,
         allow_destructive: parsed.allow_destructive,
         safety,
+        faults: &faults.faults,
         global_options: &parsed.global_options,
         progress: true,
         save: &save,

@@ -45,6 +45,8 @@ pub struct RunArgs {
     save: crate::history::SaveArgs,
     #[command(flatten)]
     repeat: crate::soak::RepeatArgs,
+    #[command(flatten)]
+    faults: crate::history::FaultArgs,
 }
 
 /// The profile's tests, one per group so they run one after another.
@@ -144,6 +146,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         groups: &groups,
         allow_destructive: false,
         safety: Default::default(),
+        faults: &args.faults.faults,
         global_options: &[],
         progress: !args.json,
         save: &args.save,

@@ -117,7 +117,7 @@ fn parse_price(text: &str) -> Result<f64, String> {
 
 /// The diskbench flags taken out of a fio-style command line; the others
 /// say whether they take a value.
-const FLAGS: [(&str, bool); 16] = [
+const FLAGS: [(&str, bool); 17] = [
     ("--db", true),
     ("--no-save", false),
     ("--label", true),
@@ -134,6 +134,7 @@ const FLAGS: [(&str, bool); 16] = [
     ("--allow-overwrite", false),
     ("--allow-mounted-write", false),
     ("--readonly", false),
+    ("--inject-fault", true),
 ];
 
 /// Only diskbench's own flags, parsed by clap so they mean what they mean for `run`.
@@ -146,6 +147,8 @@ struct OwnOnly {
     repeat: RepeatArgs,
     #[command(flatten)]
     safety: SafetyArgs,
+    #[command(flatten)]
+    faults: FaultArgs,
 }
 
 /// What a measuring command may write beyond its own test files.
@@ -162,12 +165,28 @@ pub struct SafetyArgs {
     pub readonly: bool,
 }
 
+/// Faults to inject: for testing verification and error handling only.
+#[derive(Args, Clone, Debug, Default)]
+pub struct FaultArgs {
+    /// For testing verification and error handling, never for a measurement: make the N-th
+    /// read or write of every worker fail or lie (repeatable). KIND@DIR:N[/M], KIND@DIR one of
+    /// bitflip@read, bitflip@write, drop@write, misdirect@write, short@read, eio@read,
+    /// eio@write, enospc@write, erofs@write; /M hits every M-th I/O after N too
+    #[arg(long = "inject-fault", value_name = "SPEC", value_parser = parse_fault)]
+    pub faults: Vec<model::FaultRule>,
+}
+
+fn parse_fault(text: &str) -> Result<model::FaultRule, String> {
+    model::FaultRule::parse(text).map_err(|e| e.to_string())
+}
+
 /// diskbench's own flags taken out of a `fio` command line, and the rest.
 pub struct OwnArgs {
     pub rest: Vec<String>,
     pub save: SaveArgs,
     pub repeat: RepeatArgs,
     pub safety: SafetyArgs,
+    pub faults: FaultArgs,
 }
 
 /// Splits diskbench's own flags (history: `--db PATH` or `--db=PATH`,
@@ -207,6 +226,7 @@ pub fn split_own_args(args: Vec<String>) -> Result<OwnArgs, String> {
         save: parsed.save,
         repeat: parsed.repeat,
         safety: parsed.safety,
+        faults: parsed.faults,
     })
 }
 
@@ -316,6 +336,13 @@ Safety (diskbench writes only what it created unless told otherwise):
   --allow-mounted-write       with --allow-destructive: even a mounted one
   --allow-overwrite           write to a regular file diskbench did not create
   --readonly                  refuse every job that writes
+
+Fault injection (for testing verification and error handling, never a measurement):
+  --inject-fault SPEC         make the N-th read or write of every worker fail or
+                              lie (repeatable): KIND@DIR:N[/M], /M = and every M-th
+                              after N; bitflip@read|write, drop@write,
+                              misdirect@write, short@read, eio@read|write,
+                              enospc@write, erofs@write; e.g. eio@read:5/100
 ";
 
 #[cfg(test)]

@@ -99,6 +99,7 @@ fn placeholder(group: u32, spec: &JobSpec) -> JobResult {
         series: Vec::new(),
         error: None,
         steadystate: None,
+        verify: None,
     }
 }
 

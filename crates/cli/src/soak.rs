@@ -176,6 +176,8 @@ pub struct Measure<'a> {
     pub groups: &'a [Vec<JobSpec>],
     pub allow_destructive: bool,
     pub safety: crate::history::SafetyArgs,
+    /// `--inject-fault`: for testing only; the result carries a warning.
+    pub faults: &'a [model::FaultRule],
     /// fio's `[global]` options, for the JSON's `global options`.
     pub global_options: &'a [(String, String)],
     /// Show the progress line (on a terminal).
@@ -415,6 +417,7 @@ fn measure_once(
         live: hook,
         command_line: std::env::args().collect(),
         global_options: m.global_options.to_vec(),
+        faults: m.faults.to_vec(),
     };
     let outcome = runner::run_in(m.groups, &opts, ws);
     // Dropping the options drops the hook, which ends the writer.

@@ -9,6 +9,7 @@
 
 mod buffers;
 mod error;
+mod fault;
 mod libaio;
 mod null;
 mod open;
@@ -19,6 +20,7 @@ pub mod xattr;
 
 pub use buffers::{fill_random, BufferPool};
 pub use error::EngineError;
+pub use fault::FaultyEngine;
 pub use libaio::LibaioEngine;
 pub use model::Direction;
 pub use null::NullEngine;

@@ -2,10 +2,10 @@
 //! a seccomp profile refuses io_uring, try libaio, then sync, and say so.
 
 use crate::{
-    BufferPool, Capabilities, Completion, Engine, EngineError, IoRequest, LibaioEngine, NullEngine,
-    SyncEngine, UringEngine,
+    BufferPool, Capabilities, Completion, Engine, EngineError, FaultyEngine, IoRequest,
+    LibaioEngine, NullEngine, SyncEngine, UringEngine,
 };
-use model::EngineKind;
+use model::{EngineKind, FaultRule};
 use std::fs::File;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -47,6 +47,9 @@ pub enum AnyEngine {
     Uring(UringEngine),
     Libaio(LibaioEngine),
     Null(NullEngine),
+    /// Another engine with faults injected (`--inject-fault`); boxed, as it
+    /// holds an `AnyEngine` itself. Only made when faults are given.
+    Faulty(Box<FaultyEngine>),
 }
 
 pub fn open(kind: EngineKind, cfg: &EngineConfig) -> Result<AnyEngine, EngineError> {
@@ -95,6 +98,7 @@ macro_rules! dispatch {
             AnyEngine::Uring($e) => $body,
             AnyEngine::Libaio($e) => $body,
             AnyEngine::Null($e) => $body,
+            AnyEngine::Faulty($e) => $body,
         }
     };
 }
@@ -134,7 +138,16 @@ impl AnyEngine {
             AnyEngine::Uring(_) => EngineKind::IoUring,
             AnyEngine::Libaio(_) => EngineKind::Libaio,
             AnyEngine::Null(_) => EngineKind::Null,
+            AnyEngine::Faulty(e) => e.inner().kind(),
         }
+    }
+
+    /// This engine with `faults` injected, or itself unchanged when there are none.
+    pub fn with_faults(self, faults: &[FaultRule]) -> AnyEngine {
+        if faults.is_empty() {
+            return self;
+        }
+        AnyEngine::Faulty(Box::new(FaultyEngine::new(self, faults.to_vec())))
     }
 }
 

@@ -148,6 +148,81 @@ pub fn allocate(file: &File, len: u64) -> io::Result<()> {
     Ok(())
 }
 
+/// Reserves `offset..offset + len` with fallocate(2) (fio's `fallocate=native`
+/// and, with `keep_size`, `keep`: FALLOC_FL_KEEP_SIZE leaves the length as it
+/// is). Unlike posix_fallocate, nothing is written where the filesystem
+/// cannot allocate: the error (EOPNOTSUPP) comes back instead.
+pub fn fallocate(file: &File, keep_size: bool, offset: u64, len: u64) -> io::Result<()> {
+    let mode = if keep_size {
+        libc::FALLOC_FL_KEEP_SIZE
+    } else {
+        0
+    };
+    // SAFETY: plain syscall on a valid fd; no memory is passed.
+    check(unsafe {
+        libc::fallocate(
+            file.as_raw_fd(),
+            mode,
+            offset as libc::off_t,
+            len as libc::off_t,
+        )
+    })
+}
+
+/// sync_file_range(2)'s flags (fio's `sync_file_range=wait_before,write,wait_after`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RangeSync {
+    pub wait_before: bool,
+    pub write: bool,
+    pub wait_after: bool,
+}
+
+/// Starts (or waits for) writeback of `offset..offset + len` of a file:
+/// sync_file_range(2) with the flags of `how`.
+pub fn sync_file_range(file: &File, offset: u64, len: u64, how: RangeSync) -> io::Result<()> {
+    let mut flags = 0;
+    if how.wait_before {
+        flags |= libc::SYNC_FILE_RANGE_WAIT_BEFORE;
+    }
+    if how.write {
+        flags |= libc::SYNC_FILE_RANGE_WRITE;
+    }
+    if how.wait_after {
+        flags |= libc::SYNC_FILE_RANGE_WAIT_AFTER;
+    }
+    // SAFETY: plain syscall on a valid fd; no memory is passed.
+    check(unsafe {
+        libc::sync_file_range(
+            file.as_raw_fd(),
+            offset as libc::off64_t,
+            len as libc::off64_t,
+            flags,
+        )
+    })
+}
+
+/// Makes `slot`'s descriptor refer to the file `with` has open (dup3), so an
+/// engine that holds `slot` does its next I/O to another file without being
+/// rebuilt: fio's `openfiles` closing one file and opening the next. The
+/// caller keeps `with` or drops it; `slot` keeps its own reference.
+/// The engine must have no I/O in flight on `slot` that still looks its
+/// descriptor up, and must not have registered it (io_uring's fixed files
+/// keep the old file).
+pub fn replace_fd(slot: &File, with: &File) -> io::Result<()> {
+    let (to, from) = (slot.as_raw_fd(), with.as_raw_fd());
+    if to == from {
+        return Ok(());
+    }
+    // SAFETY: both descriptors are valid for the life of the borrows; dup3
+    // atomically closes `to`'s old file and points it at `from`'s, so `slot`
+    // still owns one valid descriptor and nothing is closed twice.
+    let ret = unsafe { libc::dup3(from, to, libc::O_CLOEXEC) };
+    if ret == -1 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 /// Bytes available to an unprivileged user on the filesystem holding `path`,
 /// and the filesystem's total size.
 pub fn free_space(path: &Path) -> io::Result<(u64, u64)> {
@@ -218,6 +293,38 @@ mod tests {
         let (free, total) = free_space(Path::new("/tmp")).unwrap();
         assert!(total > 0 && free <= total);
         assert!(free_space(Path::new("/no/such/dir")).is_err());
+    }
+
+    #[test]
+    fn fallocate_keep_size_reserves_without_growing() {
+        let f = tempfile::tempfile().unwrap();
+        fallocate(&f, true, 0, 1 << 20).unwrap();
+        let m = f.metadata().unwrap();
+        assert_eq!(m.len(), 0);
+        assert!(std::os::unix::fs::MetadataExt::blocks(&m) * 512 >= 1 << 20);
+        fallocate(&f, false, 0, 1 << 16).unwrap();
+        assert_eq!(f.metadata().unwrap().len(), 1 << 16);
+    }
+
+    #[test]
+    fn range_sync_and_fd_replacement() {
+        use std::io::{Read, Seek, Write};
+        let mut a = tempfile::tempfile().unwrap();
+        let mut b = tempfile::tempfile().unwrap();
+        a.write_all(b"aaaa").unwrap();
+        b.write_all(b"bbbb").unwrap();
+        let how = RangeSync {
+            write: true,
+            wait_after: true,
+            ..RangeSync::default()
+        };
+        sync_file_range(&a, 0, 4, how).unwrap();
+        replace_fd(&a, &b).unwrap();
+        drop(b);
+        let mut text = String::new();
+        a.rewind().unwrap();
+        a.read_to_string(&mut text).unwrap();
+        assert_eq!(text, "bbbb");
     }
 
     #[test]

@@ -21,7 +21,7 @@
 use crate::cmdline::{RawOpt, Section, SectionKind};
 use crate::error::{FioError, Origin, Scope};
 use crate::options::Key;
-use crate::{pattern, values};
+use crate::{bs_opts, output_opts, pattern, values, verify_opts};
 use model::job::{BlockSizes, BsShare, PerDir, RateProcess};
 use model::units::format_size;
 use model::{Direction, EngineKind, FileTarget, JobSpec, SteadyMetric, SteadyStateSpec};
@@ -54,6 +54,8 @@ struct Draft {
     bs: PerDir<(u64, u64)>,
     /// `bssplit`, which wins over `bs` for a direction that has one (as in fio).
     bssplit: PerDir<Option<Vec<BsShare>>>,
+    /// `bs_is_seq_rand` (see `bs_opts`).
+    bs_is_seq_rand: bool,
 }
 
 /// fio's default block size.
@@ -69,6 +71,7 @@ impl Draft {
             order: Order::default(),
             bs: PerDir::both((DEFAULT_BS, DEFAULT_BS)),
             bssplit: PerDir::default(),
+            bs_is_seq_rand: false,
         }
     }
 }
@@ -111,7 +114,7 @@ pub(crate) fn build(cmdline: Vec<Section>, files: Vec<Vec<Section>>) -> Result<B
         for section in file {
             match section.kind {
                 SectionKind::Global => {
-                    for opt in &section.opts {
+                    for opt in kb_base_first(&section.opts) {
                         apply(&mut file_global, opt, &Scope::Global)
                             .map_err(|e| e.located(opt.at.as_ref()))?;
                     }
@@ -144,7 +147,7 @@ fn job(
     // the first option and echoed.
     draft.spec.name = name.clone();
     let scope = Scope::Job(name);
-    for opt in opts.iter().chain(overrides) {
+    for opt in kb_base_first(opts).chain(overrides) {
         apply(&mut draft, opt, &scope).map_err(|e| e.located(opt.at.as_ref()))?;
     }
     let order = draft.order.clone();
@@ -152,7 +155,23 @@ fn job(
     Ok(Job { spec, order, at })
 }
 
+/// fio reads a job file's section with its `kb_base` first, wherever it
+/// stands (`size=1m` above `kb_base=1000` is 10^6 bytes), and the command
+/// line in order (`--size=1m --kb_base=1000` is 2^20): checked with fio 3.33.
+fn kb_base_first(opts: &[RawOpt]) -> impl Iterator<Item = &RawOpt> {
+    let early = |o: &&RawOpt| o.def.key == Key::KbBase && o.at.is_some();
+    opts.iter()
+        .filter(early)
+        .chain(opts.iter().filter(move |o| !early(o)))
+}
+
+/// Sizes are read under the `kb_base` the job has so far.
 fn apply(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioError> {
+    let kb_base_1000 = draft.spec.units.kb_base_1000;
+    values::with_kb_base(kb_base_1000, || apply_one(draft, opt, scope))
+}
+
+fn apply_one(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioError> {
     let name = opt.def.name;
     let value = opt.value.as_deref();
     // Only flags come without a value, and they do not read `text`.
@@ -178,6 +197,7 @@ fn apply(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioError>
                 pattern::bssplit(scope, p).map(Some)
             })?
         }
+        Key::BsIsSeqRand => draft.bs_is_seq_rand = values::boolean(scope, name, text)?,
         // fio treats size=0 as "not given": the size of the file or device.
         Key::Size => {
             spec.size_bytes = Some(values::size_or_percent(scope, name, text)?).filter(|&b| b > 0)
@@ -338,6 +358,9 @@ fn apply_more(
                 }
             }
         }
+        Key::BsUnaligned => spec.bs_unaligned = values::flag(scope, name, value)?,
+        // Seconds when bare, as fio reads it.
+        Key::ThinkTimeIoTime => think.iotime = values::duration(scope, name, text)?,
         Key::RandomDistribution => {
             spec.random.distribution = pattern::random_distribution(scope, text)?
         }
@@ -365,56 +388,24 @@ fn apply_more(
             spec.iodepth_batch_complete_max = values::int_u32(scope, name, text)?
         }
         Key::IoDepthLow => spec.iodepth_low = Some(values::int_u32(scope, name, text)?),
-        // An empty prefix stands for the job's name until the job is complete.
-        Key::WriteBwLog => spec.logs.bw = Some(log_prefix(scope, name, value)?),
-        Key::WriteIopsLog => spec.logs.iops = Some(log_prefix(scope, name, value)?),
-        Key::WriteLatLog => spec.logs.lat = Some(log_prefix(scope, name, value)?),
-        Key::LogAvgMsec => spec.logs.avg_msec = values::int(scope, name, text)?,
-        Key::LogOffset => spec.logs.offset = values::flag(scope, name, value)?,
-        Key::KbBase => match values::int(scope, name, text)? {
-            1024 => {}
-            1000 => {
-                return Err(FioError::not_yet(
-                    scope,
-                    name,
-                    text,
-                    " (sizes in powers of ten)",
-                    ": diskbench reads and prints sizes in powers of two, fio's default \
-                     kb_base=1024; write sizes as e.g. 4000 for 4 kB",
-                ))
+        Key::FileSize
+        | Key::Fallocate
+        | Key::Unlink
+        | Key::UnlinkEachLoop
+        | Key::CreateOnOpen
+        | Key::AllowFileCreate
+        | Key::CreateOnly
+        | Key::OpenFiles
+        | Key::SyncFileRange => crate::fileopts::apply(spec, key, scope, name, text)?,
+        other => {
+            if !output_opts::apply(spec, other, scope, name, text, value)?
+                && !verify_opts::apply(spec, other, scope, name, text, value)?
+            {
+                unreachable!("{other:?} is applied in `apply`")
             }
-            _ => return Err(FioError::invalid(scope, name, text, "use 1024 or 1000")),
-        },
-        Key::UnitBase => match values::int(scope, name, text)? {
-            0 | 8 => {}
-            1 => {
-                return Err(FioError::not_yet(
-                    scope,
-                    name,
-                    text,
-                    " (bits in the output)",
-                    ": diskbench reports bytes (unit_base=8, or 0, fio's default)",
-                ))
-            }
-            _ => return Err(FioError::invalid(scope, name, text, "use 0, 8 or 1")),
-        },
-        other => unreachable!("{other:?} is applied in `apply`"),
+        }
     }
     Ok(())
-}
-
-/// A log's file name prefix: the value, or "" (the job's name) when bare.
-fn log_prefix(scope: &Scope, option: &str, value: Option<&str>) -> Result<String, FioError> {
-    let prefix = value.unwrap_or("").trim();
-    if prefix.contains('/') && prefix.ends_with('/') {
-        return Err(FioError::invalid(
-            scope,
-            option,
-            prefix,
-            "give a file name prefix, e.g. write_bw_log=mylog (fio adds _bw.1.log)",
-        ));
-    }
-    Ok(prefix.to_string())
 }
 
 /// Each direction's block sizes from `bs`/`bsrange`/`bssplit`; `bs_bytes`
@@ -568,26 +559,29 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
         filename,
         directory,
         nrfiles,
-        bs,
-        bssplit,
+        mut bs,
+        mut bssplit,
+        bs_is_seq_rand,
         ..
     } = draft;
     let job = spec.name.clone();
+    if bs_is_seq_rand {
+        bs_opts::seq_rand(&spec, &mut bs, &mut bssplit)?;
+    }
     block_sizes(&mut spec, &bs, &bssplit);
     // fio's ss_dur defaults to 0, which turns steady-state detection off.
     if spec.steadystate.is_some_and(|ss| ss.duration.is_zero()) {
         spec.steadystate = None;
     }
-    let logs = &mut spec.logs;
-    for prefix in [&mut logs.bw, &mut logs.iops, &mut logs.lat]
-        .into_iter()
-        .flatten()
-    {
-        if prefix.is_empty() {
-            *prefix = job.clone();
-        }
+    output_opts::finish(&mut spec);
+    // fio 3.33: thinktime_iotime without thinktime_blocks stalls on time only.
+    let blocks_given = spec.options.iter().any(|(k, _)| k == "thinktime_blocks");
+    if !spec.thinktime.iotime.is_zero() && !blocks_given {
+        spec.thinktime.blocks = u32::MAX;
     }
     check_pattern(&spec)?;
+    bs_opts::check_unaligned(&spec)?;
+    verify_opts::finish(&mut spec)?;
     if spec.direct {
         let below = spec.offset_bytes / DIRECT_ALIGN_BYTES * DIRECT_ALIGN_BYTES;
         check_direct_alignment(&job, "offset", spec.offset_bytes, &format_size(below))?;
@@ -609,8 +603,12 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     };
     match spec.size_bytes {
         None if spec.engine == EngineKind::Null => return Err(FioError::NullNeedsSize { job }),
-        None if !named => return Err(FioError::MissingSize { job }),
+        // With filesize, size only bounds the I/O (see `fileopts`).
+        None if !named && spec.file_options.filesize.is_none() => {
+            return Err(FioError::MissingSize { job })
+        }
         None => {}
+        Some(_) if spec.file_options.filesize.is_some() => {}
         Some(size) => {
             let files = if named { 1 } else { u64::from(nrfiles) };
             if size / files < spec.bs_bytes {
@@ -628,6 +626,7 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
             }
         }
     }
+    crate::fileopts::finish(&mut spec)?;
     Ok(spec)
 }
 

@@ -19,19 +19,23 @@
 //! a table entry and one `match` arm.
 
 mod arith;
+mod bs_opts;
 mod cmdline;
 mod error;
 mod expand;
+mod fileopts;
 mod groups;
 mod jobfile;
 mod jobs;
 mod options;
+mod output_opts;
 mod pattern;
 mod showcmd;
 mod suggest;
 #[cfg(test)]
 mod tests;
 mod values;
+mod verify_opts;
 
 pub use error::{FioError, Origin, Scope};
 pub use model::JobSpec;

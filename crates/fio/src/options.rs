@@ -71,6 +71,10 @@ pub(crate) enum Key {
     ThinkTimeSpin,
     ThinkTimeBlocks,
     ThinkTimeBlocksType,
+    ThinkTimeIoTime,
+    /// `bs_unaligned`, `bs_is_seq_rand`: see `bs_opts`.
+    BsUnaligned,
+    BsIsSeqRand,
     RandomDistribution,
     NoRandomMap,
     /// Accepted for every fio generator: see `model::job::RandomGenerator`.
@@ -92,13 +96,40 @@ pub(crate) enum Key {
     WriteLatLog,
     LogAvgMsec,
     LogOffset,
-    /// Only fio's defaults (powers of two, bytes) are carried out.
+    /// `write_hist_log` and its interval and coarseness (see `model::fio_plat`).
+    WriteHistLog,
+    LogHistMsec,
+    LogHistCoarseness,
+    LogMaxValue,
+    PerJobLogs,
+    /// How sizes are read and the normal output's units: see `output_opts`.
     KbBase,
     UnitBase,
     /// `steadystate`/`ss`, `ss_dur`, `ss_ramp`: see `model::SteadyStateSpec`.
     SteadyState,
     SteadyStateDuration,
     SteadyStateRamp,
+    /// The file options: see `crate::fileopts`.
+    FileSize,
+    Fallocate,
+    Unlink,
+    UnlinkEachLoop,
+    CreateOnOpen,
+    AllowFileCreate,
+    CreateOnly,
+    OpenFiles,
+    SyncFileRange,
+    /// `verify*`: see `verify_opts`.
+    Verify,
+    DoVerify,
+    VerifyOnly,
+    VerifyInterval,
+    VerifyOffset,
+    VerifyPattern,
+    VerifyFatal,
+    VerifyDump,
+    VerifyBacklog,
+    VerifyBacklogBatch,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -136,8 +167,18 @@ impl Key {
             | Key::WriteBwLog
             | Key::WriteIopsLog
             | Key::WriteLatLog
-            | Key::SteadyState => ValueKind::Text,
-            Key::Runtime | Key::RampTime | Key::ThinkTime | Key::ThinkTimeSpin => ValueKind::Time,
+            | Key::WriteHistLog
+            | Key::SteadyState
+            | Key::FileSize
+            | Key::Fallocate
+            | Key::SyncFileRange
+            | Key::Verify
+            | Key::VerifyPattern => ValueKind::Text,
+            Key::Runtime
+            | Key::RampTime
+            | Key::ThinkTime
+            | Key::ThinkTimeSpin
+            | Key::ThinkTimeIoTime => ValueKind::Time,
             _ => ValueKind::Number,
         }
     }
@@ -266,6 +307,14 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
         "thinktime_blocks_type",
         Arity::Value,
     ),
+    opt(Key::ThinkTimeIoTime, "thinktime_iotime", Arity::Value),
+    OptDef {
+        key: Key::BsUnaligned,
+        name: "bs_unaligned",
+        aliases: &["blocksize_unaligned"],
+        arity: Arity::Flag,
+    },
+    opt(Key::BsIsSeqRand, "bs_is_seq_rand", Arity::Value),
     opt(Key::RandomDistribution, "random_distribution", Arity::Value),
     opt(Key::NoRandomMap, "norandommap", Arity::Flag),
     opt(Key::RandomGenerator, "random_generator", Arity::Value),
@@ -299,6 +348,11 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::WriteLatLog, "write_lat_log", Arity::Flag),
     opt(Key::LogAvgMsec, "log_avg_msec", Arity::Value),
     opt(Key::LogOffset, "log_offset", Arity::Flag),
+    opt(Key::WriteHistLog, "write_hist_log", Arity::Flag),
+    opt(Key::LogHistMsec, "log_hist_msec", Arity::Value),
+    opt(Key::LogHistCoarseness, "log_hist_coarseness", Arity::Value),
+    opt(Key::LogMaxValue, "log_max_value", Arity::Flag),
+    opt(Key::PerJobLogs, "per_job_logs", Arity::Value),
     opt(Key::KbBase, "kb_base", Arity::Value),
     opt(Key::UnitBase, "unit_base", Arity::Value),
     OptDef {
@@ -319,6 +373,29 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
         aliases: &["ss_ramp"],
         arity: Arity::Value,
     },
+    opt(Key::Verify, "verify", Arity::Value),
+    opt(Key::DoVerify, "do_verify", Arity::Value),
+    opt(Key::VerifyOnly, "verify_only", Arity::Flag),
+    opt(Key::VerifyInterval, "verify_interval", Arity::Value),
+    opt(Key::VerifyOffset, "verify_offset", Arity::Value),
+    opt(Key::VerifyPattern, "verify_pattern", Arity::Value),
+    opt(Key::VerifyFatal, "verify_fatal", Arity::Value),
+    opt(Key::VerifyDump, "verify_dump", Arity::Value),
+    opt(Key::VerifyBacklog, "verify_backlog", Arity::Value),
+    opt(
+        Key::VerifyBacklogBatch,
+        "verify_backlog_batch",
+        Arity::Value,
+    ),
+    opt(Key::FileSize, "filesize", Arity::Value),
+    opt(Key::Fallocate, "fallocate", Arity::Value),
+    opt(Key::Unlink, "unlink", Arity::Value),
+    opt(Key::UnlinkEachLoop, "unlink_each_loop", Arity::Value),
+    opt(Key::CreateOnOpen, "create_on_open", Arity::Value),
+    opt(Key::AllowFileCreate, "allow_file_create", Arity::Value),
+    opt(Key::CreateOnly, "create_only", Arity::Value),
+    opt(Key::OpenFiles, "openfiles", Arity::Value),
+    opt(Key::SyncFileRange, "sync_file_range", Arity::Value),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -377,21 +454,20 @@ pub(crate) static FIO_CLI_NOT_CARRIED_OUT: &[&str] = &[
 /// not carry out yet.
 #[rustfmt::skip]
 pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
-    "allow_file_create", "allow_mounted_write", "allrandrepeat", "arguments", "atomic",
+    "allow_mounted_write", "allrandrepeat", "arguments", "atomic",
     "bindname", "block", "block_error_percentiles",
-    "blocksize_unaligned", "bs_is_seq_rand", "bs_unaligned",
     "buffer_compress_chunk", "buffer_compress_percentage", "buffer_pattern", "busy_poll",
     "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete", "cgroup_weight", "chunk_size",
     "clientname", "clocksource", "clustername", "cmd_type", "cmdprio",
     "cmdprio_bssplit", "cmdprio_class", "cmdprio_percentage", "conf", "cont", "continue_on_error",
     "cpuchunks", "cpuload", "cpumask", "cpumode", "cpus_allowed_policy",
-    "create_fsync", "create_on_open", "create_only", "create_serialize", "cuda_io",
+    "create_fsync", "create_serialize", "cuda_io",
     "dedupe_global", "dedupe_mode", "dedupe_percentage", "dedupe_working_set_percentage",
     "device-names", "dir", "direct_write_to_pmem", "disable_bw",
     "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat", "disk_util",
-    "do_verify", "donorname", "error_dump", "exec_postrun", "exec_prerun", "exit_on_io_done",
-    "exit_what", "exitall", "exitall_on_error", "experimental_verify", "fallocate",
-    "file_append", "filename_format", "filesize", "fill_device", "fill_fs",
+    "donorname", "error_dump", "exec_postrun", "exec_prerun", "exit_on_io_done",
+    "exit_what", "exitall", "exitall_on_error", "experimental_verify", 
+    "file_append", "filename_format", "fill_device", "fill_fs",
     "fixedbufs", "flow", "flow_id", "flow_sleep", "force_async", "gid",
     "gpu_dev_ids", "grace_time", "gtod_cpu", "hdfsdirectory", "hipri",
     "hipri_percentage", "hostname", "http_host", "http_mode", "http_pass", "http_s3_key",
@@ -404,13 +480,13 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "job_max_open_zones", "large-block-op-kbytes", 
     "latency_percentile", "latency_run", "latency_target", "latency_window", "listen", "load",
     "lockfile", "lockmem", "log_alternate_epoch", "log_alternate_epoch_clock_id",
-    "log_compression", "log_compression_cpus", "log_entries", "log_hist_coarseness",
-    "log_hist_msec", "log_max_value", "log_store_compressed", "log_unix_epoch",
+    "log_compression", "log_compression_cpus", "log_entries",
+    "log_store_compressed", "log_unix_epoch",
     "max_latency", "max_open_zones", "mem", "mem_align", "merge_blktrace_file",
     "merge_blktrace_iters", "merge_blktrace_scalars", "mss", "namenode", "nfs_url",
     "nice", "nodelay", "nonvectored", "nowait", "numa_cpu_nodes",
     "numa_mem_policy", "numruns", "object_class", "offset_align",
-    "offset_increment", "opendir", "openfiles", "overwrite", "per_job_logs",
+    "offset_increment", "opendir", "overwrite",
     "pingpong", "pool", "port", "pre_read", "prep", "prio", "prioclass",
     "profile", "program", "proto", "protocol",
    
@@ -421,15 +497,14 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "significant_figures", "skip_bad", "softrandommap", "sqthread_poll",
     "sqthread_poll_cpu", "stat_type", "stats",
     "std_redirect",
-    "stream_id", "sync", "sync_file_range", "test-duration",
-    "thinktime_iotime", "threads",
+    "stream_id", "sync", "test-duration",
+    "threads",
     "threads-per-queue", "touch_objects", "trim_backlog", "trim_backlog_batch", "trim_percentage",
     "trim_verify_zero", "ttl", "uid", "unified_rw_reporting", "unique_filename",
-    "unlink", "unlink_each_loop", "uri", "userspace_reap", "verb", "verify", "verify_async",
-    "verify_async_cpus", "verify_backlog", "verify_backlog_batch", "verify_dump", "verify_fatal",
-    "verify_interval", "verify_offset", "verify_only", "verify_pattern", "verify_state_load",
+    "uri", "userspace_reap", "verb", "verify_async",
+    "verify_async_cpus", "verify_state_load",
     "verify_state_save", "window_size", "write_barrier",
-    "write_hint", "write_hist_log", "write_iolog",
+    "write_hint", "write_iolog",
     "writefua", "xnvme_admin", "xnvme_async", "xnvme_dev_nsid", "xnvme_iovec",
     "xnvme_sync", "zero_buffers", "zone_reset_frequency", "zone_reset_threshold",
     "zonecapacity", "zonemode", "zonerange", "zonesize", "zoneskip",
@@ -503,7 +578,8 @@ mod tests {
         assert!(matches!(lookup("readwrite"), Lookup::Job(d) if d.name == "rw"));
         assert!(matches!(lookup("blocksize"), Lookup::Job(d) if d.key == Key::Bs));
         assert!(matches!(lookup("output"), Lookup::Run(OUTPUT)));
-        assert!(matches!(lookup("verify"), Lookup::NotCarriedOut));
+        assert!(matches!(lookup("verify"), Lookup::Job(d) if d.key == Key::Verify));
+        assert!(matches!(lookup("verify_async"), Lookup::NotCarriedOut));
         assert!(matches!(lookup("parse-only"), Lookup::Run(PARSE_ONLY)));
         assert!(matches!(lookup("wait_for_previous"), Lookup::Job(d) if d.key == Key::Stonewall));
         assert!(matches!(lookup("showcmd"), Lookup::NotCarriedOut));

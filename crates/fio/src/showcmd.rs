@@ -40,6 +40,9 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
         opts.push(("rwmixread", Some(job.rwmix_read_pct.to_string())));
     }
     block_size_opts(job, &mut opts);
+    if job.bs_unaligned {
+        opts.push(("bs_unaligned", None));
+    }
     if let Some(size) = job.size_bytes {
         opts.push(("size", Some(format_size(size))));
     }
@@ -133,6 +136,9 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     pattern_opts(job, &defaults, &mut opts);
     pace_opts(job, &defaults, &mut opts);
     other_opts(job, &defaults, &mut opts);
+    crate::fileopts::show(job, &mut opts);
+    crate::verify_opts::show(job, &mut opts);
+    unit_opts(job, &mut opts);
     let words: Vec<String> = opts
         .into_iter()
         .map(|(name, value)| match value {
@@ -314,8 +320,16 @@ fn pace_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
     push_if(opts, "thinktime_spin", t.spin != dt.spin, || {
         format_micros(t.spin)
     });
-    push_if(opts, "thinktime_blocks", t.blocks != dt.blocks, || {
-        t.blocks.to_string()
+    // thinktime_iotime alone counts no blocks: the parser says so again.
+    let by_time_only = !t.iotime.is_zero() && t.blocks == u32::MAX;
+    push_if(
+        opts,
+        "thinktime_blocks",
+        t.blocks != dt.blocks && !by_time_only,
+        || t.blocks.to_string(),
+    );
+    push_if(opts, "thinktime_iotime", t.iotime != dt.iotime, || {
+        format_duration(t.iotime)
     });
     push_if(opts, "thinktime_blocks_type", t.on_issue, || {
         "issue".to_string()
@@ -376,6 +390,7 @@ fn other_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
         ("write_bw_log", &logs.bw),
         ("write_iops_log", &logs.iops),
         ("write_lat_log", &logs.lat),
+        ("write_hist_log", &logs.hist),
     ] {
         if let Some(prefix) = prefix {
             opts.push((name, Some(prefix.clone())));
@@ -385,6 +400,27 @@ fn other_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
         logs.avg_msec.to_string()
     });
     push_if(opts, "log_offset", logs.offset, || "1".to_string());
+    push_if(opts, "log_hist_msec", logs.hist_msec != 0, || {
+        logs.hist_msec.to_string()
+    });
+    push_if(
+        opts,
+        "log_hist_coarseness",
+        logs.hist_coarseness != 0,
+        || logs.hist_coarseness.to_string(),
+    );
+    push_if(opts, "log_max_value", logs.max_value, || "1".to_string());
+    push_if(opts, "per_job_logs", logs.shared, || "0".to_string());
+}
+
+/// `unit_base` and `kb_base` come last: the sizes above are printed in
+/// powers of two (`4k` = 4096), and the command line is read in order, so
+/// `--kb_base=1000` after them changes the output's units only.
+fn unit_opts(job: &JobSpec, opts: &mut Opts) {
+    push_if(opts, "unit_base", job.units.bits, || "1".to_string());
+    push_if(opts, "kb_base", job.units.kb_base_1000, || {
+        "1000".to_string()
+    });
 }
 
 /// `0-3,6`: runs of CPUs as ranges.

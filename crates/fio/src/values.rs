@@ -11,6 +11,7 @@ use crate::error::{FioError, Scope};
 use crate::suggest::closest;
 use model::units::{self, UnitError};
 use model::{EngineKind, FadviseHint, RwMode};
+use std::cell::Cell;
 use std::time::Duration;
 
 const RW_NAMES: [&str; 7] = [
@@ -96,7 +97,24 @@ pub(crate) fn size_or_percent(scope: &Scope, option: &str, text: &str) -> Result
 }
 
 pub(crate) fn size(scope: &Scope, option: &str, text: &str) -> Result<u64, FioError> {
-    units::parse_size(text).map_err(|e| FioError::bad_value(scope, option, e))
+    let kb_base_1000 = KB_BASE_1000.with(Cell::get);
+    units::parse_size_in(text, kb_base_1000).map_err(|e| FioError::bad_value(scope, option, e))
+}
+
+thread_local! {
+    /// The `kb_base` of the job whose option is being read (see [`with_kb_base`]).
+    static KB_BASE_1000: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `read` with sizes read under `kb_base=1000` (or not). fio reads every
+/// size of a job under that job's `kb_base`; the readers of sizes are many
+/// and nested (`bs`, `bssplit`, ranges, rates, zones), so the setting is
+/// scoped around the reading of one option rather than passed down to each.
+pub(crate) fn with_kb_base<T>(kb_base_1000: bool, read: impl FnOnce() -> T) -> T {
+    let before = KB_BASE_1000.with(|k| k.replace(kb_base_1000));
+    let result = read();
+    KB_BASE_1000.with(|k| k.set(before));
+    result
 }
 
 pub(crate) fn duration(scope: &Scope, option: &str, text: &str) -> Result<Duration, FioError> {

@@ -72,10 +72,10 @@ fn unknown_option_suggests_the_closest() {
 #[test]
 fn known_fio_options_not_carried_out() {
     for option in [
-        "verify=md5",
+        "verify_async=2",
         "zonemode=zbd",
         "nice=5",
-        "sync_file_range=wait_before:8",
+        "write_barrier=1",
         "minimal",
         "showcmd",
     ] {

@@ -209,13 +209,109 @@ fn limits_start_and_queue() {
 }
 
 #[test]
-fn units_are_fios_defaults_only() {
+fn kb_base_and_unit_base_as_in_fio() {
     let j = job("--kb_base=1024 --unit_base=8");
     assert_eq!(j.options.len(), 5);
-    assert!(error("--kb_base=1000")
-        .contains("kb_base=1000 (sizes in powers of ten) is not supported yet"));
-    assert!(error("--unit_base=1").contains("(bits in the output) is not supported yet"));
-    assert!(error("--kb_base=512").contains("use 1024 or 1000"));
+    assert_eq!(j.units, model::units::OutputUnits::default());
+    // fio 3.33: on the command line kb_base applies to the sizes after it
+    // (`--size=16m` above stays 2^24), `k` is 1000 and `ki` 1024.
+    let j = job("--kb_base=1000 --unit_base=1 --bs=4k --io_size=1m --rate=1mi");
+    assert!(j.units.kb_base_1000 && j.units.bits);
+    assert_eq!(j.size_bytes, Some(16 << 20));
+    assert_eq!((j.bs_bytes, j.io_size_bytes), (4000, Some(1_000_000)));
+    assert_eq!(j.rate.bytes_per_sec.read, 1 << 20);
+    let j = job("--kb_base=1000 --bssplit=4k/50:4ki/50");
+    let sizes: Vec<u64> = match j.block_sizes_of(model::Direction::Read) {
+        BlockSizes::Split(shares) => shares.iter().map(|s| s.bytes).collect(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(sizes, [4000, 4096]);
+    assert!(error("--kb_base=512").contains("use 1024 (4k is 4096 bytes"));
+    assert!(error("--unit_base=2").contains("or 1 (in bits)"));
+}
+
+#[test]
+fn kb_base_comes_first_in_a_job_file_section() {
+    // fio 3.33 reads a section's kb_base before its other options.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("kb.fio");
+    std::fs::write(
+        &file,
+        "[global]\nsize=1m\nkb_base=1000\nioengine=null\n[a]\nbs=4k\n[b]\nkb_base=1024\nbs=4k\n",
+    )
+    .unwrap();
+    let args = parse(&file.display().to_string());
+    let a = &args.jobs[0];
+    assert_eq!((a.size_bytes, a.bs_bytes), (Some(1_000_000), 4000));
+    assert!(a.units.kb_base_1000);
+    let b = &args.jobs[1];
+    assert_eq!((b.size_bytes, b.bs_bytes), (Some(1_000_000), 4096));
+    assert!(!b.units.kb_base_1000);
+}
+
+#[test]
+fn thinktime_iotime_alone_counts_no_blocks() {
+    // fio 3.33 ignores thinktime_blocks' default of 1 when thinktime_iotime
+    // is given (else every I/O would stall); bare numbers are seconds.
+    let j = job("--thinktime=1s --thinktime_iotime=9");
+    assert_eq!(j.thinktime.iotime, Duration::from_secs(9));
+    assert_eq!(j.thinktime.blocks, u32::MAX);
+    let j = job("--thinktime=1s --thinktime_iotime=500ms --thinktime_blocks=1");
+    assert_eq!(
+        (j.thinktime.iotime, j.thinktime.blocks),
+        (Duration::from_millis(500), 1)
+    );
+    assert!(error("--thinktime=1s --thinktime_iotime=soon").contains("thinktime_iotime"));
+}
+
+#[test]
+fn bs_is_seq_rand_gives_sequential_io_the_read_sizes_and_random_io_the_write_sizes() {
+    // fio 3.33 with bs=4k,64k: rw=write writes 4k, randread reads 64k, randrw both 64k.
+    let j = job("--rw=write --bs=4k,64k --bs_is_seq_rand=1");
+    assert_eq!(j.bs_bytes, 4096);
+    let j = job("--rw=randread --bs=4k,64k --bs_is_seq_rand=1");
+    assert_eq!(j.bs_bytes, 65536);
+    let j = job("--rw=randrw --bssplit=4k/100,8k/50:16k/50 --bs_is_seq_rand=1");
+    assert_eq!(
+        j.block_sizes_of(model::Direction::Read),
+        j.block_sizes_of(model::Direction::Write)
+    );
+    assert_eq!(j.bs_bytes, 16384);
+    let e = error("--rw=randrw --bs=4k,64k --bs_is_seq_rand=1 --percentage_random=50");
+    assert!(
+        e.contains("bs_is_seq_rand=1 with percentage_random=50") && e.contains("not supported yet"),
+        "{e}"
+    );
+    assert_eq!(
+        job("--rw=write --bs=4k,64k --bs_is_seq_rand=0").bs_bytes,
+        65536
+    );
+}
+
+#[test]
+fn bs_unaligned_needs_buffered_io() {
+    let j = job("--rw=randread --blocksize_range=1000-4000 --blocksize_unaligned");
+    assert!(j.bs_unaligned);
+    let e = error("--rw=randread --bsrange=1k-4k --bs_unaligned --direct=1");
+    assert!(
+        e.contains("bs_unaligned") && e.contains("use direct=0"),
+        "{e}"
+    );
+    // One size is aligned whatever the flag says.
+    assert!(job("--rw=randread --bs=4k --bs_unaligned --direct=1").bs_unaligned);
+}
+
+#[test]
+fn hist_log_options() {
+    let j = job("--write_hist_log --log_hist_msec=100 --log_hist_coarseness=6 --log_max_value --per_job_logs=0");
+    assert_eq!(j.logs.hist.as_deref(), Some("j"));
+    assert_eq!((j.logs.hist_msec, j.logs.hist_coarseness), (100, 6));
+    assert!(j.logs.max_value && j.logs.shared);
+    let e = error("--write_hist_log --log_hist_coarseness=7");
+    assert!(
+        e.contains("log_hist_coarseness") && e.contains("use 0 to 6"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -255,6 +351,11 @@ fn parse_only_lines_give_the_same_jobs_again() {
         "--rate_min=1m --rate_iops_min=10,20 --rate_cycle=500 --io_size=1g --number_ios=10 --startdelay=500ms-2",
         "--cpus_allowed=0,2-3 --fsync_on_close=1 --iodepth=16 --iodepth_low=4 --iodepth_batch_complete_min=0 --iodepth_batch_complete_max=8",
         "--nrfiles=3 --file_service_type=random:4 --slat_percentiles=1 --write_bw_log=b --write_lat_log --log_avg_msec=250 --log_offset=1",
+        "--write_hist_log=h --log_hist_msec=100 --log_hist_coarseness=2 --log_max_value=1 --per_job_logs=0",
+        "--kb_base=1000 --unit_base=1 --bs=4k --rate=1m,3ki --io_size=10m --blockalign=2k",
+        "--thinktime=1s --thinktime_iotime=9s",
+        "--rw=randread --bsrange=1000-4000 --bs_unaligned",
+        "--thinktime=1ms --thinktime_iotime=250ms --thinktime_blocks=8",
     ] {
         let first = job(opts);
         let line = job_line(&first, false);

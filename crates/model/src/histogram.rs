@@ -34,7 +34,7 @@ impl Default for Histogram {
 }
 
 #[inline]
-fn bucket_of(value: u64) -> usize {
+pub(crate) fn bucket_of(value: u64) -> usize {
     if value < SUB_COUNT {
         return value as usize;
     }
@@ -45,7 +45,7 @@ fn bucket_of(value: u64) -> usize {
 }
 
 /// The smallest value and the width of bucket `index`.
-fn bucket_range(index: usize) -> (u64, u64) {
+pub(crate) fn bucket_range(index: usize) -> (u64, u64) {
     let index = index as u64;
     if index < SUB_COUNT {
         return (index, 1);

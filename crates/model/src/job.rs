@@ -313,6 +313,11 @@ pub struct ThinkTime {
     pub blocks: u32,
     /// `thinktime_blocks_type=issue`: count issued I/Os, not completed ones.
     pub on_issue: bool,
+    /// `thinktime_iotime`: also stall once this much time of I/O has passed
+    /// (zero: never). Given alone, `blocks` is `u32::MAX` (no count), as fio
+    /// ignores its default of 1 then.
+    #[serde(default)]
+    pub iotime: Duration,
 }
 
 impl Default for ThinkTime {
@@ -322,6 +327,7 @@ impl Default for ThinkTime {
             spin: Duration::ZERO,
             blocks: 1,
             on_issue: false,
+            iotime: Duration::ZERO,
         }
     }
 }
@@ -463,11 +469,30 @@ pub struct LogSpec {
     pub avg_msec: u64,
     /// `log_offset`: each line also gives the I/O's offset.
     pub offset: bool,
+    /// `write_hist_log`: `NAME_clat_hist.N.log`, completion-latency
+    /// histograms in fio's bins (see `model::fio_plat`).
+    #[serde(default)]
+    pub hist: Option<String>,
+    /// `log_hist_msec`: one histogram line per direction per interval of
+    /// this length (0: the file stays empty, as in fio).
+    #[serde(default)]
+    pub hist_msec: u64,
+    /// `log_hist_coarseness`: each logged bin sums 2^N of fio's bins (0-6).
+    #[serde(default)]
+    pub hist_coarseness: u32,
+    /// `log_max_value`: windowed latency lines give the window's largest
+    /// value instead of its mean.
+    #[serde(default)]
+    pub max_value: bool,
+    /// `per_job_logs=0`: the clones (and jobs) that share a log name write
+    /// one file, `NAME_bw.log`, instead of one per thread.
+    #[serde(default)]
+    pub shared: bool,
 }
 
 impl LogSpec {
     pub fn any(&self) -> bool {
-        self.bw.is_some() || self.iops.is_some() || self.lat.is_some()
+        self.bw.is_some() || self.iops.is_some() || self.lat.is_some() || self.hist.is_some()
     }
 }
 
@@ -578,6 +603,10 @@ pub struct JobSpec {
     /// direction's smallest block size, fio's default).
     #[serde(default)]
     pub blockalign_bytes: PerDir<u64>,
+    /// `bs_unaligned`: a `bsrange` gives any size between its ends, not
+    /// only multiples of the smallest.
+    #[serde(default)]
+    pub bs_unaligned: bool,
     #[serde(default)]
     pub rate: RateSpec,
     #[serde(default)]
@@ -619,9 +648,18 @@ pub struct JobSpec {
     /// `write_*_log` and `log_*`.
     #[serde(default)]
     pub logs: LogSpec,
+    /// `kb_base`, `unit_base`.
+    #[serde(default)]
+    pub units: crate::units::OutputUnits,
     /// fio's `steadystate`/`ss` (with a non-zero `ss_dur`).
     #[serde(default)]
     pub steadystate: Option<SteadyStateSpec>,
+    /// fio's `verify*` (with a `verify` other than `0`).
+    #[serde(default)]
+    pub verify: Option<crate::verify::VerifySpec>,
+    /// fio's file-handling options (`filesize`, `fallocate`, `unlink`, ...).
+    #[serde(default)]
+    pub file_options: crate::fileopts::FileOptions,
     /// The options as the user gave them, in order: echoed as fio's `job options`.
     pub options: Vec<(String, String)>,
 }
@@ -668,6 +706,7 @@ impl JobSpec {
             description: None,
             block_sizes: None,
             blockalign_bytes: PerDir::default(),
+            bs_unaligned: false,
             rate: RateSpec::default(),
             thinktime: ThinkTime::default(),
             random: RandomSpec::default(),
@@ -682,9 +721,18 @@ impl JobSpec {
             iodepth_batch_complete_max: 0,
             slat_percentiles: false,
             logs: LogSpec::default(),
+            units: crate::units::OutputUnits::default(),
             steadystate: None,
+            verify: None,
+            file_options: Default::default(),
             options: Vec::new(),
         }
+    }
+
+    /// Whether the job writes to its files: a write mode, unless
+    /// `verify_only` (which only reads back what an earlier run wrote).
+    pub fn writes_data(&self) -> bool {
+        self.rw.writes() && !self.verify.as_ref().is_some_and(|v| v.only)
     }
 
     /// The block sizes of `dir`.
@@ -697,6 +745,18 @@ impl JobSpec {
 
     /// Total bytes the job's files hold, over all clones (what must fit on disk).
     pub fn footprint_bytes(&self) -> u64 {
+        if let Some(range) = self.file_options.filesize {
+            // Each file at most the top of the range (fio's offset lies inside it).
+            let files = match &self.target {
+                FileTarget::Generated {
+                    nrfiles,
+                    shared: None,
+                    ..
+                } => u64::from(*nrfiles) * u64::from(self.numjobs),
+                _ => 1,
+            };
+            return range.max_bytes.saturating_mul(files);
+        }
         match &self.target {
             FileTarget::Named(_) => self.size_bytes.unwrap_or(0),
             FileTarget::Generated {

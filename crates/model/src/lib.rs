@@ -6,13 +6,18 @@
 //! and the history only read them. Keeping the model pure makes every stage
 //! testable on its own.
 
+pub mod fault;
+pub mod fileopts;
+pub mod fio_plat;
 pub mod histogram;
 pub mod history;
 pub mod job;
 pub mod result;
 pub mod units;
+pub mod verify;
 pub mod warning;
 
+pub use fault::{FaultKind, FaultParseError, FaultRule};
 pub use histogram::Histogram;
 pub use history::{LivePoint, Prices, RunKind, RunRecord, RunState, SoakRef};
 pub use job::{
@@ -21,6 +26,7 @@ pub use job::{
 pub use result::{
     CpuUsage, DirStats, HostInfo, JobResult, RunResult, SeriesPoint, SteadyStateResult, TargetInfo,
 };
+pub use verify::{VerifyAlgo, VerifyResult, VerifySpec};
 pub use warning::Warning;
 
 /// fio's default percentile list, used when a job names none.

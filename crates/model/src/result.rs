@@ -73,6 +73,9 @@ pub struct JobResult {
     /// fio's steady-state verdict, for a job with `steadystate`.
     #[serde(default)]
     pub steadystate: Option<SteadyStateResult>,
+    /// What `verify` found, for a job that verifies.
+    #[serde(default)]
+    pub verify: Option<crate::verify::VerifyResult>,
 }
 
 /// What fio's `steadystate` found over its last window (fio's JSON

@@ -1,11 +1,24 @@
 //! fio's spelling of sizes, times and booleans.
 //!
-//! Sizes are powers of two (`4k` = 4096), as with fio's default `kb_base=1024`;
-//! times without a suffix are seconds. Errors say what was expected so the
-//! front ends can pass them straight to the user.
+//! Sizes are powers of two (`4k` = 4096), as with fio's default `kb_base=1024`
+//! (a fio job's `kb_base=1000` makes `k` 1000: [`parse_size_in`], and changes
+//! the units of its normal output: [`OutputUnits`]); times without a suffix
+//! are seconds. Errors say what was expected so the front ends can pass them
+//! straight to the user.
 
 use std::time::Duration;
 use thiserror::Error;
+
+/// fio's `kb_base` and `unit_base` as the normal output reads them (JSON
+/// keeps its base units whatever they say, as fio's does).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct OutputUnits {
+    /// `kb_base=1000`: `k`, `m`, `g` in sizes are powers of ten (`ki`,
+    /// `mi`, `gi` powers of two) and the output puts SI units first.
+    pub kb_base_1000: bool,
+    /// `unit_base=1`: bandwidth in bits per second.
+    pub bits: bool,
+}
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum UnitError {
@@ -21,6 +34,16 @@ pub enum UnitError {
 
 /// Parses `4k`, `1m`, `1g`, `4KiB`, `4KB`, `512` (bytes) into bytes.
 pub fn parse_size(text: &str) -> Result<u64, UnitError> {
+    parse_size_in(text, false)
+}
+
+/// [`parse_size`] under fio's `kb_base=1000` when `kb_base_1000`: `k`, `kb`,
+/// `m`, ... are powers of ten and `ki`, `kib`, `mi`, ... powers of two, as
+/// fio 3.33 reads them (`1m` is 1000000 bytes, `1mi` and `1MiB` 1048576).
+/// Under the default base every suffix is a power of two: fio 3.33 reads
+/// `ki`/`kib` there as powers of ten (`4KiB` = 4000 bytes), which no one
+/// writing `4KiB` means, so diskbench keeps 4096.
+pub fn parse_size_in(text: &str, kb_base_1000: bool) -> Result<u64, UnitError> {
     let err = || UnitError::Size(text.to_string());
     let t = text.trim();
     let split = t
@@ -30,16 +53,28 @@ pub fn parse_size(text: &str) -> Result<u64, UnitError> {
     if num.is_empty() {
         return Err(err());
     }
-    let shift = match suffix.to_ascii_lowercase().as_str() {
-        "" | "b" => 0,
-        "k" | "kb" | "kib" => 10,
-        "m" | "mb" | "mib" => 20,
-        "g" | "gb" | "gib" => 30,
-        "t" | "tb" | "tib" => 40,
-        "p" | "pb" | "pib" => 50,
+    let suffix = suffix.to_ascii_lowercase();
+    // `k`, `kb` (SI under kb_base=1000) or `ki`, `kib` (always IEC).
+    let (prefix, iec) = if let Some(p) = suffix.strip_suffix("ib") {
+        (p, true)
+    } else if let Some(p) = suffix.strip_suffix('i') {
+        (p, true)
+    } else {
+        (suffix.strip_suffix('b').unwrap_or(&suffix), false)
+    };
+    let power = match prefix {
+        "" if !iec => 0,
+        "k" => 1,
+        "m" => 2,
+        "g" => 3,
+        "t" => 4,
+        "p" => 5,
         _ => return Err(err()),
     };
-    let scale = 1u64 << shift;
+    let scale = match iec || !kb_base_1000 {
+        true => 1u64 << (10 * power),
+        false => 1000u64.pow(power),
+    };
     if let Ok(n) = num.parse::<u64>() {
         return n.checked_mul(scale).ok_or_else(err);
     }
@@ -134,6 +169,30 @@ mod tests {
         assert!(parse_size("4x").is_err());
         assert!(parse_size("k").is_err());
         assert!(parse_size("99999999999p").is_err());
+    }
+
+    #[test]
+    fn kb_base_1000_reads_fios_si_and_iec_prefixes() {
+        // fio 3.33 with kb_base=1000: 1m and 1MB are 10^6, 1mi and 1MiB 2^20.
+        for (text, bytes) in [
+            ("1m", 1_000_000),
+            ("1MB", 1_000_000),
+            ("4k", 4000),
+            ("1mi", 1 << 20),
+            ("1MiB", 1 << 20),
+            ("4Ki", 4096),
+            ("2g", 2_000_000_000),
+            ("512", 512),
+            ("512b", 512),
+            ("1.5k", 1500),
+        ] {
+            assert_eq!(parse_size_in(text, true), Ok(bytes), "{text}");
+        }
+        for text in ["4x", "4kk", "4ib", "4i", "4bb", "4kbi", "4kbb", "4kii", "k"] {
+            assert!(parse_size_in(text, true).is_err(), "{text}");
+            assert!(parse_size_in(text, false).is_err(), "{text}");
+        }
+        assert_eq!(parse_size_in("1mi", false), Ok(1 << 20));
     }
 
     #[test]

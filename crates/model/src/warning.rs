@@ -39,6 +39,11 @@ pub enum Warning {
         /// `memory`, `network` or `fuse`.
         what: String,
     },
+    /// `--inject-fault` made I/Os fail or lie on purpose: a test of error
+    /// handling and verification, never a measurement.
+    FaultsInjected { faults: Vec<String> },
+    /// `unlink=1` left a file the user named that diskbench did not create.
+    FileKept { job: String, path: String },
 }
 
 impl fmt::Display for Warning {
@@ -94,6 +99,17 @@ impl fmt::Display for Warning {
                      between diskbench and the disk, and its CPU is part of every figure"
                 ),
             },
+            Warning::FaultsInjected { faults } => write!(
+                f,
+                "faults were injected on purpose ({}): this run tests error handling and \
+                 verification; its figures are not a measurement of the disk",
+                faults.join(", ")
+            ),
+            Warning::FileKept { job, path } => write!(
+                f,
+                "job '{job}': unlink=1 left {path} in place: diskbench removes only files it \
+                 created (fio would delete it); delete it yourself if you mean to"
+            ),
         }
     }
 }

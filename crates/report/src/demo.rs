@@ -174,6 +174,7 @@ fn job(
         series,
         error: None,
         steadystate: None,
+        verify: None,
     }
 }
 

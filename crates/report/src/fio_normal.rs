@@ -15,10 +15,11 @@
 
 use crate::cliff;
 use crate::format::{
-    fio_bw, fio_bytes, fio_bytes_si, fio_iops, fio_lat_unit, fio_percentile_unit, fio_scale_up,
-    num2str,
+    fio_bw_in, fio_bytes_in, fio_iops, fio_lat_unit, fio_percentile_unit, fio_rate_in,
+    fio_scale_up, num2str,
 };
 use crate::stats::{self, Group, LatStats, DIRECTIONS};
+use model::units::OutputUnits;
 use model::{Direction, Histogram, JobResult, RunResult};
 use std::fmt::Write;
 
@@ -33,9 +34,17 @@ pub fn render(result: &RunResult) -> String {
         }
     }
     for group in &groups {
-        group_block(&mut out, group);
+        group_block(&mut out, group, group_units(result, group.id));
     }
     out
+}
+
+/// fio 3.33 prints every job of a group with the `kb_base` of the group's
+/// last job, and each job with its own `unit_base` (the group's line with
+/// the last job's): checked with jobs of one group that differ.
+fn group_units(result: &RunResult, groupid: u32) -> OutputUnits {
+    let last = result.jobs.iter().rev().find(|j| j.groupid == groupid);
+    last.map_or_else(OutputUnits::default, |j| j.spec.units)
 }
 
 fn job_block(out: &mut String, result: &RunResult, job: &JobResult) {
@@ -95,14 +104,18 @@ fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Directi
     if d.runtime_ns == 0 {
         return;
     }
+    let units = OutputUnits {
+        bits: job.spec.units.bits,
+        ..group_units(result, job.groupid)
+    };
     let bw = stats::per_sec(d.bytes, d.runtime_ns) as u64;
     let _ = writeln!(
         out,
         "  {}: IOPS={}, BW={}({}/{}msec)",
         stats::dir_name(dir),
         fio_iops(d.iops()),
-        fio_bw(bw),
-        fio_bytes(d.bytes),
+        fio_bw_in(bw, units),
+        fio_bytes_in(d.bytes, units, false),
         stats::runtime_ms(d.runtime_ns)
     );
     if let Some(slat) = &d.slat {
@@ -123,7 +136,9 @@ fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Directi
     if let Some(s) = stats::bw_stats(job, dir) {
         let agg = stats::bw_agg_percent(s.mean, stats::group_agg(result, job, dir));
         let (mut min, mut max, mut mean, mut dev) = (s.min, s.max, s.mean, s.stddev);
-        let mut unit = "KiB";
+        // fio 3.33 keeps these figures in KiB/s under kb_base=1000 and
+        // labels them kB/s (MiB/s above 1 GiB/s either way); bytes always.
+        let mut unit = if units.kb_base_1000 { "kB" } else { "KiB" };
         if mean > 1024.0 * 1024.0 {
             (min, max, mean, dev) = (min / 1024, max / 1024, mean / 1024.0, dev / 1024.0);
             unit = "MiB";
@@ -231,22 +246,22 @@ fn lat_dist_lines(out: &mut String, unit: &str, labels: &[&str], values: &[f64])
     }
 }
 
-fn group_block(out: &mut String, group: &Group) {
+fn group_block(out: &mut String, group: &Group, units: OutputUnits) {
     let _ = writeln!(out, "\nRun status group {} (all jobs):", group.id);
     for (dir, label) in [(Direction::Read, "   READ"), (Direction::Write, "  WRITE")] {
         let Some(g) = group.dir(dir) else { continue };
-        let bin = |b: u64| num2str(b, 4, true, "B/s");
-        let dec = |b: u64| num2str(b, 4, false, "B/s");
+        let first = |b: u64| fio_rate_in(b, units, false);
+        let second = |b: u64| fio_rate_in(b, units, true);
         let _ = writeln!(
             out,
             "{label}: bw={}, {}-{} ({}-{}), io={} ({}), run={}-{}msec",
-            fio_bw(g.agg_bytes_per_sec),
-            bin(g.min_bw),
-            bin(g.max_bw),
-            dec(g.min_bw),
-            dec(g.max_bw),
-            fio_bytes(g.io_bytes),
-            fio_bytes_si(g.io_bytes),
+            fio_bw_in(g.agg_bytes_per_sec, units),
+            first(g.min_bw),
+            first(g.max_bw),
+            second(g.min_bw),
+            second(g.max_bw),
+            fio_bytes_in(g.io_bytes, units, false),
+            fio_bytes_in(g.io_bytes, units, true),
             stats::runtime_ms(g.min_run_ns),
             stats::runtime_ms(g.max_run_ns)
         );
@@ -368,6 +383,36 @@ mod tests {
             job.read.ios, job.write.ios, job.spec.iodepth
         );
         assert!(text.contains(&want), "{text}");
+    }
+
+    #[test]
+    fn kb_base_and_unit_base_shape_the_units_as_in_fio() {
+        let mut result = sample_run();
+        result.jobs[0].spec.units = OutputUnits {
+            kb_base_1000: true,
+            bits: true,
+        };
+        let text = render(&result);
+        // fio 3.33's shapes for the same options (see model::units::OutputUnits).
+        for needle in [
+            "  read: IOPS=34.0k, BW=1115Mbit/s (1063Mibit/s)(418MB/3001msec)\n",
+            "   bw (   kB/s): min=132352, max=140000, per=",
+            "   READ: bw=1115Mbit/s (1063Mibit/s), 1115Mbit/s-1115Mbit/s (1063Mibit/s-1063Mibit/s), io=418MB (399MiB), run=",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+        }
+        // A second job of the group sets kb_base for both, unit_base for itself.
+        let mut second = result.jobs[0].clone();
+        second.spec.units = OutputUnits::default();
+        result.jobs[0].spec.units.kb_base_1000 = false;
+        result.jobs.push(second);
+        let text = render(&result);
+        assert!(
+            text.contains("BW=1063Mibit/s (1115Mbit/s)(399MiB/"),
+            "{text}"
+        );
+        assert!(text.contains("BW=133MiB/s (139MB/s)(399MiB/"), "{text}");
+        assert!(text.contains("   READ: bw=266MiB/s (279MB/s), "), "{text}");
     }
 
     #[test]

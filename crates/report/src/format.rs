@@ -6,6 +6,8 @@
 //! and the percentile scaling in `stat.c`) rather than approximating them.
 //! The terminal table has its own, friendlier helpers (`212 us`, `5.50 ms`).
 
+use model::units::OutputUnits;
+
 /// fio's `num2str(num, maxlen, 1, pow2, unit)`: shortens `num` to at most
 /// `maxlen` digits (the dot counts) with a k/M/G (or Ki/Mi/Gi) prefix,
 /// rounding the last digit. `unit` is appended after the prefix (`"B/s"`, `"B"`, `""`).
@@ -65,6 +67,32 @@ pub fn fio_bw(bytes_per_sec: u64) -> String {
         num2str(bytes_per_sec, 4, true, "B/s"),
         num2str(bytes_per_sec, 4, false, "B/s")
     )
+}
+
+/// fio's bandwidth under `kb_base`/`unit_base`: IEC first by default, SI
+/// first with `kb_base=1000` (`50.0MB/s (47.7MiB/s)`), in bits with
+/// `unit_base=1` (`400Mibit/s (419Mbit/s)`), as fio 3.33 prints them.
+pub fn fio_bw_in(bytes_per_sec: u64, units: OutputUnits) -> String {
+    format!(
+        "{} ({})",
+        fio_rate_in(bytes_per_sec, units, false),
+        fio_rate_in(bytes_per_sec, units, true)
+    )
+}
+
+/// One of the two figures of [`fio_bw_in`]: the first, or the one in brackets.
+pub fn fio_rate_in(bytes_per_sec: u64, units: OutputUnits, second: bool) -> String {
+    let (num, unit) = match units.bits {
+        true => (bytes_per_sec.saturating_mul(8), "bit/s"),
+        false => (bytes_per_sec, "B/s"),
+    };
+    num2str(num, 4, units.kb_base_1000 == second, unit)
+}
+
+/// fio's byte count under `kb_base`: `399MiB`, or `418MB` with `kb_base=1000`
+/// (`second`: the other one, printed in brackets).
+pub fn fio_bytes_in(bytes: u64, units: OutputUnits, second: bool) -> String {
+    num2str(bytes, 4, units.kb_base_1000 == second, "B")
 }
 
 /// fio's byte count, binary: `411MiB`.
@@ -259,6 +287,23 @@ mod tests {
         assert_eq!(fio_bw(512), "512B/s (512B/s)");
         assert_eq!(fio_bytes(418_152_448), "399MiB");
         assert_eq!(fio_bytes_si(418_152_448), "418MB");
+    }
+
+    #[test]
+    fn kb_base_and_unit_base_like_fio() {
+        // fio 3.33, rate=50m for 2 s: 52 428 800 B/s, 100 MiB moved.
+        let (bw, io) = (52_428_800, 104_857_600);
+        let units = |kb_base_1000, bits| OutputUnits { kb_base_1000, bits };
+        assert_eq!(fio_bw_in(bw, units(false, false)), "50.0MiB/s (52.4MB/s)");
+        assert_eq!(fio_bw_in(bw, units(false, true)), "400Mibit/s (419Mbit/s)");
+        // kb_base=1000, rate=50m: 50 000 000 B/s, 100 000 000 B.
+        let (bw, io_si) = (50_000_000, 100_000_000);
+        assert_eq!(fio_bw_in(bw, units(true, false)), "50.0MB/s (47.7MiB/s)");
+        assert_eq!(fio_bw_in(bw, units(true, true)), "400Mbit/s (381Mibit/s)");
+        assert_eq!(fio_bytes_in(io_si, units(true, false), false), "100MB");
+        assert_eq!(fio_bytes_in(io_si, units(true, true), true), "95.4MiB");
+        assert_eq!(fio_bytes_in(io, units(false, true), false), "100MiB");
+        assert_eq!(fio_bytes_in(io, units(false, false), true), "105MB");
     }
 
     #[test]

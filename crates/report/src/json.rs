@@ -172,6 +172,10 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
     if let Some(ss) = &job.steadystate {
         m.insert("steadystate".into(), steadystate_value(ss));
     }
+    // diskbench's own: what `verify=` found (fio prints only its first failure).
+    if let Some(v) = &job.verify {
+        m.insert("verify".into(), json!(v));
+    }
     // fio 3.33 puts `desc` after the latency_* keys, when a description is set.
     if let Some(desc) = &job.spec.description {
         m.insert("desc".into(), json!(desc));

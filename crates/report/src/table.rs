@@ -102,8 +102,29 @@ pub fn summary_table(result: &RunResult) -> String {
         if let Some(error) = &job.error {
             let _ = writeln!(out, "{}: failed: {error}", job.name);
         }
+        if let Some(v) = &job.verify {
+            verify_lines(&job.name, v, &mut out);
+        }
     }
     out
+}
+
+/// What `verify=` found: a clean count, or every bad chunk kept.
+fn verify_lines(job: &str, v: &model::VerifyResult, out: &mut String) {
+    if v.bad == 0 {
+        let _ = writeln!(
+            out,
+            "{job}: verify ({}): {} chunks read back and checked, none bad",
+            v.algo, v.checked
+        );
+        return;
+    }
+    for f in &v.failures {
+        let _ = writeln!(out, "  bad chunk: {f}");
+    }
+    if v.bad > v.failures.len() as u64 {
+        let _ = writeln!(out, "  ... and {} more", v.bad - v.failures.len() as u64);
+    }
 }
 
 /// The directions a job did, or (if it did nothing) the ones it meant to.

@@ -86,6 +86,7 @@ pub fn job(spec: JobSpec, read: DirStats, write: DirStats, series: Vec<SeriesPoi
         series,
         error: None,
         steadystate: None,
+        verify: None,
     }
 }
 

@@ -128,6 +128,9 @@ pub struct CloneFiles {
     pub regions: Vec<Region>,
     /// Buffer memory alignment for direct I/O.
     pub mem_align: usize,
+    /// Every file of the clone; `files` holds the first `openfiles` of them
+    /// (all by default) and `paths` names them all.
+    pub set: Option<crate::fileset::FileSet>,
 }
 
 /// Finds or creates the files of clone `clone` of `spec`, lays them out, opens them.
@@ -148,12 +151,31 @@ pub fn prepare_clone(
     warnings: &mut Vec<Warning>,
 ) -> Result<CloneFiles, RunError> {
     let reads = spec.rw.reads();
-    let writes = spec.rw.writes();
+    let writes = spec.writes_data();
     let mut paths = Vec::new();
     let mut sizes = Vec::new();
+    let (mut lens, mut removable) = (Vec::new(), Vec::new());
     match &spec.target {
         FileTarget::Named(path) => {
+            if spec.verify.is_some() && writes && spec.numjobs > 1 {
+                return Err(RunError::Usage(format!(
+                    "job '{}': verify with numjobs={} on one file: the clones would overwrite each \
+                     other's blocks and every check would fail; use numjobs=1, or directory= \
+                     (a file per clone)",
+                    spec.name, spec.numjobs
+                )));
+            }
+            let existed = path.exists();
             let size = prepare_named(spec, path, allow, stop, warnings)?;
+            let ours = !existed || crate::fileset::is_ours(path);
+            removable.push(ours);
+            if spec.file_options.unlink && !ours && clone == 0 {
+                warnings.push(Warning::FileKept {
+                    job: spec.name.clone(),
+                    path: path.display().to_string(),
+                });
+            }
+            lens.push(spec.offset_bytes + size);
             paths.push(path.clone());
             sizes.push(size);
         }
@@ -162,25 +184,37 @@ pub fn prepare_clone(
             nrfiles,
             shared,
         } => {
+            if spec.verify.as_ref().is_some_and(|v| v.only) {
+                return Err(RunError::Usage(format!(
+                    "job '{}': verify_only checks the files of an earlier run, and a job without \
+                     filename= gets new files: name the file the writing run used with filename=",
+                    spec.name
+                )));
+            }
             let dir = ws.dir_in(directory)?;
-            let per_file = spec.size_bytes.unwrap_or(0) / *nrfiles.max(&1) as u64;
             let names: Vec<String> = match shared {
                 Some(name) => vec![name.clone()],
                 None => (0..*nrfiles)
                     .map(|f| format!("{}.{clone}.{f}", spec.name))
                     .collect(),
             };
-            for name in names {
+            let lengths = crate::fileset::lengths(spec, clone, names.len());
+            for (name, (need, per_file)) in names.into_iter().zip(lengths) {
                 let path = dir.join(&name);
-                let need = spec.offset_bytes + per_file;
                 let already = ws.laid.get(&path).copied().unwrap_or(0);
+                let fallocate = spec.file_options.fallocate;
                 if !path.exists() {
-                    create_file(&path, need, reads, stop)?;
+                    // create_on_open: the job's open makes it (see `fileset`).
+                    if !spec.file_options.create_on_open {
+                        create_file(&path, need, reads, fallocate, stop)?;
+                    }
                 } else if reads && already < need {
                     lay_out(&path, 0, need, stop)?;
                 }
                 let laid = if reads { need } else { already };
                 ws.laid.insert(path.clone(), laid.max(already));
+                lens.push(need);
+                removable.push(true);
                 paths.push(path);
                 sizes.push(per_file);
             }
@@ -189,8 +223,32 @@ pub fn prepare_clone(
     let mut files = Vec::with_capacity(paths.len());
     let mut regions = Vec::with_capacity(paths.len());
     let mut mem_align = 4096usize;
-    for (path, size) in paths.iter().zip(&sizes) {
-        let file = open_for_io(path, spec.direct, writes)?;
+    let open_at_once = spec
+        .file_options
+        .openfiles
+        .map_or(paths.len(), |n| n as usize);
+    let mut set = crate::fileset::FileSet::new(spec, paths.clone(), lens);
+    set.removable = removable;
+    for (i, (path, size)) in paths.iter().zip(&sizes).enumerate() {
+        let blocks = size / spec.bs_bytes;
+        if blocks == 0 {
+            return Err(RunError::Usage(format!(
+                "job '{}': {} has room for no block of bs={} bytes: raise size= or lower bs=",
+                spec.name,
+                path.display(),
+                spec.bs_bytes
+            )));
+        }
+        regions.push(Region {
+            base: spec.offset_bytes,
+            blocks,
+            block_bytes: spec.bs_bytes,
+        });
+        // openfiles: the others are opened by the worker as their turn comes.
+        if i >= open_at_once {
+            continue;
+        }
+        let file = set.open_raw(i)?;
         if spec.direct {
             let (mem, off) = dio_alignment(&file, path);
             mem_align = mem_align.max(mem as usize);
@@ -209,20 +267,6 @@ pub fn prepare_clone(
                 sys::advise(&file, advice).map_err(|e| io_err("posix_fadvise", path, e))?;
             }
         }
-        let blocks = size / spec.bs_bytes;
-        if blocks == 0 {
-            return Err(RunError::Usage(format!(
-                "job '{}': {} has room for no block of bs={} bytes: raise size= or lower bs=",
-                spec.name,
-                path.display(),
-                spec.bs_bytes
-            )));
-        }
-        regions.push(Region {
-            base: spec.offset_bytes,
-            blocks,
-            block_bytes: spec.bs_bytes,
-        });
         files.push(file);
     }
     Ok(CloneFiles {
@@ -230,12 +274,13 @@ pub fn prepare_clone(
         files,
         regions,
         mem_align,
+        set: Some(set),
     })
 }
 
 /// The posix_fadvise advice of `fadvise_hint`, as fio gives it: with `1`,
 /// random for random patterns and sequential for the others.
-fn advice_for(spec: &JobSpec) -> Option<sys::Advice> {
+pub(crate) fn advice_for(spec: &JobSpec) -> Option<sys::Advice> {
     match spec.fadvise_hint {
         FadviseHint::None => None,
         FadviseHint::Workload if spec.rw.is_random() => Some(sys::Advice::Random),
@@ -259,18 +304,40 @@ fn prepare_named(
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(RunError::Runtime(format!("{}: {e}", path.display()))),
     };
+    let only = spec.verify.as_ref().is_some_and(|v| v.only);
+    if only && meta.is_none() {
+        return Err(RunError::Usage(format!(
+            "job '{}': verify_only checks what an earlier run wrote, and {} does not exist: \
+             run the job without verify_only first",
+            spec.name,
+            path.display()
+        )));
+    }
+    // filesize: the file's length, the offset inside it (see `fileset`).
+    let filesize = spec
+        .file_options
+        .filesize
+        .map(|_| crate::fileset::lengths(spec, 0, 1)[0]);
     let Some(meta) = meta else {
-        let size = spec.size_bytes.ok_or_else(|| {
-            RunError::Usage(format!(
-                "job '{}': {} does not exist and no size= is given: give size= to create it",
-                spec.name,
-                path.display()
-            ))
-        })?;
+        no_creation(spec, path, "does not exist")?;
+        let size = match filesize {
+            Some((_, region)) => region,
+            None => spec.size_bytes.ok_or_else(|| {
+                RunError::Usage(format!(
+                    "job '{}': {} does not exist and no size= is given: give size= to create it",
+                    spec.name,
+                    path.display()
+                ))
+            })?,
+        };
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             check_directory(parent)?;
         }
-        create_file(path, spec.offset_bytes + size, spec.rw.reads(), stop)?;
+        // create_on_open: the job's open makes it, empty.
+        if !spec.file_options.create_on_open {
+            let (reads, how) = (spec.rw.reads(), spec.file_options.fallocate);
+            create_file(path, spec.offset_bytes + size, reads, how, stop)?;
+        }
         return Ok(size);
     };
     let ft = meta.file_type();
@@ -285,7 +352,7 @@ fn prepare_named(
         let len = f
             .seek(SeekFrom::End(0))
             .map_err(|e| io_err("size of", path, e))?;
-        if spec.rw.writes() {
+        if spec.writes_data() {
             crate::guard::check_device_write(path, &f, len, allow.destructive, allow.mounted_write)
                 .map_err(|why| RunError::Usage(format!("job '{}' refused: {why}", spec.name)))?;
         }
@@ -294,12 +361,20 @@ fn prepare_named(
         meta.len()
     };
     let available = len.saturating_sub(spec.offset_bytes);
-    let size = spec.size_bytes.unwrap_or(available);
-    let changes_file = spec.rw.writes() || size > available;
+    let size = filesize.map_or(spec.size_bytes.unwrap_or(available), |f| f.1);
+    if only && size > available {
+        return Err(RunError::Usage(format!(
+            "job '{}': verify_only: {} holds {available} bytes after offset=, fewer than size={size}: \
+             give the size the writing run used",
+            spec.name,
+            path.display()
+        )));
+    }
+    let changes_file = spec.writes_data() || size > available;
     if ft.is_file() && changes_file && !allow.overwrite {
         let ours = File::open(path).is_ok_and(|f| engine::xattr::is_marked(&f));
         if !ours {
-            let how = if spec.rw.writes() {
+            let how = if spec.writes_data() {
                 "writing to it would destroy what it holds"
             } else {
                 "laying out size= would append to it"
@@ -323,6 +398,7 @@ fn prepare_named(
                 len
             )));
         }
+        no_creation(spec, path, "is too short for the job")?;
         let need = spec.offset_bytes + size;
         if spec.rw.reads() {
             lay_out(path, len, need, stop)?;
@@ -331,7 +407,7 @@ fn prepare_named(
                 .write(true)
                 .open(path)
                 .map_err(|e| io_err("open", path, e))?;
-            allocate_or_fill(&f, path, need, stop)?;
+            crate::fileset::preallocate(&f, path, need, spec.file_options.fallocate)?;
         }
     } else if spec.rw.reads() && ft.is_file() && meta.blocks() * 512 < size / 10 * 9 {
         warnings.push(Warning::SparseFile {
@@ -347,9 +423,29 @@ fn io_err(op: &str, path: &Path, e: io::Error) -> RunError {
     RunError::Runtime(format!("{op} {}: {e}", path.display()))
 }
 
+/// `allow_file_create=0`: a file that must be created or extended is an
+/// error, as in fio ("file creation disallowed").
+fn no_creation(spec: &JobSpec, path: &Path, what: &str) -> Result<(), RunError> {
+    if spec.file_options.allow_file_create {
+        return Ok(());
+    }
+    Err(RunError::Usage(format!(
+        "job '{}': {} {what}, and allow_file_create=0 forbids creating or extending it: \
+         name an existing file of the job's size, or drop allow_file_create=0",
+        spec.name,
+        path.display()
+    )))
+}
+
 /// Creates a test file of `len` bytes: real random data when it will be read,
-/// else only reserved space (fio's `fallocate`).
-fn create_file(path: &Path, len: u64, will_read: bool, stop: &AtomicBool) -> Result<(), RunError> {
+/// else what `fallocate=` asks (see `fileset::preallocate`).
+pub(crate) fn create_file(
+    path: &Path,
+    len: u64,
+    will_read: bool,
+    how: model::fileopts::Fallocate,
+    stop: &AtomicBool,
+) -> Result<(), RunError> {
     let f = OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -362,14 +458,7 @@ fn create_file(path: &Path, len: u64, will_read: bool, stop: &AtomicBool) -> Res
         drop(f);
         lay_out(path, 0, len, stop)
     } else {
-        allocate_or_fill(&f, path, len, stop)
-    }
-}
-
-fn allocate_or_fill(f: &File, path: &Path, len: u64, stop: &AtomicBool) -> Result<(), RunError> {
-    match sys::allocate(f, len) {
-        Ok(()) => Ok(()),
-        Err(_) => lay_out(path, f.metadata().map(|m| m.len()).unwrap_or(0), len, stop),
+        crate::fileset::preallocate(&f, path, len, how)
     }
 }
 
@@ -403,7 +492,7 @@ fn lay_out(path: &Path, from: u64, to: u64, stop: &AtomicBool) -> Result<(), Run
     Ok(())
 }
 
-fn open_for_io(path: &Path, direct: bool, write: bool) -> Result<File, RunError> {
+pub(crate) fn open_for_io(path: &Path, direct: bool, write: bool) -> Result<File, RunError> {
     let mut opts = OpenOptions::new();
     opts.read(true).write(write);
     if direct {

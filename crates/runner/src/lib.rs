@@ -11,6 +11,7 @@ mod clock;
 mod distribution;
 mod error;
 mod files;
+mod fileset;
 pub mod guard;
 mod logs;
 pub mod offsets;
@@ -68,6 +69,9 @@ pub struct RunOptions {
     pub command_line: Vec<String>,
     /// fio's `[global]` options, carried into the result for its JSON.
     pub global_options: Vec<(String, String)>,
+    /// `--inject-fault`: I/Os every worker's engine makes fail or lie, to
+    /// test error handling and verification (the result says so in a warning).
+    pub faults: Vec<model::FaultRule>,
 }
 
 impl Default for RunOptions {
@@ -82,6 +86,7 @@ impl Default for RunOptions {
             live: None,
             command_line: Vec::new(),
             global_options: Vec::new(),
+            faults: Vec::new(),
         }
     }
 }
@@ -142,19 +147,29 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
         targets: targets_of(groups),
         ..RunResult::default()
     };
+    if !opts.faults.is_empty() {
+        let faults = opts.faults.iter().map(|f| f.to_string()).collect();
+        result.warnings.push(Warning::FaultsInjected { faults });
+    }
     result
         .warnings
         .extend(result.targets.iter().filter_map(not_a_local_disk));
     let mut failure = check_readonly(groups, opts)
         .and_then(|()| check_free_space(groups, &result.targets, ws))
         .err();
+    // As in fio, a job that fails ends alone: the rest of its group and
+    // the later groups still run, and the run fails at the end.
+    let mut failed_jobs = Vec::new();
     if failure.is_none() {
         let clock = Clock::new();
+        logs::new_run();
         for (gid, group) in groups.iter().enumerate() {
-            let outcome = run_group(gid as u32, group, opts, &clock, ws, &mut result);
-            if let Err(e) = outcome {
-                failure = Some(e);
-                break;
+            match run_group(gid as u32, group, opts, &clock, ws, &mut result) {
+                Ok(errors) => failed_jobs.extend(errors),
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
             }
             if opts.stop.load(Ordering::Relaxed) {
                 failure = Some(RunError::Interrupted);
@@ -162,12 +177,28 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
             }
         }
     }
+    if failure.is_none() {
+        failure = jobs_failed(failed_jobs);
+    }
     if let Some(f) = &failure {
         result.interrupted = *f == RunError::Interrupted;
         result.error = Some(f.to_string());
     }
     result.finished_unix_ms = unix_ms();
     RunOutcome { result, failure }
+}
+
+/// The run's error when jobs failed: the first job's message, and how many
+/// more failed (each job's own error is in its result).
+fn jobs_failed(mut errors: Vec<String>) -> Option<RunError> {
+    if errors.len() > 1 {
+        let more = errors.len() - 1;
+        let s = if more == 1 { "" } else { "s" };
+        errors[0].push_str(&format!(
+            " ({more} more job{s} failed: see each job's error)"
+        ));
+    }
+    errors.into_iter().next().map(RunError::Runtime)
 }
 
 /// The places the jobs measure, each probed once.
@@ -217,7 +248,7 @@ fn not_a_local_disk(t: &TargetInfo) -> Option<Warning> {
 
 /// `--readonly` refuses a run with any job that writes, before any I/O.
 fn check_readonly(groups: &[Vec<JobSpec>], opts: &RunOptions) -> Result<(), RunError> {
-    match groups.iter().flatten().find(|s| s.rw.writes()) {
+    match groups.iter().flatten().find(|s| s.writes_data()) {
         Some(spec) if opts.readonly => Err(RunError::Usage(format!(
             "job '{}' writes (rw={}), and --readonly refuses every write: drop --readonly, or make the job read",
             spec.name,
@@ -295,7 +326,7 @@ fn run_group(
     clock: &Clock,
     ws: &mut Workspace,
     result: &mut RunResult,
-) -> Result<(), RunError> {
+) -> Result<Vec<String>, RunError> {
     let mut clones = Vec::new();
     // fio numbers threads over the whole run (log file names use it).
     let threads_before: u32 = result.jobs.iter().map(|j| j.clones).sum();
@@ -311,10 +342,16 @@ fn run_group(
     };
     for (j, spec) in group.iter().enumerate() {
         let spec = Arc::new(spec.clone());
+        // Ends all of this job's clones (and only them): its steadystate
+        // was reached, or one of them failed.
+        let job_stop = match &watch.steady[j] {
+            Some(w) => Arc::clone(&w.stop),
+            None => Arc::new(AtomicBool::new(false)),
+        };
         for c in 0..spec.numjobs.max(1) {
             let mut plan = plan_clone(&spec, c, ws, opts, &mut result.warnings)?;
             plan.place = (gid, j as u32);
-            plan.job_stop = watch.steady[j].as_ref().map(|w| Arc::clone(&w.stop));
+            plan.job_stop = Some(Arc::clone(&job_stop));
             plan.thread_number = threads_before + clones.len() as u32 + 1;
             clones.push(Clone_ { job: j, plan });
         }
@@ -370,7 +407,7 @@ fn run_group(
             .collect()
     });
 
-    let mut first_error = None;
+    let mut errors = Vec::new();
     for (j, spec) in group.iter().enumerate() {
         let mine: Vec<&WorkerOutcome> = outcomes
             .iter()
@@ -387,17 +424,13 @@ fn run_group(
         for part in entries {
             let mut job = merge(gid, spec, engine_used, &part);
             job.steadystate = watch.steady[j].as_ref().map(SteadyWatch::result);
-            if let Some(e) = &job.error {
-                first_error.get_or_insert_with(|| e.clone());
-            }
             result.jobs.push(job);
         }
+        // One error per job, the first of its clones'.
+        errors.extend(mine.iter().find_map(|o| o.error.clone()));
         add_job_warnings(spec, &mine, &result.host, &mut result.warnings);
     }
-    match first_error {
-        Some(e) => Err(RunError::Runtime(e)),
-        None => Ok(()),
-    }
+    Ok(errors)
 }
 
 /// What the runner's thread keeps of the workers' seconds while a group runs.
@@ -478,6 +511,7 @@ fn plan_clone(
                 block_bytes: spec.bs_bytes,
             }],
             mem_align: 64,
+            set: None,
         }
     } else {
         prepare_clone(
@@ -502,6 +536,7 @@ fn plan_clone(
     };
     let (engine, fallback) = open_with_fallback(spec.engine, &cfg)
         .map_err(|e| RunError::Runtime(format!("job '{}': {e}", spec.name)))?;
+    let engine = engine.with_faults(&opts.faults);
     if let Some(f) = fallback {
         let w = Warning::EngineFallback {
             job: spec.name.clone(),
@@ -514,6 +549,7 @@ fn plan_clone(
         }
     }
     let per_pass: u64 = files.regions.iter().map(|r| r.blocks).sum();
+    let per_pass = fileset::pass_blocks(spec, per_pass);
     let io_budget = (!spec.time_based).then(|| per_pass * spec.loops.max(1) as u64);
     Ok(WorkerPlan {
         spec: Arc::clone(spec),
@@ -525,6 +561,7 @@ fn plan_clone(
         io_budget,
         thread_number: 0,
         job_stop: None,
+        file_set: files.set,
     })
 }
 
@@ -555,6 +592,7 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
         series: Vec::new(),
         error: None,
         steadystate: None,
+        verify: None,
     };
     for p in parts {
         job.read.merge(&p.read);
@@ -571,6 +609,12 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
         if job.error.is_none() {
             job.error = p.error.clone();
         }
+        if let Some(v) = &p.verify {
+            job.verify.get_or_insert_with(Default::default).merge(v);
+        }
+    }
+    if let Some(v) = &mut job.verify {
+        v.sort();
     }
     job
 }
@@ -581,7 +625,8 @@ fn add_job_warnings(
     host: &model::HostInfo,
     warnings: &mut Vec<Warning>,
 ) {
-    if spec.engine == EngineKind::Null {
+    // create_only: no I/O was asked for, so nothing to warn about.
+    if spec.engine == EngineKind::Null || spec.file_options.create_only {
         return;
     }
     let busiest = outcomes

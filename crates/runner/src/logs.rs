@@ -1,12 +1,14 @@
-//! fio's per-job logs (`write_bw_log`, `write_iops_log`, `write_lat_log`),
-//! in fio's file format so that fio's plotting tools (fio2gnuplot,
-//! fio_generate_plots, fiologparser) read them.
+//! fio's per-job logs (`write_bw_log`, `write_iops_log`, `write_lat_log`,
+//! `write_hist_log`), in fio's file format so that fio's plotting tools
+//! (fio2gnuplot, fio_generate_plots, fiologparser, fiologparser_hist) read
+//! them.
 //!
 //! Each line is `time_ms, value, direction, bs, [offset,] priority`:
 //! bandwidth in KiB/s, IOPS, latency in ns; direction 0 read, 1 write;
 //! priority always 0. Files are `NAME_bw.N.log`, `NAME_iops.N.log`,
 //! `NAME_slat|clat|lat.N.log` in the current directory, N being the job's
-//! thread number in the run. What fio 3.33 writes, and so we do:
+//! thread number in the run (`NAME_bw.log` with `per_job_logs=0`, see
+//! `out`). What fio 3.33 writes, and so we do:
 //! - `log_avg_msec=0` (the default): one line per I/O, at its completion;
 //!   bs and offset are the I/O's; the bandwidth of one I/O is its size over
 //!   its completion latency, the IOPS value is 1.
@@ -14,19 +16,27 @@
 //!   completed I/Os in it, stamped with the window's end; bs and offset are
 //!   0; latencies are the window's means. A last, partial window is written
 //!   to the latency logs only.
+//! - `log_max_value=1`: windowed latency lines give the window's largest
+//!   value; the bandwidth and IOPS lines do not change (fio 3.33 takes one
+//!   rate sample per window, so its maximum is its mean: checked).
 //!
 //! The lines go through a buffered writer as the job runs (memory stays flat
 //! however long it is); slat lines exist only for engines that have a
 //! submission step (fio's sync engines leave the file empty, and so do ours).
+//! The histogram log (`NAME_clat_hist.N.log`) has its own line format: see
+//! `hist`.
+
+mod hist;
+mod out;
 
 use crate::clock::Clock;
+use hist::HistLog;
 use model::job::LogSpec;
 use model::Direction;
+pub(crate) use out::new_run;
+use out::Out;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
-
-const BUFFER_BYTES: usize = 1 << 20;
 
 /// What one completed I/O contributes to the logs.
 #[derive(Clone, Copy, Debug)]
@@ -49,21 +59,9 @@ struct Window {
     slats: u64,
     clat_sum: u64,
     lat_sum: u64,
-}
-
-struct Out {
-    path: PathBuf,
-    w: BufWriter<File>,
-}
-
-impl Out {
-    fn create(path: PathBuf) -> io::Result<Out> {
-        let f = File::create(&path)?;
-        Ok(Out {
-            w: BufWriter::with_capacity(BUFFER_BYTES, f),
-            path,
-        })
-    }
+    slat_max: u64,
+    clat_max: u64,
+    lat_max: u64,
 }
 
 pub(crate) struct JobLogs {
@@ -71,7 +69,10 @@ pub(crate) struct JobLogs {
     iops: Option<Out>,
     /// slat, clat, lat.
     lat: Option<[Out; 3]>,
+    hist: Option<HistLog>,
     with_offset: bool,
+    /// `log_max_value`: windowed latency lines give the maximum.
+    max_value: bool,
     clock: Clock,
     start: u64,
     /// Window length in ticks and ms; `None`: a line per I/O.
@@ -96,13 +97,7 @@ impl JobLogs {
         }
         let open = |name: &Option<String>, kind: &str| -> Result<Option<Out>, String> {
             let Some(name) = name else { return Ok(None) };
-            let path = PathBuf::from(format!("{name}_{kind}.{thread_number}.log"));
-            Out::create(path.clone()).map(Some).map_err(|e| {
-                format!(
-                    "cannot create the log {}: {e}; run from a writable directory",
-                    path.display()
-                )
-            })
+            Out::open(name, kind, thread_number, spec.shared).map(Some)
         };
         let lat = match open(&spec.lat, "slat")? {
             Some(slat) => Some([
@@ -118,7 +113,10 @@ impl JobLogs {
             bw: open(&spec.bw, "bw")?,
             iops: open(&spec.iops, "iops")?,
             lat,
+            hist: open(&spec.hist, "clat_hist")?
+                .map(|out| HistLog::new(out, spec.hist_msec, spec.hist_coarseness, clock, start)),
             with_offset: spec.offset,
+            max_value: spec.max_value,
             clock: clock.clone(),
             start,
             window_end: start + window.map_or(0, |w| w.0),
@@ -136,9 +134,16 @@ impl JobLogs {
         self.window_end = start + self.window.map_or(0, |w| w.0);
         self.windows_done = 0;
         self.sums = [Window::default(); 2];
+        if let Some(h) = &mut self.hist {
+            h.restart(start);
+        }
     }
 
     pub(crate) fn record(&mut self, s: &Sample) {
+        if let Some(h) = &mut self.hist {
+            let result = h.record(s, &self.clock);
+            self.keep_error(result);
+        }
         let result = match self.window {
             None => self.line_per_io(s),
             Some(_) => {
@@ -148,9 +153,12 @@ impl JobLogs {
                 w.bytes += s.len;
                 w.clat_sum += s.clat_ns;
                 w.lat_sum += s.lat_ns;
+                w.clat_max = w.clat_max.max(s.clat_ns);
+                w.lat_max = w.lat_max.max(s.lat_ns);
                 if let Some(slat) = s.slat_ns {
                     w.slat_sum += slat;
                     w.slats += 1;
+                    w.slat_max = w.slat_max.max(slat);
                 }
                 result
             }
@@ -218,11 +226,20 @@ impl JobLogs {
                 }
             }
             if let Some([slat, clat, lat]) = &mut self.lat {
-                if let Some(mean) = w.slat_sum.checked_div(w.slats) {
-                    writeln!(slat.w, "{end_ms}, {mean}, {d}, {zeros}")?;
+                let pick = |sum: u64, n: u64, max: u64| match self.max_value {
+                    true => max,
+                    false => sum / n,
+                };
+                if w.slats > 0 {
+                    let v = pick(w.slat_sum, w.slats, w.slat_max);
+                    writeln!(slat.w, "{end_ms}, {v}, {d}, {zeros}")?;
                 }
-                writeln!(clat.w, "{end_ms}, {}, {d}, {zeros}", w.clat_sum / w.ios)?;
-                writeln!(lat.w, "{end_ms}, {}, {d}, {zeros}", w.lat_sum / w.ios)?;
+                let (c, l) = (
+                    pick(w.clat_sum, w.ios, w.clat_max),
+                    pick(w.lat_sum, w.ios, w.lat_max),
+                );
+                writeln!(clat.w, "{end_ms}, {c}, {d}, {zeros}")?;
+                writeln!(lat.w, "{end_ms}, {l}, {d}, {zeros}")?;
             }
         }
         Ok(())
@@ -244,12 +261,14 @@ impl JobLogs {
             let result = self.write_window(end_ms, tail_ms, false);
             self.keep_error(result);
         }
-        let outs = self.bw.iter_mut().chain(self.iops.iter_mut());
-        let lats = self.lat.iter_mut().flatten();
         let mut failed = None;
-        for o in outs.chain(lats) {
-            if let Err(e) = o.w.flush() {
-                failed.get_or_insert(format!("writing {}: {e}", o.path.display()));
+        if let Some(h) = self.hist.take() {
+            failed = h.finish(end, &self.clock).err();
+        }
+        let outs = self.bw.into_iter().chain(self.iops);
+        for o in outs.chain(self.lat.into_iter().flatten()) {
+            if let Err(e) = o.finish() {
+                failed.get_or_insert(e);
             }
         }
         match self.error.or(failed) {

@@ -12,6 +12,8 @@
 //! `random_distribution`, `norandommap`, `percentage_random`,
 //! `file_service_type`) take [`General`], chosen once per job.
 
+mod window;
+
 use crate::blocksizes::SizePicker;
 use crate::distribution::Sampler;
 use model::job::{BlockSizes, Distribution, FileService, FileServiceSpec};
@@ -167,10 +169,17 @@ impl OffsetGen {
     /// `spec.bs_bytes`, the largest size of the job).
     pub fn for_job(spec: &JobSpec, regions: &[Region], seed: u64) -> OffsetGen {
         let mut gen = OffsetGen::new(spec.rw, spec.rwmix_read_pct, regions, seed);
-        if needs_general(spec, regions.len()) {
+        if needs_general(spec, regions.len()) || window::wanted(spec, regions) {
             gen.general = Some(Box::new(General::new(spec, regions, &mut gen.rng)));
         }
         gen
+    }
+
+    /// Whether `file` is among the files served now (see `window`): a file
+    /// that is not may be closed.
+    pub fn is_open(&self, file: u32) -> bool {
+        let window = self.general.as_ref().and_then(|g| g.window.as_ref());
+        window.is_none_or(|w| w.is_open(file as usize))
     }
 
     /// Whether every I/O is one block, at a uniform random or sequential
@@ -305,12 +314,14 @@ struct General {
     current: usize,
     /// I/Os to the current file since the last switch.
     served: u32,
+    /// `openfiles`, or files of different lengths: the files served now.
+    window: Option<window::OpenSet>,
 }
 
 impl General {
     fn new(spec: &JobSpec, regions: &[Region], rng: &mut Rng) -> General {
         let dirs = [Direction::Read, Direction::Write];
-        let sizes = dirs.map(|d| SizePicker::new(&spec.block_sizes_of(d)));
+        let sizes = dirs.map(|d| SizePicker::new(&spec.block_sizes_of(d), spec.bs_unaligned));
         let align = dirs.map(|d| match *spec.blockalign_bytes.get(d) {
             0 => sizes[d as usize].min(),
             a => a,
@@ -347,6 +358,11 @@ impl General {
             files,
             service,
             current: 0,
+            window: window::wanted(spec, regions).then(|| {
+                let n = regions.len();
+                let limit = spec.file_options.openfiles.map_or(n, |k| k as usize);
+                window::OpenSet::new(n, limit)
+            }),
             // A random choice is made before the first I/O.
             served: match service.kind {
                 FileService::Random => service.switch_every,
@@ -358,6 +374,16 @@ impl General {
     fn pick_file(&mut self, rng: &mut Rng) -> usize {
         let n = self.files.len();
         let every = self.service.switch_every;
+        if let Some(w) = &self.window {
+            let turn = self.served >= every;
+            let next = w.pick(self.service.kind, self.current, turn, rng);
+            if next != self.current || turn {
+                self.served = 0;
+            }
+            self.current = next;
+            self.served += 1;
+            return next;
+        }
         match self.service.kind {
             FileService::RoundRobin if self.served >= every => {
                 self.current = (self.current + 1) % n;
@@ -403,6 +429,10 @@ impl General {
         let len = if len > fits { sizes.fit(fits) } else { len };
         f.seq[d] = offset + len;
         f.done_bytes += len;
+        if let Some(w) = self.window.as_mut().filter(|_| f.done_bytes >= f.bytes) {
+            f.done_bytes = 0;
+            w.done(file);
+        }
         Target {
             file: file as u32,
             dir,

@@ -18,7 +18,9 @@
 //! thinktime, several block sizes, skewed distributions, `number_ios`) goes
 //! through [`paced`], chosen once per job by the precomputed `plain` flag.
 
+mod fileops;
 mod paced;
+mod verifying;
 
 use crate::clock::Clock;
 use crate::logs::{JobLogs, Sample};
@@ -51,8 +53,12 @@ pub struct WorkerPlan {
     /// This clone's number among all the run's threads, from 1: fio's `N` in
     /// log file names.
     pub thread_number: u32,
-    /// Set by the runner when the job reached its `steadystate`.
+    /// Ends this job's clones only: set by the runner when the job reached
+    /// its `steadystate`, and by a clone that failed (as in fio, a job's
+    /// error ends that job; the others of its group go on).
     pub job_stop: Option<Arc<AtomicBool>>,
+    /// The clone's files, for the file options (see `fileops`).
+    pub file_set: Option<crate::fileset::FileSet>,
 }
 
 pub struct WorkerOutcome {
@@ -62,6 +68,8 @@ pub struct WorkerOutcome {
     pub runtime_ns: u64,
     pub cpu: CpuUsage,
     pub error: Option<String>,
+    /// What `verify=` found.
+    pub verify: Option<model::VerifyResult>,
 }
 
 /// Signals shared by all workers of a run.
@@ -84,6 +92,8 @@ struct Slot {
     len: u64,
     queued_at: u64,
     submitted_at: u64,
+    /// A read of a verify pass: checked when it completes.
+    check: bool,
 }
 
 struct Worker<'a> {
@@ -111,11 +121,15 @@ struct Worker<'a> {
     /// `iodepth_batch_complete_min/max` (0: no cap).
     reap_min: usize,
     reap_max: usize,
+    /// `openfiles`, `sync_file_range`, `unlink_each_loop` (see `fileops`).
+    files: fileops::FileOps,
     /// Why the job stopped, when it was not the engine (a missed `rate_min`).
     failure: Option<String>,
     /// Clock ticks the thinktimes so far overran (see `paced::stall`).
     think_debt: u64,
     logs: Option<JobLogs>,
+    /// `verify=` (see `verifying`); `None` for most jobs.
+    verify: Option<Box<verifying::Verifier>>,
     ramp_end: Option<u64>,
     deadline: Option<u64>,
     stopping: bool,
@@ -133,18 +147,31 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
     let mut w = Worker::new(plan, shared);
     let spec = Arc::clone(&w.plan.spec);
     let mut error = match setup {
-        Ok(()) => w.run().err().map(|e| e.to_string()),
+        // create_only: the files are made, no I/O is done.
+        Ok(()) if spec.file_options.create_only => None,
+        Ok(()) => w
+            .run_phases()
+            .err()
+            .map(|e| format!("job '{}': {e}", spec.name)),
         Err(e) => Some(e),
     };
     error = error.or_else(|| w.failure.take());
     if error.is_some() {
-        shared.stop.store(true, Ordering::Relaxed);
+        if let Some(stop) = &w.plan.job_stop {
+            stop.store(true, Ordering::Relaxed);
+        }
     }
     let end = shared.clock.now();
     w.drain();
     let cpu_end = sys::thread_usage();
     if (spec.end_fsync || spec.fsync_on_close) && error.is_none() {
-        error = w.sync_files().err().map(|e| e.to_string());
+        error = w
+            .sync_files()
+            .err()
+            .map(|e| format!("job '{}': {e}", spec.name));
+    }
+    if let Err(e) = w.finish_files(error.is_none()) {
+        error.get_or_insert(format!("job '{}': {e}", spec.name));
     }
     if let Some(logs) = w.logs.take() {
         if let Err(e) = logs.finish(end) {
@@ -154,6 +181,14 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
     w.report_progress();
     let cpu = cpu_end.since(&w.cpu_start);
     let (read, write, series, runtime_ns) = w.rec.finish(&shared.clock, end);
+    let verify = w.verify.take().map(|v| {
+        let mut r = v.result;
+        r.sort();
+        r
+    });
+    if let Some(e) = verify.as_ref().and_then(|v| v.error()) {
+        error.get_or_insert(format!("job '{}': {e}", spec.name));
+    }
     WorkerOutcome {
         read,
         write,
@@ -161,11 +196,12 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         runtime_ns,
         cpu,
         error,
+        verify,
     }
 }
 
 impl<'a> Worker<'a> {
-    fn new(plan: WorkerPlan, shared: &'a Shared) -> Worker<'a> {
+    fn new(mut plan: WorkerPlan, shared: &'a Shared) -> Worker<'a> {
         let clock = &shared.clock;
         let spec = Arc::clone(&plan.spec);
         let asynchronous = plan.engine.capabilities().asynchronous;
@@ -187,14 +223,22 @@ impl<'a> Worker<'a> {
                 .map(|d| start + clock.ticks(d.as_nanos() as u64)),
         };
         let budget = paced::byte_budget(&spec, plan.io_budget, gen.is_plain());
+        let files = fileops::FileOps::new(plan.file_set.take(), &spec, budget);
         let pace = paced::Pace::new(&spec, clock, start, gen.is_plain(), Rng::new(seed ^ 0x7a7e));
         let complete_max = spec.iodepth_batch_complete_max as usize;
-        let (logs, failure) = match JobLogs::open(&spec.logs, plan.thread_number, clock, start) {
+        let (logs, mut failure) = match JobLogs::open(&spec.logs, plan.thread_number, clock, start)
+        {
             Ok(logs) => (logs, None),
             Err(e) => (None, Some(format!("job '{}': {e}", spec.name))),
         };
+        let verify = verifying::Verifier::new(&spec, &plan.regions, seed, plan.clone, depth)
+            .unwrap_or_else(|e| {
+                failure.get_or_insert(e);
+                None
+            });
         Worker {
-            plain: gen.is_plain() && pace.is_none(),
+            plain: gen.is_plain() && pace.is_none() && verify.is_none(),
+            verify,
             pace,
             // Floors apply to the measured phase only.
             floors: match ramp_end {
@@ -207,6 +251,7 @@ impl<'a> Worker<'a> {
             stopping: failure.is_some(),
             failure,
             think_debt: 0,
+            files,
             logs,
             shared,
             asynchronous,
@@ -248,6 +293,14 @@ impl<'a> Worker<'a> {
                     self.sleep_until(until);
                     continue;
                 }
+                if self.verify.as_ref().is_some_and(|v| v.due) {
+                    self.verify_pass(false)?;
+                    continue;
+                }
+                if self.files.due {
+                    self.serve_files()?;
+                    continue;
+                }
                 if !self.sync_due {
                     return Ok(());
                 }
@@ -278,11 +331,13 @@ impl<'a> Worker<'a> {
         while self.in_flight < self.depth
             && !self.stopping
             && !self.sync_due
+            && !self.files.due
+            && !self.verify.as_ref().is_some_and(|v| v.due)
             && (self.ramping() || self.issued < self.budget)
         {
             let t = match self.plain {
                 true => self.gen.next_io(),
-                false => match self.next_paced()? {
+                false => match self.next_target()? {
                     // A rate or a thinktime may have waited: queued now.
                     Some(t) => {
                         queued_at = self.shared.clock.now();
@@ -291,9 +346,11 @@ impl<'a> Worker<'a> {
                     None => break,
                 },
             };
+            // openfiles: an I/O to a closed file waits for the queue to empty.
+            let Some(t) = self.files.route(t) else { break };
             let slot = self.free.pop().expect("a free slot while under depth");
             if t.dir == Direction::Write {
-                self.prepare_write(slot, t.offset, t.len);
+                self.prepare_write(slot, t.file, t.offset, t.len);
             }
             self.slots[slot as usize] = Slot {
                 dir: t.dir,
@@ -302,10 +359,11 @@ impl<'a> Worker<'a> {
                 len: t.len,
                 queued_at,
                 submitted_at: queued_at,
+                check: false,
             };
             let req = IoRequest {
                 slot,
-                file: t.file,
+                file: self.files.slot_of(t.file),
                 dir: t.dir,
                 offset: t.offset,
                 len: t.len as u32,
@@ -315,6 +373,7 @@ impl<'a> Worker<'a> {
             if !self.ramping() {
                 self.issued += t.len;
             }
+            self.files.queued(&t, self.issued);
             if !self.asynchronous {
                 return Ok(());
             }
@@ -343,14 +402,17 @@ impl<'a> Worker<'a> {
         Ok(now)
     }
 
-    fn prepare_write(&mut self, slot: u32, offset: u64, len: u64) {
+    fn prepare_write(&mut self, slot: u32, file: u32, offset: u64, len: u64) {
         self.write_seq += 1;
-        stamp(
-            self.plan.engine.buffer(slot),
-            len as usize,
-            offset,
-            self.write_seq,
-        );
+        match self.verify.is_some() {
+            true => self.fill_verified(slot, file, offset, len, self.write_seq),
+            false => stamp(
+                self.plan.engine.buffer(slot),
+                len as usize,
+                offset,
+                self.write_seq,
+            ),
+        }
         self.writes_since_sync += 1;
         let every = self
             .plan
@@ -375,6 +437,9 @@ impl<'a> Worker<'a> {
         };
         if measuring && self.logs.is_some() {
             self.log_completions(now, take);
+        }
+        if self.verify.is_some() {
+            self.verify_completions(take);
         }
         for c in self.done.drain(..take) {
             let slot = self.slots[c.slot as usize];
@@ -481,14 +546,18 @@ impl<'a> Worker<'a> {
     }
 
     /// Waits for what is still in flight, so no buffer is freed under the kernel.
+    /// After an I/O error `in_flight` counts more than the engine holds (the
+    /// failed completion and those after it in its batch were not counted),
+    /// so an empty reap, which means the engine has nothing in flight, ends
+    /// it too: without that a failed I/O made the worker spin here forever.
     fn drain(&mut self) {
         while self.in_flight > 0 {
             match self.plan.engine.reap(1, &mut self.done) {
+                Ok(0) | Err(_) => break,
                 Ok(_) => {
-                    self.in_flight -= self.done.len() as u32;
+                    self.in_flight = self.in_flight.saturating_sub(self.done.len() as u32);
                     self.done.clear();
                 }
-                Err(_) => break,
             }
         }
     }
@@ -496,8 +565,9 @@ impl<'a> Worker<'a> {
     fn sync_files(&mut self) -> Result<(), EngineError> {
         let spec = &self.plan.spec;
         let data_only = spec.fdatasync_every > 0 && spec.fsync_every == 0;
-        for f in 0..self.plan.regions.len() as u32 {
-            self.plan.engine.sync_file(f, data_only)?;
+        for f in 0..self.files.engine_files(self.plan.regions.len()) as u32 {
+            let synced = self.plan.engine.sync_file(f, data_only);
+            synced.map_err(|e| self.files.name_error(e, f))?;
         }
         Ok(())
     }

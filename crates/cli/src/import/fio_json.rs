@@ -130,6 +130,7 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         series: Vec::new(),
         error,
         steadystate: None,
+        verify: None,
     })
 }
 

@@ -229,6 +229,7 @@ fn job(
         series: Vec::new(),
         error: None,
         steadystate: None,
+        verify: None,
     }
 }
 

@@ -24,6 +24,12 @@ struct Think {
     on_issue: bool,
     issued: u32,
     completed: u32,
+    /// `thinktime_iotime`: a stall is also due this long after the start of
+    /// the previous one (or of the job): the I/O time plus the thinktime,
+    /// as fio 3.33 counts it (measured: with 500 ms of each, stalls start at
+    /// 1 s, 2 s, 3 s, so the first spell of I/O lasts 1 s).
+    cycle_ticks: Option<u64>,
+    last_stall: u64,
 }
 
 pub(super) struct Pace {
@@ -60,6 +66,8 @@ impl Pace {
             on_issue: t.on_issue,
             issued: 0,
             completed: 0,
+            cycle_ticks: (!t.iotime.is_zero()).then(|| ticks(t.iotime + t.think)),
+            last_stall: start,
         });
         let ios_budget = match spec.number_ios {
             Some(n) if !plain_offsets && !spec.time_based => n.saturating_mul(loops(spec)),
@@ -174,13 +182,18 @@ impl Worker<'_> {
             return Ok(None);
         }
         if let Some(t) = &mut p.think {
-            if t.issued >= t.blocks {
+            let clock = &self.shared.clock;
+            let timed = t
+                .cycle_ticks
+                .is_some_and(|c| clock.now() >= t.last_stall + c);
+            if timed || t.issued >= t.blocks {
                 // `complete`: the stall follows the completion of the blocks.
-                if !t.on_issue && t.completed < t.blocks {
+                if !timed && !t.on_issue && t.completed < t.blocks {
                     return Ok(None);
                 }
                 t.issued = 0;
                 t.completed = 0;
+                t.last_stall = clock.now();
                 let (spin, total) = (t.spin_ticks, t.total_ticks);
                 // What is queued goes to the kernel before the stall, as in fio.
                 if let Some(&first) = self.batch.first() {

@@ -63,6 +63,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             series: Vec::new(),
             error: None,
             steadystate: None,
+            verify: None,
         }],
         warnings: Vec::new(),
         error: None,

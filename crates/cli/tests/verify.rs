@@ -1,0 +1,375 @@
+//! Issue 7: `verify=` checks that the disk returns what was written, and a
+//! bad chunk is named for what it is (corrupted, stale, misdirected) with
+//! its offset. Damage is made two ways: by hand, behind diskbench's back,
+//! on a real file; and by the fault-injection engine, one kind at a time.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::path::Path;
+
+const BS: u64 = 4096;
+
+fn fio(file: &Path, args: &[&str]) -> std::process::Output {
+    diskbench()
+        .args([
+            "fio",
+            "--name=v",
+            "--bs=4k",
+            "--no-save",
+            "--output-format=json",
+        ])
+        .arg(format!("--filename={}", file.display()))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn verify_of(out: &std::process::Output) -> Value {
+    json_of(out)["jobs"][0]["verify"].clone()
+}
+
+fn flip(file: &Path, at: u64) {
+    use std::os::unix::fs::FileExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(file)
+        .unwrap();
+    let mut b = [0u8];
+    f.read_exact_at(&mut b, at).unwrap();
+    b[0] ^= 0x40;
+    f.write_all_at(&b, at).unwrap();
+}
+
+#[test]
+fn a_verify_pass_finds_a_corruption_made_behind_its_back_and_names_its_offset() {
+    let dir = real_dir();
+    let file = dir.path().join("data");
+    let out = fio(&file, &["--rw=randwrite", "--size=2m", "--verify=crc32c"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let v = verify_of(&out);
+    assert_eq!(v["checked"], 512, "{v}");
+    assert_eq!(v["bad"], 0, "{v}");
+    // fio counts the verify pass as the job's reads.
+    let job = &json_of(&out)["jobs"][0];
+    assert_eq!(job["read"]["io_bytes"], 2 << 20);
+    assert_eq!(job["write"]["io_bytes"], 2 << 20);
+
+    let at = 1_234_567;
+    flip(&file, at);
+    // A read job checks each block on its own; verify_only replays the
+    // write job and checks against what it wrote.
+    for args in [
+        vec!["--rw=read", "--size=2m", "--verify=crc32c"],
+        vec![
+            "--rw=randwrite",
+            "--size=2m",
+            "--verify=crc32c",
+            "--verify_only",
+        ],
+    ] {
+        let out = fio(&file, &args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr_of(&out));
+        let err = stderr_of(&out);
+        assert!(
+            err.contains(&format!("first bad byte at offset {at}")),
+            "{err}"
+        );
+        assert!(err.contains("corrupted data"), "{err}");
+        let v = verify_of(&out);
+        assert_eq!(v["bad"], 1, "{v}");
+        assert_eq!(v["checked"], 512, "{v}");
+        let f = &v["failures"][0];
+        assert_eq!(f["kind"], "corrupted");
+        assert_eq!(f["offset"], at / BS * BS);
+        assert_eq!(f["first_bad_byte"], at);
+        assert_eq!(f["path"], file.display().to_string());
+    }
+}
+
+/// Runs a sequential write of 64 blocks with `fault` injected, verifies, and
+/// returns the verify object.
+fn with_fault(engine: &str, fault: &str) -> Value {
+    let dir = real_dir();
+    let file = dir.path().join("f");
+    let out = diskbench()
+        .args(["fio", "--name=v", "--bs=4k", "--size=256k", "--rw=write"])
+        .args(["--verify=crc32c", "--no-save", "--output-format=json"])
+        .args(["--direct=1", "--iodepth=8"])
+        .arg(format!("--ioengine={engine}"))
+        .arg(format!("--filename={}", file.display()))
+        .arg(format!("--inject-fault={fault}"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{fault}: {}", stderr_of(&out));
+    let v = verify_of(&out);
+    assert_eq!(v["checked"], 64, "{v}");
+    v
+}
+
+const ENGINES: [&str; 3] = ["psync", "libaio", "io_uring"];
+
+#[test]
+fn a_flipped_bit_is_corrupted_data_at_its_byte() {
+    for engine in ENGINES {
+        // The 10th write is at block 9; the wrapper flips its last byte.
+        let v = with_fault(engine, "bitflip@write:10");
+        assert_eq!(
+            (v["bad"].as_u64(), v["corrupted"].as_u64()),
+            (Some(1), Some(1)),
+            "{engine}: {v}"
+        );
+        let f = &v["failures"][0];
+        assert_eq!(f["offset"], 9 * BS, "{engine}");
+        assert_eq!(f["first_bad_byte"], 10 * BS - 1, "{engine}");
+        // A bit flipped on the way back (the 5th read of the verify pass) is caught too.
+        let v = with_fault(engine, "bitflip@read:5");
+        assert_eq!(v["corrupted"], 1, "{engine}: {v}");
+        assert_eq!(v["failures"][0]["first_bad_byte"], 5 * BS - 1, "{engine}");
+    }
+}
+
+#[test]
+fn a_dropped_write_is_a_stale_block() {
+    for engine in ENGINES {
+        let v = with_fault(engine, "drop@write:10");
+        assert_eq!(
+            (v["bad"].as_u64(), v["stale"].as_u64()),
+            (Some(1), Some(1)),
+            "{engine}: {v}"
+        );
+        let f = &v["failures"][0];
+        assert_eq!(f["offset"], 9 * BS, "{engine}");
+        assert_eq!(f["kind"], "stale");
+    }
+}
+
+#[test]
+fn a_misdirected_write_is_named_where_it_landed_and_leaves_a_stale_block() {
+    for engine in ENGINES {
+        // The 10th write (block 9) lands on block 8, written just before.
+        let v = with_fault(engine, "misdirect@write:10");
+        assert_eq!(v["bad"], 2, "{engine}: {v}");
+        assert_eq!(v["misdirected"], 1, "{engine}: {v}");
+        assert_eq!(v["stale"], 1, "{engine}: {v}");
+        let f = &v["failures"][0];
+        assert_eq!(f["offset"], 8 * BS);
+        assert_eq!(f["kind"], "misdirected");
+        assert_eq!(f["expected"], format!("the chunk for offset {}", 8 * BS));
+        assert_eq!(f["found"], format!("the chunk for offset {}", 9 * BS));
+        assert_eq!(v["failures"][1]["offset"], 9 * BS);
+        assert_eq!(v["failures"][1]["kind"], "stale");
+    }
+}
+
+#[test]
+fn verify_fatal_stops_at_the_first_bad_chunk() {
+    let dir = real_dir();
+    let file = dir.path().join("f");
+    let out = diskbench()
+        .args(["fio", "--name=v", "--bs=4k", "--size=256k", "--rw=write"])
+        .args([
+            "--verify=md5",
+            "--verify_fatal=1",
+            "--no-save",
+            "--output-format=json",
+        ])
+        .arg(format!("--filename={}", file.display()))
+        .arg("--inject-fault=bitflip@write:3/1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let v = verify_of(&out);
+    assert_eq!(v["bad"], 1, "{v}");
+    assert_eq!(v["failures"][0]["offset"], 2 * BS);
+    assert!(v["checked"].as_u64().unwrap() < 64, "{v}");
+}
+
+#[test]
+fn a_busy_random_job_verifies_clean_with_every_method() {
+    let dir = real_dir();
+    for (i, algo) in ["crc32c", "md5", "sha256", "xxhash", "crc64", "meta"]
+        .iter()
+        .enumerate()
+    {
+        let file = dir.path().join(format!("f{i}"));
+        // norandommap at QD 32: two writes to one block can be in flight at
+        // once; either may win, and neither is a false alarm.
+        let out = fio(
+            &file,
+            &[
+                "--rw=randrw",
+                "--size=1m",
+                "--ioengine=io_uring",
+                "--iodepth=32",
+                "--direct=1",
+                "--norandommap",
+                "--runtime=1",
+                "--time_based",
+                &format!("--verify={algo}"),
+            ],
+        );
+        assert!(out.status.success(), "{algo}: {}", stderr_of(&out));
+        let v = verify_of(&out);
+        assert_eq!(v["bad"], 0, "{algo}: {v}");
+        assert!(v["checked"].as_u64().unwrap() > 100, "{algo}: {v}");
+    }
+}
+
+#[test]
+fn verify_backlog_checks_while_writing_and_finds_the_fault_early() {
+    let dir = real_dir();
+    let file = dir.path().join("f");
+    let out = fio(
+        &file,
+        &[
+            "--rw=write",
+            "--size=1m",
+            "--verify=crc32c",
+            "--verify_backlog=16",
+            "--do_verify=0",
+            "--inject-fault=drop@write:20",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let v = verify_of(&out);
+    // 256 writes, checked 16 at a time; the end pass is off.
+    assert_eq!(v["checked"], 256, "{v}");
+    assert_eq!(v["stale"], 1, "{v}");
+    assert_eq!(v["failures"][0]["offset"], 19 * BS);
+}
+
+#[test]
+fn a_pattern_with_offsets_and_a_moved_header_read_back() {
+    let dir = real_dir();
+    let file = dir.path().join("p");
+    let out = fio(
+        &file,
+        &[
+            "--rw=randwrite",
+            "--size=512k",
+            "--verify=pattern",
+            "--verify_pattern=0xff%o\"abcd\"-12",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(verify_of(&out)["bad"], 0);
+    let data = std::fs::read(&file).unwrap();
+    assert_eq!(&data[8192..8194], &[0xff, 0x00]);
+    assert_eq!(&data[8193..8201], &8192u64.to_le_bytes());
+    flip(&file, 70_000);
+    let out = fio(
+        &file,
+        &[
+            "--rw=read",
+            "--size=512k",
+            "--verify=pattern",
+            "--verify_pattern=0xff%o\"abcd\"-12",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(verify_of(&out)["failures"][0]["first_bad_byte"], 70_000);
+
+    let file = dir.path().join("h");
+    let out = fio(
+        &file,
+        &[
+            "--rw=write",
+            "--size=512k",
+            "--verify=sha512",
+            "--verify_offset=1024",
+            "--verify_interval=2048",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(verify_of(&out)["checked"], 256);
+    let data = std::fs::read(&file).unwrap();
+    assert_eq!(&data[1024..1032], b"dbverify");
+    assert_eq!(&data[2048 + 1024..2048 + 1032], b"dbverify");
+}
+
+#[test]
+fn verify_dump_writes_what_was_read_and_what_was_expected() {
+    let dir = real_dir();
+    let file = dir.path().join("d");
+    let out = fio(&file, &["--rw=write", "--size=64k", "--verify=crc32c"]);
+    assert!(out.status.success());
+    flip(&file, 5000);
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args([
+            "fio",
+            "--name=v",
+            "--bs=4k",
+            "--size=64k",
+            "--rw=read",
+            "--no-save",
+        ])
+        .args(["--verify=crc32c", "--verify_dump=1"])
+        .arg(format!("--filename={}", file.display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let received = std::fs::read(dir.path().join("d.4096.received")).unwrap();
+    let expected = std::fs::read(dir.path().join("d.4096.expected")).unwrap();
+    assert_eq!(received.len(), 4096);
+    let differ: Vec<usize> = (0..4096).filter(|&i| received[i] != expected[i]).collect();
+    assert_eq!(differ, vec![5000 - 4096]);
+}
+
+#[test]
+fn verify_options_that_cannot_work_are_refused_with_the_fix() {
+    let dir = real_dir();
+    let file = dir.path().join("x");
+    let cases: [(&[&str], &str); 6] = [
+        (&["--rw=write", "--size=1m", "--verify=sha3-256"], "sha256"),
+        (
+            &["--rw=write", "--size=1m", "--verify=pattern"],
+            "verify_pattern=",
+        ),
+        (
+            &[
+                "--rw=write",
+                "--size=1m",
+                "--verify=crc32c",
+                "--verify_interval=3000",
+            ],
+            "verify_interval",
+        ),
+        (
+            &[
+                "--rw=write",
+                "--size=1m",
+                "--verify=crc32c",
+                "--verify_only",
+                "--time_based",
+                "--runtime=1",
+            ],
+            "time_based",
+        ),
+        (
+            &[
+                "--rw=write",
+                "--size=1m",
+                "--verify=crc32c",
+                "--verify_only",
+            ],
+            "run the job without verify_only first",
+        ),
+        (
+            &["--rw=write", "--size=1m", "--verify=crc32c", "--numjobs=2"],
+            "numjobs=1",
+        ),
+    ];
+    for (args, says) in cases {
+        let out = fio(&file, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr_of(&out));
+        assert!(
+            stderr_of(&out).contains(says),
+            "{args:?}: {}",
+            stderr_of(&out)
+        );
+        assert!(!file.exists(), "{args:?} left a file");
+    }
+}

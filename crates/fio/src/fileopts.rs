@@ -1,0 +1,279 @@
+//! fio's file-handling options: `filesize`, `fallocate`, `unlink`,
+//! `unlink_each_loop`, `create_on_open`, `allow_file_create`, `create_only`,
+//! `openfiles` and `sync_file_range` (see `model::fileopts`).
+//!
+//! Each value is read as it is applied; the combinations that cannot work
+//! are refused once the job is complete ([`finish`]), each with the option
+//! and the fix, rather than run differently from what was asked:
+//! - a job that reads cannot create its files on open or remove them
+//!   between loops (the next reads would find no data; fio stops with an
+//!   I/O error or ENOENT);
+//! - io_uring registers the job's files with its ring when it starts, so it
+//!   cannot follow a file being closed and another opened in its place
+//!   (`openfiles` below `nrfiles`, `unlink_each_loop` with several loops);
+//! - diskbench creates its test files in a fresh directory of its own, so
+//!   `allow_file_create=0` can only work with `filename=`.
+
+use crate::error::{FioError, Scope};
+use crate::options::Key;
+use crate::values;
+use model::fileopts::{Fallocate, FileOptions, SizeRange, SyncFileRange};
+use model::units::format_size;
+use model::{EngineKind, FileTarget, JobSpec};
+
+/// Applies one of the file options (the keys listed in `jobs::apply_more`).
+pub(crate) fn apply(
+    spec: &mut JobSpec,
+    key: Key,
+    scope: &Scope,
+    name: &str,
+    text: &str,
+) -> Result<(), FioError> {
+    let f = &mut spec.file_options;
+    match key {
+        Key::FileSize => f.filesize = filesize(scope, name, text)?,
+        Key::Fallocate => {
+            f.fallocate = Fallocate::parse(text.trim()).ok_or_else(|| {
+                FioError::invalid(scope, name, text, format!("use {}", Fallocate::NAMES))
+            })?
+        }
+        Key::Unlink => f.unlink = values::boolean(scope, name, text)?,
+        Key::UnlinkEachLoop => f.unlink_each_loop = values::boolean(scope, name, text)?,
+        Key::CreateOnOpen => f.create_on_open = values::boolean(scope, name, text)?,
+        Key::AllowFileCreate => f.allow_file_create = values::boolean(scope, name, text)?,
+        Key::CreateOnly => f.create_only = values::boolean(scope, name, text)?,
+        // fio: 0 is "not given", every file open.
+        Key::OpenFiles => {
+            f.openfiles = Some(values::int_u32(scope, name, text)?).filter(|&n| n > 0)
+        }
+        Key::SyncFileRange => f.sync_file_range = sync_file_range(scope, name, text)?,
+        other => unreachable!("{other:?} is not a file option"),
+    }
+    Ok(())
+}
+
+/// `filesize=SIZE` or `LOW-HIGH` (also `LOW:HIGH`); 0 means not given.
+fn filesize(scope: &Scope, name: &str, text: &str) -> Result<Option<SizeRange>, FioError> {
+    let (lo, hi) = match text.split_once(['-', ':']) {
+        Some((lo, hi)) => (
+            values::size(scope, name, lo)?,
+            values::size(scope, name, hi)?,
+        ),
+        None => {
+            let one = values::size(scope, name, text)?;
+            (one, one)
+        }
+    };
+    if lo > hi {
+        return Err(FioError::invalid(
+            scope,
+            name,
+            text,
+            format!(
+                "the range goes down: give the smaller size first, e.g. filesize={}-{}",
+                format_size(hi),
+                format_size(lo)
+            ),
+        ));
+    }
+    Ok((hi > 0).then_some(SizeRange {
+        min_bytes: lo,
+        max_bytes: hi,
+    }))
+}
+
+/// `wait_before,write,wait_after:N`: the flags, then every how many writes
+/// (1 when left out, 0 for never, as fio reads them).
+fn sync_file_range(
+    scope: &Scope,
+    name: &str,
+    text: &str,
+) -> Result<Option<SyncFileRange>, FioError> {
+    let (flags, every) = text.split_once(':').unwrap_or((text, "1"));
+    let mut r = SyncFileRange::default();
+    for flag in flags.split(',').map(str::trim) {
+        match flag {
+            "wait_before" => r.wait_before = true,
+            "write" => r.write = true,
+            "wait_after" => r.wait_after = true,
+            _ => {
+                return Err(FioError::invalid(
+                    scope,
+                    name,
+                    text,
+                    "the flags are wait_before, write and wait_after, joined by ',', then ':' \
+                     and every how many writes, e.g. sync_file_range=wait_before,write:8",
+                ))
+            }
+        }
+    }
+    r.every = values::int_u32(scope, name, every)?;
+    Ok((r.every > 0).then_some(r))
+}
+
+/// Checks across options, once the job is complete (its target included).
+pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
+    let scope = Scope::Job(spec.name.clone());
+    let nrfiles = match &spec.target {
+        FileTarget::Named(_) => 1,
+        FileTarget::Generated { nrfiles, .. } => *nrfiles,
+    };
+    let f = &mut spec.file_options;
+    // fio opens at most nrfiles files whatever openfiles says.
+    f.openfiles = f.openfiles.filter(|&n| n < nrfiles);
+    let f = &spec.file_options;
+    if let Some(range) = f.filesize {
+        check_filesize(spec, &scope, range)?;
+    }
+    let loops = spec.loops > 1 && !spec.time_based && f.unlink_each_loop;
+    if spec.engine == EngineKind::IoUring {
+        let why = match (f.openfiles, loops) {
+            (Some(n), _) => Some(("openfiles", n.to_string(), format!("openfiles={nrfiles}"))),
+            (None, true) => Some(("unlink_each_loop", "1".into(), "loops=1".into())),
+            _ => None,
+        };
+        if let Some((option, value, other)) = why {
+            return Err(FioError::not_yet(
+                &scope,
+                option,
+                &value,
+                " with ioengine=io_uring",
+                &format!(
+                    ": io_uring registers the job's files with its ring when it starts and \
+                     cannot follow one being closed and another opened in its place; use \
+                     ioengine=libaio or psync, or {other}"
+                ),
+            ));
+        }
+    }
+    let named = matches!(spec.target, FileTarget::Named(_));
+    let other = match (f.openfiles, loops) {
+        _ if spec.verify.is_some() && (f.openfiles.is_some() || loops) => Some((
+            "verify",
+            "verify checks each file against what the job wrote to it, and cannot follow \
+             files being closed or made again: drop verify, or openfiles/unlink_each_loop",
+        )),
+        (_, true) if named && spec.numjobs > 1 => Some((
+            "numjobs",
+            "the clones share filename= and would remove it under each other between loops \
+             (unlink_each_loop): use numjobs=1, or directory= (a file per clone)",
+        )),
+        _ => None,
+    };
+    if let Some((option, problem)) = other {
+        let value = match option {
+            "verify" => spec
+                .verify
+                .as_ref()
+                .map_or("1", |v| v.algo.fio_name())
+                .to_string(),
+            _ => spec.numjobs.to_string(),
+        };
+        return Err(FioError::invalid(&scope, option, &value, problem));
+    }
+    if spec.rw.reads() {
+        let reason = if f.create_on_open {
+            Some((
+                "create_on_open",
+                "creates each file empty when the job opens it, so a job that reads would read \
+                 no data (fio fails with an I/O error); use create_on_open=0, or a write-only rw",
+            ))
+        } else if loops {
+            Some((
+                "unlink_each_loop",
+                "removes the files between loops, so the next loop of a job that reads would \
+                 read no data (fio fails with ENOENT); use it with a write-only rw, or loops=1",
+            ))
+        } else {
+            None
+        };
+        if let Some((option, why)) = reason {
+            let problem = format!("rw={} reads, and {option}=1 {why}", spec.rw.fio_name());
+            return Err(FioError::invalid(&scope, option, "1", problem));
+        }
+    }
+    if !f.allow_file_create && matches!(spec.target, FileTarget::Generated { .. }) {
+        return Err(FioError::invalid(
+            &scope,
+            "allow_file_create",
+            "0",
+            "without filename=, diskbench creates the job's files in a fresh directory of its \
+             own, which allow_file_create=0 forbids; name existing files with filename=, or \
+             drop allow_file_create=0",
+        ));
+    }
+    Ok(())
+}
+
+/// Every file drawn from the range must hold one block past `offset`
+/// (fio leaves a file drawn below one block empty; diskbench refuses).
+fn check_filesize(spec: &JobSpec, scope: &Scope, range: SizeRange) -> Result<(), FioError> {
+    let need = spec.offset_bytes + spec.bs_bytes;
+    if range.min_bytes >= need {
+        return Ok(());
+    }
+    let value = match range.min_bytes == range.max_bytes {
+        true => format_size(range.min_bytes),
+        false => format!(
+            "{}-{}",
+            format_size(range.min_bytes),
+            format_size(range.max_bytes)
+        ),
+    };
+    let after = match spec.offset_bytes {
+        0 => String::new(),
+        o => format!(" after offset={}", format_size(o)),
+    };
+    Err(FioError::invalid(
+        scope,
+        "filesize",
+        &value,
+        format!(
+            "a file of {} holds no block of bs={}{after}: give every file at least {}",
+            format_size(range.min_bytes),
+            format_size(spec.bs_bytes),
+            format_size(need)
+        ),
+    ))
+}
+
+/// The file options that differ from fio's defaults, for `--parse-only`.
+pub(crate) fn show(job: &JobSpec, opts: &mut Vec<(&'static str, Option<String>)>) {
+    let f = &job.file_options;
+    let d = FileOptions::default();
+    if let Some(r) = f.filesize {
+        let value = match r.min_bytes == r.max_bytes {
+            true => format_size(r.min_bytes),
+            false => format!("{}-{}", format_size(r.min_bytes), format_size(r.max_bytes)),
+        };
+        opts.push(("filesize", Some(value)));
+    }
+    if f.fallocate != d.fallocate {
+        opts.push(("fallocate", Some(f.fallocate.fio_name().to_string())));
+    }
+    let flags = [
+        ("unlink", f.unlink, d.unlink),
+        ("unlink_each_loop", f.unlink_each_loop, d.unlink_each_loop),
+        ("create_on_open", f.create_on_open, d.create_on_open),
+        (
+            "allow_file_create",
+            f.allow_file_create,
+            d.allow_file_create,
+        ),
+        ("create_only", f.create_only, d.create_only),
+    ];
+    for (name, value, default) in flags {
+        if value != default {
+            opts.push((name, Some(u8::from(value).to_string())));
+        }
+    }
+    if let Some(n) = f.openfiles {
+        opts.push(("openfiles", Some(n.to_string())));
+    }
+    if let Some(r) = f.sync_file_range {
+        opts.push((
+            "sync_file_range",
+            Some(format!("{}:{}", r.flag_names(), r.every)),
+        ));
+    }
+}

@@ -1,0 +1,148 @@
+//! One log file of one clone, per fio's `per_job_logs`.
+//!
+//! With `per_job_logs=1` (fio's default) each clone writes its own
+//! `NAME_kind.N.log`. With `per_job_logs=0` every clone (and every job)
+//! that names the same log writes `NAME_kind.log`; fio 3.33 writes each
+//! clone's lines there in one piece when it ends, so the file holds one
+//! clone's lines after another, never interleaved. diskbench does the same:
+//! a clone writes to a private `NAME_kind.log.N.part` as it runs (memory
+//! stays flat however long the job) and appends it to the shared file under
+//! a lock when it ends.
+//!
+//! One difference: fio 3.33 appends to a shared file left by an earlier run
+//! (two runs in one directory give a file with both, which plots as
+//! nonsense); diskbench empties it when the first clone of this run opens it,
+//! as it does the per-clone files (each run of a soak too).
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+const BUFFER_BYTES: usize = 1 << 20;
+
+/// The shared files this run has opened (the first opener empties one);
+/// held while a clone appends its lines.
+static SHARED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+pub(crate) struct Out {
+    /// The file the lines end up in.
+    path: PathBuf,
+    /// `per_job_logs=0`: the clone's private file, appended to `path` at the end.
+    part: Option<PathBuf>,
+    pub(crate) w: BufWriter<File>,
+}
+
+impl Out {
+    /// `PREFIX_KIND.N.log`, or `PREFIX_KIND.log` shared by the clones.
+    pub(crate) fn open(
+        prefix: &str,
+        kind: &str,
+        thread_number: u32,
+        shared: bool,
+    ) -> Result<Out, String> {
+        let (path, part) = match shared {
+            false => (
+                PathBuf::from(format!("{prefix}_{kind}.{thread_number}.log")),
+                None,
+            ),
+            true => {
+                let path = PathBuf::from(format!("{prefix}_{kind}.log"));
+                let part = PathBuf::from(format!("{prefix}_{kind}.log.{thread_number}.part"));
+                (path, Some(part))
+            }
+        };
+        let cannot = |p: &Path, e: io::Error| {
+            format!(
+                "cannot create the log {}: {e}; run from a writable directory",
+                p.display()
+            )
+        };
+        if part.is_some() {
+            start_shared(&path).map_err(|e| cannot(&path, e))?;
+        }
+        let file_path = part.as_ref().unwrap_or(&path);
+        let f = File::create(file_path).map_err(|e| cannot(file_path, e))?;
+        Ok(Out {
+            w: BufWriter::with_capacity(BUFFER_BYTES, f),
+            path,
+            part,
+        })
+    }
+
+    /// Flushes, and hands a shared log's lines over to the shared file.
+    pub(crate) fn finish(mut self) -> Result<(), String> {
+        let written = |p: &Path, e: io::Error| format!("writing {}: {e}", p.display());
+        let part_path = self.part.clone();
+        self.w
+            .flush()
+            .map_err(|e| written(part_path.as_ref().unwrap_or(&self.path), e))?;
+        let Some(part) = part_path else {
+            return Ok(());
+        };
+        drop(self.w);
+        let appended = (|| {
+            let _held = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+            let mut to = OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(&self.path)?;
+            io::copy(&mut File::open(&part)?, &mut to)?;
+            to.flush()
+        })();
+        let removed = fs::remove_file(&part);
+        appended.map_err(|e| written(&self.path, e))?;
+        removed.map_err(|e| format!("removing {}: {e}", part.display()))
+    }
+}
+
+/// A new run: its shared logs will be emptied when first opened.
+pub(crate) fn new_run() {
+    SHARED.lock().unwrap_or_else(|e| e.into_inner()).clear();
+}
+
+/// Empties `path` the first time this run opens it as a shared log.
+fn start_shared(path: &Path) -> io::Result<()> {
+    let key = std::path::absolute(path)?;
+    let mut opened = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+    if !opened.contains(&key) {
+        File::create(path)?;
+        opened.push(key);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_logs_hold_each_clones_lines_in_one_piece() {
+        let dir = tempfile::tempdir().unwrap();
+        let prefix = dir.path().join("s").display().to_string();
+        std::fs::write(format!("{prefix}_bw.log"), "left from an earlier run\n").unwrap();
+        let mut a = Out::open(&prefix, "bw", 1, true).unwrap();
+        let mut b = Out::open(&prefix, "bw", 2, true).unwrap();
+        for i in 0..3 {
+            writeln!(a.w, "a{i}").unwrap();
+            writeln!(b.w, "b{i}").unwrap();
+        }
+        b.finish().unwrap();
+        a.finish().unwrap();
+        let text = std::fs::read_to_string(format!("{prefix}_bw.log")).unwrap();
+        assert_eq!(text, "b0\nb1\nb2\na0\na1\na2\n");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "the .part files are removed");
+    }
+
+    #[test]
+    fn per_clone_logs_are_numbered() {
+        let dir = tempfile::tempdir().unwrap();
+        let prefix = dir.path().join("p").display().to_string();
+        let mut o = Out::open(&prefix, "clat_hist", 7, false).unwrap();
+        writeln!(o.w, "x").unwrap();
+        o.finish().unwrap();
+        let text = std::fs::read_to_string(format!("{prefix}_clat_hist.7.log")).unwrap();
+        assert_eq!(text, "x\n");
+    }
+}

@@ -1,0 +1,358 @@
+//! `verify=`: the worker's side. Writes are filled with headed chunks (see
+//! the `verify` crate) and recorded in a table of generations; after the
+//! write phase (or every `verify_backlog` writes) the written chunks are read
+//! back through the same engine and checked. A read job with `verify=`
+//! checks each block it reads on its own, as fio does for data an earlier
+//! job wrote.
+//!
+//! The reads of a verify pass are counted as the job's reads, and its time
+//! as the job's runtime, as fio counts them: a `rw=write` job with `verify`
+//! reports both directions.
+//!
+//! Only jobs with `verify=` come here; the plain path of the worker never does.
+
+use super::{check_result, Slot, Worker};
+use engine::{Engine, EngineError, IoRequest};
+use model::verify::{VerifyFailure, VerifyResult};
+use model::{Direction, JobSpec};
+use std::collections::VecDeque;
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use verify::{Expectations, Format, Mismatch, Stamp};
+
+pub(super) struct Verifier {
+    format: Format,
+    spec: model::VerifySpec,
+    /// What the job wrote where; `None` for a job that only reads (each
+    /// chunk is then checked on its own).
+    table: Option<Expectations>,
+    job_seed: u64,
+    writer: u16,
+    /// Per slot: the write in flight there (file, offset, len, generation),
+    /// to spot two writes to one place in flight at once.
+    in_flight: Vec<Option<(u32, u64, u64, u64)>>,
+    /// Writes since the last backlog check: (file, offset, len).
+    backlog: Vec<(u32, u64, u64)>,
+    pub(super) due: bool,
+    pub(super) result: VerifyResult,
+    /// A `verify_fatal` job stops at its first bad chunk.
+    pub(super) failed_fatal: bool,
+    found: Vec<Mismatch>,
+}
+
+impl Verifier {
+    /// `None` for a job without `verify=`; `Err` when its options cannot
+    /// work with its block sizes.
+    pub(super) fn new(
+        spec: &JobSpec,
+        regions: &[crate::offsets::Region],
+        job_seed: u64,
+        writer: u32,
+        depth: u32,
+    ) -> Result<Option<Box<Verifier>>, String> {
+        let Some(v) = &spec.verify else {
+            return Ok(None);
+        };
+        let format = match verify::format_of(spec) {
+            Ok(Some(f)) => f,
+            Ok(None) => return Ok(None),
+            Err(e) => return Err(format!("job '{}': {e}", spec.name)),
+        };
+        let files: Vec<(u64, u64)> = regions
+            .iter()
+            .map(|r| (r.base, r.blocks * r.block_bytes))
+            .collect();
+        let table = spec
+            .rw
+            .writes()
+            .then(|| Expectations::new(&files, format.interval, writer as u16));
+        Ok(Some(Box::new(Verifier {
+            format,
+            spec: v.clone(),
+            table,
+            job_seed,
+            writer: writer as u16,
+            in_flight: vec![None; depth as usize],
+            backlog: Vec::new(),
+            due: false,
+            result: VerifyResult {
+                algo: v.algo.fio_name().to_string(),
+                ..VerifyResult::default()
+            },
+            failed_fatal: false,
+            found: Vec::new(),
+        })))
+    }
+
+    /// Whether this job writes nothing and only checks (`verify_only`).
+    pub(super) fn only(&self) -> bool {
+        self.spec.only
+    }
+
+    /// Whether a read of this job is checked as it completes: in a read
+    /// job, every read; in a job that writes, only the verify passes'.
+    pub(super) fn checks_every_read(&self) -> bool {
+        self.table.is_none()
+    }
+
+    /// Records a write that will be issued (or, for `verify_only`, was
+    /// issued by the earlier run) as generation `gen`.
+    fn record_write(&mut self, slot: Option<u32>, file: u32, offset: u64, len: u64, gen: u64) {
+        let racing = self
+            .in_flight
+            .iter()
+            .flatten()
+            .find(|(f, o, l, _)| *f == file && *o < offset + len && offset < *o + *l)
+            .map(|w| w.3);
+        if let Some(t) = &mut self.table {
+            t.wrote(file, offset, len, gen, racing);
+        }
+        if let Some(s) = slot {
+            self.in_flight[s as usize] = Some((file, offset, len, gen));
+        }
+        if self.spec.backlog > 0 {
+            self.backlog.push((file, offset, len));
+            if self.backlog.len() as u64 >= self.spec.backlog {
+                self.due = true;
+            }
+        }
+    }
+}
+
+impl Worker<'_> {
+    /// The job's phases: its I/O (or, for `verify_only`, the replay of its
+    /// writes), then the verify pass unless the run was stopped.
+    pub(super) fn run_phases(&mut self) -> Result<(), EngineError> {
+        let only = self.verify.as_ref().is_some_and(|v| v.only());
+        match only {
+            true => self.replay_writes(),
+            false => self.run()?,
+        }
+        let pass = self
+            .verify
+            .as_ref()
+            .is_some_and(|v| v.table.is_some() && (v.spec.do_verify || only));
+        if pass && self.failure.is_none() && !self.shared.stop.load(Ordering::Relaxed) {
+            self.verify_pass(true)?;
+        }
+        Ok(())
+    }
+
+    /// Checks the reads among the first `take` completions that must be
+    /// checked (those that completed whole; the others fail in `complete`).
+    pub(super) fn verify_completions(&mut self, take: usize) {
+        for i in 0..take {
+            let c = self.done[i];
+            let slot = self.slots[c.slot as usize];
+            if c.result == slot.len as i64 {
+                self.verify_completion(c.slot, &slot);
+            }
+        }
+        if self.verify.as_ref().is_some_and(|v| v.failed_fatal) {
+            self.stopping = true;
+        }
+    }
+
+    /// Fills the buffer of `slot` for a write of generation `gen`, in place
+    /// of the plain stamp.
+    pub(super) fn fill_verified(&mut self, slot: u32, file: u32, offset: u64, len: u64, gen: u64) {
+        let Some(v) = self.verify.as_deref_mut() else {
+            return;
+        };
+        let stamp = Stamp {
+            file,
+            writer: v.writer,
+            generation: gen,
+            seed: 0,
+        };
+        let buf = self.plan.engine.buffer(slot);
+        v.format
+            .fill(&mut buf[..len as usize], offset, v.job_seed, stamp);
+        v.record_write(Some(slot), file, offset, len, gen);
+    }
+
+    /// After a completion: forgets a finished write; checks a read that
+    /// must be checked.
+    pub(super) fn verify_completion(&mut self, slot_id: u32, slot: &Slot) {
+        let Some(v) = self.verify.as_deref_mut() else {
+            return;
+        };
+        match slot.dir {
+            Direction::Write => v.in_flight[slot_id as usize] = None,
+            Direction::Read if slot.check || v.checks_every_read() => {
+                let buf = self.plan.engine.buffer(slot_id);
+                let table = v.table.as_ref();
+                let mut found = std::mem::take(&mut v.found);
+                v.result.checked += v.format.check(
+                    &mut buf[..slot.len as usize],
+                    slot.file,
+                    slot.offset,
+                    v.job_seed,
+                    |at| table.and_then(|t| t.expected(slot.file, at)),
+                    &mut found,
+                );
+                for m in found.drain(..) {
+                    let path = self.plan.engine_cfg.path(slot.file);
+                    if v.spec.dump {
+                        let rel = (m.offset - slot.offset) as usize;
+                        let chunk = &buf[rel..rel + m.length as usize];
+                        let expected = table.and_then(|t| t.expected(slot.file, m.offset));
+                        let want = v
+                            .format
+                            .expected_chunk(chunk, slot.file, m.offset, v.job_seed, expected);
+                        dump(&path, m.offset, chunk, want.as_deref());
+                    }
+                    v.result.record(VerifyFailure {
+                        path: path.display().to_string(),
+                        offset: m.offset,
+                        length: m.length,
+                        kind: m.kind,
+                        first_bad_byte: m.first_bad_byte,
+                        expected: m.expected,
+                        found: m.found,
+                    });
+                    if v.spec.fatal {
+                        v.failed_fatal = true;
+                    }
+                }
+                v.found = found;
+            }
+            Direction::Read => {}
+        }
+    }
+
+    /// `verify_only`: replays the job's writes without doing them, so the
+    /// table says what an earlier run of the same job left on the device.
+    pub(super) fn replay_writes(&mut self) {
+        let Some(mut v) = self.verify.take() else {
+            return;
+        };
+        let mut issued = 0;
+        while issued < self.budget {
+            let dir = self.gen.direction();
+            let t = self.gen.next_for(dir, self.budget - issued);
+            issued += t.len;
+            if t.dir == Direction::Write {
+                self.write_seq += 1;
+                v.record_write(None, t.file, t.offset, t.len, self.write_seq);
+            }
+        }
+        v.backlog.clear();
+        v.due = false;
+        self.verify = Some(v);
+    }
+
+    /// Reads back and checks what the job wrote: everything (`all`), or the
+    /// backlog of the last `verify_backlog` writes.
+    pub(super) fn verify_pass(&mut self, all: bool) -> Result<(), EngineError> {
+        let Some(v) = self.verify.as_deref_mut() else {
+            return Ok(());
+        };
+        v.due = false;
+        let max = (self.plan.engine_cfg.block_bytes as u64 / v.format.interval).max(1)
+            * v.format.interval;
+        let mut runs: VecDeque<(u32, u64, u64)> = match (&v.table, all) {
+            (None, _) => VecDeque::new(),
+            (Some(t), true) => (0..t.files())
+                .flat_map(|f| {
+                    t.written_runs(f, max)
+                        .into_iter()
+                        .map(move |(o, l)| (f, o, l))
+                })
+                .collect(),
+            (Some(_), false) => {
+                let take = match v.spec.backlog_batch {
+                    0 => v.backlog.len(),
+                    n => (n as usize).min(v.backlog.len()),
+                };
+                v.backlog.drain(..).take(take).collect()
+            }
+        };
+        if all {
+            v.backlog.clear();
+        }
+        while !runs.is_empty() || self.in_flight > 0 {
+            let stop = self.shared.stop.load(Ordering::Relaxed)
+                || self.verify.as_ref().is_some_and(|v| v.failed_fatal);
+            if stop {
+                runs.clear();
+            }
+            let mut queued = false;
+            while self.in_flight < self.depth {
+                let Some((file, offset, len)) = runs.pop_front() else {
+                    break;
+                };
+                let slot = self.free.pop().expect("a free slot while under depth");
+                let now = self.shared.clock.now();
+                self.slots[slot as usize] = Slot {
+                    dir: Direction::Read,
+                    file,
+                    offset,
+                    len,
+                    queued_at: now,
+                    submitted_at: now,
+                    check: true,
+                };
+                self.plan.engine.queue(IoRequest {
+                    slot,
+                    file,
+                    dir: Direction::Read,
+                    offset,
+                    len: len as u32,
+                })?;
+                self.in_flight += 1;
+                queued = true;
+                if !self.asynchronous {
+                    break;
+                }
+            }
+            if queued && self.asynchronous {
+                self.plan.engine.submit()?;
+            }
+            if self.in_flight == 0 {
+                continue;
+            }
+            self.plan.engine.reap(1, &mut self.done)?;
+            let now = self.shared.clock.now();
+            self.rec.advance(now);
+            let done = std::mem::take(&mut self.done);
+            for c in &done {
+                let slot = self.slots[c.slot as usize];
+                check_result(*c, &slot, &self.plan.engine_cfg)?;
+                let clock = &self.shared.clock;
+                let clat = clock.nanos(slot.submitted_at, now);
+                let lat = clock.nanos(slot.queued_at, now);
+                self.rec.completed(Direction::Read, slot.len, clat, lat);
+                self.verify_completion(c.slot, &slot);
+                self.free.push(c.slot);
+                self.in_flight -= 1;
+            }
+            self.done = done;
+            self.done.clear();
+        }
+        Ok(())
+    }
+}
+
+/// `verify_dump`: the chunk as read and as expected, beside each other in
+/// the current directory, named after the file and the offset. Existing
+/// files are never overwritten.
+fn dump(path: &Path, offset: u64, received: &[u8], expected: Option<&[u8]>) {
+    let base = path
+        .file_name()
+        .map_or_else(|| "diskbench".into(), |n| n.to_string_lossy().into_owned());
+    let mut parts = vec![("received", received)];
+    parts.extend(expected.map(|e| ("expected", e)));
+    for (what, bytes) in parts {
+        let name = format!("{base}.{offset}.{what}");
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&name)
+            .and_then(|mut f| f.write_all(bytes));
+        if let Err(e) = written {
+            eprintln!("diskbench: verify_dump: could not write {name}: {e}");
+        }
+    }
+}

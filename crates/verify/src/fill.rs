@@ -1,0 +1,274 @@
+//! The chunk format and the writer's side: [`Format`] fills a write buffer
+//! with headed chunks (or the `verify_pattern`), and rebuilds what a chunk
+//! should hold when one reads back wrong.
+//!
+//! Header, little-endian, at the start of each chunk (or swapped to
+//! `verify_offset`):
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 0..8 | magic `dbverify` |
+//! | 8..16 | offset of the chunk in its file |
+//! | 16..20 | length of the chunk |
+//! | 20 | method (`verify=`) |
+//! | 21 | format version (1) |
+//! | 22..24 | writer (the clone that wrote it) |
+//! | 24..32 | generation (the writer's write count) |
+//! | 32..40 | seed of the data |
+//! | 40..44 | file (index in the job) |
+//! | 44..48 | zero |
+//! | 48..48+n | checksum of the data (n bytes, by method) |
+//! | 48+n..52+n | CRC-32C of everything above |
+//!
+//! The header is padded to 8 bytes; the data follows it to the chunk's end.
+
+use crate::checksum::{digest, digest_len};
+use crate::splitmix;
+use model::verify::{PatternPiece, VerifyAlgo, VerifySpec};
+
+pub(crate) const MAGIC: &[u8; 8] = b"dbverify";
+pub(crate) const VERSION: u8 = 1;
+pub(crate) const FIXED: usize = 48;
+
+/// Who wrote a chunk, and which write it was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    pub file: u32,
+    pub writer: u16,
+    pub generation: u64,
+    pub seed: u64,
+}
+
+/// A header as read back (fields only; whether it is whole is checked apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Header {
+    pub offset: u64,
+    pub length: u32,
+    pub algo: u8,
+    pub stamp: Stamp,
+}
+
+/// How a job's chunks are laid out: the method, the chunk size, where the
+/// header sits, and the data (random from the seed, or the pattern).
+#[derive(Clone, Debug)]
+pub struct Format {
+    pub algo: VerifyAlgo,
+    pub interval: u64,
+    pub header_offset: u64,
+    pub(crate) header_len: usize,
+    pattern: Option<Vec<PatternPiece>>,
+}
+
+impl Format {
+    /// The format of a job whose writes are all multiples of `min_block`
+    /// bytes; `Err` says which option to change.
+    pub fn new(spec: &VerifySpec, min_block: u64) -> Result<Format, String> {
+        let algo = spec.algo;
+        let interval = match spec.interval {
+            0 => min_block,
+            n => n,
+        };
+        let header_len = match algo.has_header() {
+            true => (FIXED + digest_len(algo) + 4).div_ceil(8) * 8,
+            false => 0,
+        };
+        if !min_block.is_multiple_of(interval) {
+            return Err(format!(
+                "verify_interval={interval} does not divide the block size {min_block}: \
+                 every write must hold whole chunks; use a verify_interval that divides bs"
+            ));
+        }
+        if (interval as usize) < header_len {
+            return Err(format!(
+                "verify_interval={interval} is smaller than verify={}'s {header_len}-byte header: \
+                 raise verify_interval (or bs) to at least {header_len}",
+                algo.fio_name()
+            ));
+        }
+        let ho = spec.header_offset;
+        if ho != 0 && (ho < header_len as u64 || ho + header_len as u64 > interval) {
+            return Err(format!(
+                "verify_offset={ho} must leave room for the {header_len}-byte header: \
+                 between {header_len} and {} for verify_interval={interval}",
+                interval - header_len as u64
+            ));
+        }
+        if ho != 0 && !algo.has_header() {
+            return Err(format!(
+                "verify_offset moves the header, and verify={} writes none: drop verify_offset",
+                algo.fio_name()
+            ));
+        }
+        if algo == VerifyAlgo::Pattern && spec.pattern.is_none() {
+            return Err(
+                "verify=pattern needs verify_pattern=..., e.g. verify_pattern=0xdeadbeef".into(),
+            );
+        }
+        Ok(Format {
+            algo,
+            interval,
+            header_offset: ho,
+            header_len,
+            pattern: spec.pattern.clone(),
+        })
+    }
+
+    /// Fills `buf` (one write of whole chunks, starting at file offset
+    /// `offset`) with chunks stamped `stamp`; each chunk's seed is
+    /// [`crate::chunk_seed`] of `job_seed`.
+    pub fn fill(&self, buf: &mut [u8], offset: u64, job_seed: u64, stamp: Stamp) {
+        let step = self.interval as usize;
+        for (i, chunk) in buf.chunks_exact_mut(step).enumerate() {
+            let at = offset + (i * step) as u64;
+            let seed = crate::chunk_seed(job_seed, stamp.file, at, stamp.generation);
+            self.fill_chunk(chunk, at, Stamp { seed, ..stamp });
+        }
+    }
+
+    /// One chunk as it goes to the device.
+    pub(crate) fn fill_chunk(&self, chunk: &mut [u8], offset: u64, stamp: Stamp) {
+        match self.algo {
+            VerifyAlgo::Pattern => self.fill_pattern(chunk, offset, 0),
+            VerifyAlgo::Null => random_bytes(chunk, stamp.seed),
+            _ => {
+                let h = self.header_len;
+                match &self.pattern {
+                    Some(_) => self.fill_pattern(&mut chunk[h..], offset, h),
+                    None => random_bytes(&mut chunk[h..], stamp.seed),
+                }
+                self.write_header(chunk, offset, stamp);
+                self.swap_header(chunk);
+            }
+        }
+    }
+
+    fn write_header(&self, chunk: &mut [u8], offset: u64, s: Stamp) {
+        let n = digest_len(self.algo);
+        let (head, data) = chunk.split_at_mut(self.header_len);
+        head.fill(0);
+        head[0..8].copy_from_slice(MAGIC);
+        head[8..16].copy_from_slice(&offset.to_le_bytes());
+        head[16..20].copy_from_slice(&(self.interval as u32).to_le_bytes());
+        head[20] = algo_id(self.algo);
+        head[21] = VERSION;
+        head[22..24].copy_from_slice(&s.writer.to_le_bytes());
+        head[24..32].copy_from_slice(&s.generation.to_le_bytes());
+        head[32..40].copy_from_slice(&s.seed.to_le_bytes());
+        head[40..44].copy_from_slice(&s.file.to_le_bytes());
+        digest(self.algo, data, &mut head[FIXED..FIXED + n]);
+        let crc = crc32c::crc32c(&head[..FIXED + n]);
+        head[FIXED + n..FIXED + n + 4].copy_from_slice(&crc.to_le_bytes());
+    }
+
+    /// Moves the header to `verify_offset` (and back: the swap is its own inverse).
+    pub(crate) fn swap_header(&self, chunk: &mut [u8]) {
+        let (ho, h) = (self.header_offset as usize, self.header_len);
+        if ho == 0 {
+            return;
+        }
+        let (front, back) = chunk.split_at_mut(ho);
+        front[..h].swap_with_slice(&mut back[..h]);
+    }
+
+    /// Where byte `p` of the chunk as written (header first) lies on the device.
+    pub(crate) fn on_device(&self, p: usize) -> usize {
+        let (ho, h) = (self.header_offset as usize, self.header_len);
+        match ho {
+            0 => p,
+            _ if p < h => ho + p,
+            _ if p >= ho && p < ho + h => p - ho,
+            _ => p,
+        }
+    }
+
+    /// Reads a header's fields; `None` unless the magic, the header's CRC,
+    /// the method and the version are right.
+    pub(crate) fn read_header(&self, chunk: &[u8]) -> Option<Header> {
+        let n = digest_len(self.algo);
+        let head = chunk.get(..self.header_len)?;
+        if &head[0..8] != MAGIC || head[21] != VERSION || head[20] != algo_id(self.algo) {
+            return None;
+        }
+        let crc = u32::from_le_bytes(head[FIXED + n..FIXED + n + 4].try_into().ok()?);
+        if crc != crc32c::crc32c(&head[..FIXED + n]) {
+            return None;
+        }
+        let u64_at = |a: usize| u64::from_le_bytes(head[a..a + 8].try_into().unwrap());
+        Some(Header {
+            offset: u64_at(8),
+            length: u32::from_le_bytes(head[16..20].try_into().unwrap()),
+            algo: head[20],
+            stamp: Stamp {
+                writer: u16::from_le_bytes([head[22], head[23]]),
+                generation: u64_at(24),
+                seed: u64_at(32),
+                file: u32::from_le_bytes(head[40..44].try_into().unwrap()),
+            },
+        })
+    }
+
+    /// Whether the data's checksum matches the one in the (whole) header.
+    pub(crate) fn data_matches(&self, chunk: &[u8]) -> bool {
+        let n = digest_len(self.algo);
+        if n == 0 {
+            return true;
+        }
+        let mut sum = [0u8; crate::MAX_DIGEST];
+        digest(self.algo, &chunk[self.header_len..], &mut sum);
+        sum[..n] == chunk[FIXED..FIXED + n]
+    }
+
+    /// The offset a `%o` pattern chunk carries (read at the first `%o`).
+    pub(crate) fn pattern_offset(&self, chunk: &[u8]) -> Option<u64> {
+        let pieces = self.pattern.as_deref()?;
+        let mut at = 0;
+        for p in pieces {
+            match p {
+                PatternPiece::Bytes(b) => at += b.len(),
+                PatternPiece::Offset => {
+                    let bytes = chunk.get(at..at + 8)?;
+                    return Some(u64::from_le_bytes(bytes.try_into().ok()?));
+                }
+            }
+        }
+        None
+    }
+
+    /// The pattern's bytes for the chunk at `offset`, from byte `from` of the
+    /// chunk on (`%o` becomes the offset).
+    fn fill_pattern(&self, out: &mut [u8], offset: u64, from: usize) {
+        let pieces = self.pattern.as_deref().unwrap_or(&[]);
+        let unit: Vec<u8> = pieces
+            .iter()
+            .flat_map(|p| match p {
+                PatternPiece::Bytes(b) => b.clone(),
+                PatternPiece::Offset => offset.to_le_bytes().to_vec(),
+            })
+            .collect();
+        if unit.is_empty() {
+            out.fill(0);
+            return;
+        }
+        for (i, b) in out.iter_mut().enumerate() {
+            *b = unit[(from + i) % unit.len()];
+        }
+    }
+}
+
+/// Data drawn from `seed`, 8 bytes per step.
+pub(crate) fn random_bytes(out: &mut [u8], seed: u64) {
+    let mut state = seed;
+    let mut words = out.chunks_exact_mut(8);
+    for w in &mut words {
+        state = state.wrapping_add(1);
+        w.copy_from_slice(&splitmix(state).to_le_bytes());
+    }
+    let tail = words.into_remainder();
+    let last = splitmix(state.wrapping_add(1)).to_le_bytes();
+    let n = tail.len();
+    tail.copy_from_slice(&last[..n]);
+}
+
+fn algo_id(algo: VerifyAlgo) -> u8 {
+    algo as u8 + 1
+}
