@@ -96,3 +96,44 @@ fn a_filesystem_without_direct_io_is_named_with_the_fix() {
     assert!(err.contains("ramfs"), "{err}");
     assert_eq!(std::fs::read(&file).unwrap(), vec![7u8; 1 << 20]);
 }
+
+#[test]
+fn a_disk_that_fills_up_mid_run_ends_the_job_with_the_write_named() {
+    let Some(m) = Mount::new("tmpfs", "size=16m") else {
+        return;
+    };
+    // fallocate=none: the job's writes allocate its file as they go, so
+    // filling the filesystem behind its back makes a later write fail.
+    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("diskbench"))
+        .env("DISKBENCH_DB", TEST_DB)
+        .args(["fio", "--name=fill", "--no-save", "--output-format=json"])
+        .args(["--rw=randwrite", "--bs=64k", "--size=12m", "--rate=2m"])
+        .args(["--fallocate=none", "--runtime=8", "--time_based"])
+        .arg(format!("--directory={}", m.path().display()))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let filler = m.path().join("filler");
+    {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&filler).unwrap();
+        let chunk = vec![1u8; 64 << 10];
+        while f.write_all(&chunk).is_ok() {}
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("job 'fill': write of 65536 bytes at offset"),
+        "{err}"
+    );
+    assert!(err.contains("No space left on device"), "{err}");
+    let doc = json_of(&out);
+    let job = &doc["jobs"][0];
+    assert!(job["error"].as_u64().unwrap_or(1) != 0, "{job}");
+    assert!(job["write"]["io_bytes"].as_u64().unwrap() > 0, "{job}");
+    // Only the test's own filler is left: the job's directory is gone.
+    assert_eq!(entries(m.path()), vec![filler]);
+}
