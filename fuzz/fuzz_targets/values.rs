@@ -1,7 +1,7 @@
 //! The value parsers: sizes, times, booleans, counts (`model::units`), every
 //! fio job option's value (ranges, `bssplit`, percentages, distributions,
-//! rates, CPU lists, ...), ioping's and bonnie++'s spellings, dbench status
-//! names, and the CLI's dates. None may panic, whatever the text.
+//! rates, CPU lists, `verify_pattern`, ...), `--inject-fault` rules, ioping's
+//! and bonnie++'s spellings, dbench status names, and the CLI's dates. None may panic, whatever the text.
 //!
 //! The first byte picks the parser, the rest is the text. fio's value
 //! parsers are crate-private, so they are reached through `parse_args` with a
@@ -75,6 +75,11 @@ fuzz_target!(|data: &[u8]| {
             let _ = model::FadviseHint::parse(text);
             let _ = model::job::RandomGenerator::parse(text);
             let _ = model::RunKind::parse(text);
+            let _ = model::VerifyAlgo::parse(text);
+            // --inject-fault: what is printed reads back the same.
+            if let Ok(rule) = text.parse::<model::FaultRule>() {
+                assert_eq!(rule.to_string().parse::<model::FaultRule>(), Ok(rule));
+            }
         }
         4 => {
             use workloads::ping;

@@ -393,33 +393,76 @@ pub(crate) fn cpu_list(scope: &Scope, text: &str) -> Result<Vec<u32>, FioError> 
     Ok(cpus)
 }
 
-/// `file_service_type=roundrobin|sequential|random[:N]`.
+/// `file_service_type=roundrobin|sequential|random[:N]`, or
+/// `zipf[:THETA]`, `pareto[:H]`, `normal[:DEV[%]]` (`gauss` the same), whose
+/// postfix is their parameter; without one, zipf takes 1.1 and pareto 0.2
+/// (fio's defaults, as measured), normal 10%.
 pub(crate) fn file_service(scope: &Scope, text: &str) -> Result<FileServiceSpec, FioError> {
     const OPT: &str = "file_service_type";
-    let (kind, n) = text.split_once(':').unwrap_or((text, "1"));
-    let kind = match kind.trim() {
+    let (kind, arg) = match text.split_once(':') {
+        Some((k, a)) => (k.trim(), Some(a.trim())),
+        None => (text.trim(), None),
+    };
+    // The parameter of a skewed kind, `default` without one, when `ok`.
+    let skewed = |default: f64, ok: fn(f64) -> bool, problem: &str| {
+        let Some(a) = arg else { return Ok(default) };
+        let a = match kind {
+            "normal" | "gauss" => a.strip_suffix('%').unwrap_or(a),
+            _ => a,
+        };
+        match a.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() && ok(x) => Ok(x),
+            _ => Err(FioError::invalid(scope, OPT, text, problem)),
+        }
+    };
+    let kind = match kind {
         "roundrobin" => FileService::RoundRobin,
         "sequential" => FileService::Sequential,
         "random" => FileService::Random,
-        k @ ("zipf" | "pareto" | "normal" | "gauss") => {
-            return Err(FioError::not_yet(
+        "zipf" if arg.is_some_and(|a| a.trim().parse() == Ok(1.0)) => {
+            return Err(FioError::invalid(
                 scope,
                 OPT,
                 text,
-                &format!(" (files chosen by a {k} distribution)"),
-                ": use random, roundrobin or sequential",
+                "zipf's theta must not be 1.0 (fio refuses it too): use e.g. 0.99 or 1.01",
             ))
         }
+        "zipf" => FileService::Zipf {
+            theta: skewed(
+                1.1,
+                |t| t > 0.0,
+                "zipf's theta must be greater than 0, e.g. zipf:1.2",
+            )?,
+        },
+        "pareto" => FileService::Pareto {
+            h: skewed(
+                0.2,
+                |h| h > 0.0 && h < 1.0,
+                "pareto's h must be greater than 0 and less than 1, e.g. pareto:0.2",
+            )?,
+        },
+        "normal" | "gauss" => FileService::Normal {
+            dev_pct: skewed(
+                10.0,
+                |d| (0.0..100.0).contains(&d),
+                "the deviation must be from 0 to less than 100 (percent of the files), \
+                 e.g. normal:20%",
+            )?,
+        },
         _ => {
             return Err(FioError::invalid(
                 scope,
                 OPT,
                 text,
-                "use random, roundrobin or sequential, optionally with :N (I/Os per file)",
+                "use random, roundrobin or sequential, optionally with :N (I/Os per file), \
+                 or zipf:THETA, pareto:H or normal:DEV%",
             ))
         }
     };
-    let switch_every = values::at_least_one(scope, OPT, n, "give :N of 1 or more")?;
+    let switch_every = match (kind.distribution(), arg) {
+        (Some(_), _) => 1,
+        (None, n) => values::at_least_one(scope, OPT, n.unwrap_or("1"), "give :N of 1 or more")?,
+    };
     Ok(FileServiceSpec { kind, switch_every })
 }
 
@@ -575,7 +618,32 @@ mod tests {
         assert!(cpu_list(G, "3-1").is_err());
         let f = file_service(G, "random:4").unwrap();
         assert_eq!((f.kind, f.switch_every), (FileService::Random, 4));
-        let msg = file_service(G, "zipf:1.2").unwrap_err().to_string();
-        assert!(msg.contains("not supported yet"), "{msg}");
+        let f = file_service(G, "zipf:1.2").unwrap();
+        assert_eq!(f.kind, FileService::Zipf { theta: 1.2 });
+        assert_eq!(f.switch_every, 1);
+        let kind = |t| file_service(G, t).unwrap().kind;
+        assert_eq!(kind("zipf"), FileService::Zipf { theta: 1.1 });
+        assert_eq!(kind("pareto:0.3"), FileService::Pareto { h: 0.3 });
+        assert_eq!(kind("pareto"), FileService::Pareto { h: 0.2 });
+        assert_eq!(kind("normal:20%"), FileService::Normal { dev_pct: 20.0 });
+        assert_eq!(kind("gauss:5"), FileService::Normal { dev_pct: 5.0 });
+        assert_eq!(kind("gauss"), FileService::Normal { dev_pct: 10.0 });
+        for (bad, says) in [
+            ("zipf:0", "theta must be greater than 0, e.g. zipf:1.2"),
+            ("zipf:1", "must not be 1.0"),
+            ("zipf:x", "theta"),
+            ("zipf:1.2%", "theta"),
+            ("pareto:1", "h must be greater than 0 and less than 1"),
+            ("pareto:0", "h must be"),
+            ("normal:200%", "deviation must be from 0 to less than 100"),
+            ("normal:100", "less than 100"),
+            ("gauss:-1", "deviation"),
+            ("normal:inf", "deviation"),
+            ("uniform", "zipf:THETA"),
+        ] {
+            let msg = file_service(G, bad).unwrap_err().to_string();
+            assert!(msg.contains(says), "{bad}: {msg}");
+            assert!(!msg.contains("not supported yet"), "{bad}: {msg}");
+        }
     }
 }

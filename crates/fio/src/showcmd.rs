@@ -277,6 +277,9 @@ fn pattern_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
                 FileService::RoundRobin => "roundrobin",
                 FileService::Sequential => "sequential",
                 FileService::Random => "random",
+                FileService::Zipf { theta } => return format!("zipf:{theta}"),
+                FileService::Pareto { h } => return format!("pareto:{h}"),
+                FileService::Normal { dev_pct } => return format!("normal:{dev_pct}"),
             };
             format!("{kind}:{}", fs.switch_every)
         },

@@ -205,7 +205,13 @@ fn limits_start_and_queue() {
         job("--nrfiles=4 --file_service_type=sequential --fsync_on_close=1 --slat_percentiles=1");
     assert_eq!(j.file_service.kind, FileService::Sequential);
     assert!(j.fsync_on_close && j.slat_percentiles);
-    assert!(error("--file_service_type=zipf:1.1").contains("not supported yet"));
+    let j = job("--nrfiles=10 --file_service_type=zipf:1.2");
+    assert_eq!(j.file_service.kind, FileService::Zipf { theta: 1.2 });
+    let j = job("--nrfiles=10 --file_service_type=gauss");
+    assert_eq!(j.file_service.kind, FileService::Normal { dev_pct: 10.0 });
+    assert!(error("--file_service_type=zipf:0").contains("theta must be greater than 0"));
+    assert!(error("--file_service_type=normal:200%")
+        .contains("deviation must be from 0 to less than 100"));
 }
 
 #[test]
@@ -350,6 +356,10 @@ fn parse_only_lines_give_the_same_jobs_again() {
         "--thinktime=1500 --thinktime_spin=500 --thinktime_blocks=4 --thinktime_blocks_type=issue --rate_iops=100,50 --rate_ignore_thinktime=1",
         "--rate_min=1m --rate_iops_min=10,20 --rate_cycle=500 --io_size=1g --number_ios=10 --startdelay=500ms-2",
         "--cpus_allowed=0,2-3 --fsync_on_close=1 --iodepth=16 --iodepth_low=4 --iodepth_batch_complete_min=0 --iodepth_batch_complete_max=8",
+        "--nrfiles=10 --file_service_type=zipf:1.2",
+        "--nrfiles=10 --file_service_type=pareto",
+        "--nrfiles=10 --file_service_type=normal:12.5%",
+        "--nrfiles=10 --file_service_type=gauss",
         "--nrfiles=3 --file_service_type=random:4 --slat_percentiles=1 --write_bw_log=b --write_lat_log --log_avg_msec=250 --log_offset=1",
         "--write_hist_log=h --log_hist_msec=100 --log_hist_coarseness=2 --log_max_value=1 --per_job_logs=0",
         "--kb_base=1000 --unit_base=1 --bs=4k --rate=1m,3ki --io_size=10m --blockalign=2k",

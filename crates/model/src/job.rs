@@ -421,7 +421,12 @@ impl Default for RandomSpec {
 }
 
 /// fio's `file_service_type`: which file of a job the next I/O goes to.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// The skewed kinds draw a file for every I/O, ranked by file number: file
+/// 0 is the hottest for zipf and pareto (their shapes as in
+/// [`Distribution`], over the files instead of the positions, and not
+/// scattered), normal is a bell centred on the middle file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FileService {
     /// One file after the other (fio's default).
@@ -430,10 +435,41 @@ pub enum FileService {
     /// Each file until it is done.
     Sequential,
     Random,
+    /// `zipf:THETA`: Zipf's law over the files.
+    Zipf {
+        theta: f64,
+    },
+    /// `pareto:H`: a share 1-H of the I/Os on the first share H of the files.
+    Pareto {
+        h: f64,
+    },
+    /// `normal:DEV` (or `gauss`): deviation in percent of the files.
+    Normal {
+        dev_pct: f64,
+    },
 }
 
-/// `file_service_type=KIND[:N]`: N I/Os to a file before switching.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+impl FileService {
+    /// The distribution a skewed kind draws files from; `None` for the others.
+    pub fn distribution(self) -> Option<Distribution> {
+        match self {
+            FileService::Zipf { theta } => Some(Distribution::Zipf {
+                theta,
+                center: None,
+            }),
+            FileService::Pareto { h } => Some(Distribution::Pareto { h, center: None }),
+            FileService::Normal { dev_pct } => Some(Distribution::Normal {
+                dev_pct,
+                center: None,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// `file_service_type=KIND[:N]`: N I/Os to a file before switching (always
+/// 1 for the skewed kinds, whose postfix is their parameter).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FileServiceSpec {
     pub kind: FileService,
     #[serde(default = "one")]

@@ -66,6 +66,9 @@ pub(crate) struct Sampler {
     shift: u64,
     /// For the random map with several block sizes: the units covered this pass.
     coverage: Option<Coverage>,
+    /// Positions are ranks, not spread: position 0 is the hottest of zipf
+    /// and pareto (`file_service_type`, where ranks are files).
+    ranked: bool,
 }
 
 /// One bit per unit of a file: covered by an I/O of this pass; and one bit
@@ -228,7 +231,18 @@ impl Sampler {
             spread,
             shift,
             coverage,
+            ranked: false,
         }
+    }
+
+    /// Draws of `dist` over `n` ranks, not spread: 0 is the hottest of
+    /// zipf and pareto, normal is centred on `n / 2`. For choosing one of
+    /// `n` files (`file_service_type=zipf:1.2`).
+    pub(crate) fn ranked(dist: &Distribution, n: u64, rng: &mut Rng) -> Sampler {
+        let mut s = Sampler::new(dist, true, (n, n), 1, false, rng);
+        s.ranked = true;
+        s.shift = 0;
+        s
     }
 
     /// The next position and how many of the `want` units from it the I/O
@@ -278,6 +292,9 @@ impl Sampler {
                 (g.rem_euclid(n as f64) as u64).min(n - 1)
             }
         };
+        if self.ranked {
+            return rank;
+        }
         (self.spread.get(rank) + self.shift) % n
     }
 }

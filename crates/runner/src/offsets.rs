@@ -316,6 +316,8 @@ struct General {
     served: u32,
     /// `openfiles`, or files of different lengths: the files served now.
     window: Option<window::OpenSet>,
+    /// `file_service_type=zipf|pareto|normal`: draws a file for every I/O.
+    skewed: Option<Sampler>,
 }
 
 impl General {
@@ -351,7 +353,12 @@ impl General {
             })
             .collect();
         let service = spec.file_service;
+        let skewed = service
+            .kind
+            .distribution()
+            .map(|d| Sampler::ranked(&d, regions.len() as u64, rng));
         General {
+            skewed,
             align,
             random_pct: dirs.map(|d| u64::from(*spec.random.percentage_random.get(d))),
             sizes,
@@ -374,6 +381,15 @@ impl General {
     fn pick_file(&mut self, rng: &mut Rng) -> usize {
         let n = self.files.len();
         let every = self.service.switch_every;
+        if let Some(s) = &mut self.skewed {
+            // With fewer files open, the draws fold onto the open ones.
+            let draw = s.next(rng) as usize;
+            self.current = match &self.window {
+                Some(w) => w.nth_open(draw),
+                None => draw,
+            };
+            return self.current;
+        }
         if let Some(w) = &self.window {
             let turn = self.served >= every;
             let next = w.pick(self.service.kind, self.current, turn, rng);
@@ -568,6 +584,68 @@ mod tests {
             .map(|t| t.file)
             .collect();
         assert_eq!(files, vec![0, 0, 0, 1, 1, 1, 0, 0]);
+    }
+
+    /// Share of 100k I/Os each of 10 files gets under `kind`.
+    fn file_shares(kind: FileService) -> Vec<f64> {
+        let mut spec = job(RwMode::RandRead);
+        spec.file_service = FileServiceSpec {
+            kind,
+            switch_every: 1,
+        };
+        let mut counts = [0u32; 10];
+        for t in ios(&spec, &[region(1000); 10], 100_000) {
+            counts[t.file as usize] += 1;
+        }
+        counts.iter().map(|&c| f64::from(c) / 1e5).collect()
+    }
+
+    #[test]
+    fn zipf_file_service_follows_zipfs_law_over_the_files() {
+        // File k gets (k+1)^-1.2 / H(10, 1.2): 43.3%, 18.8%, ... 2.7%.
+        let shares = file_shares(FileService::Zipf { theta: 1.2 });
+        let h: f64 = (1..=10).map(|k| f64::from(k).powf(-1.2)).sum();
+        for (k, share) in shares.iter().enumerate() {
+            let want = (k as f64 + 1.0).powf(-1.2) / h;
+            assert!((share - want).abs() < 0.005, "file {k}: {share} vs {want}");
+        }
+        assert!(shares.windows(2).all(|w| w[0] > w[1]), "{shares:?}");
+    }
+
+    #[test]
+    fn pareto_file_service_puts_one_minus_h_on_the_first_h_of_the_files() {
+        let shares = file_shares(FileService::Pareto { h: 0.2 });
+        let first_two = shares[0] + shares[1];
+        assert!((first_two - 0.8).abs() < 0.01, "{shares:?}");
+        assert!(shares.windows(2).all(|w| w[0] > w[1]), "{shares:?}");
+    }
+
+    #[test]
+    fn normal_file_service_concentrates_on_the_middle_files() {
+        // A deviation of 20% of 10 files is 2 files around 5: files 4 and 5
+        // get 19.1% each, 3 to 6 together 68.3%, 0 and 9 2.15% each (1.66%
+        // within 2.5 deviations, 0.49% wrapped round from beyond 3).
+        let shares = file_shares(FileService::Normal { dev_pct: 20.0 });
+        for k in [4, 5] {
+            assert!((shares[k] - 0.191).abs() < 0.01, "{shares:?}");
+        }
+        let middle: f64 = shares[3..7].iter().sum();
+        assert!((middle - 0.683).abs() < 0.01, "{shares:?}");
+        for k in [0, 9] {
+            assert!((shares[k] - 0.0215).abs() < 0.005, "{shares:?}");
+        }
+    }
+
+    #[test]
+    fn skewed_file_service_with_fewer_files_open_serves_only_open_ones() {
+        let mut spec = job(RwMode::RandRead);
+        spec.file_service.kind = FileService::Zipf { theta: 1.2 };
+        spec.file_options.openfiles = Some(2);
+        let files: Vec<u32> = ios(&spec, &[region(4); 4], 6)
+            .iter()
+            .map(|t| t.file)
+            .collect();
+        assert!(files.iter().all(|&f| f < 2), "{files:?}");
     }
 
     #[test]

@@ -66,6 +66,13 @@ impl OpenSet {
         }
     }
 
+    /// The open file at `i`, counting round the open ones: a file drawn by
+    /// a skewed `file_service_type` (ranked over all files) folded onto the
+    /// files open now.
+    pub(crate) fn nth_open(&self, i: usize) -> usize {
+        self.open[i % self.open.len()]
+    }
+
     /// `file` had its pass: it is closed and the next file opened; after
     /// the last one, a new pass starts.
     pub(crate) fn done(&mut self, file: usize) {
