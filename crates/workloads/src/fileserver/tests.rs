@@ -187,11 +187,15 @@ fn a_timed_run_stops_on_time_and_measures_after_the_warmup() {
     assert!(s.loops > 0);
     assert!(s.throughput_mb_per_sec() > 0.0);
     assert!(!s.interrupted);
-    // Operations started in the warmup (a quarter of the time) are not counted.
+    // Operations started in the warmup (a quarter of the time) are not
+    // counted: some are left out, and most are in. The share is not bound
+    // tighter because on a loaded machine the clients may get little CPU in
+    // the warmup (CI once saw 6228 of 6260 counted).
     let all: usize = s.traces.iter().map(Vec::len).sum();
     let counted: u64 = OpKind::ALL.iter().map(|&k| s.count(k)).sum();
     let share = counted as f64 / all as f64;
-    assert!((0.5..0.95).contains(&share), "{counted} of {all} counted");
+    assert!(counted < all as u64, "{counted} of {all} counted");
+    assert!(share >= 0.5, "{counted} of {all} counted");
 }
 
 #[test]
