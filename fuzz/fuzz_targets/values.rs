@@ -6,7 +6,7 @@
 //! The first byte picks the parser, the rest is the text. fio's value
 //! parsers are crate-private, so they are reached through `parse_args` with a
 //! minimal job and `--OPTION=TEXT`, for each option the crate carries out (the
-//! list comes from `fio::help()`, so new options are fuzzed as they
+//! list comes from `fio::job_option_names()`, so new options are fuzzed as they
 //! land), on the command line and in a job file. The CLI's date parser lives in the binary crate and is compiled in
 //! here from its source file (`#[path]`).
 
@@ -22,22 +22,10 @@ use std::sync::OnceLock;
 #[allow(dead_code)]
 mod timefmt;
 
-/// The job options `diskbench fio --help` lists, without their aliases.
-fn fio_options() -> &'static [String] {
-    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
-    NAMES.get_or_init(|| {
-        let help = fio::help();
-        let list = help
-            .split_once("job options carried out:")
-            .map_or("", |(_, l)| l);
-        let names: Vec<String> = list
-            .split(", ")
-            .map(|n| n.split(" (").next().unwrap_or("").trim().to_string())
-            .filter(|n| !n.is_empty())
-            .collect();
-        assert!(names.len() > 20, "help() no longer lists the job options");
-        names
-    })
+/// The job options the fio crate carries out, without their aliases.
+fn fio_options() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(fio::job_option_names)
 }
 
 const FIXED: u8 = 8;

@@ -8,9 +8,11 @@ use model::EngineKind;
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc};
-use std::time::Duration;
+use std::sync::Arc;
 use tempfile::TempDir;
+
+mod common;
+use common::within;
 
 const BLOCK: u32 = 4096;
 const FILE_BYTES: u64 = 4 << 20;
@@ -123,22 +125,6 @@ fn run_batch(engine: &mut AnyEngine, reqs: &[IoRequest], min: usize) -> Vec<Comp
     want.sort_unstable();
     assert_eq!(slots, want, "every slot completes exactly once");
     out
-}
-
-/// Runs `f` on its own thread and fails if it takes longer than `secs`.
-fn within(secs: u64, f: impl FnOnce() + Send + 'static) {
-    let (tx, rx) = mpsc::channel();
-    let handle = std::thread::spawn(move || {
-        f();
-        let _ = tx.send(());
-    });
-    match rx.recv_timeout(Duration::from_secs(secs)) {
-        Ok(()) => handle.join().expect("test thread"),
-        Err(mpsc::RecvTimeoutError::Disconnected) => {
-            std::panic::resume_unwind(handle.join().expect_err("the test thread panicked"))
-        }
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("hung for more than {secs} s"),
-    }
 }
 
 fn round_trip(kind: EngineKind, place: Place) {

@@ -13,9 +13,11 @@ use model::{EngineKind, FaultRule};
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
-use std::sync::{mpsc, Arc};
-use std::time::Duration;
+use std::sync::Arc;
 use tempfile::TempDir;
+
+mod common;
+use common::within;
 
 const BLOCK: u32 = 4096;
 const BLOCKS: u64 = 16;
@@ -94,23 +96,6 @@ fn setup(kind: EngineKind, faults: &[&str]) -> Option<Fixture> {
             None
         }
         Err(e) => panic!("{kind:?} failed to start: {e}"),
-    }
-}
-
-/// Runs `f` on its own thread and fails if it takes longer than `secs`
-/// (a reap that waits for a made-up completion would hang forever).
-fn within(secs: u64, f: impl FnOnce() + Send + 'static) {
-    let (tx, rx) = mpsc::channel();
-    let handle = std::thread::spawn(move || {
-        f();
-        let _ = tx.send(());
-    });
-    match rx.recv_timeout(Duration::from_secs(secs)) {
-        Ok(()) => handle.join().expect("test thread"),
-        Err(mpsc::RecvTimeoutError::Disconnected) => {
-            std::panic::resume_unwind(handle.join().expect_err("the test thread panicked"))
-        }
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("hung for more than {secs} s"),
     }
 }
 

@@ -181,6 +181,12 @@ fn parse_with<I: IntoIterator<Item = String>>(args: I, env: &Env) -> Result<FioA
 }
 
 /// `diskbench fio --help`: the form, and the options carried out, from the option tables.
+/// The job options diskbench carries out, by fio's name (no aliases), for
+/// tests and fuzzers that try every one.
+pub fn job_option_names() -> Vec<&'static str> {
+    options::JOB_OPTIONS.iter().map(|o| o.name).collect()
+}
+
 pub fn help() -> String {
     let mut names: Vec<String> = options::JOB_OPTIONS
         .iter()

@@ -377,19 +377,12 @@ proptest! {
     }
 }
 
-/// The job options `diskbench fio --help` lists, without aliases.
+/// The job options diskbench carries out, without aliases.
 fn option_names() -> Vec<String> {
-    let help = diskbench_fio::help();
-    let list = help
-        .split_once("job options carried out:")
-        .map_or("", |(_, l)| l);
-    let names: Vec<String> = list
-        .split(", ")
-        .map(|n| n.split(" (").next().unwrap_or("").trim().to_string())
-        .filter(|n| !n.is_empty())
-        .collect();
-    assert!(names.len() > 20, "help() no longer lists the job options");
-    names
+    diskbench_fio::job_option_names()
+        .into_iter()
+        .map(String::from)
+        .collect()
 }
 
 /// diskbench reads every size spelling in powers of two, which is fio's

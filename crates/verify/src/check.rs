@@ -79,7 +79,7 @@ impl Format {
         let mismatch = |kind, first: Option<usize>, expected: String, found: String| Mismatch {
             kind,
             offset,
-            length: chunk_len(self),
+            length: self.interval,
             first_bad_byte: first.map(|p| offset + self.on_device(p) as u64),
             expected,
             found,
@@ -251,10 +251,6 @@ impl Format {
             ),
         )
     }
-}
-
-fn chunk_len(f: &Format) -> u64 {
-    f.interval
 }
 
 /// Where two chunks first differ, and how much.

@@ -57,6 +57,10 @@ pub struct Format {
     pub header_offset: u64,
     pub(crate) header_len: usize,
     pattern: Option<Vec<PatternPiece>>,
+    /// The pattern's bytes, built once; `%o` pieces are zeros here and
+    /// `offset_at` lists where each starts.
+    unit: Vec<u8>,
+    offset_at: Vec<usize>,
 }
 
 impl Format {
@@ -104,12 +108,24 @@ impl Format {
                 "verify=pattern needs verify_pattern=..., e.g. verify_pattern=0xdeadbeef".into(),
             );
         }
+        let (mut unit, mut offset_at) = (Vec::new(), Vec::new());
+        for piece in spec.pattern.iter().flatten() {
+            match piece {
+                PatternPiece::Bytes(b) => unit.extend_from_slice(b),
+                PatternPiece::Offset => {
+                    offset_at.push(unit.len());
+                    unit.extend_from_slice(&[0; 8]);
+                }
+            }
+        }
         Ok(Format {
             algo,
             interval,
             header_offset: ho,
             header_len,
             pattern: spec.pattern.clone(),
+            unit,
+            offset_at,
         })
     }
 
@@ -220,31 +236,26 @@ impl Format {
 
     /// The offset a `%o` pattern chunk carries (read at the first `%o`).
     pub(crate) fn pattern_offset(&self, chunk: &[u8]) -> Option<u64> {
-        let pieces = self.pattern.as_deref()?;
-        let mut at = 0;
-        for p in pieces {
-            match p {
-                PatternPiece::Bytes(b) => at += b.len(),
-                PatternPiece::Offset => {
-                    let bytes = chunk.get(at..at + 8)?;
-                    return Some(u64::from_le_bytes(bytes.try_into().ok()?));
-                }
-            }
-        }
-        None
+        let at = *self.offset_at.first()?;
+        let bytes = chunk.get(at..at + 8)?;
+        Some(u64::from_le_bytes(bytes.try_into().ok()?))
     }
 
     /// The pattern's bytes for the chunk at `offset`, from byte `from` of the
     /// chunk on (`%o` becomes the offset).
     fn fill_pattern(&self, out: &mut [u8], offset: u64, from: usize) {
-        let pieces = self.pattern.as_deref().unwrap_or(&[]);
-        let unit: Vec<u8> = pieces
-            .iter()
-            .flat_map(|p| match p {
-                PatternPiece::Bytes(b) => b.clone(),
-                PatternPiece::Offset => offset.to_le_bytes().to_vec(),
-            })
-            .collect();
+        let patched;
+        let unit = match self.offset_at.is_empty() {
+            true => &self.unit,
+            false => {
+                let mut u = self.unit.clone();
+                for &at in &self.offset_at {
+                    u[at..at + 8].copy_from_slice(&offset.to_le_bytes());
+                }
+                patched = u;
+                &patched
+            }
+        };
         if unit.is_empty() {
             out.fill(0);
             return;
