@@ -6,6 +6,10 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
 
+pub use crate::placement::{
+    Distribution, FileService, FileServiceSpec, RandomGenerator, RandomSpec, Zone,
+};
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
@@ -298,7 +302,7 @@ impl RateSpec {
     }
 }
 
-fn one() -> u32 {
+pub(crate) fn one() -> u32 {
     1
 }
 
@@ -328,159 +332,6 @@ impl Default for ThinkTime {
             blocks: 1,
             on_issue: false,
             iotime: Duration::ZERO,
-        }
-    }
-}
-
-/// One zone of `random_distribution=zoned`: `access_pct` of the I/Os go to
-/// the next `size` of the region (percent of it for `zoned`, bytes for
-/// `zoned_abs`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Zone {
-    pub access_pct: f64,
-    pub size: f64,
-}
-
-/// fio's `random_distribution`, for one direction.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Distribution {
-    /// Uniform (fio's default).
-    #[default]
-    Random,
-    /// `zipf:theta[:center]`; without a center the hot blocks are scattered.
-    Zipf { theta: f64, center: Option<f64> },
-    /// `pareto:h[:center]`.
-    Pareto { h: f64, center: Option<f64> },
-    /// `normal:dev[:center]`: deviation in percent of the region, centred on
-    /// `center` (0.5 by default).
-    Normal { dev_pct: f64, center: Option<f64> },
-    /// Sizes in percent of the region.
-    Zoned(Vec<Zone>),
-    /// Sizes in bytes.
-    ZonedAbs(Vec<Zone>),
-}
-
-/// fio's `random_generator`. diskbench has one generator of its own (a keyed
-/// permutation, see the runner's `offsets`): whichever is named, the
-/// sequence of offsets differs from fio's but follows the same distribution.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RandomGenerator {
-    #[default]
-    Tausworthe,
-    Lfsr,
-    Tausworthe64,
-}
-
-impl RandomGenerator {
-    pub fn parse(text: &str) -> Option<RandomGenerator> {
-        Some(match text {
-            "tausworthe" => RandomGenerator::Tausworthe,
-            "lfsr" => RandomGenerator::Lfsr,
-            "tausworthe64" => RandomGenerator::Tausworthe64,
-            _ => return None,
-        })
-    }
-    pub fn fio_name(self) -> &'static str {
-        match self {
-            RandomGenerator::Tausworthe => "tausworthe",
-            RandomGenerator::Lfsr => "lfsr",
-            RandomGenerator::Tausworthe64 => "tausworthe64",
-        }
-    }
-}
-
-fn all_random() -> PerDir<u32> {
-    PerDir::both(100)
-}
-
-/// Where random I/Os go: `random_distribution`, `norandommap`,
-/// `percentage_random`, `random_generator`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RandomSpec {
-    pub distribution: PerDir<Distribution>,
-    /// Draw every offset afresh instead of visiting each block once per pass.
-    pub norandommap: bool,
-    /// Percent of the I/Os of a random pattern that are random; the others
-    /// continue sequentially from the previous I/O.
-    #[serde(default = "all_random")]
-    pub percentage_random: PerDir<u32>,
-    pub generator: RandomGenerator,
-}
-
-impl Default for RandomSpec {
-    fn default() -> RandomSpec {
-        RandomSpec {
-            distribution: PerDir::default(),
-            norandommap: false,
-            percentage_random: all_random(),
-            generator: RandomGenerator::Tausworthe,
-        }
-    }
-}
-
-/// fio's `file_service_type`: which file of a job the next I/O goes to.
-///
-/// The skewed kinds draw a file for every I/O, ranked by file number: file
-/// 0 is the hottest for zipf and pareto (their shapes as in
-/// [`Distribution`], over the files instead of the positions, and not
-/// scattered), normal is a bell centred on the middle file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FileService {
-    /// One file after the other (fio's default).
-    #[default]
-    RoundRobin,
-    /// Each file until it is done.
-    Sequential,
-    Random,
-    /// `zipf:THETA`: Zipf's law over the files.
-    Zipf {
-        theta: f64,
-    },
-    /// `pareto:H`: a share 1-H of the I/Os on the first share H of the files.
-    Pareto {
-        h: f64,
-    },
-    /// `normal:DEV` (or `gauss`): deviation in percent of the files.
-    Normal {
-        dev_pct: f64,
-    },
-}
-
-impl FileService {
-    /// The distribution a skewed kind draws files from; `None` for the others.
-    pub fn distribution(self) -> Option<Distribution> {
-        match self {
-            FileService::Zipf { theta } => Some(Distribution::Zipf {
-                theta,
-                center: None,
-            }),
-            FileService::Pareto { h } => Some(Distribution::Pareto { h, center: None }),
-            FileService::Normal { dev_pct } => Some(Distribution::Normal {
-                dev_pct,
-                center: None,
-            }),
-            _ => None,
-        }
-    }
-}
-
-/// `file_service_type=KIND[:N]`: N I/Os to a file before switching (always
-/// 1 for the skewed kinds, whose postfix is their parameter).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FileServiceSpec {
-    pub kind: FileService,
-    #[serde(default = "one")]
-    pub switch_every: u32,
-}
-
-impl Default for FileServiceSpec {
-    fn default() -> FileServiceSpec {
-        FileServiceSpec {
-            kind: FileService::RoundRobin,
-            switch_every: 1,
         }
     }
 }

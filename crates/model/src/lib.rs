@@ -12,6 +12,7 @@ pub mod fio_plat;
 pub mod histogram;
 pub mod history;
 pub mod job;
+pub mod placement;
 pub mod result;
 pub mod units;
 pub mod verify;
