@@ -155,9 +155,10 @@ fn float_in(
 ) -> Result<f64, FioError> {
     let bad = || {
         let (lo, hi) = range;
-        let between = match open {
-            true => format!("greater than {lo} and less than {hi}"),
-            false => format!("from {lo} to {hi}"),
+        let between = match (open, hi < f64::MAX) {
+            (true, true) => format!("greater than {lo} and less than {hi}"),
+            (true, false) => format!("a number greater than {lo}"),
+            (false, _) => format!("from {lo} to {hi}"),
         };
         FioError::invalid(scope, option, value, format!("{what} must be {between}"))
     };
@@ -610,6 +611,12 @@ mod tests {
         ] {
             assert!(random_distribution(G, bad).is_err(), "{bad}");
         }
+        let msg = random_distribution(G, "zipf:-2").unwrap_err().to_string();
+        assert!(
+            msg.contains("theta must be a number greater than 0"),
+            "{msg}"
+        );
+        assert!(msg.len() < 200, "an unbounded range is not printed: {msg}");
     }
 
     #[test]
