@@ -373,3 +373,53 @@ fn verify_options_that_cannot_work_are_refused_with_the_fix() {
         assert!(!file.exists(), "{args:?} left a file");
     }
 }
+
+/// The 512-byte blocks `cmd` read from storage, as its parent sees them in
+/// getrusage (python3 is the parent, so the other tests' children do not
+/// count); `None` without python3.
+fn blocks_read_by(cmd: &std::process::Command) -> Option<u64> {
+    let script = "import resource, subprocess, sys\n\
+        subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n\
+        print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_inblock)";
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(cmd.get_program())
+        .args(cmd.get_args())
+        .envs(cmd.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        .output()
+        .ok()?;
+    assert!(out.status.success(), "{cmd:?}: {}", stderr_of(&out));
+    Some(stdout_of(&out).trim().parse().unwrap())
+}
+
+/// With buffered I/O the verify pass reads from the device, not from the
+/// page cache that still holds what the job wrote: the written data is
+/// flushed and dropped first, as fio does (fio 3.33's verify of a 32 MiB
+/// buffered write read it from the disk, and nothing with `invalidate=0`).
+#[test]
+fn a_buffered_verify_reads_the_device_not_the_page_cache() {
+    let dir = real_dir();
+    let size: u64 = 8 << 20;
+    let run = |name: &str, extra: &[&str]| {
+        let file = dir.path().join(name);
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("diskbench"));
+        cmd.env("DISKBENCH_DB", TEST_DB)
+            .args(["fio", "--no-save", "--name=v", "--rw=write", "--bs=64k"])
+            .args(["--size=8m", "--verify=crc32c"])
+            .arg(format!("--filename={}", file.display()))
+            .args(extra);
+        blocks_read_by(&cmd)
+    };
+    let Some(direct) = run("direct", &["--direct=1"]) else {
+        eprintln!("skipped: no python3 to read getrusage");
+        return;
+    };
+    if direct < size / 512 {
+        eprintln!("skipped: this filesystem does not count a process's reads ({direct} blocks)");
+        return;
+    }
+    let flushed = run("buffered", &["--direct=0"]).unwrap();
+    assert!(flushed >= size / 512, "{flushed} blocks read");
+    let cached = run("cached", &["--direct=0", "--invalidate=0"]).unwrap();
+    assert!(cached < size / 512 / 2, "{cached} blocks read");
+}

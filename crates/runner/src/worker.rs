@@ -309,13 +309,7 @@ impl<'a> Worker<'a> {
                 self.writes_since_sync = 0;
                 continue;
             }
-            // Completions left over from a capped reap are taken first.
-            let min = match self.reap_max > 0 && !self.done.is_empty() {
-                true => 0,
-                false => self.reap_min,
-            };
-            self.plan.engine.reap(min, &mut self.done)?;
-            let now = self.shared.clock.now();
+            let now = self.reap()?;
             self.complete(now)?;
             self.check_time(now);
         }
@@ -425,6 +419,17 @@ impl<'a> Worker<'a> {
     }
 
     /// Records what the last reap returned, all at the time `now`.
+    /// Waits for completions (those left over from a capped reap are taken
+    /// first) and returns the time they were seen.
+    fn reap(&mut self) -> Result<u64, EngineError> {
+        let min = match self.reap_max > 0 && !self.done.is_empty() {
+            true => 0,
+            false => self.reap_min,
+        };
+        self.plan.engine.reap(min, &mut self.done)?;
+        Ok(self.shared.clock.now())
+    }
+
     fn complete(&mut self, now: u64) -> Result<(), EngineError> {
         let measuring = !self.ramping();
         if measuring {
@@ -441,21 +446,27 @@ impl<'a> Worker<'a> {
         if self.verify.is_some() {
             self.verify_completions(take);
         }
+        // A failed completion is returned after the whole batch is counted,
+        // so that `drain` waits for exactly what is still in flight.
+        let mut failed = None;
         for c in self.done.drain(..take) {
             let slot = self.slots[c.slot as usize];
-            check_result(c, &slot, &self.plan.engine_cfg)?;
-            if measuring {
-                let clat = clock.nanos(slot.submitted_at, now);
-                let lat = clock.nanos(slot.queued_at, now);
-                self.rec.completed(slot.dir, slot.len, clat, lat);
-            }
             self.free.push(c.slot);
             self.in_flight -= 1;
+            match check_result(c, &slot, &self.plan.engine_cfg) {
+                Ok(()) if measuring => {
+                    let clat = clock.nanos(slot.submitted_at, now);
+                    let lat = clock.nanos(slot.queued_at, now);
+                    self.rec.completed(slot.dir, slot.len, clat, lat);
+                }
+                Ok(()) => {}
+                Err(e) => failed = failed.or(Some(e)),
+            }
         }
         if let Some(pace) = &mut self.pace {
             pace.completed(take as u32);
         }
-        Ok(())
+        failed.map_or(Ok(()), Err)
     }
 
     /// Ends the ramp, stops at the deadline, size or a stop request.
@@ -546,10 +557,9 @@ impl<'a> Worker<'a> {
     }
 
     /// Waits for what is still in flight, so no buffer is freed under the kernel.
-    /// After an I/O error `in_flight` counts more than the engine holds (the
-    /// failed completion and those after it in its batch were not counted),
-    /// so an empty reap, which means the engine has nothing in flight, ends
-    /// it too: without that a failed I/O made the worker spin here forever.
+    /// `complete` counts a failed batch whole, so `in_flight` is what the
+    /// engine holds; an empty reap (the engine has nothing in flight) ends
+    /// the wait too, so that a miscount can never spin here forever.
     fn drain(&mut self) {
         while self.in_flight > 0 {
             match self.plan.engine.reap(1, &mut self.done) {

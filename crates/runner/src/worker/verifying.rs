@@ -11,8 +11,8 @@
 //!
 //! Only jobs with `verify=` come here; the plain path of the worker never does.
 
-use super::{check_result, Slot, Worker};
-use engine::{Engine, EngineError, IoRequest};
+use super::{Slot, Worker};
+use engine::{sys, Engine, EngineError, IoRequest};
 use model::verify::{VerifyFailure, VerifyResult};
 use model::{Direction, JobSpec};
 use std::collections::VecDeque;
@@ -134,7 +134,26 @@ impl Worker<'_> {
             .as_ref()
             .is_some_and(|v| v.table.is_some() && (v.spec.do_verify || only));
         if pass && self.failure.is_none() && !self.shared.stop.load(Ordering::Relaxed) {
+            let spec = &self.plan.spec;
+            if !spec.direct && spec.invalidate {
+                self.flush_for_verify()?;
+            }
             self.verify_pass(true)?;
+        }
+        Ok(())
+    }
+
+    /// Buffered I/O: what the job wrote is flushed and dropped from the page
+    /// cache, so that the verify pass reads it from the device, not from
+    /// memory. fio does the same unless `invalidate=0` (measured with
+    /// getrusage: fio 3.33's verify of a 32 MiB buffered write read 76 MiB
+    /// from the disk, and nothing with `invalidate=0`).
+    fn flush_for_verify(&mut self) -> Result<(), EngineError> {
+        self.sync_files()?;
+        for file in self.plan.engine_cfg.files.iter() {
+            // The verify still runs when the advice fails; it then may read
+            // the page cache, as with invalidate=0.
+            let _ = sys::drop_cache(file);
         }
         Ok(())
     }
@@ -313,23 +332,9 @@ impl Worker<'_> {
             if self.in_flight == 0 {
                 continue;
             }
-            self.plan.engine.reap(1, &mut self.done)?;
-            let now = self.shared.clock.now();
-            self.rec.advance(now);
-            let done = std::mem::take(&mut self.done);
-            for c in &done {
-                let slot = self.slots[c.slot as usize];
-                check_result(*c, &slot, &self.plan.engine_cfg)?;
-                let clock = &self.shared.clock;
-                let clat = clock.nanos(slot.submitted_at, now);
-                let lat = clock.nanos(slot.queued_at, now);
-                self.rec.completed(Direction::Read, slot.len, clat, lat);
-                self.verify_completion(c.slot, &slot);
-                self.free.push(c.slot);
-                self.in_flight -= 1;
-            }
-            self.done = done;
-            self.done.clear();
+            // Counted, logged and checked as the job's own reads.
+            let now = self.reap()?;
+            self.complete(now)?;
         }
         Ok(())
     }
