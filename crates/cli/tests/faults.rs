@@ -497,4 +497,13 @@ fn a_real_eio_mid_run_ends_the_job_with_a_clear_message() {
         "writes before the shutdown: {w}"
     );
     assert!(!has_fault_warning(&doc), "nothing was injected");
+    // The shut-down file system keeps the test files, and the user is told.
+    let dir = file.parent().unwrap();
+    assert!(
+        err.contains(&format!(
+            "could not remove the test directory {}: ",
+            dir.display()
+        )) && err.contains("remove it by hand"),
+        "{err}"
+    );
 }

@@ -85,7 +85,16 @@ impl Drop for Workspace {
     fn drop(&mut self) {
         let mut live = registry();
         for dir in self.dirs.values() {
-            let _ = fs::remove_dir_all(dir);
+            // A file system that failed under the run (EIO, shut down,
+            // read-only) may refuse: the user must hear that files are left.
+            match fs::remove_dir_all(dir) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => eprintln!(
+                    "diskbench: could not remove the test directory {}: {e}; \
+                     remove it by hand (rm -r {0}) once its file system works again",
+                    dir.display()
+                ),
+                _ => {}
+            }
             live.retain(|d| d != dir);
         }
     }
