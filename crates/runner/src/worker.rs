@@ -418,7 +418,6 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Records what the last reap returned, all at the time `now`.
     /// Waits for completions (those left over from a capped reap are taken
     /// first) and returns the time they were seen.
     fn reap(&mut self) -> Result<u64, EngineError> {
@@ -430,6 +429,7 @@ impl<'a> Worker<'a> {
         Ok(self.shared.clock.now())
     }
 
+    /// Records what the last reap returned, all at the time `now`.
     fn complete(&mut self, now: u64) -> Result<(), EngineError> {
         let measuring = !self.ramping();
         if measuring {
