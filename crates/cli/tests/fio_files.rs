@@ -14,21 +14,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn run_in(dir: &Path, args: &str) -> Output {
-    diskbench()
-        .current_dir(dir)
-        .args(["fio", "--no-save", "--output-format=json"])
-        .args(args.split_whitespace())
-        .output()
-        .unwrap()
-}
-
-fn ok_in(dir: &Path, args: &str) -> serde_json::Value {
-    let out = run_in(dir, args);
-    assert!(out.status.success(), "{args}: {}", stderr_of(&out));
-    json_of(&out)
-}
-
 fn written(doc: &serde_json::Value) -> u64 {
     doc["jobs"][0]["write"]["io_bytes"].as_u64().unwrap()
 }
@@ -116,7 +101,7 @@ fn fallocate_shapes_a_new_file_as_fio_does() {
         ("1", mib, true),
     ] {
         let file = dir.path().join(format!("f-{mode}"));
-        let doc = ok_in(
+        let doc = fio_ok_in(
             dir.path(),
             &format!(
                 "--name=j --filename={} --rw=write --size=1m --fallocate={mode} --create_only=1",
@@ -205,20 +190,20 @@ fn filesize_total_and_size_bound_the_io_as_in_fio() {
         ("--nrfiles=4 --filesize=64k --size=1m", 256 * kib),
         ("--nrfiles=2 --filesize=64k-128k --io_size=1m", 1024 * kib),
     ] {
-        let doc = ok_in(dir.path(), &format!("--name=j --rw=write --bs=4k {opts}"));
+        let doc = fio_ok_in(dir.path(), &format!("--name=j --rw=write --bs=4k {opts}"));
         assert_eq!(written(&doc), want, "{opts}");
     }
     // A range: one pass writes every file once, whatever lengths were drawn.
     let args = "--name=j --rw=write --bs=4k --nrfiles=8 --filesize=16k-64k";
-    let total = written(&ok_in(dir.path(), args));
+    let total = written(&fio_ok_in(dir.path(), args));
     assert!(
         total > 8 * 16 * kib && total < 8 * 64 * kib && total.is_multiple_of(4096),
         "{total}"
     );
-    assert_eq!(written(&ok_in(dir.path(), args)), total, "randrepeat");
+    assert_eq!(written(&fio_ok_in(dir.path(), args)), total, "randrepeat");
     // A named file gets filesize; size= bounds the I/O (fio: 256k file, 128k written).
     let file = dir.path().join("named");
-    let doc = ok_in(
+    let doc = fio_ok_in(
         dir.path(),
         &format!(
             "--name=j --filename={} --rw=write --bs=4k --filesize=256k --size=128k",
@@ -260,7 +245,7 @@ fn openfiles_keeps_that_many_files_open_and_writes_them_all() {
     let (_, seen) = watch(dir.path(), &args, open_test_files);
     assert!(seen.iter().any(|open| open.len() == 6), "{seen:?}");
     // An asynchronous engine with I/Os in flight follows the window too.
-    let doc = ok_in(
+    let doc = fio_ok_in(
         dir.path(),
         "--name=j --rw=randwrite --bs=4k --nrfiles=5 --openfiles=2 --filesize=64k-256k \
          --ioengine=libaio --iodepth=8 --direct=1 --fsync_on_close=1 --end_fsync=1",
@@ -276,7 +261,7 @@ fn openfiles_keeps_that_many_files_open_and_writes_them_all() {
 #[test]
 fn openfiles_below_nrfiles_is_refused_with_io_uring() {
     let dir = real_dir();
-    let out = run_in(
+    let out = fio_in(
         dir.path(),
         "--name=j --rw=write --size=1m --nrfiles=4 --openfiles=2 --ioengine=io_uring",
     );
@@ -293,7 +278,7 @@ fn openfiles_below_nrfiles_is_refused_with_io_uring() {
 fn unlink_removes_what_the_run_created_and_keeps_the_users_files() {
     let dir = real_dir();
     let new = dir.path().join("new");
-    ok_in(
+    fio_ok_in(
         dir.path(),
         &format!(
             "--name=j --filename={} --rw=write --size=64k --unlink=1",
@@ -304,7 +289,7 @@ fn unlink_removes_what_the_run_created_and_keeps_the_users_files() {
     // fio would delete a file it did not create; diskbench keeps it and says so.
     let users = dir.path().join("users");
     std::fs::write(&users, vec![7u8; 64 << 10]).unwrap();
-    let doc = ok_in(
+    let doc = fio_ok_in(
         dir.path(),
         &format!(
             "--name=j --filename={} --rw=read --unlink=1",
@@ -366,7 +351,7 @@ fn unlink_each_loop_makes_the_file_again_for_each_loop() {
     );
     // fio 3.33 removes it between loops, not after the last one.
     assert_eq!(shape(&file).0, 128 << 10);
-    let doc = ok_in(
+    let doc = fio_ok_in(
         dir.path(),
         &format!("{} --unlink=1", args.replace("--rate=256k", "")),
     );
@@ -384,10 +369,10 @@ fn create_on_open_makes_an_empty_file_that_the_writes_fill() {
     );
     // Not laid out, not even with fallocate=native (the default): fio's
     // open(O_CREAT) alone.
-    ok_in(dir.path(), &format!("{args} --create_only=1"));
+    fio_ok_in(dir.path(), &format!("{args} --create_only=1"));
     assert_eq!(shape(&file), (0, 0));
     std::fs::remove_file(&file).unwrap();
-    ok_in(dir.path(), &args);
+    fio_ok_in(dir.path(), &args);
     assert_filled(&file, 1 << 20);
 }
 
@@ -399,7 +384,7 @@ fn allow_file_create_0_uses_existing_files_only() {
         "--name=j --filename={} --rw=read --size=64k --allow_file_create=0",
         file.display()
     );
-    let out = run_in(dir.path(), &args);
+    let out = fio_in(dir.path(), &args);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr_of(&out);
     assert!(
@@ -407,16 +392,16 @@ fn allow_file_create_0_uses_existing_files_only() {
         "{err}"
     );
     assert!(!file.exists());
-    ok_in(
+    fio_ok_in(
         dir.path(),
         &format!(
             "--name=j --filename={} --rw=write --size=64k",
             file.display()
         ),
     );
-    ok_in(dir.path(), &args);
+    fio_ok_in(dir.path(), &args);
     // fio: "file creation disallowed" also when the file would grow.
-    let out = run_in(dir.path(), &args.replace("64k", "128k"));
+    let out = fio_in(dir.path(), &args.replace("64k", "128k"));
     assert!(
         stderr_of(&out).contains("is too short for the job"),
         "{}",
@@ -429,7 +414,7 @@ fn allow_file_create_0_uses_existing_files_only() {
 fn sync_file_range_every_n_writes_over_what_was_written() {
     let dir = real_dir();
     let args = "--name=j --rw=write --bs=4k --size=64k --sync_file_range=write,wait_after:4";
-    let doc = ok_in(dir.path(), args);
+    let doc = fio_ok_in(dir.path(), args);
     assert_eq!(
         doc["jobs"][0]["job options"]["sync_file_range"],
         "write,wait_after:4"

@@ -12,17 +12,6 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn run_in(dir: &Path, args: &str) -> Value {
-    let out = diskbench()
-        .current_dir(dir)
-        .args(["fio", "--no-save", "--output-format=json"])
-        .args(args.split_whitespace())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{args}: {}", stderr_of(&out));
-    json_of(&out)
-}
-
 /// Each line of a hist log as numbers: time, direction, bs, bins.
 fn hist_lines(path: &Path) -> Vec<Vec<u64>> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
@@ -75,7 +64,7 @@ const JOB: &str = "--name=h --ioengine=null --size=1g --rw=randrw --rate=8m --bs
 #[test]
 fn hist_log_is_fios_and_gives_the_jsons_percentiles() {
     let dir = real_dir();
-    let doc = run_in(dir.path(), JOB);
+    let doc = fio_ok_in(dir.path(), JOB);
     let job = &doc["jobs"][0];
     let lines = hist_lines(&dir.path().join("h_clat_hist.1.log"));
     // fio: `time, dir, bs, 1856 bins`, one line per direction per interval
@@ -115,7 +104,7 @@ fn coarse_and_shared_hist_logs() {
     let dir = real_dir();
     let stale = dir.path().join("s_clat_hist.log");
     std::fs::write(&stale, "left from an earlier run\n").unwrap();
-    let doc = run_in(
+    let doc = fio_ok_in(
         dir.path(),
         "--name=s --ioengine=null --size=1m --rw=read --numjobs=3 --per_job_logs=0 \
          --write_hist_log=s --log_hist_msec=100 --log_hist_coarseness=3 --write_iops_log=s",
@@ -149,7 +138,7 @@ fn coarse_and_shared_hist_logs() {
 #[test]
 fn log_max_value_logs_each_windows_largest_latency() {
     let dir = real_dir();
-    let doc = run_in(
+    let doc = fio_ok_in(
         dir.path(),
         "--name=m --ioengine=null --size=1g --rw=randread --rate_iops=2000 --runtime=1 \
          --time_based --write_lat_log=m --log_avg_msec=250 --log_max_value=1",
@@ -219,7 +208,7 @@ fn fiologparser_hist_reads_the_log_and_agrees_with_the_json() {
             return;
         }
     };
-    let doc = run_in(dir.path(), JOB);
+    let doc = fio_ok_in(dir.path(), JOB);
     let job = &doc["jobs"][0];
     let log = dir.path().join("h_clat_hist.1.log");
     // One interval over the whole run, no weighting: the run's percentiles.

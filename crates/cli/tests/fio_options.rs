@@ -8,12 +8,7 @@ use std::path::Path;
 
 /// Runs `diskbench fio` with `args` (JSON out) in `dir`; the parsed output.
 fn run_in(dir: &Path, args: &str) -> (bool, serde_json::Value, String) {
-    let out = diskbench()
-        .current_dir(dir)
-        .args(["fio", "--no-save", "--output-format=json"])
-        .args(args.split_whitespace())
-        .output()
-        .unwrap();
+    let out = fio_in(dir, args);
     (out.status.success(), json_of(&out), stderr_of(&out))
 }
 

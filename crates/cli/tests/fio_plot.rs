@@ -84,20 +84,9 @@ fn lookup<'a>(doc: &'a Value, path: &str) -> Option<&'a Value> {
     }
 }
 
-fn run_json(dir: &Path, args: &str) -> Value {
-    let out = diskbench()
-        .current_dir(dir)
-        .args(["fio", "--no-save", "--output-format=json"])
-        .args(args.split_whitespace())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{args}: {}", stderr_of(&out));
-    json_of(&out)
-}
-
 /// A randrw job, both directions busy, on the null engine (no device noise).
 fn randrw_job(dir: &Path, iodepth: u32) -> Value {
-    run_json(
+    fio_ok_in(
         dir,
         &format!(
             "--name=randrw --ioengine=null --rw=randrw --bs=4k --iodepth={iodepth} \

@@ -1,14 +1,9 @@
 //! Command lines that must be refused, and what the user is told: each
 //! message names the option (and job) and says what to do instead.
 
+mod common;
+use common::parse_error as error;
 use diskbench_fio::{parse_args, FioError};
-
-fn error(line: &str) -> FioError {
-    match parse_args(line.split_whitespace().map(String::from)) {
-        Ok(args) => panic!("`{line}` should fail, parsed to {args:?}"),
-        Err(e) => e,
-    }
-}
 
 /// The error message for `line`, checked to contain every one of `parts`.
 fn message(line: &str, parts: &[&str]) -> String {

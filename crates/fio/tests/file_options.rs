@@ -4,25 +4,20 @@
 //! combinations that cannot work are refused with the option and the fix,
 //! and they survive `--parse-only`'s command line.
 
-use diskbench_fio::{job_line, parse_args, FioArgs};
+mod common;
+use common::{parse, parse_error};
+use diskbench_fio::job_line;
 use model::fileopts::{Fallocate, SizeRange, SyncFileRange};
 use model::JobSpec;
 
-fn parse(line: &str) -> FioArgs {
-    parse_args(line.split_whitespace().map(String::from))
-        .unwrap_or_else(|e| panic!("`{line}` should parse: {e}"))
-}
+const BASE: &str = "--name=j --directory=/tmp";
 
 fn job(opts: &str) -> JobSpec {
-    parse(&format!("--name=j --directory=/tmp {opts}")).jobs[0].clone()
+    parse(&format!("{BASE} {opts}")).jobs[0].clone()
 }
 
 fn error(opts: &str) -> String {
-    let line = format!("--name=j --directory=/tmp {opts}");
-    match parse_args(line.split_whitespace().map(String::from)) {
-        Ok(a) => panic!("`{line}` should fail, parsed to {:?}", a.jobs[0]),
-        Err(e) => e.to_string(),
-    }
+    parse_error(&format!("{BASE} {opts}")).to_string()
 }
 
 fn kib(n: u64) -> u64 {

@@ -3,7 +3,9 @@
 //! refused with a reason when they make no sense, and survive the trip
 //! through `--parse-only`'s command line.
 
-use diskbench_fio::{job_line, parse_args, FioArgs};
+mod common;
+use common::{parse, parse_error};
+use diskbench_fio::job_line;
 use model::job::{
     BlockSizes, BsShare, DelayRange, Distribution, FileService, PerDir, RandomGenerator,
     RateProcess, Zone,
@@ -11,21 +13,14 @@ use model::job::{
 use model::JobSpec;
 use std::time::Duration;
 
-fn parse(line: &str) -> FioArgs {
-    parse_args(line.split_whitespace().map(String::from))
-        .unwrap_or_else(|e| panic!("`{line}` should parse: {e}"))
-}
+const BASE: &str = "--name=j --ioengine=null --size=16m";
 
 fn job(opts: &str) -> JobSpec {
-    parse(&format!("--name=j --ioengine=null --size=16m {opts}")).jobs[0].clone()
+    parse(&format!("{BASE} {opts}")).jobs[0].clone()
 }
 
 fn error(opts: &str) -> String {
-    let line = format!("--name=j --ioengine=null --size=16m {opts}");
-    match parse_args(line.split_whitespace().map(String::from)) {
-        Ok(a) => panic!("`{line}` should fail, parsed to {:?}", a.jobs[0]),
-        Err(e) => e.to_string(),
-    }
+    parse_error(&format!("{BASE} {opts}")).to_string()
 }
 
 fn share(kib: u64, pct: u32) -> BsShare {

@@ -2,15 +2,12 @@
 //! benchmark (`shared/bench/vs-fio`), the fio sample in `shared/samples`, and
 //! fio's rules for global options, several jobs and flags.
 
-use diskbench_fio::{parse_args, FioArgs, OutputFormat};
+mod common;
+use common::parse;
+use diskbench_fio::OutputFormat;
 use model::{EngineKind, FileTarget, JobSpec, RwMode};
 use std::path::PathBuf;
 use std::time::Duration;
-
-fn parse(line: &str) -> FioArgs {
-    parse_args(line.split_whitespace().map(String::from))
-        .unwrap_or_else(|e| panic!("`{line}` should parse: {e}"))
-}
 
 fn opts(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs

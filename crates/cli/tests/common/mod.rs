@@ -81,3 +81,20 @@ pub fn entries(dir: &std::path::Path) -> Vec<PathBuf> {
         .map(|e| e.unwrap().path())
         .collect()
 }
+
+/// `diskbench fio --no-save --output-format=json ARGS` run in `dir`.
+pub fn fio_in(dir: &std::path::Path, args: &str) -> Output {
+    diskbench()
+        .current_dir(dir)
+        .args(["fio", "--no-save", "--output-format=json"])
+        .args(args.split_whitespace())
+        .output()
+        .unwrap()
+}
+
+/// [`fio_in`], which must succeed; its JSON.
+pub fn fio_ok_in(dir: &std::path::Path, args: &str) -> serde_json::Value {
+    let out = fio_in(dir, args);
+    assert!(out.status.success(), "{args}: {}", stderr_of(&out));
+    json_of(&out)
+}
