@@ -5,8 +5,7 @@
 //! and they survive `--parse-only`'s command line.
 
 mod common;
-use common::{parse, parse_error};
-use diskbench_fio::job_line;
+use common::{assert_round_trip, parse, parse_error};
 use model::fileopts::{Fallocate, SizeRange, SyncFileRange};
 use model::JobSpec;
 
@@ -205,12 +204,6 @@ fn parse_only_lines_give_the_same_jobs_again() {
         "--rw=randwrite --size=1m --sync_file_range=wait_before,write,wait_after:16 --fallocate=posix",
         "--rw=read --filename=/tmp/f --allow_file_create=0 --filesize=2m --offset=1m",
     ] {
-        let first = job(opts);
-        let line = job_line(&first, false);
-        let mut again = parse(&line).jobs[0].clone();
-        let mut want = first.clone();
-        again.options.clear();
-        want.options.clear();
-        assert_eq!(again, want, "{opts}\n -> {line}");
+        assert_round_trip(&job(opts), opts);
     }
 }

@@ -4,8 +4,7 @@
 //! through `--parse-only`'s command line.
 
 mod common;
-use common::{parse, parse_error};
-use diskbench_fio::job_line;
+use common::{assert_round_trip, parse, parse_error};
 use model::job::{
     BlockSizes, BsShare, DelayRange, Distribution, FileService, PerDir, RandomGenerator,
     RateProcess, Zone,
@@ -362,12 +361,6 @@ fn parse_only_lines_give_the_same_jobs_again() {
         "--rw=randread --bsrange=1000-4000 --bs_unaligned",
         "--thinktime=1ms --thinktime_iotime=250ms --thinktime_blocks=8",
     ] {
-        let first = job(opts);
-        let line = job_line(&first, false);
-        let mut again = parse(&line).jobs[0].clone();
-        let mut want = first.clone();
-        again.options.clear();
-        want.options.clear();
-        assert_eq!(again, want, "{opts}\n -> {line}");
+        assert_round_trip(&job(opts), opts);
     }
 }

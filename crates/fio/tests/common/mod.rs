@@ -17,3 +17,14 @@ pub fn parse_error(line: &str) -> FioError {
         Err(e) => e,
     }
 }
+
+/// `job` printed as `--parse-only` prints it (`job_line`) parses back to
+/// the same job (the echoed `job options` aside); `opts` names the case.
+pub fn assert_round_trip(job: &model::JobSpec, opts: &str) {
+    let line = diskbench_fio::job_line(job, false);
+    let mut again = parse(&line).jobs[0].clone();
+    let mut want = job.clone();
+    again.options.clear();
+    want.options.clear();
+    assert_eq!(again, want, "{opts}\n -> {line}");
+}
