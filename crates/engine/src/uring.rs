@@ -6,6 +6,19 @@
 //! pin and an fd lookup per I/O; when it does not, plain `Read`/`Write` on
 //! raw descriptors do the same job a little slower.
 //!
+//! The ring is set up as fio sets up its own: `COOP_TASKRUN` (no
+//! interrupt to the worker for each completion), `SINGLE_ISSUER` and
+//! `DEFER_TASKRUN` (completion work runs when the worker asks for events,
+//! not whenever the kernel likes), and every submit also asks for events, so
+//! completions that are ready show up without another syscall. Without
+//! these, a worker on a fast device spent a quarter of its time in task work
+//! and inter-processor interrupts and got 185 k IOPS where fio got 235 k (a
+//! loop device in /dev/shm, 4 KiB randread, QD32). The ring is made disabled
+//! and enabled by the first I/O, because `SINGLE_ISSUER` binds it to the
+//! thread that enables it: the engine is built on the runner's thread and
+//! used on the worker's. Older kernels refuse these flags; the ring is then
+//! made without them, as fio does.
+//!
 //! When the kernel or a seccomp profile refuses `io_uring_setup`, `new`
 //! returns [`EngineError::Setup`] and `open_with_fallback` tries libaio.
 
@@ -20,6 +33,10 @@ use std::os::unix::io::{AsRawFd, RawFd};
 /// The kernel refuses rings larger than this (`IORING_MAX_ENTRIES`).
 const MAX_ENTRIES: u32 = 32768;
 
+/// `io_uring_enter`'s flag that also runs completion work and fills the CQ
+/// (the kernel's ABI value; the io-uring crate keeps its constant private).
+const ENTER_GETEVENTS: u32 = 1;
+
 pub struct UringEngine {
     // Declared first so it is dropped before `buffers`; `Drop` has already
     // waited for every I/O in flight by then.
@@ -32,6 +49,8 @@ pub struct UringEngine {
     queued: usize,
     /// I/Os queued or submitted whose completion has not been reaped.
     in_flight: usize,
+    /// False until the first I/O enables the ring on the thread that uses it.
+    enabled: bool,
 }
 
 impl UringEngine {
@@ -44,7 +63,7 @@ impl UringEngine {
     fn build(cfg: &EngineConfig, register: bool) -> Result<UringEngine, EngineError> {
         let depth = cfg.depth.max(1);
         let entries = depth.min(MAX_ENTRIES).next_power_of_two();
-        let ring = IoUring::new(entries).map_err(|source| EngineError::Setup {
+        let (ring, enabled) = new_ring(entries).map_err(|source| EngineError::Setup {
             engine: "io_uring",
             source,
         })?;
@@ -61,7 +80,18 @@ impl UringEngine {
             fixed_files,
             queued: 0,
             in_flight: 0,
+            enabled,
         })
+    }
+
+    /// Enables a ring made disabled, binding it to the calling thread.
+    fn enable(&mut self) -> Result<(), EngineError> {
+        self.ring
+            .submitter()
+            .register_enable_rings()
+            .map_err(|e| Self::ring_error("io_uring_register (enable)", e))?;
+        self.enabled = true;
+        Ok(())
     }
 
     /// Builds the SQE for `req`, whose buffer starts at `buf`.
@@ -121,6 +151,30 @@ impl UringEngine {
     }
 }
 
+/// A ring with fio's setup flags, disabled until first use; on a kernel
+/// that refuses a flag (EINVAL), the newest flags are dropped in turn, down to
+/// a plain enabled ring. Returns the ring and whether it is enabled.
+fn new_ring(entries: u32) -> io::Result<(IoUring, bool)> {
+    let tries: [fn(&mut io_uring::Builder) -> &mut io_uring::Builder; 3] = [
+        |b| {
+            b.setup_r_disabled()
+                .setup_coop_taskrun()
+                .setup_single_issuer()
+                .setup_defer_taskrun()
+        },
+        |b| b.setup_r_disabled().setup_coop_taskrun(),
+        |b| b.setup_r_disabled(),
+    ];
+    for flags in tries {
+        match flags(&mut IoUring::builder()).build(entries) {
+            Ok(ring) => return Ok((ring, false)),
+            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((IoUring::new(entries)?, true))
+}
+
 /// Registers one iovec per slot; true when the kernel accepted them.
 fn register_buffers(ring: &IoUring, buffers: &mut BufferPool) -> bool {
     if buffers.slots() > u16::MAX as usize {
@@ -155,6 +209,9 @@ impl Engine for UringEngine {
     }
     #[inline]
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {
+        if !self.enabled {
+            self.enable()?;
+        }
         let buf = checked_buffer(&self.cfg, &mut self.buffers, &req)?;
         let entry = self.entry(&req, buf);
         loop {
@@ -186,7 +243,18 @@ impl Engine for UringEngine {
         // SQE that failed to start; that SQE is consumed (its error comes back
         // as a CQE), so going round again submits the rest.
         while self.queued > 0 {
-            match self.ring.submit() {
+            // SAFETY: a plain submit of the SQEs already pushed (each checked in
+            // `queue`), with no argument; GETEVENTS only makes the kernel run
+            // completion work and post CQEs, which `reap` reads.
+            let entered = unsafe {
+                self.ring.submitter().enter::<libc::sigset_t>(
+                    self.queued as u32,
+                    0,
+                    ENTER_GETEVENTS,
+                    None,
+                )
+            };
+            match entered {
                 Ok(0) => break,
                 Ok(n) => {
                     self.queued -= n.min(self.queued);

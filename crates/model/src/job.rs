@@ -526,7 +526,9 @@ pub struct JobSpec {
     /// `iodepth_batch_complete_min`: completions to wait for per reap (0: poll).
     #[serde(default = "one")]
     pub iodepth_batch_complete_min: u32,
-    /// `iodepth_batch_complete_max`: completions handled per reap at most (0: no cap).
+    /// `iodepth_batch_complete_max`: completions handled per reap at most
+    /// (0: as many as `iodepth_batch_complete_min`, as in fio; with a min
+    /// of 0 too, no cap).
     #[serde(default)]
     pub iodepth_batch_complete_max: u32,
     /// `slat_percentiles`: report submission-latency percentiles (fio: off).

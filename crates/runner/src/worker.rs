@@ -6,6 +6,16 @@
 //! cheaper, but on a virtio disk it delayed the first I/Os of each batch and
 //! cost 10% of the IOPS fio gets (see the core issue's note).
 //!
+//! Completions are handled as fio does by default: one at a time
+//! (`iodepth_batch_complete_max` defaults to `iodepth_batch_complete_min`,
+//! 1), each freed slot refilled before the next completion is looked at.
+//! Handling every completion available first and then refilling the freed
+//! slots one `io_uring_enter` each left the slots idle through the earlier
+//! syscalls: on a loop device in /dev/shm, 4 KiB randread at QD32 kept 19.8
+//! I/Os in flight (IOPS x mean latency) where fio kept 31.9. The completions
+//! not yet handled stay in the engine's queue and are timed when handled,
+//! so their latency includes the wait, as in fio.
+//!
 //! Timestamps are chained, not taken per step: the time after one submit is
 //! the queue time of the next I/O, and one timestamp serves a whole reaped
 //! batch. slat is submit - queue, clat is completion - submit, lat is
@@ -118,7 +128,7 @@ struct Worker<'a> {
     floors: Option<RateFloors>,
     /// `iodepth_low`: the queue is refilled only once it is down to this.
     low_water: u32,
-    /// `iodepth_batch_complete_min/max` (0: no cap).
+    /// `iodepth_batch_complete_min/max` (a max of 0: no cap).
     reap_min: usize,
     reap_max: usize,
     /// `openfiles`, `sync_file_range`, `unlink_each_loop` (see `fileops`).
@@ -164,12 +174,6 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
     let end = shared.clock.now();
     w.drain();
     let cpu_end = sys::thread_usage();
-    if (spec.end_fsync || spec.fsync_on_close) && error.is_none() {
-        error = w
-            .sync_files()
-            .err()
-            .map(|e| format!("job '{}': {e}", spec.name));
-    }
     if let Err(e) = w.finish_files(error.is_none()) {
         error.get_or_insert(format!("job '{}': {e}", spec.name));
     }
@@ -247,7 +251,12 @@ impl<'a> Worker<'a> {
             },
             low_water: spec.iodepth_low.unwrap_or(depth).min(depth),
             reap_min: spec.iodepth_batch_complete_min as usize,
-            reap_max: complete_max,
+            // fio: the max defaults to the min, so by default one completion
+            // is handled, its slot refilled, and only then the next one.
+            reap_max: match complete_max {
+                0 => spec.iodepth_batch_complete_min as usize,
+                max => max,
+            },
             stopping: failure.is_some(),
             failure,
             think_debt: 0,

@@ -129,6 +129,14 @@ impl Worker<'_> {
             true => self.replay_writes(),
             false => self.run()?,
         }
+        // The final sync is part of the job's I/O, as in fio: its time counts
+        // in the runtime, the bandwidth, the CPU and the last second of the
+        // series. Before, the clock stopped first and a buffered write with
+        // `end_fsync=1` reported the page cache's speed.
+        let spec = &self.plan.spec;
+        if (spec.end_fsync || spec.fsync_on_close) && self.failure.is_none() {
+            self.sync_files()?;
+        }
         let pass = self
             .verify
             .as_ref()
