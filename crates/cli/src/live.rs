@@ -100,6 +100,7 @@ fn placeholder(group: u32, spec: &JobSpec) -> JobResult {
         error: None,
         steadystate: None,
         verify: None,
+        depth: Default::default(),
     }
 }
 

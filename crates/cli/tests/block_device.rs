@@ -5,42 +5,6 @@ mod common;
 use common::*;
 use std::process::Command as StdCommand;
 
-/// Loop devices are attached one test at a time: `losetup -f` picks "the
-/// first free device", and two tests racing for it could share one and write
-/// into each other's image.
-static LOOP_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-struct Loop {
-    device: String,
-    _turn: std::sync::MutexGuard<'static, ()>,
-}
-
-impl Loop {
-    fn attach(image: &std::path::Path) -> Option<Loop> {
-        if !is_root() {
-            return None;
-        }
-        let turn = LOOP_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        let out = StdCommand::new("losetup")
-            .args(["-f", "--show"])
-            .arg(image)
-            .output()
-            .ok()?;
-        out.status.success().then(|| Loop {
-            device: String::from_utf8_lossy(&out.stdout).trim().to_string(),
-            _turn: turn,
-        })
-    }
-}
-
-impl Drop for Loop {
-    fn drop(&mut self) {
-        let _ = StdCommand::new("losetup")
-            .args(["-d", &self.device])
-            .status();
-    }
-}
-
 #[test]
 fn writes_to_a_block_device_need_allow_destructive() {
     let dir = real_dir();

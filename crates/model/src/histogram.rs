@@ -107,6 +107,10 @@ impl Histogram {
     pub fn count(&self) -> u64 {
         self.n
     }
+    /// The exact sum of every value recorded.
+    pub fn sum(&self) -> u128 {
+        self.sum
+    }
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }

@@ -6,6 +6,7 @@
 //! and the history only read them. Keeping the model pure makes every stage
 //! testable on its own.
 
+pub mod depth;
 pub mod fault;
 pub mod fileopts;
 pub mod fio_plat;
@@ -18,6 +19,7 @@ pub mod units;
 pub mod verify;
 pub mod warning;
 
+pub use depth::DepthStats;
 pub use fault::{FaultKind, FaultParseError, FaultRule};
 pub use histogram::Histogram;
 pub use history::{LivePoint, Prices, RunKind, RunRecord, RunState, SoakRef};

@@ -76,6 +76,10 @@ pub struct JobResult {
     /// What `verify` found, for a job that verifies.
     #[serde(default)]
     pub verify: Option<crate::verify::VerifyResult>,
+    /// How deep the queue really was (absent from runs saved before it was
+    /// measured, and from imported runs).
+    #[serde(default)]
+    pub depth: crate::DepthStats,
 }
 
 /// What fio's `steadystate` found over its last window (fio's JSON

@@ -44,6 +44,13 @@ pub enum Warning {
     FaultsInjected { faults: Vec<String> },
     /// `unlink=1` left a file the user named that diskbench did not create.
     FileKept { job: String, path: String },
+    /// The queue was kept shallower than `iodepth` asked, with nothing in the
+    /// job (a rate, a thinktime, `iodepth_low`) that meant it to be.
+    DepthNotKept {
+        job: String,
+        mean_depth: f64,
+        iodepth: u32,
+    },
 }
 
 impl fmt::Display for Warning {
@@ -104,6 +111,13 @@ impl fmt::Display for Warning {
                 "faults were injected on purpose ({}): this run tests error handling and \
                  verification; its figures are not a measurement of the disk",
                 faults.join(", ")
+            ),
+            Warning::DepthNotKept { job, mean_depth, iodepth } => write!(
+                f,
+                "job '{job}': the device was kept at QD {mean_depth:.1} of {iodepth} (IOPS x mean \
+                 lat): the benchmark refilled its queue too slowly, so the figures are those of \
+                 a shallower queue; raise numjobs or use iodepth_batch_submit and \
+                 iodepth_batch_complete_max to batch"
             ),
             Warning::FileKept { job, path } => write!(
                 f,

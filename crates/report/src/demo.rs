@@ -175,6 +175,7 @@ fn job(
         error: None,
         steadystate: None,
         verify: None,
+        depth: Default::default(),
     }
 }
 

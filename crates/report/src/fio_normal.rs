@@ -6,8 +6,9 @@
 //! (`show_thread_status_normal`, `show_ddir_status`, `display_lat`,
 //! `show_clat_percentiles`, `show_latencies`, `show_group_stats`); see
 //! `tests/fixtures/fio-3.33-randrw.txt`. Lines fio prints from data we do not
-//! collect are left out: the `pid` and time of the job header, `IO depths`
-//! with its `submit`/`complete` lines, `; 0 zone resets`, and `Disk stats`.
+//! collect are left out: the `pid` and time of the job header, `; 0 zone
+//! resets`, and `Disk stats`. After `IO depths` and its `submit`/`complete`
+//! lines, diskbench adds one of its own: `kept`, the mean depth really kept.
 //! `issued rwts` counts the I/Os diskbench counted (the JSON's `total_ios`:
 //! those still in flight at the deadline are reaped, not counted), and
 //! `latency` is fio's latency_target line, off as in the JSON. Warnings are
@@ -19,8 +20,9 @@ use crate::format::{
     fio_scale_up, num2str,
 };
 use crate::stats::{self, Group, LatStats, DIRECTIONS};
+use model::depth::{BATCH_LABELS, LEVEL_LABELS};
 use model::units::OutputUnits;
-use model::{Direction, Histogram, JobResult, RunResult};
+use model::{DepthStats, Direction, Histogram, JobResult, RunResult};
 use std::fmt::Write;
 
 /// Every job's block, then one `Run status group` block per group.
@@ -78,7 +80,36 @@ fn job_block(out: &mut String, result: &RunResult, job: &JobResult) {
         job.cpu.major_faults,
         job.cpu.minor_faults
     );
+    depth_lines(out, job);
     issued_lines(out, job);
+}
+
+/// fio's `IO depths`, `submit` and `complete` lines, plus diskbench's mean
+/// depth kept; left out for imported runs, which did not measure them.
+fn depth_lines(out: &mut String, job: &JobResult) {
+    let d = &job.depth;
+    if d.level.iter().all(|&n| n == 0) {
+        return;
+    }
+    for (title, labels, counts) in [
+        ("  IO depths    :", &LEVEL_LABELS, &d.level),
+        ("     submit    :", &BATCH_LABELS, &d.submit),
+        ("     complete  :", &BATCH_LABELS, &d.complete),
+    ] {
+        let cells: Vec<String> = labels
+            .iter()
+            .zip(DepthStats::percents(counts))
+            .map(|(label, p)| format!("{label}={p:.1}%"))
+            .collect();
+        let _ = writeln!(out, "{title} {}", cells.join(", "));
+    }
+    if let Some(mean) = d.mean() {
+        let _ = writeln!(
+            out,
+            "     kept      : mean={mean:.2} of iodepth={} (IOPS x mean lat)",
+            job.spec.iodepth
+        );
+    }
 }
 
 /// fio's `issued rwts` (read, write, trim, sync) and `latency` lines, from

@@ -9,10 +9,12 @@
 //! sit under `diskbench` keys that fio readers ignore.
 //!
 //! What fio reports but diskbench does not measure is left out rather than
-//! invented: `iodepth_level`, `iodepth_submit`, `iodepth_complete` (queue-depth
-//! distributions) and `disk_util` (the kernel's disk counters). The
-//! `latency_ns/us/ms` distributions are kept: they are computed from the
-//! completion-latency histograms, as fio does.
+//! invented: `disk_util` (the kernel's disk counters), and the queue-depth
+//! distributions (`iodepth_level`, `iodepth_submit`, `iodepth_complete`)
+//! of imported runs, which did not measure them. The `latency_ns/us/ms`
+//! distributions are computed from the completion-latency histograms, as
+//! fio does. `diskbench.mean_depth` is the number of I/Os really kept in
+//! flight (see `model::depth`).
 //!
 //! Differences in meaning: rates use the nanosecond runtime rather than fio's
 //! whole milliseconds; the per-interval figures (`bw_*`, `iops_*`) come from
@@ -22,7 +24,8 @@
 use crate::cliff;
 use crate::format::{ctime_utc, six_decimals};
 use crate::stats::{self, LatStats, SampleStats, DIRECTIONS};
-use model::{Direction, JobResult, RunResult, Warning};
+use model::depth::{BATCH_LABELS, LEVEL_LABELS};
+use model::{DepthStats, Direction, JobResult, RunResult, Warning};
 use serde_json::{json, Map, Value};
 
 /// The whole run as fio-compatible JSON, pretty-printed, ending in a newline.
@@ -151,6 +154,20 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
     m.insert("ctx".into(), json!(job.cpu.ctx()));
     m.insert("majf".into(), json!(job.cpu.major_faults));
     m.insert("minf".into(), json!(job.cpu.minor_faults));
+    // Left out for runs that did not measure them (imported ones).
+    if job.depth.level.iter().any(|&n| n > 0) {
+        let d = &job.depth;
+        for (key, labels, counts) in [
+            ("iodepth_level", &LEVEL_LABELS, &d.level),
+            ("iodepth_submit", &BATCH_LABELS, &d.submit),
+            ("iodepth_complete", &BATCH_LABELS, &d.complete),
+        ] {
+            m.insert(
+                key.into(),
+                bucket_value(labels, &DepthStats::percents(counts)),
+            );
+        }
+    }
     let buckets = stats::latency_buckets(job);
     m.insert(
         "latency_ns".into(),
@@ -319,6 +336,9 @@ fn job_extras(job: &JobResult) -> Value {
     m.insert("engine".into(), json!(job.engine.fio_name()));
     m.insert("clones".into(), json!(job.clones));
     m.insert("runtime_ns".into(), json!(job.runtime_ns));
+    if let Some(mean) = job.depth.mean() {
+        m.insert("mean_depth".into(), float(mean));
+    }
     if job.total_ios() > 0 {
         let cpu_ns = job.cpu.user_ns + job.cpu.system_ns;
         m.insert(

@@ -15,20 +15,18 @@
 //! when the job has one. That is 121 fields, as fio 3.33 prints without
 //! disk statistics.
 //!
-//! Not measured by diskbench, but kept so that every later field stays in
-//! its place: the I/O-depth distribution (printed as `0.0%`) and the disk
-//! utilisation block (left out, as fio leaves it out when it has no disk
-//! statistics, e.g. for the null engine).
+//! The I/O-depth fields are fio's `iodepth_level` (`0.0%` for an imported
+//! run, which did not measure it). The disk utilisation block is left out,
+//! as fio leaves it out when it has no disk statistics (e.g. for the null
+//! engine).
 
 use crate::stats::{self, LatStats, DIRECTIONS};
-use model::{Direction, Histogram, JobResult, RunResult};
+use model::{DepthStats, Direction, Histogram, JobResult, RunResult};
 
 /// fio's terse format version written here.
 pub const TERSE_VERSION: u32 = 3;
 /// Percentile fields per direction, used or not.
 const PERCENTILE_FIELDS: usize = 20;
-/// I/O-depth fields (<=1, 2, 4, 8, 16, 32, >=64).
-const IODEPTH_FIELDS: usize = 7;
 
 /// One line per job, each ending in a newline.
 pub fn render(result: &RunResult) -> String {
@@ -66,7 +64,8 @@ pub fn job_fields(result: &RunResult, job: &JobResult) -> Vec<String> {
     f.push(job.cpu.ctx().to_string());
     f.push(job.cpu.major_faults.to_string());
     f.push(job.cpu.minor_faults.to_string());
-    f.extend(std::iter::repeat_n("0.0%".to_string(), IODEPTH_FIELDS));
+    let levels = DepthStats::percents(&job.depth.level);
+    f.extend(levels.iter().map(|p| format!("{p:.1}%")));
     let b = stats::latency_buckets(job);
     let mut us = b.us;
     us[0] += b.ns.iter().sum::<f64>();

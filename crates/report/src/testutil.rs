@@ -87,6 +87,7 @@ pub fn job(spec: JobSpec, read: DirStats, write: DirStats, series: Vec<SeriesPoi
         error: None,
         steadystate: None,
         verify: None,
+        depth: Default::default(),
     }
 }
 

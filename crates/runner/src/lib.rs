@@ -44,6 +44,10 @@ pub const TOOL_VERSION: &str = concat!("diskbench-", env!("CARGO_PKG_VERSION"));
 /// A worker busier than this share of its wall time was CPU-bound.
 const CPU_BOUND_PCT: f64 = 90.0;
 
+/// A queue kept below this share of `iodepth` gets a warning. The ends of a
+/// job (filling the queue, draining it) cost a few percent on short runs.
+const DEPTH_KEPT_SHARE: f64 = 0.9;
+
 /// Receives progress about four times a second while a group runs.
 pub type ProgressFn = Box<dyn Fn(&Progress) + Send + Sync>;
 
@@ -428,7 +432,7 @@ fn run_group(
         }
         // One error per job, the first of its clones'.
         errors.extend(mine.iter().find_map(|o| o.error.clone()));
-        add_job_warnings(spec, &mine, &result.host, &mut result.warnings);
+        add_job_warnings(spec, engine_used, &mine, &result.host, &mut result.warnings);
     }
     Ok(errors)
 }
@@ -593,6 +597,7 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
         error: None,
         steadystate: None,
         verify: None,
+        depth: Default::default(),
     };
     for p in parts {
         job.read.merge(&p.read);
@@ -612,6 +617,7 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
         if let Some(v) = &p.verify {
             job.verify.get_or_insert_with(Default::default).merge(v);
         }
+        job.depth.add(&p.depth);
     }
     if let Some(v) = &mut job.verify {
         v.sort();
@@ -621,6 +627,7 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
 
 fn add_job_warnings(
     spec: &JobSpec,
+    engine: EngineKind,
     outcomes: &[&WorkerOutcome],
     host: &model::HostInfo,
     warnings: &mut Vec<Warning>,
@@ -647,6 +654,22 @@ fn add_job_warnings(
             data_bytes: data,
             ram_bytes: host.mem_bytes,
         });
+    }
+    // The depth is kept on purpose only by an asynchronous engine running
+    // flat out: a rate, a thinktime or iodepth_low keep it lower by design.
+    let flat_out = !spec.rate.caps() && spec.thinktime.think.is_zero();
+    let asynchronous = matches!(engine, EngineKind::IoUring | EngineKind::Libaio);
+    if asynchronous && flat_out && spec.iodepth > 1 && spec.iodepth_low.is_none() {
+        let mut depth = model::DepthStats::default();
+        outcomes.iter().for_each(|o| depth.add(&o.depth));
+        let kept = depth.mean().unwrap_or(spec.iodepth as f64);
+        if kept < DEPTH_KEPT_SHARE * spec.iodepth as f64 {
+            warnings.push(Warning::DepthNotKept {
+                job: spec.name.clone(),
+                mean_depth: kept,
+                iodepth: spec.iodepth,
+            });
+        }
     }
     let runtime_ms = outcomes.iter().map(|o| o.runtime_ns).max().unwrap_or(0) / 1_000_000;
     if runtime_ms < 500 {

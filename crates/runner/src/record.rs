@@ -2,10 +2,12 @@
 //! slat/clat/lat histograms; per second, a point of the series.
 
 use crate::clock::Clock;
-use model::{DirStats, Direction, Histogram, SeriesPoint};
+use model::{DepthStats, DirStats, Direction, Histogram, SeriesPoint};
 
 pub struct Recorder {
     pub dirs: [DirStats; 2],
+    /// fio's depth distributions; the mean is filled in by `finish`.
+    pub depth: DepthStats,
     pub series: Vec<SeriesPoint>,
     current: SeriesPoint,
     start_tick: u64,
@@ -22,6 +24,7 @@ impl Recorder {
         let second_ticks = clock.ticks(1_000_000_000).max(1);
         Recorder {
             dirs: [dir(), dir()],
+            depth: DepthStats::default(),
             series: Vec::new(),
             current: SeriesPoint::default(),
             start_tick,
@@ -71,11 +74,7 @@ impl Recorder {
 
     /// Ends the measured phase at `end`: sets runtimes and keeps a last,
     /// partial interval when it holds any time.
-    pub fn finish(
-        mut self,
-        clock: &Clock,
-        end: u64,
-    ) -> (DirStats, DirStats, Vec<SeriesPoint>, u64) {
+    pub fn finish(mut self, clock: &Clock, end: u64) -> Recorded {
         self.advance(end);
         let runtime_ns = clock.nanos(self.start_tick, end);
         let index = self.series.len() as u64;
@@ -88,6 +87,25 @@ impl Recorder {
         let [mut read, mut write] = self.dirs;
         read.runtime_ns = runtime_ns;
         write.runtime_ns = runtime_ns;
-        (read, write, self.series, runtime_ns)
+        // Little's law: an I/O holds its slot from the moment it is queued
+        // until its completion is seen, which is its lat.
+        self.depth.in_flight_ns = read.lat.sum() + write.lat.sum();
+        self.depth.measured_ns = runtime_ns as u128;
+        Recorded {
+            read,
+            write,
+            series: self.series,
+            runtime_ns,
+            depth: self.depth,
+        }
     }
+}
+
+/// What one worker measured, from [`Recorder::finish`].
+pub struct Recorded {
+    pub read: DirStats,
+    pub write: DirStats,
+    pub series: Vec<SeriesPoint>,
+    pub runtime_ns: u64,
+    pub depth: DepthStats,
 }

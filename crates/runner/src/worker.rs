@@ -80,6 +80,8 @@ pub struct WorkerOutcome {
     pub error: Option<String>,
     /// What `verify=` found.
     pub verify: Option<model::VerifyResult>,
+    /// How deep the queue was kept.
+    pub depth: model::DepthStats,
 }
 
 /// Signals shared by all workers of a run.
@@ -184,7 +186,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
     }
     w.report_progress();
     let cpu = cpu_end.since(&w.cpu_start);
-    let (read, write, series, runtime_ns) = w.rec.finish(&shared.clock, end);
+    let recorded = w.rec.finish(&shared.clock, end);
     let verify = w.verify.take().map(|v| {
         let mut r = v.result;
         r.sort();
@@ -194,10 +196,11 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         error.get_or_insert(format!("job '{}': {e}", spec.name));
     }
     WorkerOutcome {
-        read,
-        write,
-        series,
-        runtime_ns,
+        read: recorded.read,
+        write: recorded.write,
+        series: recorded.series,
+        runtime_ns: recorded.runtime_ns,
+        depth: recorded.depth,
         cpu,
         error,
         verify,
@@ -378,6 +381,10 @@ impl<'a> Worker<'a> {
             }
             self.files.queued(&t, self.issued);
             if !self.asynchronous {
+                // fio counts each synchronous I/O as one submit at depth 1.
+                if !self.ramping() {
+                    self.rec.depth.submitted(1, 1);
+                }
                 return Ok(());
             }
             self.batch.push(slot);
@@ -396,6 +403,11 @@ impl<'a> Worker<'a> {
         self.plan.engine.submit()?;
         let now = self.shared.clock.now();
         let slat_ns = self.shared.clock.nanos(queued_at, now);
+        if !self.ramping() {
+            self.rec
+                .depth
+                .submitted(self.batch.len() as u32, self.in_flight);
+        }
         for &s in &self.batch {
             let slot = &mut self.slots[s as usize];
             slot.submitted_at = now;
@@ -441,14 +453,15 @@ impl<'a> Worker<'a> {
     /// Records what the last reap returned, all at the time `now`.
     fn complete(&mut self, now: u64) -> Result<(), EngineError> {
         let measuring = !self.ramping();
-        if measuring {
-            self.rec.advance(now);
-        }
         let clock = &self.shared.clock;
         let take = match self.reap_max {
             0 => self.done.len(),
             max => max.min(self.done.len()),
         };
+        if measuring {
+            self.rec.advance(now);
+            self.rec.depth.reaped(take as u32);
+        }
         if measuring && self.logs.is_some() {
             self.log_completions(now, take);
         }

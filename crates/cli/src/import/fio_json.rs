@@ -131,6 +131,7 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         error,
         steadystate: None,
         verify: None,
+        depth: Default::default(),
     })
 }
 

@@ -230,6 +230,7 @@ fn job(
         error: None,
         steadystate: None,
         verify: None,
+        depth: Default::default(),
     }
 }
 

@@ -98,3 +98,40 @@ pub fn fio_ok_in(dir: &std::path::Path, args: &str) -> serde_json::Value {
     assert!(out.status.success(), "{args}: {}", stderr_of(&out));
     json_of(&out)
 }
+
+/// Loop devices are attached one test at a time: `losetup -f` picks "the
+/// first free device", and two tests racing for it could share one and write
+/// into each other's image.
+static LOOP_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+pub struct Loop {
+    pub device: String,
+    _turn: std::sync::MutexGuard<'static, ()>,
+}
+
+impl Loop {
+    /// A loop device over `image`, or `None` without root or a free device.
+    pub fn attach(image: &std::path::Path) -> Option<Loop> {
+        if !is_root() {
+            return None;
+        }
+        let turn = LOOP_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let out = std::process::Command::new("losetup")
+            .args(["-f", "--show"])
+            .arg(image)
+            .output()
+            .ok()?;
+        out.status.success().then(|| Loop {
+            device: String::from_utf8_lossy(&out.stdout).trim().to_string(),
+            _turn: turn,
+        })
+    }
+}
+
+impl Drop for Loop {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("losetup")
+            .args(["-d", &self.device])
+            .status();
+    }
+}

@@ -64,6 +64,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             error: None,
             steadystate: None,
             verify: None,
+            depth: Default::default(),
         }],
         warnings: Vec::new(),
         error: None,

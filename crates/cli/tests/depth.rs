@@ -1,0 +1,118 @@
+//! The queue depth a job asks for is the depth it gets. On a device faster
+//! than the tool (a loop device over a file in /dev/shm), a benchmark that
+//! refills its queue slowly keeps fewer I/Os in flight than `iodepth` and
+//! reports a shallower queue's figures under the deeper queue's name. The
+//! mean depth kept is Little's law, IOPS x mean lat, which the JSON carries
+//! as `diskbench.mean_depth`; fio keeps 0.99-1.00 of `iodepth` there.
+
+mod common;
+use common::*;
+
+/// A loop device over a sparse file in /dev/shm: reads cost the kernel a
+/// few microseconds, so the tool is the limit.
+fn fast_device() -> Option<(tempfile::TempDir, Loop)> {
+    if !std::path::Path::new("/dev/shm").is_dir() {
+        return None;
+    }
+    let dir = tempfile::tempdir_in("/dev/shm").ok()?;
+    let image = dir.path().join("fast.img");
+    std::fs::File::create(&image)
+        .ok()?
+        .set_len(256 << 20)
+        .ok()?;
+    let dev = Loop::attach(&image)?;
+    Some((dir, dev))
+}
+
+fn randread(device: &str, iodepth: u32, extra: &[&str]) -> serde_json::Value {
+    let out = diskbench()
+        .args(["fio", "--name=qd", "--rw=randread", "--bs=4k", "--direct=1"])
+        .args(["--ioengine=io_uring", "--runtime=2", "--time_based"])
+        .args(["--output-format=json", "--no-save"])
+        .arg(format!("--iodepth={iodepth}"))
+        .arg(format!("--filename={device}"))
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    json_of(&out)
+}
+
+#[test]
+fn the_depth_asked_is_kept_on_a_device_faster_than_the_tool() {
+    let Some((_dir, dev)) = fast_device() else {
+        eprintln!("skipped: needs root, /dev/shm and a free loop device");
+        return;
+    };
+    for (iodepth, bucket) in [(8, "8"), (32, "32"), (64, ">=64")] {
+        let doc = randread(&dev.device, iodepth, &[]);
+        let job = &doc["jobs"][0];
+        let kept = job["diskbench"]["mean_depth"].as_f64().expect("mean_depth");
+        assert!(
+            kept >= 0.97 * iodepth as f64,
+            "QD{iodepth}: kept {kept:.2} in flight (IOPS x mean lat)"
+        );
+        // Little's law from fio's own keys gives the same figure.
+        let read = &job["read"];
+        let little =
+            read["iops"].as_f64().unwrap() * read["lat_ns"]["mean"].as_f64().unwrap() / 1e9;
+        assert!(
+            (little - kept).abs() <= 0.02 * kept,
+            "QD{iodepth}: IOPS x mean lat = {little:.2}, mean_depth = {kept:.2}"
+        );
+        // fio's distribution: nearly every I/O was submitted at full depth.
+        let level = job["iodepth_level"][bucket]
+            .as_f64()
+            .expect("iodepth_level");
+        assert!(level >= 90.0, "QD{iodepth}: {level}% at depth {bucket}");
+        let warned = doc["diskbench"]["warnings"]
+            .as_array()
+            .into_iter()
+            .flatten();
+        let kinds: Vec<_> = warned.map(|w| w["kind"].clone()).collect();
+        assert!(!kinds.iter().any(|k| k == "depth_not_kept"), "{kinds:?}");
+    }
+}
+
+#[test]
+fn the_depth_distributions_reach_every_output_format() {
+    let dir = real_dir();
+    let file = dir.path().join("f");
+    let base = format!(
+        "--name=d --filename={} --size=8m --rw=randread --bs=4k --ioengine=io_uring \
+         --direct=1 --iodepth=4 --io_size=4m",
+        file.display()
+    );
+    let normal = fio_in(dir.path(), &format!("{base} --output-format=normal"));
+    assert!(normal.status.success(), "{}", stderr_of(&normal));
+    let text = stdout_of(&normal);
+    let depths = text.lines().find(|l| l.starts_with("  IO depths    :"));
+    let depths = depths.unwrap_or_else(|| panic!("no IO depths line:\n{text}"));
+    // 1,024 I/Os at depth 4: the first three were submitted at 1 to 3.
+    assert!(depths.contains(" 4=99."), "{depths}");
+    assert!(text.contains("     submit    : 0=0.0%, 4=100.0%"), "{text}");
+    assert!(text.contains("     kept      : mean="), "{text}");
+
+    let terse = fio_in(dir.path(), &format!("{base} --output-format=terse"));
+    let fields: Vec<String> = stdout_of(&terse)
+        .trim()
+        .split(';')
+        .map(String::from)
+        .collect();
+    // fio's terse v3: the 7 depth fields follow the 5 CPU fields (fields 92-98).
+    let level: Vec<&str> = fields[92..99].iter().map(String::as_str).collect();
+    assert!(level[2].starts_with("99."), "{level:?}");
+    assert_eq!(level[6], "0.0%", "{level:?}");
+
+    let doc = fio_ok_in(dir.path(), &base);
+    let job = &doc["jobs"][0];
+    for key in ["iodepth_level", "iodepth_submit", "iodepth_complete"] {
+        let total: f64 = job[key]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_f64().unwrap())
+            .sum();
+        assert!((99.0..=101.0).contains(&total), "{key} adds up to {total}");
+    }
+}
