@@ -153,3 +153,44 @@ fn swap_and_gpt_signatures_are_named() {
         assert!(err.contains("holds a GPT partition table"), "{err}");
     }
 }
+
+/// Every size a job can issue is checked against the device's direct I/O
+/// alignment before any I/O: one 512-byte entry of a `bssplit` on a device
+/// with 4 KiB sectors used to fail with EINVAL in the middle of the run.
+#[test]
+fn every_block_size_is_checked_against_the_sector_size_before_any_io() {
+    let dir = real_dir();
+    let image = dir.path().join("4k.img");
+    std::fs::File::create(&image)
+        .unwrap()
+        .set_len(32 << 20)
+        .unwrap();
+    let Some(dev) = Loop::attach_with(&image, &["-b", "4096"]) else {
+        eprintln!("skipped: needs root and a free loop device");
+        return;
+    };
+    let filename = format!("--filename={}", dev.device);
+    let refused = [
+        ("--rw=randread --bssplit=512/50:4k/50", "bssplit size=512"),
+        ("--rw=randread --bsrange=512-8k", "bsrange size=512"),
+        ("--rw=randrw --bs=4k,512", "bs (writes)=512"),
+    ];
+    for (job, named) in refused {
+        let out = diskbench()
+            .args(["fio", "--name=a", "--direct=1", "--size=16m", "--no-save"])
+            .args(["--allow-destructive", &filename])
+            .args(job.split_whitespace())
+            .output()
+            .unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{job}: {err}");
+        assert!(err.contains(named) && err.contains("4096"), "{job}: {err}");
+        assert!(!err.contains("os error"), "{job} reached the device: {err}");
+    }
+    let out = diskbench()
+        .args(["fio", "--name=a", "--direct=1", "--size=16m", "--no-save"])
+        .args(["--rw=randread", "--bssplit=4k/50:16k/50", &filename])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+}

@@ -99,10 +99,15 @@ impl Drop for Memory {
     }
 }
 
+/// The slots' buffers, and which of them the kernel holds. A slot is lent
+/// when an asynchronous engine hands its buffer to the kernel and given back
+/// when its completion is reaped; safe code gets no reference to a lent
+/// slot, so it can never read or write memory the kernel is writing.
 pub struct BufferPool {
     memory: Memory,
     slot_bytes: usize,
     slots: usize,
+    lent: Vec<bool>,
 }
 
 // SAFETY: the pool owns its allocation exclusively; moving it to another thread is fine.
@@ -123,6 +128,7 @@ impl BufferPool {
             memory,
             slot_bytes,
             slots: slots.max(1),
+            lent: vec![false; slots.max(1)],
         };
         fill_random(pool.all_mut(), 0x9e37_79b9_7f4a_7c15);
         pool
@@ -135,19 +141,46 @@ impl BufferPool {
         self.slot_bytes
     }
 
-    pub fn slot(&mut self, slot: u32) -> &mut [u8] {
+    /// The buffer of `slot`, or `None` when it is out of range or lent to
+    /// the kernel.
+    pub fn slot(&mut self, slot: u32) -> Option<&mut [u8]> {
+        if *self.lent.get(slot as usize)? {
+            return None;
+        }
         let ptr = self.slot_ptr(slot);
         // SAFETY: `slot_ptr` checked that the slot lies inside the allocation, whose
-        // bytes are initialised; `&mut self` guarantees no other reference into it.
-        // Only this slot is borrowed, so the kernel may still own the others.
-        unsafe { std::slice::from_raw_parts_mut(ptr, self.slot_bytes) }
+        // bytes are initialised; `&mut self` guarantees no other reference into it,
+        // and the slot is not lent, so the kernel is not using it either. Only this
+        // slot is borrowed, so the kernel may still own the others.
+        Some(unsafe { std::slice::from_raw_parts_mut(ptr, self.slot_bytes) })
+    }
+
+    /// Marks `slot` as held by the kernel and returns its buffer's address,
+    /// for an engine that is about to hand it over. Panics when `slot` is
+    /// out of range (engines check requests first).
+    pub(crate) fn lend(&mut self, slot: u32) -> *mut u8 {
+        let ptr = self.slot_ptr(slot);
+        self.lent[slot as usize] = true;
+        ptr
+    }
+
+    /// Marks `slot` as back from the kernel: its completion was reaped.
+    pub(crate) fn give_back(&mut self, slot: u32) {
+        if let Some(lent) = self.lent.get_mut(slot as usize) {
+            *lent = false;
+        }
+    }
+
+    /// True when the kernel holds `slot`.
+    pub fn is_lent(&self, slot: u32) -> bool {
+        self.lent.get(slot as usize).copied().unwrap_or(false)
     }
 
     /// Raw pointer to a slot, for engines that hand it to the kernel. It is
     /// computed without borrowing the pool as a slice, so handing one slot to
     /// the kernel does not alias the slots that the kernel is already using.
     /// Panics when `slot` is out of range.
-    pub fn slot_ptr(&mut self, slot: u32) -> *mut u8 {
+    pub(crate) fn slot_ptr(&mut self, slot: u32) -> *mut u8 {
         assert!(
             (slot as usize) < self.slots,
             "buffer slot {slot} out of range (the pool has {} slots)",
@@ -157,7 +190,7 @@ impl BufferPool {
         unsafe { self.memory.ptr().add(slot as usize * self.slot_bytes) }
     }
 
-    pub fn all_mut(&mut self) -> &mut [u8] {
+    fn all_mut(&mut self) -> &mut [u8] {
         // SAFETY: the memory holds `len()` initialised (zeroed) bytes owned by self,
         // and `&mut self` guarantees no other reference exists.
         unsafe { std::slice::from_raw_parts_mut(self.memory.ptr(), self.memory.len()) }
@@ -185,10 +218,10 @@ mod tests {
         let mut pool = BufferPool::new(8, 1 << 20, 4096);
         assert_eq!(pool.slot_ptr(0) as usize % HUGE_PAGE, 0);
         assert_eq!(pool.all_mut().len(), 8 << 20);
-        pool.slot(7)[(1 << 20) - 1] = 7;
-        assert_eq!(pool.slot(7)[(1 << 20) - 1], 7);
-        let first = pool.slot(0)[..64].to_vec();
-        assert_ne!(first[..], pool.slot(1)[..64]);
+        pool.slot(7).unwrap()[(1 << 20) - 1] = 7;
+        assert_eq!(pool.slot(7).unwrap()[(1 << 20) - 1], 7);
+        let first = pool.slot(0).unwrap()[..64].to_vec();
+        assert_ne!(first[..], pool.slot(1).unwrap()[..64]);
     }
 
     #[test]
@@ -197,9 +230,22 @@ mod tests {
         for s in 0..4 {
             assert_eq!(pool.slot_ptr(s) as usize % 4096, 0);
         }
-        let a = pool.slot(0).to_vec();
-        let b = pool.slot(1).to_vec();
+        let a = pool.slot(0).unwrap().to_vec();
+        let b = pool.slot(1).unwrap().to_vec();
         assert_ne!(a, b);
         assert!(a.iter().filter(|&&x| x == 0).count() < 100);
+    }
+
+    #[test]
+    fn a_lent_slot_cannot_be_reached_until_it_is_given_back() {
+        let mut pool = BufferPool::new(4, 4096, 4096);
+        let ptr = pool.lend(2);
+        assert_eq!(ptr, pool.slot_ptr(2));
+        assert!(pool.is_lent(2));
+        assert!(pool.slot(2).is_none());
+        assert!(pool.slot(1).is_some(), "the other slots stay free");
+        pool.give_back(2);
+        assert!(pool.slot(2).is_some());
+        assert!(pool.slot(4).is_none(), "out of range");
     }
 }

@@ -133,8 +133,10 @@ impl FaultyEngine {
 
 /// Flips bit 0 of `buf[at]` (nothing when the buffer is shorter, as the
 /// null engine's may be).
-fn flip(buf: &mut [u8], at: usize) {
-    if let Some(b) = buf.get_mut(at) {
+/// Flips the lowest bit of byte `at` of a buffer the caller may reach (a
+/// slot in flight is left alone: the kernel owns it).
+fn flip(buf: Result<&mut [u8], EngineError>, at: usize) {
+    if let Some(b) = buf.ok().and_then(|buf| buf.get_mut(at)) {
         *b ^= 1;
     }
 }
@@ -154,7 +156,7 @@ impl Engine for FaultyEngine {
     fn capabilities(&self) -> Capabilities {
         self.inner.capabilities()
     }
-    fn buffer(&mut self, slot: u32) -> &mut [u8] {
+    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
         self.inner.buffer(slot)
     }
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {

@@ -63,8 +63,9 @@ pub trait Engine {
     fn name(&self) -> &'static str;
     fn capabilities(&self) -> Capabilities;
     /// The buffer of `slot`, to fill before a write or read after a read.
-    /// Must not be called while that slot's I/O is in flight.
-    fn buffer(&mut self, slot: u32) -> &mut [u8];
+    /// An error while that slot's I/O is in flight: the kernel may be
+    /// writing it.
+    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError>;
     /// Adds one I/O to the batch (a synchronous engine does it now).
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError>;
     /// Hands the queued batch to the kernel; returns how many were submitted.

@@ -6,7 +6,7 @@
 //! only way to keep many direct I/Os in flight from one thread. Without
 //! O_DIRECT the kernel does the I/O inside `io_submit`, as fio's libaio does.
 
-use crate::open::{checked_buffer, sync_fd};
+use crate::open::{checked_buffer, slot_buffer, sync_fd};
 use crate::{
     BufferPool, Capabilities, Completion, Direction, Engine, EngineConfig, EngineError, IoRequest,
 };
@@ -242,8 +242,8 @@ impl Engine for LibaioEngine {
             registered_files: false,
         }
     }
-    fn buffer(&mut self, slot: u32) -> &mut [u8] {
-        self.buffers.slot(slot)
+    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
+        slot_buffer("libaio", &mut self.buffers, slot)
     }
     #[inline]
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {
@@ -318,6 +318,9 @@ impl Engine for LibaioEngine {
             if want == 0 && n < self.events.len() {
                 break; // the ring is drained
             }
+        }
+        for c in &out[start..] {
+            self.buffers.give_back(c.slot);
         }
         Ok(out.len() - start)
     }

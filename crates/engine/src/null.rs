@@ -1,6 +1,7 @@
 //! `null`: completes every I/O at once without touching a file, as fio's null
 //! engine does. It measures the tool itself and drives the runner's tests.
 
+use crate::open::slot_buffer;
 use crate::{BufferPool, Capabilities, Completion, Engine, EngineConfig, EngineError, IoRequest};
 
 pub struct NullEngine {
@@ -12,9 +13,9 @@ pub struct NullEngine {
 impl NullEngine {
     pub fn new(cfg: &EngineConfig) -> NullEngine {
         NullEngine {
-            // One small buffer per slot: nothing is transferred, but callers may
-            // still fill a buffer before a "write".
-            buffers: BufferPool::new(cfg.depth as usize, cfg.block_bytes.min(4096), 64),
+            // Nothing is transferred, but callers fill a buffer of the I/O's
+            // length before a "write" (verify= formats whole blocks).
+            buffers: BufferPool::new(cfg.depth as usize, cfg.block_bytes, 64),
             queued: Vec::with_capacity(cfg.depth as usize),
             done: Vec::with_capacity(cfg.depth as usize),
         }
@@ -33,8 +34,8 @@ impl Engine for NullEngine {
             registered_files: false,
         }
     }
-    fn buffer(&mut self, slot: u32) -> &mut [u8] {
-        self.buffers.slot(slot)
+    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
+        slot_buffer("null", &mut self.buffers, slot)
     }
     #[inline]
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {

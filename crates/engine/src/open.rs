@@ -111,7 +111,7 @@ impl Engine for AnyEngine {
         dispatch!(self, e => e.capabilities())
     }
     #[inline]
-    fn buffer(&mut self, slot: u32) -> &mut [u8] {
+    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
         dispatch!(self, e => e.buffer(slot))
     }
     #[inline]
@@ -180,8 +180,10 @@ pub(crate) fn checked_buffer(
         format!("longer than the {}-byte buffer", buffers.slot_bytes())
     } else if req.file as usize >= cfg.files.len() {
         format!("file {} out of range ({} files)", req.file, cfg.files.len())
+    } else if buffers.is_lent(req.slot) {
+        format!("slot {} is still in flight", req.slot)
     } else {
-        return Ok(buffers.slot_ptr(req.slot));
+        return Ok(buffers.lend(req.slot));
     };
     Err(EngineError::Io {
         op: match req.dir {
@@ -193,4 +195,25 @@ pub(crate) fn checked_buffer(
         len: req.len as u64,
         source: std::io::Error::new(std::io::ErrorKind::InvalidInput, why),
     })
+}
+
+/// The buffer of `slot` from `engine`'s pool, or an error naming why not
+/// (out of range, or lent to the kernel).
+pub(crate) fn slot_buffer<'a>(
+    engine: &'static str,
+    buffers: &'a mut BufferPool,
+    slot: u32,
+) -> Result<&'a mut [u8], EngineError> {
+    let refused = |why: String| EngineError::Engine {
+        engine,
+        op: "buffer",
+        source: std::io::Error::new(std::io::ErrorKind::ResourceBusy, why),
+    };
+    if buffers.is_lent(slot) {
+        return Err(refused(format!("the buffer of slot {slot} is in flight")));
+    }
+    let slots = buffers.slots();
+    buffers
+        .slot(slot)
+        .ok_or_else(|| refused(format!("no buffer slot {slot} (depth {slots})")))
 }

@@ -1,6 +1,6 @@
 //! `sync` / `psync`: pread and pwrite, one I/O at a time, done inside `queue`.
 
-use crate::open::sync_fd;
+use crate::open::{checked_buffer, slot_buffer, sync_fd};
 use crate::{
     BufferPool, Capabilities, Completion, Direction, Engine, EngineConfig, EngineError, IoRequest,
 };
@@ -34,17 +34,24 @@ impl Engine for SyncEngine {
             registered_files: false,
         }
     }
-    fn buffer(&mut self, slot: u32) -> &mut [u8] {
-        self.buffers.slot(slot)
+    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
+        slot_buffer("psync", &mut self.buffers, slot)
     }
     #[inline]
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {
+        // The same checks as the asynchronous engines: slot, length, file.
+        let ptr = checked_buffer(&self.cfg, &mut self.buffers, &req)?;
+        // SAFETY: `checked_buffer` checked that `req.len` bytes from `ptr` lie
+        // inside this slot's buffer, which `self.buffers` owns; the slot is
+        // lent (no other reference to it can be made) until the call below
+        // returns and it is given back.
+        let buf = unsafe { std::slice::from_raw_parts_mut(ptr, req.len as usize) };
         let file = &self.cfg.files[req.file as usize];
-        let buf = &mut self.buffers.slot(req.slot)[..req.len as usize];
         let res = match req.dir {
             Direction::Read => file.read_at(buf, req.offset),
             Direction::Write => file.write_at(buf, req.offset),
         };
+        self.buffers.give_back(req.slot);
         let result = match res {
             Ok(n) => n as i64,
             Err(e) => -(e.raw_os_error().unwrap_or(libc::EIO) as i64),

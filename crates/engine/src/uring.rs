@@ -22,7 +22,7 @@
 //! When the kernel or a seccomp profile refuses `io_uring_setup`, `new`
 //! returns [`EngineError::Setup`] and `open_with_fallback` tries libaio.
 
-use crate::open::{checked_buffer, sync_fd};
+use crate::open::{checked_buffer, slot_buffer, sync_fd};
 use crate::{
     BufferPool, Capabilities, Completion, Direction, Engine, EngineConfig, EngineError, IoRequest,
 };
@@ -140,6 +140,22 @@ impl UringEngine {
     /// whatever is queued on the way. A signal can cut the wait short (EINTR,
     /// or a plain return after submitting), so it goes round until they are there.
     fn enter_and_wait(&mut self, want: usize) -> Result<(), EngineError> {
+        // A poll (want 0) with nothing posted still enters once: with
+        // DEFER_TASKRUN, finished I/Os reach the CQ only when asked for.
+        if want == 0 && self.in_flight > 0 && self.ring.completion().is_empty() {
+            // SAFETY: no SQE is submitted (to_submit 0) and no argument is
+            // passed; GETEVENTS with min_complete 0 only posts what is done.
+            let entered = unsafe {
+                self.ring
+                    .submitter()
+                    .enter::<libc::sigset_t>(0, 0, ENTER_GETEVENTS, None)
+            };
+            match entered {
+                Ok(_) => {}
+                Err(e) if e.raw_os_error() == Some(libc::EINTR) => {}
+                Err(e) => return Err(Self::ring_error("io_uring_enter (poll)", e)),
+            }
+        }
         while self.ring.completion().len() < want {
             match self.ring.submit_and_wait(want) {
                 Ok(n) => self.queued -= n.min(self.queued),
@@ -204,8 +220,8 @@ impl Engine for UringEngine {
             registered_files: self.fixed_files,
         }
     }
-    fn buffer(&mut self, slot: u32) -> &mut [u8] {
-        self.buffers.slot(slot)
+    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
+        slot_buffer("io_uring", &mut self.buffers, slot)
     }
     #[inline]
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {
@@ -275,6 +291,9 @@ impl Engine for UringEngine {
             slot: cqe.user_data() as u32,
             result: cqe.result() as i64,
         }));
+        for c in &out[start..] {
+            self.buffers.give_back(c.slot);
+        }
         let n = out.len() - start;
         self.in_flight -= n.min(self.in_flight);
         Ok(n)
@@ -341,7 +360,7 @@ mod tests {
             offset: 8192,
             len: 4096,
         };
-        let written = e.buffer(1).to_vec();
+        let written = e.buffer(1).unwrap().to_vec();
         let mut out = Vec::new();
         e.queue(io(1, Direction::Write)).expect("queue");
         e.submit().expect("submit");
@@ -351,6 +370,6 @@ mod tests {
         e.reap(1, &mut out).expect("reap");
         let done = [(1, 4096), (3, 4096)].map(|(slot, result)| Completion { slot, result });
         assert_eq!(out, done);
-        assert_eq!(e.buffer(3)[..4096], written[..4096]);
+        assert_eq!(e.buffer(3).unwrap()[..4096], written[..4096]);
     }
 }

@@ -147,7 +147,7 @@ fn round_trip(kind: EngineKind, place: Place) {
     ];
     let writes: Vec<IoRequest> = (0..8)
         .map(|i| {
-            e.buffer(i)[..BLOCK as usize].copy_from_slice(&pattern(offsets[i as usize]));
+            e.buffer(i).unwrap()[..BLOCK as usize].copy_from_slice(&pattern(offsets[i as usize]));
             req(i, Direction::Write, offsets[i as usize])
         })
         .collect();
@@ -158,7 +158,7 @@ fn round_trip(kind: EngineKind, place: Place) {
     let reads: Vec<IoRequest> = (0..8)
         .map(|i| {
             let slot = (i + 3) % 8;
-            e.buffer(slot).fill(0);
+            e.buffer(slot).unwrap().fill(0);
             req(slot, Direction::Read, offsets[i as usize])
         })
         .collect();
@@ -166,7 +166,7 @@ fn round_trip(kind: EngineKind, place: Place) {
         assert_eq!(c.result, BLOCK as i64, "read of slot {}", c.slot);
     }
     for r in &reads {
-        let got = &e.buffer(r.slot)[..BLOCK as usize];
+        let got = &e.buffer(r.slot).unwrap()[..BLOCK as usize];
         assert!(
             got == pattern(r.offset),
             "data at offset {} differs",
@@ -258,6 +258,43 @@ fn drop_with_io_in_flight(kind: EngineKind, place: Place) {
     drop(fx); // must wait for the kernel before freeing the buffers
 }
 
+/// Safe code gets no reference to a buffer the kernel holds: from queue to
+/// reap, `buffer` refuses the slot, and so does queueing it again.
+fn slot_in_flight_is_out_of_reach(kind: EngineKind, place: Place) {
+    let Some(mut fx) = setup(kind, place, 4, false) else {
+        return;
+    };
+    fx.engine.queue(req(3, Direction::Read, 0)).expect("queue");
+    fx.engine.submit().expect("submit");
+    let err = fx.engine.buffer(3).expect_err("slot 3 is in flight");
+    assert!(err.to_string().contains("in flight"), "{err}");
+    assert!(
+        fx.engine.buffer(2).is_ok(),
+        "the other slots stay reachable"
+    );
+    let again = fx.engine.queue(req(3, Direction::Read, 8192));
+    assert!(again.is_err(), "a slot in flight was queued twice");
+    let mut done = Vec::new();
+    while done.is_empty() {
+        fx.engine.reap(1, &mut done).expect("reap");
+    }
+    assert_eq!(done[0].slot, 3);
+    assert!(fx.engine.buffer(3).is_ok(), "a reaped slot is back");
+}
+
+/// A request longer than the slot's buffer is an error, never a panic or
+/// an overrun, on every engine.
+fn oversized_request_is_refused(kind: EngineKind, place: Place) {
+    let Some(mut fx) = setup(kind, place, 2, false) else {
+        return;
+    };
+    let mut r = req(0, Direction::Write, 0);
+    r.len = 64 << 20;
+    let err = fx.engine.queue(r).expect_err("longer than the buffer");
+    assert!(err.to_string().contains("longer than"), "{err}");
+    assert!(fx.engine.buffer(9).is_err(), "slot 9 of 2");
+}
+
 macro_rules! engine_tests {
     ($engine:ident: $kind:expr => [$($test:ident),* $(,)?]) => {
         mod $engine {
@@ -279,15 +316,15 @@ macro_rules! engine_tests {
 
 engine_tests!(sync: model::EngineKind::Sync => [
     round_trip, read_past_eof, io_error_is_negative, reap_min_above_in_flight, many_rounds,
-    drop_with_io_in_flight,
+    drop_with_io_in_flight, oversized_request_is_refused,
 ]);
 engine_tests!(io_uring: model::EngineKind::IoUring => [
     round_trip, read_past_eof, io_error_is_negative, reap_min_above_in_flight, many_rounds,
-    drop_with_io_in_flight,
+    drop_with_io_in_flight, slot_in_flight_is_out_of_reach, oversized_request_is_refused,
 ]);
 engine_tests!(libaio: model::EngineKind::Libaio => [
     round_trip, read_past_eof, io_error_is_negative, reap_min_above_in_flight, many_rounds,
-    drop_with_io_in_flight,
+    drop_with_io_in_flight, slot_in_flight_is_out_of_reach, oversized_request_is_refused,
 ]);
 // No data reaches a file, so only the queue/submit/reap contract applies.
 engine_tests!(null: model::EngineKind::Null => [

@@ -135,7 +135,7 @@ fn write_blocks(e: &mut AnyEngine, blocks: &[u64], tag: u8) -> Vec<Completion> {
     ios.iter()
         .map(|r| {
             let b = r.offset / BLOCK as u64;
-            e.buffer(r.slot)[..BLOCK as usize].copy_from_slice(&pattern(b, tag));
+            e.buffer(r.slot).unwrap()[..BLOCK as usize].copy_from_slice(&pattern(b, tag));
             one_by_one(e, &[*r])[0]
         })
         .collect()
@@ -157,7 +157,10 @@ fn bitflip_write(kind: EngineKind) {
     want[BLOCK as usize - 1] ^= 1;
     assert_eq!(fx.block(5), want, "the device stores the flipped last byte");
     // The caller's buffer is given back as it was filled.
-    assert_eq!(fx.engine.buffer(1)[..BLOCK as usize], pattern(5, 1)[..]);
+    assert_eq!(
+        fx.engine.buffer(1).unwrap()[..BLOCK as usize],
+        pattern(5, 1)[..]
+    );
 }
 
 fn bitflip_read(kind: EngineKind) {
@@ -167,11 +170,17 @@ fn bitflip_read(kind: EngineKind) {
     let ios = [2, 4, 6].map(|b| io(b as u32, Direction::Read, b));
     let done = one_by_one(&mut fx.engine, &ios);
     assert!(full(&done), "{done:?}");
-    assert_eq!(fx.engine.buffer(2)[..BLOCK as usize], pattern(2, 0)[..]);
-    assert_eq!(fx.engine.buffer(6)[..BLOCK as usize], pattern(6, 0)[..]);
+    assert_eq!(
+        fx.engine.buffer(2).unwrap()[..BLOCK as usize],
+        pattern(2, 0)[..]
+    );
+    assert_eq!(
+        fx.engine.buffer(6).unwrap()[..BLOCK as usize],
+        pattern(6, 0)[..]
+    );
     let mut want = pattern(4, 0);
     want[BLOCK as usize - 1] ^= 1;
-    assert_eq!(fx.engine.buffer(4)[..BLOCK as usize], want[..]);
+    assert_eq!(fx.engine.buffer(4).unwrap()[..BLOCK as usize], want[..]);
     assert_eq!(fx.block(4), pattern(4, 0), "the device is untouched");
 }
 
@@ -212,7 +221,10 @@ fn short_read(kind: EngineKind) {
     );
     assert_eq!(done[0].result, BLOCK as i64 / 2);
     assert_eq!(done[1].result, BLOCK as i64);
-    assert_eq!(fx.engine.buffer(3)[..BLOCK as usize], pattern(5, 0)[..]);
+    assert_eq!(
+        fx.engine.buffer(3).unwrap()[..BLOCK as usize],
+        pattern(5, 0)[..]
+    );
 }
 
 fn errors_never_reach_the_device(kind: EngineKind) {

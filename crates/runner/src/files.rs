@@ -10,7 +10,8 @@
 use crate::error::RunError;
 use crate::offsets::Region;
 use engine::sys;
-use model::{FadviseHint, FileTarget, JobSpec, Warning};
+use model::job::BlockSizes;
+use model::{Direction, FadviseHint, FileTarget, JobSpec, Warning};
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
@@ -540,15 +541,54 @@ fn dio_alignment(file: &File, path: &Path) -> (u32, u32) {
     (lbs, lbs)
 }
 
+/// Every block size the job can issue, in either direction it does, must be
+/// a multiple of the direct I/O alignment, and so must the offset: one
+/// misaligned size (`bs=R,W`, a `bssplit` entry, a `bsrange` step) would
+/// otherwise fail with EINVAL in the middle of the run.
 fn check_aligned(spec: &JobSpec, path: &Path, align: u64) -> Result<(), RunError> {
-    for (what, value) in [("bs", spec.bs_bytes), ("offset", spec.offset_bytes)] {
-        if value % align != 0 {
-            return Err(RunError::Usage(format!(
-                "job '{}': {what}={value} is not a multiple of {align} bytes, the direct I/O \
-                 alignment of {}: use a multiple of {align}, or direct=0",
-                spec.name,
-                path.display()
-            )));
+    let misaligned = |what: &str, value: u64| {
+        RunError::Usage(format!(
+            "job '{}': {what}={value} is not a multiple of {align} bytes, the direct I/O \
+             alignment of {}: use a multiple of {align}, or direct=0",
+            spec.name,
+            path.display()
+        ))
+    };
+    if !spec.offset_bytes.is_multiple_of(align) {
+        return Err(misaligned("offset", spec.offset_bytes));
+    }
+    let dirs = [
+        (Direction::Read, spec.rw.reads()),
+        (Direction::Write, spec.rw.writes()),
+    ];
+    for (dir, used) in dirs {
+        if !used {
+            continue;
+        }
+        let sizes = spec.block_sizes_of(dir);
+        let what = match (&sizes, dir) {
+            (BlockSizes::Split(_), _) => "bssplit size",
+            (_, _) if spec.block_sizes.is_none() => "bs",
+            (
+                BlockSizes::Range {
+                    min_bytes,
+                    max_bytes,
+                },
+                _,
+            ) if min_bytes != max_bytes => "bsrange size",
+            (_, Direction::Read) => "bs (reads)",
+            (_, Direction::Write) => "bs (writes)",
+        };
+        // A range's sizes are multiples of its smallest; its largest is one too.
+        let firsts = match &sizes {
+            BlockSizes::Range {
+                min_bytes,
+                max_bytes,
+            } => vec![*min_bytes, *max_bytes],
+            BlockSizes::Split(_) => sizes.sizes(),
+        };
+        if let Some(bad) = firsts.into_iter().find(|size| !size.is_multiple_of(align)) {
+            return Err(misaligned(what, bad));
         }
     }
     Ok(())

@@ -505,6 +505,14 @@ fn plan_clone(
         let size = spec.size_bytes.ok_or_else(|| {
             RunError::Usage(format!("job '{}': the null engine needs size=", spec.name))
         })?;
+        // Every read of a verify pass would "find" a wrong block.
+        if spec.verify.is_some() {
+            return Err(RunError::Usage(format!(
+                "job '{}': ioengine=null keeps no data, so there is nothing to verify: drop \
+                 verify=, or use psync, libaio or io_uring",
+                spec.name
+            )));
+        }
         let blocks = (size / spec.bs_bytes).max(1);
         CloneFiles {
             paths: Vec::new(),

@@ -356,7 +356,7 @@ impl<'a> Worker<'a> {
             let Some(t) = self.files.route(t) else { break };
             let slot = self.free.pop().expect("a free slot while under depth");
             if t.dir == Direction::Write {
-                self.prepare_write(slot, t.file, t.offset, t.len);
+                self.prepare_write(slot, t.file, t.offset, t.len)?;
             }
             self.slots[slot as usize] = Slot {
                 dir: t.dir,
@@ -417,12 +417,18 @@ impl<'a> Worker<'a> {
         Ok(now)
     }
 
-    fn prepare_write(&mut self, slot: u32, file: u32, offset: u64, len: u64) {
+    fn prepare_write(
+        &mut self,
+        slot: u32,
+        file: u32,
+        offset: u64,
+        len: u64,
+    ) -> Result<(), EngineError> {
         self.write_seq += 1;
         match self.verify.is_some() {
-            true => self.fill_verified(slot, file, offset, len, self.write_seq),
+            true => self.fill_verified(slot, file, offset, len, self.write_seq)?,
             false => stamp(
-                self.plan.engine.buffer(slot),
+                self.plan.engine.buffer(slot)?,
                 len as usize,
                 offset,
                 self.write_seq,
@@ -437,6 +443,7 @@ impl<'a> Worker<'a> {
         if every > 0 && self.writes_since_sync >= every {
             self.sync_due = true;
         }
+        Ok(())
     }
 
     /// Waits for completions (those left over from a capped reap are taken

@@ -542,7 +542,12 @@ impl Prepared {
                 ))
             })?;
         }
-        let buf = &mut self.buffer.slot(0)[..len];
+        // One slot, never lent: ping does its I/O with plain pread/pwrite.
+        let buf = self
+            .buffer
+            .slot(0)
+            .and_then(|b| b.get_mut(..len))
+            .ok_or_else(|| failed(format!("no {len}-byte buffer for the request")))?;
         if self.write {
             engine::fill_random(buf, index ^ 0x2545_f491_4f6c_dd1d);
         }

@@ -112,12 +112,18 @@ pub struct Loop {
 impl Loop {
     /// A loop device over `image`, or `None` without root or a free device.
     pub fn attach(image: &std::path::Path) -> Option<Loop> {
+        Loop::attach_with(image, &[])
+    }
+
+    /// [`Loop::attach`] with more `losetup` options (`-b 4096`: 4 KiB sectors).
+    pub fn attach_with(image: &std::path::Path, options: &[&str]) -> Option<Loop> {
         if !is_root() {
             return None;
         }
         let turn = LOOP_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let out = std::process::Command::new("losetup")
             .args(["-f", "--show"])
+            .args(options)
             .arg(image)
             .output()
             .ok()?;

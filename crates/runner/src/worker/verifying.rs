@@ -183,9 +183,16 @@ impl Worker<'_> {
 
     /// Fills the buffer of `slot` for a write of generation `gen`, in place
     /// of the plain stamp.
-    pub(super) fn fill_verified(&mut self, slot: u32, file: u32, offset: u64, len: u64, gen: u64) {
+    pub(super) fn fill_verified(
+        &mut self,
+        slot: u32,
+        file: u32,
+        offset: u64,
+        len: u64,
+        gen: u64,
+    ) -> Result<(), EngineError> {
         let Some(v) = self.verify.as_deref_mut() else {
-            return;
+            return Ok(());
         };
         let stamp = Stamp {
             file,
@@ -193,10 +200,11 @@ impl Worker<'_> {
             generation: gen,
             seed: 0,
         };
-        let buf = self.plan.engine.buffer(slot);
+        let buf = self.plan.engine.buffer(slot)?;
         v.format
             .fill(&mut buf[..len as usize], offset, v.job_seed, stamp);
         v.record_write(Some(slot), file, offset, len, gen);
+        Ok(())
     }
 
     /// After a completion: forgets a finished write; checks a read that
@@ -208,7 +216,11 @@ impl Worker<'_> {
         match slot.dir {
             Direction::Write => v.in_flight[slot_id as usize] = None,
             Direction::Read if slot.check || v.checks_every_read() => {
-                let buf = self.plan.engine.buffer(slot_id);
+                // A reaped slot is back from the kernel, so this cannot fail.
+                let Ok(buf) = self.plan.engine.buffer(slot_id) else {
+                    debug_assert!(false, "the buffer of reaped slot {slot_id} is in flight");
+                    return;
+                };
                 let table = v.table.as_ref();
                 let mut found = std::mem::take(&mut v.found);
                 v.result.checked += v.format.check(
