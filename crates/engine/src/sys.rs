@@ -244,6 +244,15 @@ pub fn cpus_configured() -> usize {
     usize::try_from(n).unwrap_or(1).max(1)
 }
 
+/// Makes the calling thread's sleeps end on time: the kernel's default
+/// timer slack lets a sleep run 50 us late, which a paced job would count
+/// as its own lateness in every I/O's response time. Best effort.
+pub fn precise_timers() {
+    // SAFETY: PR_SET_TIMERSLACK takes one integer argument and changes only
+    // the calling thread's timer slack.
+    unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong) };
+}
+
 /// Pins the calling thread to `cpus` (fio's `cpus_allowed`), with
 /// sched_setaffinity. Fails with EINVAL when one of them does not exist
 /// (the kernel alone would drop it silently), or when none may be used.

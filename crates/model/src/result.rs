@@ -120,6 +120,13 @@ pub struct DirStats {
     pub slat: Option<Histogram>,
     pub clat: Histogram,
     pub lat: Histogram,
+    /// Response time of a rate-limited job: from the moment its schedule
+    /// meant an I/O to start until its completion was seen. An I/O that
+    /// starts late because an earlier one was slow is timed from when it
+    /// should have started, so a stall is not hidden (coordinated omission).
+    /// `None` for jobs without a rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<Histogram>,
 }
 
 impl DirStats {
@@ -148,6 +155,11 @@ impl DirStats {
         }
         self.clat.merge(&other.clat);
         self.lat.merge(&other.lat);
+        match (&mut self.response, &other.response) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.response = Some(b.clone()),
+            _ => {}
+        }
     }
 }
 

@@ -157,6 +157,7 @@ fn job(
             slat: None,
             clat: lat.clone(),
             lat,
+            response: None,
         }
     };
     let total = (read.0 + write.0).max(1.0);

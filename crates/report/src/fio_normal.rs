@@ -164,6 +164,12 @@ fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Directi
     if job.spec.lat_percentiles {
         percentile_block(out, " lat", &d.lat, list);
     }
+    // diskbench's own: a rate-limited job's response time, from the moment
+    // its schedule meant each I/O to start (a stall is not hidden).
+    if let Some(response) = &d.response {
+        lat_line(out, "resp", response);
+        percentile_block(out, "resp", response, list);
+    }
     if let Some(s) = stats::bw_stats(job, dir) {
         let agg = stats::bw_agg_percent(s.mean, stats::group_agg(result, job, dir));
         let (mut min, mut max, mut mean, mut dev) = (s.min, s.max, s.mean, s.stddev);

@@ -339,6 +339,22 @@ fn job_extras(job: &JobResult) -> Value {
     if let Some(mean) = job.depth.mean() {
         m.insert("mean_depth".into(), float(mean));
     }
+    // A rate-limited job's response time from each I/O's scheduled start
+    // (fio's clat_ns and lat_ns count from when the I/O really started).
+    let response: Map<String, Value> = DIRECTIONS
+        .iter()
+        .filter_map(|&dir| {
+            let h = stats::dir_stats(job, dir).response.as_ref()?;
+            let pcts = stats::percentiles_at(h, &job.spec.percentile_list);
+            Some((
+                stats::dir_name(dir).to_string(),
+                lat_value(&LatStats::of(h), &pcts),
+            ))
+        })
+        .collect();
+    if !response.is_empty() {
+        m.insert("response_ns".into(), Value::Object(response));
+    }
     if job.total_ios() > 0 {
         let cpu_ns = job.cpu.user_ns + job.cpu.system_ns;
         m.insert(

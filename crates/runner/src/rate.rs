@@ -25,6 +25,10 @@ pub(crate) struct RateCaps {
     /// Ticks per byte of each direction; 0 for no cap.
     ticks_per_byte: [f64; 2],
     next_due: [u64; 2],
+    /// The pure schedule, never forgiven: when each direction's next I/O
+    /// was meant to start, for the response time (`next_due` may skip ahead
+    /// after a long stall; this does not).
+    intended: [u64; 2],
     poisson: bool,
     /// How far behind its schedule a direction may fall and still catch up.
     backlog_ticks: u64,
@@ -52,6 +56,7 @@ impl RateCaps {
         Some(RateCaps {
             ticks_per_byte: [per_byte(Direction::Read), per_byte(Direction::Write)],
             next_due: [start; 2],
+            intended: [start; 2],
             poisson: rate.process == RateProcess::Poisson,
             backlog_ticks: clock.ticks(rate.cycle_ms * 1_000_000),
             ignore_thinktime: rate.ignore_thinktime,
@@ -65,12 +70,19 @@ impl RateCaps {
         self.next_due[dir as usize]
     }
 
-    /// Books an I/O of `len` bytes in `dir`, issued at `now`.
-    pub(crate) fn charge(&mut self, dir: Direction, len: u64, now: u64, rng: &mut Rng) {
+    /// Books an I/O of `len` bytes in `dir`, issued at `now`; returns when
+    /// the schedule meant it to start (`None` for an uncapped direction).
+    pub(crate) fn charge(
+        &mut self,
+        dir: Direction,
+        len: u64,
+        now: u64,
+        rng: &mut Rng,
+    ) -> Option<u64> {
         let d = dir as usize;
         let per_byte = self.ticks_per_byte[d];
         if per_byte == 0.0 {
-            return;
+            return None;
         }
         let mut gap = len as f64 * per_byte;
         if self.poisson {
@@ -78,13 +90,16 @@ impl RateCaps {
         }
         let from = self.next_due[d].max(now.saturating_sub(self.backlog_ticks));
         self.next_due[d] = from + gap as u64;
+        let meant = self.intended[d];
+        self.intended[d] += gap as u64;
+        Some(meant)
     }
 
     /// After a thinktime stall: with `rate_ignore_thinktime`, carry on at the
     /// rate from now instead of catching up.
     pub(crate) fn after_stall(&mut self, now: u64) {
         if self.ignore_thinktime {
-            for due in &mut self.next_due {
+            for due in self.next_due.iter_mut().chain(&mut self.intended) {
                 *due = (*due).max(now);
             }
         }
@@ -176,13 +191,20 @@ mod tests {
         let sec = clock.ticks(1_000_000_000);
         let mut caps = RateCaps::new(&spec(500), &clock, 0).unwrap();
         let mut rng = Rng::new(1);
-        caps.charge(Direction::Read, 4096, 0, &mut rng);
+        assert_eq!(caps.charge(Direction::Read, 4096, 0, &mut rng), Some(0));
         let gap = caps.due(Direction::Read);
         assert!((sec / 500).abs_diff(gap) <= sec / 500 / 100, "{gap}");
         assert_eq!(caps.due(Direction::Write), 0);
-        // Ten seconds late: the schedule restarts one cycle (1 s) behind.
-        caps.charge(Direction::Read, 4096, 10 * sec, &mut rng);
+        // Ten seconds late: the schedule restarts one cycle (1 s) behind,
+        // but the I/O was meant to start right after the first one.
+        let meant = caps.charge(Direction::Read, 4096, 10 * sec, &mut rng);
         assert!(caps.due(Direction::Read).abs_diff(9 * sec + gap) <= gap / 100);
+        assert_eq!(
+            meant,
+            Some(gap),
+            "the response time counts from the schedule"
+        );
+        assert_eq!(caps.charge(Direction::Write, 4096, 0, &mut rng), None);
     }
 
     #[test]

@@ -53,6 +53,13 @@ impl Recorder {
         }
     }
 
+    /// The response time of an I/O of a rate-limited job.
+    #[inline]
+    pub fn response(&mut self, dir: Direction, ns: u64) {
+        let d = &mut self.dirs[dir as usize];
+        d.response.get_or_insert_with(Histogram::new).record(ns);
+    }
+
     #[inline]
     pub fn completed(&mut self, dir: Direction, bytes: u64, clat_ns: u64, lat_ns: u64) {
         let d = &mut self.dirs[dir as usize];

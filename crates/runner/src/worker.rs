@@ -104,6 +104,8 @@ struct Slot {
     len: u64,
     queued_at: u64,
     submitted_at: u64,
+    /// When a rate's schedule meant the I/O to start (0: no rate).
+    scheduled_at: u64,
     /// A read of a verify pass: checked when it completes.
     check: bool,
 }
@@ -354,6 +356,11 @@ impl<'a> Worker<'a> {
             };
             // openfiles: an I/O to a closed file waits for the queue to empty.
             let Some(t) = self.files.route(t) else { break };
+            let scheduled_at = match self.plain {
+                true => None,
+                false => self.pace.as_mut().and_then(|p| p.scheduled.take()),
+            }
+            .unwrap_or(0);
             let slot = self.free.pop().expect("a free slot while under depth");
             if t.dir == Direction::Write {
                 self.prepare_write(slot, t.file, t.offset, t.len)?;
@@ -365,6 +372,7 @@ impl<'a> Worker<'a> {
                 len: t.len,
                 queued_at,
                 submitted_at: queued_at,
+                scheduled_at,
                 check: false,
             };
             let req = IoRequest {
@@ -487,6 +495,10 @@ impl<'a> Worker<'a> {
                     let clat = clock.nanos(slot.submitted_at, now);
                     let lat = clock.nanos(slot.queued_at, now);
                     self.rec.completed(slot.dir, slot.len, clat, lat);
+                    if slot.scheduled_at != 0 {
+                        let response = clock.nanos(slot.scheduled_at, now);
+                        self.rec.response(slot.dir, response);
+                    }
                 }
                 Ok(()) => {}
                 Err(e) => failed = failed.or(Some(e)),

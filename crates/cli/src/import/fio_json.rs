@@ -151,6 +151,7 @@ fn dir_stats(v: Option<&Value>) -> DirStats {
         slat,
         clat,
         lat,
+        response: None,
     }
 }
 

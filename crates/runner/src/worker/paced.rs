@@ -44,6 +44,9 @@ pub(super) struct Pace {
     rng: Rng,
     /// When nothing could be issued: the earliest time something may be.
     pub(super) wait_until: Option<u64>,
+    /// When the schedule meant the I/O last paced to start (a rate-capped
+    /// direction only), taken by the issue loop once the I/O is queued.
+    pub(super) scheduled: Option<u64>,
 }
 
 impl Pace {
@@ -84,6 +87,7 @@ impl Pace {
             mixed: matches!(spec.rw, RwMode::ReadWrite | RwMode::RandRw),
             rng,
             wait_until: None,
+            scheduled: None,
         }))
     }
 
@@ -132,6 +136,10 @@ pub(super) fn before_start(plan: &WorkerPlan, shared: &Shared) -> Result<(), Str
                 sys::cpus_configured() - 1
             )
         })?;
+    }
+    // A paced job sleeps between I/Os: its sleeps should end when asked.
+    if spec.rate.caps() || !spec.thinktime.think.is_zero() {
+        sys::precise_timers();
     }
     let d = spec.startdelay;
     if !d.max.is_zero() {
@@ -228,7 +236,7 @@ impl Worker<'_> {
         }
         let t = self.gen.next_for(dir, room);
         if let Some(caps) = &mut p.caps {
-            caps.charge(dir, t.len, now, &mut p.rng);
+            p.scheduled = caps.charge(dir, t.len, now, &mut p.rng);
         }
         if let Some(think) = &mut p.think {
             think.issued += 1;

@@ -331,6 +331,7 @@ impl Worker<'_> {
                     len,
                     queued_at: now,
                     submitted_at: now,
+                    scheduled_at: 0,
                     check: true,
                 };
                 self.plan.engine.queue(IoRequest {
