@@ -110,6 +110,8 @@ fn report_and_charts_are_written() {
 fn an_empty_selection_is_a_usage_error() {
     let dir = real_dir();
     let db = dir.path().join("h.sqlite3");
+    // A history to select from (reading one that is not there is another error).
+    save(&db, "a");
     let out = diskbench()
         .args(["compare", "--label", "disk=none"])
         .arg(format!("--db={}", db.display()))

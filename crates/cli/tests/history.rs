@@ -416,6 +416,56 @@ fn a_database_from_a_newer_diskbench_is_left_alone() {
     assert_eq!(hist.status.code(), Some(1));
 }
 
+/// Reading never creates a database ("no history at PATH"); writing
+/// creates only the file, in a directory that exists, so a typo in --db
+/// leaves nothing behind.
+#[test]
+fn reading_creates_nothing_and_writing_creates_no_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("none.db");
+    let report = tmp.path().join("r.html").display().to_string();
+    let chart = tmp.path().join("c.svg").display().to_string();
+    let reads: [&[&str]; 7] = [
+        &["history"],
+        &["show", "1"],
+        &["export", "1"],
+        &["rm", "1"],
+        &["compare"],
+        &["report", "-o", &report],
+        &["chart", "-o", &chart],
+    ];
+    for args in reads {
+        let out = run_with(args, &missing);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        let want = format!("no history at {}", missing.display());
+        assert!(
+            err.contains(&want) && err.contains("--db"),
+            "{args:?}: {err}"
+        );
+        assert!(!missing.exists(), "{args:?} created the database");
+    }
+    let nested = tmp.path().join("no/such/dir/h.db");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/samples/gobonniego-1.0.10-runs2.json");
+    let import = ["import", sample.to_str().unwrap()];
+    for args in [&NULL_JOB[..], &import[..]] {
+        let out = run_with(args, &nested);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("does not exist") && err.contains("mkdir -p"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !tmp.path().join("no").exists(),
+            "{args:?} created directories"
+        );
+    }
+    run_ok(&NULL_JOB, &missing);
+    assert!(missing.exists(), "a run in an existing directory is saved");
+}
+
 #[test]
 fn bad_history_flags_are_usage_errors() {
     let out = diskbench()
