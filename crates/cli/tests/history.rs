@@ -466,6 +466,51 @@ fn reading_creates_nothing_and_writing_creates_no_directory() {
     assert!(missing.exists(), "a run in an existing directory is saved");
 }
 
+/// `diskbench export 1 | head -1`: a closed stdout ends the command as it
+/// ends `cat` (by SIGPIPE, or a quiet exit), never by a panic (exit 101).
+#[test]
+fn a_closed_stdout_ends_commands_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    run_ok(&NULL_JOB, &db);
+    let db_flag = format!("--db={}", db.display());
+    let commands: [&[&str]; 4] = [
+        &["export", "1", &db_flag],
+        &["history", &db_flag],
+        &["show", "1", &db_flag],
+        &[
+            "fio",
+            "--name=t",
+            "--ioengine=null",
+            "--size=4m",
+            "--no-save",
+            "--output-format=json",
+        ],
+    ];
+    for args in commands {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("diskbench"))
+            .env("DISKBENCH_DB", TEST_DB)
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let err = stderr_of(&out);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {err}");
+        assert!(
+            out.status.success() || out.status.signal() == Some(SIGPIPE),
+            "{args:?}: {:?} {err}",
+            out.status
+        );
+    }
+}
+
+/// SIGPIPE's number on Linux.
+const SIGPIPE: i32 = 13;
+
 #[test]
 fn bad_history_flags_are_usage_errors() {
     let out = diskbench()
