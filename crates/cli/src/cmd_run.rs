@@ -39,7 +39,7 @@ pub struct RunArgs {
     #[arg(long)]
     json: bool,
     /// I/O engine (io_uring falls back to libaio, then psync, with a warning)
-    #[arg(long, default_value = "io_uring")]
+    #[arg(long, default_value = "io_uring", value_parser = parse_run_engine)]
     engine: String,
     #[command(flatten)]
     save: crate::history::SaveArgs,
@@ -67,6 +67,17 @@ fn parse_run_runtime(text: &str) -> Result<String, String> {
         }
         Ok(_) => Ok(text.to_string()),
         Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `--engine`, named as `run` spells it rather than as fio's `ioengine=`.
+fn parse_run_engine(text: &str) -> Result<String, String> {
+    match model::EngineKind::parse(text) {
+        Some(_) => Ok(text.to_string()),
+        None => Err(format!(
+            "diskbench does not run this engine (yet): use one of {}, e.g. --engine psync",
+            model::EngineKind::NAMES
+        )),
     }
 }
 

@@ -149,7 +149,11 @@ fn a_read_only_directory_is_a_runtime_error() {
 #[test]
 fn zero_negative_or_malformed_sizes_and_runtimes_are_refused() {
     let dir = real_dir();
-    let cases: [(&[&str], &[&str]); 8] = [
+    let cases: [(&[&str], &[&str]); 9] = [
+        (
+            &["run", "--quick", "--engine", "foo"],
+            &["--engine", "sync, psync", "--engine psync"],
+        ),
         (
             &["run", "--quick", "--runtime", "0"],
             &["--runtime", "above 0", "--runtime 30s"],
