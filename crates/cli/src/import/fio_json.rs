@@ -69,7 +69,7 @@ const JOB_FIGURES: [&str; 9] = [
 fn check_doc(doc: &Value, jobs: &[Value]) -> Result<(), String> {
     check::figures(doc, "", &["timestamp", "timestamp_ms"])?;
     let date = doc.get("timestamp_ms").or_else(|| doc.get("timestamp"));
-    match date.and_then(Value::as_f64) {
+    match date.and_then(Value::as_f64).map(|t| t > 0.0) {
         None => {
             return Err(
                 "timestamp is missing: fio's JSON output dates the run there \
@@ -78,12 +78,12 @@ fn check_doc(doc: &Value, jobs: &[Value]) -> Result<(), String> {
                     .into(),
             )
         }
-        Some(t) if t == 0.0 => {
+        Some(false) => {
             return Err("timestamp is 0, which dates the run 1970-01-01: \
                         give the file as fio wrote it"
                 .into())
         }
-        Some(_) => {}
+        Some(true) => {}
     }
     if jobs.is_empty() {
         return Err("jobs is empty: there is no job to import".into());
