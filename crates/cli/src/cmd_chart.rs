@@ -1,6 +1,7 @@
 //! `diskbench chart`: the report's charts as files, SVG or PNG by the
-//! output's extension, for blog posts and issues. Kinds that make one chart
-//! per group or per job write `NAME-1.svg`, `NAME-2.svg`, ...
+//! output's extension, for blog posts and issues. Always one file, at the
+//! path asked: kinds that make one chart per group or per job (timeline,
+//! series) put them one above the other ([`charts::column`]).
 
 use crate::history::DbArgs;
 use crate::outcome::Exit;
@@ -9,7 +10,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use report::charts;
 use report::compare::{self, Metric};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Kind {
@@ -99,32 +100,17 @@ pub fn run(args: ChartArgs) -> anyhow::Result<Exit> {
         eprintln!("diskbench chart: the selected runs have nothing to draw for this kind");
         return Ok(Exit::Usage);
     }
-    for (i, svg) in svgs.iter().enumerate() {
-        let path = if svgs.len() == 1 {
-            args.output.clone()
-        } else {
-            numbered(&args.output, i + 1)
-        };
-        let bytes = if png {
-            charts::svg_to_png(svg).map_err(|e| anyhow::anyhow!("{e}"))?
-        } else {
-            svg.clone().into_bytes()
-        };
-        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
-        eprintln!("wrote {}", path.display());
+    let svg = charts::column(&svgs);
+    let bytes = if png {
+        charts::svg_to_png(&svg).map_err(|e| anyhow::anyhow!("{e}"))?
+    } else {
+        svg.into_bytes()
+    };
+    let path = &args.output;
+    std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))?;
+    match svgs.len() {
+        1 => eprintln!("wrote {}", path.display()),
+        n => eprintln!("wrote {} ({n} charts, one above the other)", path.display()),
     }
     Ok(Exit::Ok)
-}
-
-/// `out.svg` -> `out-3.svg`.
-fn numbered(path: &Path, n: usize) -> PathBuf {
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!("{stem}-{n}.{ext}"))
 }

@@ -109,6 +109,7 @@ struct Output {
     /// Each run's JSON document.
     json: Vec<String>,
     normal: bool,
+    terse: bool,
     list: String,
 }
 
@@ -128,9 +129,11 @@ impl Output {
                 OutputFormat::JsonPlus => self
                     .json
                     .push(report::json_plus::render(&done.outcome.result)),
-                OutputFormat::Terse => self
-                    .text
-                    .push_str(&report::terse::render(&done.outcome.result)),
+                OutputFormat::Terse => {
+                    self.terse = true;
+                    self.text
+                        .push_str(&report::terse::render(&done.outcome.result))
+                }
             }
         }
     }
@@ -151,6 +154,10 @@ impl Output {
     /// JSON once the soak is over (`summary`).
     fn whole(&self, summary: Option<&soak::Summary>, plan: Option<&soak::Plan>) -> String {
         let list = if self.normal { self.list.as_str() } else { "" };
-        format!("{}{list}{}", self.text, self.json_doc(summary, plan))
+        let terse = match (summary, plan) {
+            (Some(s), Some(p)) if self.terse => soak::soak_terse(s, p),
+            _ => String::new(),
+        };
+        format!("{}{list}{terse}{}", self.text, self.json_doc(summary, plan))
     }
 }

@@ -5,6 +5,7 @@
 
 use crate::history::{DbArgs, TagArgs};
 use crate::outcome::Exit;
+use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -39,7 +40,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<Exit> {
                 .map(|r| args.tags.record(i.kind, r.clone()))
         })
         .collect();
-    let mut store = crate::history::open(&args.db)?;
+    let mut store = args.db.open().context("opening the history")?;
     let mut ids = store.save_all(&records)?.into_iter();
     for (path, imported) in &files {
         let mine: Vec<String> = ids

@@ -24,7 +24,7 @@ pub struct RunArgs {
     /// Directory to measure; the test file goes in a fresh subdirectory and is removed after
     dir: Option<PathBuf>,
     /// Size of the test file (default 1g, or 256m with --quick)
-    #[arg(long)]
+    #[arg(long, value_parser = parse_run_size, allow_negative_numbers = true)]
     size: Option<String>,
     /// About 10 seconds in all instead of about a minute
     #[arg(long)]
@@ -33,13 +33,13 @@ pub struct RunArgs {
     #[arg(long, default_value = "default")]
     profile: String,
     /// Each test's measured time, e.g. 30s, 2m (default 7s, or 1200ms with --quick)
-    #[arg(long)]
+    #[arg(long, value_parser = parse_run_runtime, allow_negative_numbers = true)]
     runtime: Option<String>,
     /// Print the native JSON (fio's shape, one entry in `jobs` per test) on stdout
     #[arg(long)]
     json: bool,
     /// I/O engine (io_uring falls back to libaio, then psync, with a warning)
-    #[arg(long, default_value = "io_uring")]
+    #[arg(long, default_value = "io_uring", value_parser = parse_run_engine)]
     engine: String,
     #[command(flatten)]
     save: crate::history::SaveArgs,
@@ -47,6 +47,38 @@ pub struct RunArgs {
     repeat: crate::soak::RepeatArgs,
     #[command(flatten)]
     faults: crate::history::FaultArgs,
+}
+
+/// `--size`, checked here so a bad value is named as `run` spells it, not
+/// in the fio vocabulary of the suite it is handed to.
+fn parse_run_size(text: &str) -> Result<String, String> {
+    match model::units::parse_size(text) {
+        Ok(0) => Err("a test file of 0 bytes measures nothing: give e.g. --size 1g".into()),
+        Ok(_) => Ok(text.to_string()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `--runtime`: 0 would let every time-based test run without end.
+fn parse_run_runtime(text: &str) -> Result<String, String> {
+    match model::units::parse_duration(text) {
+        Ok(d) if d.is_zero() => {
+            Err("each test needs a measured time above 0: give e.g. --runtime 30s".into())
+        }
+        Ok(_) => Ok(text.to_string()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `--engine`, named as `run` spells it rather than as fio's `ioengine=`.
+fn parse_run_engine(text: &str) -> Result<String, String> {
+    match model::EngineKind::parse(text) {
+        Some(_) => Ok(text.to_string()),
+        None => Err(format!(
+            "diskbench does not run this engine (yet): use one of {}, e.g. --engine psync",
+            model::EngineKind::NAMES
+        )),
+    }
 }
 
 /// The profile's tests, one per group so they run one after another.

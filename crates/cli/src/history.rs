@@ -28,14 +28,24 @@ pub struct DbArgs {
 
 impl DbArgs {
     pub fn path(&self) -> anyhow::Result<PathBuf> {
-        match &self.db {
-            Some(p) => Ok(p.clone()),
-            None => Ok(store::default_path()?),
-        }
+        Ok(store::locate(self.db.as_deref())?.0)
     }
 
+    /// Opens the history to save runs in: the file is created if needed,
+    /// its directory only at the default place.
     pub fn open(&self) -> anyhow::Result<Store> {
-        Ok(Store::open(self.path()?)?)
+        let (path, create) = store::locate(self.db.as_deref())?;
+        Ok(Store::open_as(path, create, store::DEFAULT_BUSY_TIMEOUT)?)
+    }
+
+    /// Opens the history to read or edit it: nothing is created.
+    pub fn open_existing(&self) -> anyhow::Result<Store> {
+        let path = self.path()?;
+        Ok(Store::open_as(
+            path,
+            store::Create::Nothing,
+            store::DEFAULT_BUSY_TIMEOUT,
+        )?)
     }
 }
 
@@ -291,9 +301,9 @@ pub fn save_run(
     }
 }
 
-/// Opens the history for a command that only reads or edits it.
+/// Opens the history for a command that only reads or edits it (it must exist).
 pub fn open(db: &DbArgs) -> anyhow::Result<Store> {
-    db.open().context("opening the history")
+    db.open_existing().context("opening the history")
 }
 
 /// The stderr lines of a run as it printed them: warnings, then why it stopped.

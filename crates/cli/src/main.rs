@@ -84,7 +84,21 @@ enum Command {
     Chart(cmd_chart::ChartArgs),
 }
 
+/// A closed stdout (`diskbench export 2 | head -1`) ends the process as it
+/// ends `cat`: quietly, by SIGPIPE (shells report 141), where Rust's
+/// default (SIGPIPE ignored) makes every `println!` panic on EPIPE. A
+/// measuring command ended so leaves its test directory as a SIGKILL
+/// would; the next run in the same place removes it.
+fn die_on_closed_stdout() {
+    // SAFETY: called first thing in main, before any other thread exists;
+    // SIG_DFL is a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    die_on_closed_stdout();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => cmd_run::run(args),

@@ -498,6 +498,57 @@ pub fn list_text(s: &Summary) -> String {
     out
 }
 
+/// The soak's summary for `--output-format=terse`, after the runs' terse
+/// lines. fio's terse format has no soak, so these are diskbench's own
+/// lines, semicolon-separated as fio's are, each starting with its kind and
+/// the format's version (1); an empty field is "none":
+///
+/// - `diskbench-soak;1;ID;RUNS;ELAPSED_S;PLANNED_RUNS;DURATION_LIMIT_S;PAUSE_S;UNTIL;ATTAINED`
+///   (`UNTIL` is what `--until-*` waited for, `ATTAINED` 1 or 0);
+/// - per run, `diskbench-soak-run;1;N;HISTORY_ID;STARTED_UNIX_MS`;
+/// - per job, `diskbench-soak-job;1;NAME;RUNS;CLIFF;CLIFF_AT_RUN;IOPS_BEFORE;IOPS_AFTER;DROP_PCT;STEADY`
+///   (`CLIFF` 1 or 0; `STEADY` 1 or 0, empty with fewer runs than SNIA's window).
+pub fn soak_terse(s: &Summary, plan: &Plan) -> String {
+    let Some(id) = &s.soak else {
+        return String::new();
+    };
+    let opt = |v: Option<String>| v.unwrap_or_default();
+    let flag = |b: bool| if b { "1" } else { "0" }.to_string();
+    let mut out = format!(
+        "diskbench-soak;1;{id};{};{:.3};{};{};{:.3};{};{}\n",
+        s.runs.len(),
+        s.elapsed.as_secs_f64(),
+        opt(plan.runs.map(|n| n.to_string())),
+        opt(plan.duration.map(|d| format!("{:.3}", d.as_secs_f64()))),
+        plan.pause.as_secs_f64(),
+        opt(s.until.map(|(_, what)| what.to_string())),
+        opt(s.until.map(|(attained, _)| flag(attained))),
+    );
+    for (n, r) in s.runs.iter().enumerate() {
+        out.push_str(&format!(
+            "diskbench-soak-run;1;{};{};{}\n",
+            n + 1,
+            opt(r.id.map(|id| id.to_string())),
+            r.started_unix_ms
+        ));
+    }
+    for v in &s.verdicts {
+        let c = &v.cliff;
+        out.push_str(&format!(
+            "diskbench-soak-job;1;{};{};{};{};{:.0};{:.0};{:.1};{}\n",
+            v.name,
+            v.runs,
+            flag(c.detected),
+            opt(c.at_run.filter(|_| c.detected).map(|r| r.to_string())),
+            c.before_iops,
+            c.after_iops,
+            c.drop_pct,
+            opt(v.steady.as_ref().map(|st| flag(st.attained))),
+        ));
+    }
+    out
+}
+
 /// The JSON of a soak: every run's own document, in order, under `runs`.
 pub fn soak_json(s: &Summary, plan: &Plan, docs: &[String]) -> String {
     let runs: Vec<serde_json::Value> = docs

@@ -144,6 +144,79 @@ fn a_read_only_directory_is_a_runtime_error() {
     assert!(stderr_of(&out).contains("writable"), "{}", stderr_of(&out));
 }
 
+/// A zero, negative or malformed size or runtime is a usage error that
+/// names the option as the command spells it, before anything is measured.
+#[test]
+fn zero_negative_or_malformed_sizes_and_runtimes_are_refused() {
+    let dir = real_dir();
+    let cases: [(&[&str], &[&str]); 9] = [
+        (
+            &["run", "--quick", "--engine", "foo"],
+            &["--engine", "sync, psync", "--engine psync"],
+        ),
+        (
+            &["run", "--quick", "--runtime", "0"],
+            &["--runtime", "above 0", "--runtime 30s"],
+        ),
+        (
+            &["run", "--quick", "--runtime", "-1"],
+            &["--runtime", "not a duration"],
+        ),
+        (
+            &["run", "--quick", "--size", "0"],
+            &["--size", "0 bytes", "--size 1g"],
+        ),
+        (
+            &["run", "--quick", "--size", "1gg"],
+            &["--size", "'1gg' is not a size", "1g"],
+        ),
+        (
+            &[
+                "fio",
+                "--name=t",
+                "--size=1m",
+                "--runtime=0",
+                "--time_based",
+            ],
+            &["runtime=0", "never end"],
+        ),
+        (
+            &["fio", "--name=t", "--size=0"],
+            &["size=", "e.g. --size=1g"],
+        ),
+        (
+            &["fio", "--name=t", "--size=1m", "--numjobs=0"],
+            &["numjobs=0", "numjobs=1 or more"],
+        ),
+        (
+            &["fio", "--name=t", "--size=1m", "--iodepth=0"],
+            &["iodepth=0", "at least 1"],
+        ),
+    ];
+    for (args, parts) in cases {
+        let out = diskbench()
+            .args(args)
+            .arg("--no-save")
+            .arg(match args[0] {
+                "run" => dir.path().display().to_string(),
+                _ => format!("--directory={}", dir.path().display()),
+            })
+            .timeout(std::time::Duration::from_secs(30))
+            .output()
+            .unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        for part in parts {
+            assert!(
+                err.contains(part),
+                "{args:?}: {err:?} should contain {part:?}"
+            );
+        }
+        assert!(!err.contains("global options"), "{args:?}: {err}");
+        assert!(entries(dir.path()).is_empty(), "{args:?} left files");
+    }
+}
+
 #[test]
 fn run_quick_prints_target_table_and_headline_and_cleans_up() {
     let dir = real_dir();

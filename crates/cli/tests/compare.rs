@@ -110,6 +110,8 @@ fn report_and_charts_are_written() {
 fn an_empty_selection_is_a_usage_error() {
     let dir = real_dir();
     let db = dir.path().join("h.sqlite3");
+    // A history to select from (reading one that is not there is another error).
+    save(&db, "a");
     let out = diskbench()
         .args(["compare", "--label", "disk=none"])
         .arg(format!("--db={}", db.display()))
@@ -123,4 +125,50 @@ fn an_empty_selection_is_a_usage_error() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// A run of several jobs gives one series chart per job, all in the one
+/// file asked for (not NAME-1.svg, NAME-2.svg, ... beside it).
+#[test]
+fn a_series_chart_of_several_jobs_is_one_file_at_the_path_asked() {
+    let dir = real_dir();
+    let db = dir.path().join("h.sqlite3");
+    let out = diskbench()
+        .args(["fio", "--ioengine=null", "--size=4m", "--time_based"])
+        .args([
+            "--runtime=2200ms",
+            "--rate_iops=500",
+            "--name=a",
+            "--name=b",
+        ])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    for file in ["s.svg", "s.png"] {
+        let path = dir.path().join(file);
+        let out = diskbench()
+            .args(["chart", "--kind", "series", "1", "-o"])
+            .arg(&path)
+            .arg(format!("--db={}", db.display()))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+        if file.ends_with(".svg") {
+            let svg = String::from_utf8_lossy(&bytes);
+            for job in ["job a", "job b"] {
+                assert!(svg.contains(job), "{file} lacks {job}");
+            }
+        } else {
+            assert_eq!(&bytes[..4], b"\x89PNG");
+        }
+        assert!(stderr_of(&out).contains("2 charts"), "{}", stderr_of(&out));
+    }
+    let names: Vec<String> = entries(dir.path())
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("s"))
+        .collect();
+    assert_eq!(names.len(), 2, "only s.svg and s.png: {names:?}");
 }

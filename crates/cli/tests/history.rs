@@ -416,6 +416,101 @@ fn a_database_from_a_newer_diskbench_is_left_alone() {
     assert_eq!(hist.status.code(), Some(1));
 }
 
+/// Reading never creates a database ("no history at PATH"); writing
+/// creates only the file, in a directory that exists, so a typo in --db
+/// leaves nothing behind.
+#[test]
+fn reading_creates_nothing_and_writing_creates_no_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("none.db");
+    let report = tmp.path().join("r.html").display().to_string();
+    let chart = tmp.path().join("c.svg").display().to_string();
+    let reads: [&[&str]; 7] = [
+        &["history"],
+        &["show", "1"],
+        &["export", "1"],
+        &["rm", "1"],
+        &["compare"],
+        &["report", "-o", &report],
+        &["chart", "-o", &chart],
+    ];
+    for args in reads {
+        let out = run_with(args, &missing);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        let want = format!("no history at {}", missing.display());
+        assert!(
+            err.contains(&want) && err.contains("--db"),
+            "{args:?}: {err}"
+        );
+        assert!(!missing.exists(), "{args:?} created the database");
+    }
+    let nested = tmp.path().join("no/such/dir/h.db");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/samples/gobonniego-1.0.10-runs2.json");
+    let import = ["import", sample.to_str().unwrap()];
+    for args in [&NULL_JOB[..], &import[..]] {
+        let out = run_with(args, &nested);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("does not exist") && err.contains("mkdir -p"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !tmp.path().join("no").exists(),
+            "{args:?} created directories"
+        );
+    }
+    run_ok(&NULL_JOB, &missing);
+    assert!(missing.exists(), "a run in an existing directory is saved");
+}
+
+/// `diskbench export 1 | head -1`: a closed stdout ends the command as it
+/// ends `cat` (by SIGPIPE, or a quiet exit), never by a panic (exit 101).
+#[test]
+fn a_closed_stdout_ends_commands_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    run_ok(&NULL_JOB, &db);
+    let db_flag = format!("--db={}", db.display());
+    let commands: [&[&str]; 4] = [
+        &["export", "1", &db_flag],
+        &["history", &db_flag],
+        &["show", "1", &db_flag],
+        &[
+            "fio",
+            "--name=t",
+            "--ioengine=null",
+            "--size=4m",
+            "--no-save",
+            "--output-format=json",
+        ],
+    ];
+    for args in commands {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("diskbench"))
+            .env("DISKBENCH_DB", TEST_DB)
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let err = stderr_of(&out);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {err}");
+        assert!(
+            out.status.success() || out.status.signal() == Some(SIGPIPE),
+            "{args:?}: {:?} {err}",
+            out.status
+        );
+    }
+}
+
+/// SIGPIPE's number on Linux.
+const SIGPIPE: i32 = 13;
+
 #[test]
 fn bad_history_flags_are_usage_errors() {
     let out = diskbench()

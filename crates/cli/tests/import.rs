@@ -123,5 +123,72 @@ fn a_file_that_is_neither_is_refused_and_nothing_is_imported() {
         err.contains(&bad.display().to_string()) && err.contains("nothing was imported"),
         "{err}"
     );
-    assert!(history_json(&db, &[]).is_empty());
+    assert!(!db.exists(), "a refused import created the history");
+}
+
+/// Junk that looks like fio's or GoBonnieGo's output is refused, naming the
+/// field and what is wrong with it, instead of becoming a run of 1970.
+#[test]
+fn junk_figures_and_missing_dates_are_refused_by_field() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    let fio_dir = r#""read":{"io_bytes":4096,"total_ios":1,"runtime":1}"#;
+    let cases = [
+        (
+            r#"{"fio version":"fio-3.33","jobs":[{"jobname":"x","read":{"iops":"abc"}}]}"#
+                .to_string(),
+            vec!["timestamp is missing", "1970-01-01"],
+        ),
+        (
+            r#"{"fio version":"fio-3.33","timestamp":1700000000,"jobs":[{"jobname":"x","read":{"iops":"abc"}}]}"#
+                .to_string(),
+            vec!["jobs[0].read.iops is \"abc\" (a string), not a number"],
+        ),
+        (
+            format!(r#"{{"fio version":"fio-3.33","timestamp":"soon","jobs":[{{"jobname":"x",{fio_dir}}}]}}"#),
+            vec!["timestamp is \"soon\" (a string), not a number"],
+        ),
+        (
+            format!(r#"{{"fio version":"fio-3.33","timestamp":1700000000,"jobs":[{{"jobname":"x",{fio_dir},"usr_cpu":-3}}]}}"#),
+            vec!["jobs[0].usr_cpu is -3: a figure cannot be negative"],
+        ),
+        (
+            r#"{"fio version":"fio-3.33","timestamp":1700000000,"jobs":[{"jobname":"x","read":{"iops":5}}]}"#
+                .to_string(),
+            vec!["jobs[0].read.io_bytes is missing"],
+        ),
+        (
+            format!(r#"{{"fio version":"fio-3.33","timestamp":1700000000,"jobs":[{{{fio_dir}}}]}}"#),
+            vec!["jobs[0].jobname is missing"],
+        ),
+        (
+            r#"{"version":"1.0.10","results":[{"iops":5,"write_megabytes_per_second":1,"read_megabytes_per_second":1}]}"#
+                .to_string(),
+            vec!["start_time is missing", "1970-01-01"],
+        ),
+        (
+            r#"{"start_time":"2026-11-22T02:07:58Z","results":[{"iops":"many","write_megabytes_per_second":1,"read_megabytes_per_second":1}]}"#
+                .to_string(),
+            vec!["results[0].iops is \"many\" (a string), not a number"],
+        ),
+    ];
+    for (text, parts) in cases {
+        let file = tmp.path().join("junk.json");
+        std::fs::write(&file, &text).unwrap();
+        let out = diskbench()
+            .arg("import")
+            .arg(&file)
+            .args(db_arg(&db))
+            .output()
+            .unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{text}: {err}");
+        for part in parts.iter().chain(&["junk.json", "nothing was imported"]) {
+            assert!(
+                err.contains(part),
+                "{text}: {err:?} should contain {part:?}"
+            );
+        }
+    }
+    assert!(!db.exists(), "a refused import created the history");
 }

@@ -263,21 +263,48 @@ fn run_prints_a_line_per_run_and_the_table_of_the_last() {
     assert!(doc["runs"][0]["jobs"].as_array().unwrap().len() >= 7);
 }
 
-#[test]
-fn fio_json_of_a_soak_is_one_document() {
+/// A soak of two 1-second null runs printed in `format`, saved in a fresh history.
+fn two_runs_as(format: &str) -> std::process::Output {
     let tmp = tempfile::tempdir().unwrap();
     let db = db_in(&tmp);
-    let args = [
-        null_job(1),
-        vec!["--runs=2".into(), "--output-format=json".into()],
-    ]
-    .concat();
+    let format = format!("--output-format={format}");
+    let args = [null_job(1), vec!["--runs=2".into(), format]].concat();
     let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
-    let doc = json_of(&run_ok(&args, &db));
+    run_ok(&args, &db)
+}
+
+#[test]
+fn fio_json_of_a_soak_is_one_document() {
+    let doc = json_of(&two_runs_as("json"));
     assert_eq!(doc["soak"]["planned_runs"], 2);
     assert_eq!(doc["soak"]["history_ids"], serde_json::json!([1, 2]));
     assert_eq!(doc["runs"].as_array().unwrap().len(), 2);
     assert!(doc["runs"][1]["jobs"][0]["read"]["iops"].as_f64().unwrap() > 0.0);
+}
+
+/// fio's terse format has no soak: diskbench's own `diskbench-soak` lines
+/// follow the runs' terse lines, instead of no summary at all.
+#[test]
+fn fio_terse_of_a_soak_ends_with_the_soaks_lines() {
+    let text = stdout_of(&two_runs_as("terse"));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6, "{text}");
+    assert!(lines[..2].iter().all(|l| l.starts_with("3;")), "{text}");
+    let soak: Vec<&str> = lines[2].split(';').collect();
+    assert_eq!(&soak[..2], ["diskbench-soak", "1"], "{text}");
+    assert_eq!(
+        (soak[3], soak[5]),
+        ("2", "2"),
+        "runs done and planned: {text}"
+    );
+    for (n, line) in lines[3..5].iter().enumerate() {
+        let run: Vec<&str> = line.split(';').collect();
+        let want = [(n + 1).to_string(), (n + 1).to_string()];
+        assert_eq!(run[..2], ["diskbench-soak-run", "1"], "{text}");
+        assert_eq!(run[2..4], want, "run number and history id: {text}");
+    }
+    let job: Vec<&str> = lines[5].split(';').collect();
+    assert_eq!(job[..4], ["diskbench-soak-job", "1", "t", "2"], "{text}");
 }
 
 #[test]

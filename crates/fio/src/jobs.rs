@@ -510,6 +510,29 @@ fn check_pattern(spec: &JobSpec) -> Result<(), FioError> {
     Ok(())
 }
 
+/// A time-based job runs until its runtime is over, and no runtime (or
+/// runtime=0, fio's "no limit") would make that never. fio 3.33 says "time_based
+/// requires a runtime/timeout setting" and quietly runs by size instead;
+/// diskbench refuses, as it refuses other silent reinterpretations.
+fn check_time_based(spec: &JobSpec) -> Result<(), FioError> {
+    if !spec.time_based || spec.runtime.is_some() {
+        return Ok(());
+    }
+    let scope = Scope::Job(spec.name.clone());
+    let given = spec.options.iter().rev().find(|(k, _)| k == "runtime");
+    let (option, value) = match given {
+        Some((_, value)) => ("runtime", value.as_str()),
+        None => ("time_based", "1"),
+    };
+    Err(FioError::invalid(
+        &scope,
+        option,
+        value,
+        "a time_based job runs for its runtime, and runtime=0 (or none) means no limit, \
+         so it would never end: give a runtime above 0, e.g. runtime=30s, or drop time_based",
+    ))
+}
+
 /// Cross-option checks, and the target built from filename/directory/nrfiles.
 /// fio's defaults: `iops_slope:0.01%`, no window (which turns it off).
 fn default_steady() -> SteadyStateSpec {
@@ -579,6 +602,7 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     if !spec.thinktime.iotime.is_zero() && !blocks_given {
         spec.thinktime.blocks = u32::MAX;
     }
+    check_time_based(&spec)?;
     check_pattern(&spec)?;
     bs_opts::check_unaligned(&spec)?;
     verify_opts::finish(&mut spec)?;

@@ -131,6 +131,35 @@ fn zero_counts() {
     );
 }
 
+/// A time-based job without a runtime would never end (fio 3.33 drops
+/// time_based then; diskbench refuses rather than run something else).
+#[test]
+fn time_based_needs_a_runtime() {
+    message(
+        "--name=a --size=1m --runtime=0 --time_based",
+        &[
+            "job 'a'",
+            "runtime=0",
+            "never end",
+            "runtime=30s",
+            "drop time_based",
+        ],
+    );
+    message(
+        "--runtime=0 --name=a --size=1m --time_based",
+        &["runtime=0", "never end"],
+    );
+    message(
+        "--name=a --size=1m --time_based",
+        &["time_based", "never end", "runtime=30s"],
+    );
+    // runtime=0 alone stays fio's "no limit": the job ends with its size.
+    assert_eq!(
+        common::parse("--name=a --size=1m --runtime=0").jobs[0].runtime,
+        None
+    );
+}
+
 #[test]
 fn percentages() {
     message(

@@ -57,6 +57,40 @@ const FONT: &str = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif";
 const CHAR_PX: f64 = 7.2;
 pub(crate) const WIDTH: f64 = 760.0;
 
+/// Several charts as one SVG document, one above the other (the per-job
+/// charts of `diskbench chart --kind series` in the one file asked for).
+/// Each keeps its own size and scales: a 1 MiB sequential job and a 4 KiB
+/// random one do not share an IOPS axis well. One chart comes back as is.
+pub fn column(charts: &[String]) -> String {
+    if let [one] = charts {
+        return one.clone();
+    }
+    let size = |svg: &str, attr: &str| -> f64 {
+        let head = &svg[..svg.find('>').unwrap_or(svg.len())];
+        let key = format!(" {attr}=\"");
+        head.find(&key)
+            .and_then(|at| {
+                let rest = &head[at + key.len()..];
+                rest[..rest.find('"')?].parse().ok()
+            })
+            .unwrap_or(0.0)
+    };
+    let width = charts.iter().map(|c| size(c, "width")).fold(0.0, f64::max);
+    let mut y = 0.0;
+    let mut body = String::new();
+    for chart in charts {
+        let nested = chart
+            .trim_end()
+            .replacen("<svg ", &format!("<svg x=\"0\" y=\"{y:.0}\" "), 1);
+        body.push_str(&nested);
+        y += size(chart, "height");
+    }
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart chart-column\" \
+         width=\"{width:.0}\" height=\"{y:.0}\" viewBox=\"0 0 {width:.0} {y:.0}\">{body}</svg>\n"
+    )
+}
+
 /// Text for XML and HTML: `& < > " '` escaped; characters XML forbids
 /// (controls other than tab and newlines) replaced, so the SVG always parses.
 pub fn escape(text: &str) -> String {

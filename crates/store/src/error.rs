@@ -21,6 +21,12 @@ pub enum StoreError {
         source: std::io::Error,
     },
 
+    #[error("no history at {path}: nothing was ever saved there, and reading does not create it; check the path, {ELSEWHERE}", path = .path.display())]
+    NoHistory { path: PathBuf },
+
+    #[error("cannot create the history database {path}: its directory {dir} does not exist; create it first (mkdir -p {dir}), {ELSEWHERE}", path = .path.display(), dir = .dir.display())]
+    NoDir { path: PathBuf, dir: PathBuf },
+
     #[error("cannot open the history database {path}: {message}; check that its directory exists and is writable, {ELSEWHERE}", path = .path.display())]
     Open { path: PathBuf, message: String },
 

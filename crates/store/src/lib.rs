@@ -57,37 +57,83 @@ pub struct Store {
     waited_ms: u64,
 }
 
+/// What opening a database may create when it is not there yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Create {
+    /// For reading: nothing; a missing file is [`StoreError::NoHistory`].
+    Nothing,
+    /// For writing to a path the user named: the file, in a directory that
+    /// must exist ([`StoreError::NoDir`] otherwise), so a typo in `--db`
+    /// never leaves a tree of directories behind.
+    File,
+    /// For writing to the default place ([`locate`]): the file and its
+    /// directories (`~/.local/share/diskbench` on a first run).
+    FileAndDirs,
+}
+
 /// The database used when none is named: `$DISKBENCH_DB`, else
 /// `$XDG_DATA_HOME/diskbench/history.sqlite3`, else
 /// `~/.local/share/diskbench/history.sqlite3`.
 pub fn default_path() -> Result<PathBuf> {
+    Ok(locate(None)?.0)
+}
+
+/// The database at `named` (`--db`), else at [`default_path`], with what a
+/// writer may create there: its directories only at the XDG default, never
+/// at a path the user gave (`--db` or `$DISKBENCH_DB`).
+pub fn locate(named: Option<&Path>) -> Result<(PathBuf, Create)> {
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(path) = named {
+        return Ok((path.to_path_buf(), Create::File));
+    }
     if let Some(db) = var("DISKBENCH_DB") {
-        return Ok(PathBuf::from(db));
+        return Ok((PathBuf::from(db), Create::File));
     }
     let data = match var("XDG_DATA_HOME") {
         Some(d) => PathBuf::from(d),
         None => PathBuf::from(var("HOME").ok_or(StoreError::NoHome)?).join(".local/share"),
     };
-    Ok(data.join("diskbench").join("history.sqlite3"))
+    let path = data.join("diskbench").join("history.sqlite3");
+    Ok((path, Create::FileAndDirs))
 }
 
 impl Store {
-    /// Opens (creating it and its directories if needed) the database at
-    /// `path`, upgrading an older schema in place.
+    /// Opens the database at `path` to write to it, creating the file (not
+    /// its directory) if needed, upgrading an older schema in place.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
-        Store::open_with_timeout(path, DEFAULT_BUSY_TIMEOUT)
+        Store::open_as(path, Create::File, DEFAULT_BUSY_TIMEOUT)
     }
 
     /// [`Store::open`] with another wait for a locked database.
     pub fn open_with_timeout(path: impl AsRef<Path>, busy_timeout: Duration) -> Result<Store> {
+        Store::open_as(path, Create::File, busy_timeout)
+    }
+
+    /// Opens the database at `path`, creating what `create` allows when it
+    /// is not there.
+    pub fn open_as(
+        path: impl AsRef<Path>,
+        create: Create,
+        busy_timeout: Duration,
+    ) -> Result<Store> {
         let path = path.as_ref().to_path_buf();
-        let waited_ms = busy_timeout.as_millis() as u64;
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
-                dir: dir.to_path_buf(),
-                source,
-            })?;
+        let missing = |p: &Path| {
+            std::fs::metadata(p).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+        };
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        match (create, dir) {
+            (Create::Nothing, _) if missing(&path) => return Err(StoreError::NoHistory { path }),
+            (Create::File, Some(dir)) if missing(dir) => {
+                let dir = dir.to_path_buf();
+                return Err(StoreError::NoDir { path, dir });
+            }
+            (Create::FileAndDirs, Some(dir)) => {
+                std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
+                    dir: dir.to_path_buf(),
+                    source,
+                })?
+            }
+            _ => {}
         }
         if path.is_dir() {
             return Err(StoreError::Open {
@@ -100,7 +146,7 @@ impl Store {
         // whole preparation is retried until the same timeout runs out.
         let deadline = std::time::Instant::now() + busy_timeout;
         loop {
-            match Store::try_open(&path, busy_timeout, waited_ms) {
+            match Store::try_open(&path, create, busy_timeout) {
                 Err(StoreError::Locked { .. }) if std::time::Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(20));
                 }
@@ -109,10 +155,12 @@ impl Store {
         }
     }
 
-    fn try_open(path: &Path, busy_timeout: Duration, waited_ms: u64) -> Result<Store> {
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    fn try_open(path: &Path, create: Create, busy_timeout: Duration) -> Result<Store> {
+        let waited_ms = busy_timeout.as_millis() as u64;
+        let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        if create != Create::Nothing {
+            flags |= OpenFlags::SQLITE_OPEN_CREATE;
+        }
         let mut conn =
             Connection::open_with_flags(path, flags).map_err(|e| classify(path, waited_ms, e))?;
         conn.busy_timeout(busy_timeout)
@@ -308,6 +356,12 @@ mod tests {
         );
         std::env::remove_var("HOME");
         assert!(matches!(default_path(), Err(StoreError::NoHome)));
+        // Only the XDG default may have its directories created.
+        std::env::set_var("XDG_DATA_HOME", "/xdg");
+        assert_eq!(locate(None).unwrap().1, Create::FileAndDirs);
+        assert_eq!(locate(Some(Path::new("h.db"))).unwrap().1, Create::File);
+        std::env::set_var("DISKBENCH_DB", "/x/my.db");
+        assert_eq!(locate(None).unwrap().1, Create::File);
         for (name, value) in saved {
             match value {
                 Some(v) => std::env::set_var(name, v),

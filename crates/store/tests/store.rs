@@ -3,13 +3,47 @@
 
 mod common;
 use common::*;
-use diskbench_store::{Filter, Store, StoreError, LATEST_VERSION};
+use diskbench_store::{Create, Filter, Store, StoreError, LATEST_VERSION};
 use model::RunKind;
 use std::path::Path;
 use std::time::Duration;
 
 fn db_in(dir: &tempfile::TempDir) -> std::path::PathBuf {
-    dir.path().join("nested/dirs/history.sqlite3")
+    dir.path().join("history.sqlite3")
+}
+
+/// Reading creates nothing; writing creates the file, and its directories
+/// only when asked (the default place).
+#[test]
+fn what_opening_creates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    let err = Store::open_as(&db, Create::Nothing, Duration::from_secs(1))
+        .err()
+        .expect("refused");
+    assert!(matches!(err, StoreError::NoHistory { .. }), "{err:?}");
+    assert!(
+        err.to_string()
+            .starts_with(&format!("no history at {}", db.display())),
+        "{err}"
+    );
+    assert!(!db.exists());
+    let nested = tmp.path().join("nested/dirs/history.sqlite3");
+    let err = Store::open(&nested).err().expect("refused");
+    assert!(matches!(err, StoreError::NoDir { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains("does not exist") && text.contains("mkdir -p"),
+        "{text}"
+    );
+    assert!(!tmp.path().join("nested").exists());
+    drop(Store::open_as(&nested, Create::FileAndDirs, Duration::from_secs(1)).unwrap());
+    assert!(nested.exists());
+    drop(Store::open(&db).unwrap());
+    let mut store = Store::open_as(&db, Create::Nothing, Duration::from_secs(1)).unwrap();
+    store
+        .save(&record(RunKind::Fio, &[], result("x", 1, 1)))
+        .unwrap();
 }
 
 #[test]
@@ -377,7 +411,10 @@ fn an_unwritable_place_is_named() {
     let err = Store::open(&db).err().expect("refused");
     let text = err.to_string();
     assert!(
-        matches!(err, StoreError::CreateDir { .. } | StoreError::Open { .. }),
+        matches!(
+            err,
+            StoreError::CreateDir { .. } | StoreError::NoDir { .. } | StoreError::Open { .. }
+        ),
         "{err:?}"
     );
     assert!(text.contains("--db"), "{text}");

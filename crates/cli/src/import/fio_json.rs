@@ -11,6 +11,7 @@
 //! utilisation have no place in a `RunResult` and are not kept; host facts
 //! are not in fio's output and stay unknown.
 
+use super::check;
 use super::hist::FioLat;
 use super::uint;
 use model::units::{parse_bool, parse_duration, parse_size};
@@ -25,6 +26,7 @@ pub fn parse(doc: &Value, command_line: &[String]) -> Result<RunResult, String> 
         .get("jobs")
         .and_then(Value::as_array)
         .ok_or("fio's output without a \"jobs\" list")?;
+    check_doc(doc, jobs)?;
     let global = options(doc.get("global options"));
     let mut results = Vec::with_capacity(jobs.len());
     for (i, job) in jobs.iter().enumerate() {
@@ -47,6 +49,78 @@ pub fn parse(doc: &Value, command_line: &[String]) -> Result<RunResult, String> 
         jobs: results,
         ..RunResult::default()
     })
+}
+
+/// The job-level figures the conversion reads.
+const JOB_FIGURES: [&str; 9] = [
+    "groupid",
+    "error",
+    "elapsed",
+    "job_runtime",
+    "usr_cpu",
+    "sys_cpu",
+    "ctx",
+    "majf",
+    "minf",
+];
+
+/// What fio's output must hold to be imported (see [`check`]): its date,
+/// and in every job a name and the figures of its directions, as numbers.
+fn check_doc(doc: &Value, jobs: &[Value]) -> Result<(), String> {
+    check::figures(doc, "", &["timestamp", "timestamp_ms"])?;
+    let date = doc.get("timestamp_ms").or_else(|| doc.get("timestamp"));
+    match date.and_then(Value::as_f64).map(|t| t > 0.0) {
+        None => {
+            return Err(
+                "timestamp is missing: fio's JSON output dates the run there \
+                        (seconds since 1970, and timestamp_ms), and without it the run \
+                        would be dated 1970-01-01; give the file as fio wrote it"
+                    .into(),
+            )
+        }
+        Some(false) => {
+            return Err("timestamp is 0, which dates the run 1970-01-01: \
+                        give the file as fio wrote it"
+                .into())
+        }
+        Some(true) => {}
+    }
+    if jobs.is_empty() {
+        return Err("jobs is empty: there is no job to import".into());
+    }
+    for (i, job) in jobs.iter().enumerate() {
+        let path = format!("jobs[{i}]");
+        check::required(job, &path, "jobname", "fio names every job")?;
+        check::string(job, &path, "jobname")?;
+        check::object(job, &path, "job options")?;
+        check::figures(job, &path, &JOB_FIGURES)?;
+        let mut directions = 0;
+        for dir in ["read", "write", "trim", "sync"] {
+            let Some(stats) = check::object(job, &path, dir)? else {
+                continue;
+            };
+            let at = format!("{path}.{dir}");
+            check::all_figures(stats, &at)?;
+            if dir == "read" || dir == "write" {
+                directions += 1;
+                for key in ["io_bytes", "total_ios", "runtime"] {
+                    check::required(
+                        stats,
+                        &at,
+                        key,
+                        "fio writes it for both directions, 0 when unused",
+                    )?;
+                }
+            }
+        }
+        if directions == 0 {
+            return Err(format!(
+                "{path} has neither read nor write: fio writes both for every job, \
+                 so there is nothing to import"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// fio writes one entry per clone, unless `group_reporting` merged them

@@ -23,7 +23,7 @@
 //! is buffered: when the data set is under twice the RAM, the run carries
 //! diskbench's page-cache warning.
 
-use super::{float, uint};
+use super::{check, float, uint};
 use model::{
     DirStats, EngineKind, FileTarget, HostInfo, JobResult, JobSpec, RunResult, RwMode, TargetInfo,
     Warning,
@@ -55,6 +55,7 @@ pub fn parse(doc: &Value, command_line: &[String]) -> Result<Vec<RunResult>, Str
         .and_then(Value::as_array)
         .filter(|r| !r.is_empty())
         .ok_or("GoBonnieGo output with no runs in \"results\"")?;
+    check_doc(doc, runs)?;
     let threads = (uint(doc, "num_readers_and_writers") as u32).max(1);
     let setup = Setup {
         dir: PathBuf::from(doc["gobonniego_directory"].as_str().unwrap_or("")),
@@ -76,6 +77,68 @@ pub fn parse(doc: &Value, command_line: &[String]) -> Result<Vec<RunResult>, Str
         out.push(r);
     }
     Ok(out)
+}
+
+/// The figures of one run the conversion reads.
+const RUN_FIGURES: [&str; 12] = [
+    "write_megabytes_per_second",
+    "read_megabytes_per_second",
+    "iops",
+    "write_bytes",
+    "read_bytes",
+    "io_operations",
+    "write_seconds",
+    "read_seconds",
+    "io_seconds",
+    "write_nanoseconds",
+    "read_nanoseconds",
+    "io_nanoseconds",
+];
+
+/// What GoBonnieGo's output must hold to be imported (see [`check`]): a
+/// date for its first run, and figures that are numbers.
+fn check_doc(doc: &Value, runs: &[Value]) -> Result<(), String> {
+    check::figures(
+        doc,
+        "",
+        &[
+            "disk_space_used_gib",
+            "num_readers_and_writers",
+            "physical_memory_bytes",
+            "iops_duration_seconds",
+        ],
+    )?;
+    for key in ["version", "gobonniego_directory"] {
+        check::string(doc, "", key)?;
+    }
+    for (i, run) in runs.iter().enumerate() {
+        let path = format!("results[{i}]");
+        if !run.is_object() {
+            return Err(format!("{path} is not an object: each run is one"));
+        }
+        check::figures(run, &path, &RUN_FIGURES)?;
+    }
+    let (path, date) = match check::string(doc, "", "start_time")? {
+        Some(date) => ("start_time".to_string(), date),
+        None => match check::string(&runs[0], "results[0]", "start_time")? {
+            Some(date) => ("results[0].start_time".to_string(), date),
+            None => {
+                return Err(
+                    "start_time is missing: GoBonnieGo's -json output dates the run \
+                            there, and without it the run would be dated 1970-01-01; \
+                            give the file as GoBonnieGo wrote it"
+                        .into(),
+                )
+            }
+        },
+    };
+    match crate::timefmt::parse_rfc3339_ms(date) {
+        Some(ms) if ms > 0 => Ok(()),
+        _ => Err(format!(
+            "{path} is {date:?}, not a date: GoBonnieGo writes an RFC 3339 time \
+             such as 2026-11-22T02:07:58Z"
+        )),
+    }
 }
 
 /// Bytes (or operations) and nanoseconds of one phase: `{prefix}_bytes` with
@@ -279,6 +342,7 @@ mod tests {
     #[test]
     fn older_versions_with_nanoseconds_and_rate_only_runs() {
         let doc = serde_json::json!({"version": "1.0.5", "num_readers_and_writers": 4,
+        "start_time": "2019-03-01T10:00:00Z",
         "results": [
             {"write_megabytes_per_second": 1608.76, "read_megabytes_per_second": 11717.75,
              "iops": 307918.59, "write_bytes": 536870912, "write_nanoseconds": 333716345,
@@ -293,7 +357,12 @@ mod tests {
         let h = report::headline_figures(&runs[1]);
         assert!((h.read_mb_per_sec.unwrap().value - 200.0).abs() < 1e-9);
         assert!((h.iops.unwrap().value - 3000.0).abs() < 1e-9);
-        let e = parse(&serde_json::json!({"results": [{"iops": "x"}]}), &[]).unwrap_err();
+        let start = "2019-03-01T10:00:00Z";
+        let e = parse(
+            &serde_json::json!({"start_time": start, "results": [{"iops": 5}]}),
+            &[],
+        )
+        .unwrap_err();
         assert!(e.starts_with("run 1: no \"write_bytes\""), "{e}");
     }
 }

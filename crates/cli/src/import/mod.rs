@@ -6,6 +6,7 @@
 //! output has a `"fio version"` key, GoBonnieGo's a `"results"` list of
 //! runs with `"iops"`. Anything else is refused with the file's name.
 
+mod check;
 mod fio_json;
 mod gobonniego;
 mod hist;

@@ -15,8 +15,13 @@ pub fn db_arg(db: &Path) -> [String; 2] {
     ["--db".to_string(), db.display().to_string()]
 }
 
+/// `diskbench ARGS --db DB`, whatever its outcome.
+pub fn run_with(args: &[&str], db: &Path) -> Output {
+    diskbench().args(args).args(db_arg(db)).output().unwrap()
+}
+
 pub fn run_ok(args: &[&str], db: &Path) -> Output {
-    let out = diskbench().args(args).args(db_arg(db)).output().unwrap();
+    let out = run_with(args, db);
     assert!(out.status.success(), "{args:?}: {}", stderr_of(&out));
     out
 }

@@ -64,7 +64,7 @@ fn comments_and_whitespace() {
     let d = Dir::new();
     let text = "; whole line\n# another\n[ a ] ; after a header\n  ioengine = null  \n\
                 \tsize=1m ; after a value\n  ;indented comment\nbs=8k#no space\n\
-                filename=/tmp/x#y\r\ntime_based\r\n\n";
+                filename=/tmp/x#y\r\nruntime=1\r\ntime_based\r\n\n";
     let f = d.file("a.fio", text);
     let job = &ok(&[&f]).jobs[0];
     assert_eq!(job.name, "a");
@@ -96,7 +96,7 @@ fn bare_flags_and_flag_values() {
     let d = Dir::new();
     let f = d.file(
         "a.fio",
-        "[a]\nioengine=null\nsize=1m\ntime_based\ngroup_reporting\nthread\n[b]\n\
+        "[a]\nioengine=null\nsize=1m\nruntime=1\ntime_based\ngroup_reporting\nthread\n[b]\n\
          ioengine=null\nsize=1m\ntime_based=0\nstonewall=1\n",
     );
     let args = ok(&[&f]);
