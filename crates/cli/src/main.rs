@@ -90,11 +90,7 @@ enum Command {
 /// measuring command ended so leaves its test directory as a SIGKILL
 /// would; the next run in the same place removes it.
 fn die_on_closed_stdout() {
-    // SAFETY: called first thing in main, before any other thread exists;
-    // SIG_DFL is a valid disposition for SIGPIPE.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
+    engine::sys::default_sigpipe();
 }
 
 fn main() -> ExitCode {
