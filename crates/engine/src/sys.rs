@@ -56,7 +56,8 @@ pub fn logical_block_size(device: &File) -> io::Result<u32> {
     Ok(size as u32)
 }
 
-/// CPU use of the calling thread so far.
+/// CPU use of the calling thread so far, with io_uring's kernel threads
+/// working for it (see [`io_uring_helpers_cpu_ns`]) counted as system time.
 pub fn thread_usage() -> CpuUsage {
     let mut ru = MaybeUninit::<libc::rusage>::zeroed();
     // SAFETY: `ru` points to writable memory for one rusage.
@@ -67,14 +68,47 @@ pub fn thread_usage() -> CpuUsage {
     // SAFETY: getrusage succeeded and filled the (zeroed) struct.
     let ru = unsafe { ru.assume_init() };
     let ns = |tv: libc::timeval| tv.tv_sec as u64 * 1_000_000_000 + tv.tv_usec as u64 * 1000;
+    let helpers = io_uring_helpers_cpu_ns(thread_id());
     CpuUsage {
         user_ns: ns(ru.ru_utime),
-        system_ns: ns(ru.ru_stime),
+        system_ns: ns(ru.ru_stime) + helpers,
+        kernel_helpers_ns: helpers,
+        wall_ns: 0,
         voluntary_ctx: ru.ru_nvcsw as u64,
         involuntary_ctx: ru.ru_nivcsw as u64,
         minor_faults: ru.ru_minflt as u64,
         major_faults: ru.ru_majflt as u64,
     }
+}
+
+/// The calling thread's id (gettid).
+pub fn thread_id() -> u32 {
+    // SAFETY: gettid takes no argument and cannot fail.
+    unsafe { libc::gettid() as u32 }
+}
+
+/// CPU time (ns) of the kernel threads io_uring runs for the thread `owner`
+/// of this process: `iou-wrk-OWNER` (io-wq workers, which do the buffered
+/// I/O that cannot be done inline) and `iou-sqp-OWNER` (the SQPOLL thread).
+/// They are threads of this process, but getrusage(RUSAGE_THREAD) of the
+/// owner does not see them; their time is read from each one's schedstat.
+/// A worker that exits between two readings takes its time with it.
+pub fn io_uring_helpers_cpu_ns(owner: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
+    let names = [format!("iou-wrk-{owner}"), format!("iou-sqp-{owner}")];
+    tasks
+        .flatten()
+        .filter(|task| {
+            let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+            names.iter().any(|n| comm.trim_end() == n)
+        })
+        .filter_map(|task| {
+            let stat = std::fs::read_to_string(task.path().join("schedstat")).ok()?;
+            stat.split_whitespace().next()?.parse::<u64>().ok()
+        })
+        .sum()
 }
 
 /// Drops a file's pages from the page cache (posix_fadvise DONTNEED).

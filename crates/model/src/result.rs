@@ -173,12 +173,23 @@ pub struct CpuUsage {
     pub involuntary_ctx: u64,
     pub minor_faults: u64,
     pub major_faults: u64,
+    /// The part of `system_ns` spent by io_uring's kernel threads working
+    /// for the workers (buffered I/O punted to io-wq, an SQPOLL thread).
+    #[serde(default)]
+    pub kernel_helpers_ns: u64,
+    /// The wall time these figures cover, summed over the threads: fio's
+    /// `total_run_time`, which usr_cpu and sys_cpu are shares of. 0 in runs
+    /// saved before it was kept (the job's runtime is used then).
+    #[serde(default)]
+    pub wall_ns: u64,
 }
 
 impl CpuUsage {
     pub fn add(&mut self, o: &CpuUsage) {
         self.user_ns += o.user_ns;
         self.system_ns += o.system_ns;
+        self.kernel_helpers_ns += o.kernel_helpers_ns;
+        self.wall_ns += o.wall_ns;
         self.voluntary_ctx += o.voluntary_ctx;
         self.involuntary_ctx += o.involuntary_ctx;
         self.minor_faults += o.minor_faults;
@@ -193,6 +204,10 @@ impl CpuUsage {
             involuntary_ctx: self.involuntary_ctx.saturating_sub(earlier.involuntary_ctx),
             minor_faults: self.minor_faults.saturating_sub(earlier.minor_faults),
             major_faults: self.major_faults.saturating_sub(earlier.major_faults),
+            kernel_helpers_ns: self
+                .kernel_helpers_ns
+                .saturating_sub(earlier.kernel_helpers_ns),
+            wall_ns: self.wall_ns.saturating_sub(earlier.wall_ns),
         }
     }
     pub fn ctx(&self) -> u64 {

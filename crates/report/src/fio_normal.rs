@@ -71,11 +71,12 @@ fn job_block(out: &mut String, result: &RunResult, job: &JobResult) {
         }
     }
     latency_distribution(out, job);
+    let (usr, sys) = stats::cpu_percents(job);
     let _ = writeln!(
         out,
         "  cpu          : usr={:.2}%, sys={:.2}%, ctx={}, majf={}, minf={}",
-        stats::percent(job.cpu.user_ns, job.runtime_ns),
-        stats::percent(job.cpu.system_ns, job.runtime_ns),
+        usr,
+        sys,
         job.cpu.ctx(),
         job.cpu.major_faults,
         job.cpu.minor_faults

@@ -143,14 +143,9 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
         "job_runtime".into(),
         json!(stats::runtime_ms(job.runtime_ns)),
     );
-    m.insert(
-        "usr_cpu".into(),
-        float(stats::percent(job.cpu.user_ns, job.runtime_ns)),
-    );
-    m.insert(
-        "sys_cpu".into(),
-        float(stats::percent(job.cpu.system_ns, job.runtime_ns)),
-    );
+    let (usr, sys) = stats::cpu_percents(job);
+    m.insert("usr_cpu".into(), float(usr));
+    m.insert("sys_cpu".into(), float(sys));
     m.insert("ctx".into(), json!(job.cpu.ctx()));
     m.insert("majf".into(), json!(job.cpu.major_faults));
     m.insert("minf".into(), json!(job.cpu.minor_faults));
@@ -338,6 +333,13 @@ fn job_extras(job: &JobResult) -> Value {
     m.insert("runtime_ns".into(), json!(job.runtime_ns));
     if let Some(mean) = job.depth.mean() {
         m.insert("mean_depth".into(), float(mean));
+    }
+    // Part of sys_cpu: io_uring's kernel threads working for the job.
+    if job.cpu.kernel_helpers_ns > 0 {
+        m.insert(
+            "io_uring_helpers_cpu_ns".into(),
+            json!(job.cpu.kernel_helpers_ns),
+        );
     }
     // A rate-limited job's response time from each I/O's scheduled start
     // (fio's clat_ns and lat_ns count from when the I/O really started).

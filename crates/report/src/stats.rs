@@ -54,6 +54,21 @@ pub fn percent(part_ns: u64, whole_ns: u64) -> f64 {
     }
 }
 
+/// fio's `usr_cpu` and `sys_cpu` of a job: CPU time over the wall time of
+/// all its threads added up (fio's `total_run_time`), so a group of clones
+/// never shows more than 100% per clone. Runs saved before the wall time
+/// was kept use the job's runtime.
+pub fn cpu_percents(job: &JobResult) -> (f64, f64) {
+    let wall = match job.cpu.wall_ns {
+        0 => job.runtime_ns,
+        w => w,
+    };
+    (
+        percent(job.cpu.user_ns, wall),
+        percent(job.cpu.system_ns, wall),
+    )
+}
+
 /// fio's `{min, max, mean, stddev, N}` of one latency kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LatStats {

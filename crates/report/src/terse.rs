@@ -53,14 +53,9 @@ pub fn job_fields(result: &RunResult, job: &JobResult) -> Vec<String> {
     for dir in DIRECTIONS {
         dir_fields(&mut f, result, job, dir);
     }
-    f.push(format!(
-        "{:.6}%",
-        stats::percent(job.cpu.user_ns, job.runtime_ns)
-    ));
-    f.push(format!(
-        "{:.6}%",
-        stats::percent(job.cpu.system_ns, job.runtime_ns)
-    ));
+    let (usr, sys) = stats::cpu_percents(job);
+    f.push(format!("{usr:.6}%"));
+    f.push(format!("{sys:.6}%"));
     f.push(job.cpu.ctx().to_string());
     f.push(job.cpu.major_faults.to_string());
     f.push(job.cpu.minor_faults.to_string());

@@ -83,6 +83,8 @@ pub fn job(spec: JobSpec, read: DirStats, write: DirStats, series: Vec<SeriesPoi
             involuntary_ctx: 158,
             minor_faults: 14,
             major_faults: 0,
+            kernel_helpers_ns: 0,
+            wall_ns: 0,
         },
         series,
         error: None,

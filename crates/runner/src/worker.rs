@@ -187,8 +187,9 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         }
     }
     w.report_progress();
-    let cpu = cpu_end.since(&w.cpu_start);
+    let mut cpu = cpu_end.since(&w.cpu_start);
     let recorded = w.rec.finish(&shared.clock, end);
+    cpu.wall_ns = recorded.runtime_ns;
     let verify = w.verify.take().map(|v| {
         let mut r = v.result;
         r.sort();

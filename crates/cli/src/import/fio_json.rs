@@ -182,6 +182,8 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         involuntary_ctx: 0,
         minor_faults: uint(job, "minf"),
         major_faults: uint(job, "majf"),
+        kernel_helpers_ns: 0,
+        wall_ns: runtime_ns,
     };
     let error = match uint(job, "error") {
         0 => None,

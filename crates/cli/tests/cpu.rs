@@ -1,0 +1,48 @@
+//! The benchmark's own CPU, as fio reports it: `usr_cpu` and `sys_cpu` are
+//! CPU time over the wall time of all a job's threads (so a group of clones
+//! never shows more than 100%), and the kernel threads io_uring starts for
+//! buffered I/O (`iou-wrk-*`, which getrusage of the worker does not see)
+//! are counted in `sys_cpu`.
+
+mod common;
+use common::*;
+
+#[test]
+fn a_group_of_clones_reports_cpu_per_clone_as_fio_does() {
+    let dir = real_dir();
+    let doc = fio_ok_in(
+        dir.path(),
+        "--name=n --ioengine=null --size=1g --rw=randread --bs=4k --numjobs=4 \
+         --group_reporting --runtime=1 --time_based",
+    );
+    let job = &doc["jobs"][0];
+    let cpu = job["usr_cpu"].as_f64().unwrap() + job["sys_cpu"].as_f64().unwrap();
+    // Four clones each busy on the CPU: over four clones' wall time, not one's.
+    assert!(cpu <= 100.5, "usr+sys = {cpu}% for a group of 4 clones");
+    assert!(cpu > 10.0, "the null engine keeps its clones busy: {cpu}%");
+}
+
+#[test]
+fn io_urings_kernel_workers_are_counted_in_sys_cpu() {
+    let dir = real_dir();
+    let file = dir.path().join("f");
+    let doc = fio_ok_in(
+        dir.path(),
+        &format!(
+            "--name=b --filename={} --size=256m --rw=randwrite --bs=4k --ioengine=io_uring \
+             --iodepth=32 --direct=0 --runtime=1 --time_based",
+            file.display()
+        ),
+    );
+    let job = &doc["jobs"][0];
+    let helpers = job["diskbench"]["io_uring_helpers_cpu_ns"]
+        .as_f64()
+        .unwrap_or(0.0);
+    let runtime_ns = job["diskbench"]["runtime_ns"].as_f64().unwrap();
+    let sys = job["sys_cpu"].as_f64().unwrap();
+    assert!(helpers > 0.0, "no io-wq time counted: {}", job["diskbench"]);
+    assert!(
+        sys >= helpers / runtime_ns * 100.0,
+        "sys_cpu {sys}% leaves out the helpers' {helpers} ns"
+    );
+}
