@@ -5,7 +5,7 @@
 //! The layout and the number formats follow fio 3.33's `stat.c`
 //! (`show_thread_status_normal`, `show_ddir_status`, `display_lat`,
 //! `show_clat_percentiles`, `show_latencies`, `show_group_stats`); see
-//! `tests/fixtures/fio-3.33-randrw.txt`. Lines fio prints from data we do not
+//! `fixtures/fio-3.33-randrw.txt` (at the root). Lines fio prints from data we do not
 //! collect are left out: the `pid` and time of the job header, `IO depths`
 //! with its `submit`/`complete` lines, `; 0 zone resets`, and `Disk stats`.
 //! `issued rwts` counts the I/Os diskbench counted (the JSON's `total_ios`:
@@ -273,7 +273,7 @@ mod tests {
     use super::*;
     use crate::testutil::*;
 
-    const FIO_SAMPLE: &str = include_str!("../tests/fixtures/fio-3.33-randrw.txt");
+    const FIO_SAMPLE: &str = include_str!("../../../fixtures/fio-3.33-randrw.txt");
 
     /// The start of a line up to its first digit, units aside: what a
     /// reader's eye (or a grep) anchors on.
