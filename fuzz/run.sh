@@ -15,7 +15,7 @@ secs=${1:-600}
 targets=${*:-jobfile cmdline values import_json loadfile}
 # Benchmarks that other people may be running here (the pattern lives in this
 # file, not on a command line, so that pgrep does not find this script).
-busy='dbench|bonnie|ioping|gobonniego|vs-fio|throttled-disk'
+busy='dbench|bonnie|ioping|gobonniego|vs-fio|throttled-disk|ground_truth-'
 
 RUSTC_BOOTSTRAP=1 nice -n 19 cargo fuzz build -s none
 for t in $targets; do

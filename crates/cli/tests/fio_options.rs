@@ -86,10 +86,30 @@ fn rate_min_fails_the_job_when_missed() {
 
 #[test]
 fn thinktime_stalls_after_each_block() {
-    // 2 ms after every 2 I/Os: 1000 IOPS at most, less the I/O time.
-    let doc = run("--name=t --ioengine=null --size=1g --rw=randread --thinktime=2ms --thinktime_blocks=2 --runtime=2 --time_based");
+    // 2 ms after every 2 I/Os. A stall can only make a run slower, so only
+    // upper bounds, which a busy machine cannot break: at most 1000 IOPS
+    // over the run (the null engine alone does millions), and at most 24
+    // I/Os logged in any 20 ms of it (10 stalls apart: 11 pairs, plus the
+    // pair before a stall, which is logged when reaped after it).
+    let dir = real_dir();
+    let (ok, doc, err) = run_in(
+        dir.path(),
+        "--name=t --ioengine=null --size=1g --rw=randread --thinktime=2ms --thinktime_blocks=2 \
+         --runtime=2 --time_based --write_iops_log=t",
+    );
+    assert!(ok, "{err}");
     let iops = num(&doc["jobs"][0]["read"]["iops"]);
-    assert!((850.0..1000.0).contains(&iops), "{iops} IOPS");
+    assert!(iops <= 1010.0, "{iops} IOPS");
+    let times = log_times(&dir.path().join("t_iops.1.log"));
+    assert!(!times.is_empty());
+    for (i, &t) in times.iter().enumerate() {
+        let within_20ms = times[i..].iter().take_while(|&&u| u < t + 20).count();
+        assert!(
+            within_20ms <= 24,
+            "{within_20ms} I/Os logged from {t} ms to {} ms",
+            t + 20
+        );
+    }
 }
 
 #[test]

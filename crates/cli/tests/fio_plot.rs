@@ -48,7 +48,7 @@ const DIR_PATHS: &[&str] = &["bw", "iops", "iops_stddev", "lat_ns.mean", "lat_ns
 /// "global options", "client_stats", "jobs"; the chart prints "fio version".
 const TOP_PATHS: &[&str] = &["fio version", "jobs"];
 
-const FIO_SAMPLE: &str = include_str!("../../report/tests/fixtures/fio-3.33-randrw.json");
+const FIO_SAMPLE: &str = include_str!("../../../fixtures/fio-3.33-randrw.json");
 
 fn at<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
     path.split('.').try_fold(v, |v, key| v.get(key))

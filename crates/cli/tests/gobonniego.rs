@@ -9,7 +9,7 @@ use std::time::Duration;
 
 const SAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/samples/gobonniego-1.0.10-runs2.json"
+    "/../../fixtures/gobonniego-1.0.10-runs2.json"
 );
 
 fn small(dir: &Path) -> Vec<String> {

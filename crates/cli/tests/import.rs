@@ -66,8 +66,8 @@ fn imported_fio_json_gives_the_files_figures() {
 fn imported_gobonniego_runs_give_the_files_figures() {
     let tmp = tempfile::tempdir().unwrap();
     let db = db_in(&tmp);
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/samples/gobonniego-1.0.10-runs2.json");
+    let sample =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/gobonniego-1.0.10-runs2.json");
     let original: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&sample).unwrap()).unwrap();
     let out = diskbench()
@@ -106,8 +106,8 @@ fn imported_gobonniego_runs_give_the_files_figures() {
 fn a_file_that_is_neither_is_refused_and_nothing_is_imported() {
     let tmp = tempfile::tempdir().unwrap();
     let db = db_in(&tmp);
-    let good = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/samples/gobonniego-1.0.10-runs2.json");
+    let good =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/gobonniego-1.0.10-runs2.json");
     let bad = tmp.path().join("results.csv");
     std::fs::write(&bad, "iops,read\n1,2\n").unwrap();
     let out = diskbench()

@@ -1,5 +1,6 @@
 //! Command lines that must parse, and what they must parse to: the project's
-//! benchmark (`shared/bench/vs-fio`), the fio sample in `shared/samples`, and
+//! fio comparison (`--name=vs ...`, the line it runs in both), the fio
+//! sample in the root `fixtures/`, and
 //! fio's rules for global options, several jobs and flags.
 
 mod common;
@@ -51,7 +52,7 @@ fn vs_fio_benchmark_line() {
     assert!(args.global_options.is_empty());
 }
 
-/// The command line behind `shared/samples/fio-3.33-randrw.json`: the
+/// The command line behind `fixtures/fio-3.33-randrw.json`: the
 /// options echo exactly as fio's `job options` there (the bare
 /// `--time_based` does not show).
 #[test]

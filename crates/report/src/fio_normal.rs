@@ -5,10 +5,11 @@
 //! The layout and the number formats follow fio 3.33's `stat.c`
 //! (`show_thread_status_normal`, `show_ddir_status`, `display_lat`,
 //! `show_clat_percentiles`, `show_latencies`, `show_group_stats`); see
-//! `tests/fixtures/fio-3.33-randrw.txt`. Lines fio prints from data we do not
-//! collect are left out: the `pid` and time of the job header, `; 0 zone
-//! resets`, and `Disk stats`. After `IO depths` and its `submit`/`complete`
-//! lines, diskbench adds one of its own: `kept`, the mean depth really kept.
+//! `fixtures/fio-3.33-randrw.txt` (at the root). Lines fio prints from data
+//! we do not collect are left out: the `pid` and time of the job header,
+//! `; 0 zone resets`, and `Disk stats`. After `IO depths` and its
+//! `submit`/`complete` lines, diskbench adds one of its own: `kept`, the mean
+//! depth really kept.
 //! `issued rwts` counts the I/Os diskbench counted (the JSON's `total_ios`:
 //! those still in flight at the deadline are reaped, not counted), and
 //! `latency` is fio's latency_target line, off as in the JSON. Warnings are
@@ -311,7 +312,7 @@ mod tests {
     use super::*;
     use crate::testutil::*;
 
-    const FIO_SAMPLE: &str = include_str!("../tests/fixtures/fio-3.33-randrw.txt");
+    const FIO_SAMPLE: &str = include_str!("../../../fixtures/fio-3.33-randrw.txt");
 
     /// The start of a line up to its first digit, units aside: what a
     /// reader's eye (or a grep) anchors on.

@@ -1,7 +1,7 @@
 //! fio-compatible JSON, so the tools people built for `fio --output-format=json`
 //! read diskbench's output unchanged.
 //!
-//! The layout follows fio 3.33 (see `tests/fixtures/fio-3.33-randrw.json`):
+//! The layout follows fio 3.33 (see the root `fixtures/fio-3.33-randrw.json`):
 //! the same top-level keys, the same per-job keys in fio's order, the same
 //! per-direction objects, and fio's number types (integers where fio has
 //! integers, floats rounded to fio's 6 decimals where fio has floats).

@@ -3,7 +3,7 @@
 //! mapping each non-empty latency bucket to its count, so plotting tools can
 //! redraw the whole distribution rather than a few percentiles.
 //!
-//! fio 3.33 (see `/work/shared/samples/fio-3.33-jobfile-jsonplus.json`)
+//! fio 3.33 (see the root `fixtures/fio-3.33-jobfile-jsonplus.json`)
 //! keys each bin by the bucket's value in ns, as a string, and leaves `bins`
 //! out of a direction that did no I/O. diskbench's buckets are its own
 //! log-linear ones, not fio's: a key is the lowest value of a diskbench

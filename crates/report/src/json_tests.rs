@@ -1,11 +1,11 @@
-//! The JSON checked against real fio 3.33 output (`tests/fixtures/`): same
+//! The JSON checked against real fio 3.33 output (the root `fixtures/`): same
 //! keys in the same order, same number types, values derived as fio does.
 
 use super::*;
 use crate::testutil::*;
 use serde_json::Value;
 
-const FIO_SAMPLE: &str = include_str!("../tests/fixtures/fio-3.33-randrw.json");
+const FIO_SAMPLE: &str = include_str!("../../../fixtures/fio-3.33-randrw.json");
 
 /// Top-level keys of fio's output that diskbench leaves out, and why.
 const OMITTED_TOP_KEYS: &[(&str, &str)] = &[(

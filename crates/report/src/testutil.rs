@@ -1,5 +1,5 @@
 //! Hand-built results for the renderers' tests: known latencies, counts and
-//! per-second points, shaped like the fio sample in `tests/fixtures/`.
+//! per-second points, shaped like the fio sample in the root `fixtures/`.
 
 use crate::table::{HEADLINE_IOPS_JOB, HEADLINE_READ_JOB, HEADLINE_WRITE_JOB};
 use model::{

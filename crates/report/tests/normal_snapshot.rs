@@ -23,8 +23,8 @@
 
 use model::RunResult;
 
-const FIO_TEXT: &str = include_str!("fixtures/fio-3.33-randrw.txt");
-const DISKBENCH_RUN: &str = include_str!("fixtures/diskbench-randrw.json");
+const FIO_TEXT: &str = include_str!("../../../fixtures/fio-3.33-randrw.txt");
+const DISKBENCH_RUN: &str = include_str!("../../../fixtures/diskbench-randrw.json");
 
 /// fio's sections, in fio's order: the list this test checks (the fixture
 /// must still read this way, so an edited fixture cannot weaken the test).

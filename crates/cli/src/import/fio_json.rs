@@ -307,10 +307,7 @@ mod tests {
     use super::*;
 
     fn sample(name: &str) -> Value {
-        let path = format!(
-            "{}/../../../shared/samples/{name}",
-            env!("CARGO_MANIFEST_DIR")
-        );
+        let path = format!("{}/../../fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         serde_json::from_str(&text).unwrap()
     }

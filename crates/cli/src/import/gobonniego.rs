@@ -305,7 +305,7 @@ mod tests {
     fn the_sample_gives_its_own_figures() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/samples/gobonniego-1.0.10-runs2.json"
+            "/../../fixtures/gobonniego-1.0.10-runs2.json"
         );
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let runs = parse(&doc, &[]).unwrap();

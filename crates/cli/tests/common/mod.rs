@@ -141,3 +141,18 @@ impl Drop for Loop {
             .status();
     }
 }
+
+/// The times (ms, the first field) of the entries of a fio-style log such
+/// as `NAME_iops.1.log`: one entry per I/O when `log_avg_msec` is 0, so the
+/// gaps between entries show where a job stalled, however busy the machine.
+pub fn log_times(path: &std::path::Path) -> Vec<u64> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(|l| {
+            l.split(", ")
+                .next()
+                .and_then(|t| t.parse().ok())
+                .unwrap_or_else(|| panic!("{}: bad line {l:?}", path.display()))
+        })
+        .collect()
+}

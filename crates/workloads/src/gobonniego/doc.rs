@@ -210,7 +210,7 @@ mod tests {
 
     const SAMPLE: &str = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/samples/gobonniego-1.0.10-runs2.json"
+        "/../../fixtures/gobonniego-1.0.10-runs2.json"
     );
 
     #[test]

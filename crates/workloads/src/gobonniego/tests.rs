@@ -187,7 +187,7 @@ fn the_document_has_gobonniegos_keys() {
     let sample: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/samples/gobonniego-1.0.10-runs2.json"
+            "/../../fixtures/gobonniego-1.0.10-runs2.json"
         ))
         .unwrap(),
     )
