@@ -227,7 +227,10 @@ fn seconds_repeats_runs_and_a_missing_dir_is_made_then_removed() {
     assert!(!out.report.runs.is_empty());
     let deadline = out.report.start + Duration::from_secs(1);
     for (i, r) in out.report.runs.iter().enumerate() {
-        assert!(r.start < deadline, "run {i} started after -seconds 1 had passed");
+        assert!(
+            r.start < deadline,
+            "run {i} started after -seconds 1 had passed"
+        );
     }
     assert!(out.report.dir.starts_with(parent.path().join("made-here")));
     assert_eq!(std::fs::read_dir(parent.path()).unwrap().count(), 0);
