@@ -12,7 +12,7 @@ fn writes_to_a_block_device_need_allow_destructive() {
     let pattern: Vec<u8> = (0..(4u32 << 20)).map(|i| (i % 251) as u8).collect();
     std::fs::write(&image, &pattern).unwrap();
     let Some(dev) = Loop::attach(&image) else {
-        eprintln!("skipped: needs root and a free loop device");
+        testbed::skip("needs root and a free loop device");
         return;
     };
     let filename = format!("--filename={}", dev.device);
@@ -72,7 +72,7 @@ fn prepared(
     std::fs::write(&image, vec![0u8; 64 << 20]).unwrap();
     let dev = Loop::attach(&image)?;
     if !setup(&image, &dev.device) {
-        eprintln!("skipped: could not prepare {}", dev.device);
+        testbed::skip(format!("could not prepare {}", dev.device));
         return None;
     }
     Some((dev, image))
@@ -104,7 +104,7 @@ fn a_filesystem_is_named_and_a_mounted_one_is_refused_even_with_allow_destructiv
     let Some((dev, _image)) = prepared(dir.path(), &|_, d| {
         ok(StdCommand::new("mkfs.ext4").args(["-q", "-F", "-L", "data", d]))
     }) else {
-        eprintln!("skipped: needs root, a loop device and mkfs.ext4");
+        testbed::skip("needs root, a loop device and mkfs.ext4");
         return;
     };
     let out = write_job(&dev.device, &[]);
@@ -128,7 +128,7 @@ fn a_filesystem_is_named_and_a_mounted_one_is_refused_even_with_allow_destructiv
             "the way out is named: {err}"
         );
     } else {
-        eprintln!("skipped the mounted case: mount failed");
+        testbed::skip("the mounted case: mount failed");
     }
     let out = write_job(&dev.device, &["--allow-destructive"]);
     assert!(out.status.success(), "{}", stderr_of(&out));
@@ -166,7 +166,7 @@ fn every_block_size_is_checked_against_the_sector_size_before_any_io() {
         .set_len(32 << 20)
         .unwrap();
     let Some(dev) = Loop::attach_with(&image, &["-b", "4096"]) else {
-        eprintln!("skipped: needs root and a free loop device");
+        testbed::skip("needs root and a free loop device");
         return;
     };
     let filename = format!("--filename={}", dev.device);

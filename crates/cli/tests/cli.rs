@@ -131,7 +131,7 @@ fn a_read_only_directory_is_a_runtime_error() {
             .status()
             .is_ok_and(|s| s.success());
     if !mounted {
-        eprintln!("skipped: needs root to mount a read-only tmpfs");
+        testbed::skip("needs root to mount a read-only tmpfs");
         return;
     }
     let out = diskbench()

@@ -29,7 +29,7 @@ fn calls(trace: &str, call: &str) -> Vec<(f64, f64)> {
 #[test]
 fn the_final_sync_is_inside_the_runtime() {
     if StdCommand::new("strace").arg("-V").output().is_err() {
-        eprintln!("skipped: needs strace (apt-get install strace)");
+        testbed::skip("needs strace (apt-get install strace)");
         return;
     }
     let dir = real_dir();
@@ -46,7 +46,7 @@ fn the_final_sync_is_inside_the_runtime() {
         .output()
         .unwrap();
     if !out.status.success() && stderr_of(&out).contains("ptrace") {
-        eprintln!("skipped: strace cannot trace here: {}", stderr_of(&out));
+        testbed::skip(format!("strace cannot trace here: {}", stderr_of(&out)));
         return;
     }
     assert!(out.status.success(), "{}", stderr_of(&out));

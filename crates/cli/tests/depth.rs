@@ -41,7 +41,7 @@ fn randread(device: &str, iodepth: u32, extra: &[&str]) -> serde_json::Value {
 #[test]
 fn the_depth_asked_is_kept_on_a_device_faster_than_the_tool() {
     let Some((_dir, dev)) = fast_device() else {
-        eprintln!("skipped: needs root, /dev/shm and a free loop device");
+        testbed::skip("needs root, /dev/shm and a free loop device");
         return;
     };
     for (iodepth, bucket) in [(8, "8"), (32, "32"), (64, ">=64")] {

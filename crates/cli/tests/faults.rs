@@ -439,7 +439,7 @@ fn test_file_under(dir: &Path) -> Option<PathBuf> {
 fn a_real_eio_mid_run_ends_the_job_with_a_clear_message() {
     let fs = match Ext4::up() {
         Ok(fs) => fs,
-        Err(why) => return eprintln!("skipped: {why}"),
+        Err(why) => return testbed::skip(why),
     };
     // 30 s planned: the shutdown must end it long before.
     let child = StdCommand::new(assert_cmd::cargo::cargo_bin("diskbench"))
@@ -473,7 +473,7 @@ fn a_real_eio_mid_run_ends_the_job_with_a_clear_message() {
     let shut = fs.shut_down();
     let out = wait_at_most(child, Duration::from_secs(60));
     if let Err(why) = shut {
-        return eprintln!("skipped: cannot shut the file system down: {why}");
+        return testbed::skip(format!("cannot shut the file system down: {why}"));
     }
     let file = file.expect("diskbench made its test file");
     let err = stderr_of(&out);

@@ -420,7 +420,7 @@ fn sync_file_range_every_n_writes_over_what_was_written() {
         "write,wait_after:4"
     );
     if Command::new("strace").arg("-V").output().is_err() {
-        eprintln!("skipped the syscall check: strace is not installed");
+        testbed::skip("the syscall check: strace is not installed");
         return;
     }
     let trace = dir.path().join("trace");

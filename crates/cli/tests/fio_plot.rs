@@ -169,7 +169,7 @@ fn fio_plot_missing() -> Option<String> {
 #[test]
 fn fio_plot_draws_diskbench_json_with_diskbenchs_values() {
     if let Some(reason) = fio_plot_missing() {
-        eprintln!("skipped: {reason}");
+        testbed::skip(reason);
         return;
     }
     let work = real_dir();

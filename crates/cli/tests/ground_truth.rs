@@ -23,7 +23,7 @@ impl Testbed {
     /// `None`, with the reason on stderr, where the machine cannot hold one.
     fn up(name: &str, limits: Limits) -> Option<Testbed> {
         if let Err(why) = testbed::Testbed::available() {
-            eprintln!("skipped: {why}");
+            testbed::skip(why);
             return None;
         }
         // A test that failed while holding the turn poisons it; the next

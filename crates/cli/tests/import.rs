@@ -24,7 +24,7 @@ fn imported_fio_json_gives_the_files_figures() {
         .current_dir(tmp.path())
         .output()
     else {
-        eprintln!("skipped: fio is not installed");
+        testbed::skip("fio is not installed");
         return;
     };
     assert!(fio.status.success(), "{}", stderr_of(&fio));

@@ -290,7 +290,7 @@ fn issue5_ping_ctrl_c_prints_the_summary_so_far() {
 #[test]
 fn issue5_ping_refuses_to_write_a_block_device() {
     if !is_root() {
-        eprintln!("skipped: needs root for a loop device");
+        testbed::skip("needs root for a loop device");
         return;
     }
     let dir = real_dir();
@@ -303,7 +303,7 @@ fn issue5_ping_refuses_to_write_a_block_device() {
         .output()
         .unwrap();
     if !attached.status.success() {
-        eprintln!("skipped: no free loop device");
+        testbed::skip("no free loop device");
         return;
     }
     let device = String::from_utf8_lossy(&attached.stdout).trim().to_string();

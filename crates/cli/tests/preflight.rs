@@ -20,7 +20,7 @@ impl Mount {
     /// machine or user cannot.
     fn new(fstype: &str, options: &str) -> Option<Mount> {
         if !is_root() {
-            eprintln!("skipped: needs root to mount a {fstype}");
+            testbed::skip(format!("needs root to mount a {fstype}"));
             return None;
         }
         let dir = real_dir();
@@ -30,7 +30,7 @@ impl Mount {
             .status()
             .is_ok_and(|s| s.success());
         if !ok {
-            eprintln!("skipped: could not mount a {fstype} here");
+            testbed::skip(format!("could not mount a {fstype} here"));
             return None;
         }
         Some(Mount { dir })

@@ -70,7 +70,7 @@ fn a_file_diskbench_created_may_be_written_again() {
     if xattrs_work(dir.path()) {
         assert!(again.status.success(), "{}", stderr_of(&again));
     } else {
-        eprintln!("skipped: {} has no user xattrs", dir.path().display());
+        testbed::skip(format!("{} has no user xattrs", dir.path().display()));
     }
 }
 
@@ -121,7 +121,7 @@ fn readonly_refuses_every_write_job_and_runs_reads() {
 #[test]
 fn tmpfs_is_named_as_memory_before_any_figure_is_trusted() {
     if !std::path::Path::new("/dev/shm").is_dir() {
-        eprintln!("skipped: no /dev/shm");
+        testbed::skip("no /dev/shm");
         return;
     }
     let dir = tempfile::tempdir_in("/dev/shm").unwrap();

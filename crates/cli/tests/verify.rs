@@ -411,11 +411,13 @@ fn a_buffered_verify_reads_the_device_not_the_page_cache() {
         blocks_read_by(&cmd)
     };
     let Some(direct) = run("direct", &["--direct=1"]) else {
-        eprintln!("skipped: no python3 to read getrusage");
+        testbed::skip("no python3 to read getrusage");
         return;
     };
     if direct < size / 512 {
-        eprintln!("skipped: this filesystem does not count a process's reads ({direct} blocks)");
+        testbed::skip(format!(
+            "this filesystem does not count a process's reads ({direct} blocks)"
+        ));
         return;
     }
     let flushed = run("buffered", &["--direct=0"]).unwrap();

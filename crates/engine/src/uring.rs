@@ -348,7 +348,7 @@ mod tests {
         };
         let mut e = match UringEngine::build(&cfg, false) {
             Ok(e) => e,
-            Err(e) if e.is_refusal() => return eprintln!("skipping: {e}"),
+            Err(e) if e.is_refusal() => return testbed::skip(e),
             Err(e) => panic!("{e}"),
         };
         let caps = e.capabilities();

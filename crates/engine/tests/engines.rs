@@ -37,7 +37,7 @@ fn test_dir(place: Place) -> Option<TempDir> {
             .unwrap_or_else(std::env::temp_dir),
     };
     if !base.is_dir() {
-        eprintln!("skipping: {} is not a directory", base.display());
+        testbed::skip(format!("{} is not a directory", base.display()));
         return None;
     }
     Some(tempfile::tempdir_in(&base).expect("create a test directory"))
@@ -79,7 +79,7 @@ fn setup(kind: EngineKind, place: Place, depth: u32, read_only: bool) -> Option<
     match open(kind, &cfg) {
         Ok(engine) => Some(Fixture { engine, _dir: dir }),
         Err(e) if e.is_refusal() => {
-            eprintln!("skipping {kind:?}: this machine refuses it: {e}");
+            testbed::skip(format!("{kind:?}: this machine refuses it: {e}"));
             None
         }
         Err(e) => panic!("{kind:?} failed to start: {e}"),

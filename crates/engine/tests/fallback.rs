@@ -108,7 +108,7 @@ fn refused_io_uring_falls_back_to_libaio_then_sync() {
     let run = |deny: Vec<libc::c_long>| {
         std::thread::spawn(move || {
             if !deny_on_this_thread(&deny) {
-                eprintln!("skipping: cannot install a seccomp filter here");
+                testbed::skip("cannot install a seccomp filter here");
                 return None;
             }
             Some(open_and_read(EngineKind::IoUring))

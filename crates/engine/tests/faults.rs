@@ -92,7 +92,7 @@ fn setup(kind: EngineKind, faults: &[&str]) -> Option<Fixture> {
             _dir: dir,
         }),
         Err(e) if e.is_refusal() => {
-            eprintln!("skipping {kind:?}: this machine refuses it: {e}");
+            testbed::skip(format!("{kind:?}: this machine refuses it: {e}"));
             None
         }
         Err(e) => panic!("{kind:?} failed to start: {e}"),

@@ -176,7 +176,7 @@ fn hostile_record() -> RunRecord {
 #[test]
 fn report_draws_offline_without_errors_or_requests() {
     let Some(bin) = chromium() else {
-        println!("skipped: chromium not found (Debian: apt-get install chromium; or set CHROMIUM)");
+        testbed::skip("chromium not found (Debian: apt-get install chromium; or set CHROMIUM)");
         return;
     };
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser-report");

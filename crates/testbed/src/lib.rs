@@ -14,9 +14,11 @@
 mod bucket;
 mod cgroup;
 mod loopdev;
+mod skip;
 
 pub use bucket::{Bucket, BucketDriver, Credits, TICK};
 pub use cgroup::Flavour;
+pub use skip::skip;
 
 use cgroup::Throttle;
 use std::path::{Path, PathBuf};
@@ -187,7 +189,7 @@ mod tests {
     #[test]
     fn up_exec_set_and_drop_leave_nothing_behind() {
         if let Err(why) = Testbed::available() {
-            eprintln!("skipped: {why}");
+            crate::skip(why);
             return;
         }
         let name = format!("unit-{}", std::process::id());

@@ -146,10 +146,10 @@ fn counts_sizes_and_data() {
 fn debian_client_txt_parses_when_installed() {
     let path = Path::new("/usr/share/dbench/client.txt");
     if !path.exists() {
-        eprintln!(
-            "skipped: {} is not installed (apt-get install dbench)",
+        testbed::skip(format!(
+            "{} is not installed (apt-get install dbench)",
             path.display()
-        );
+        ));
         return;
     }
     let load = Loadfile::read(path).unwrap();

@@ -274,10 +274,10 @@ fn report_has_dbenchs_lines_and_the_json_keys() {
 fn debian_client_txt_replays_its_first_lines_without_a_mismatch() {
     let path = Path::new("/usr/share/dbench/client.txt");
     if !path.exists() {
-        eprintln!(
-            "skipped: {} is not installed (apt-get install dbench)",
+        testbed::skip(format!(
+            "{} is not installed (apt-get install dbench)",
             path.display()
-        );
+        ));
         return;
     }
     let text = std::fs::read_to_string(path).unwrap();
