@@ -19,7 +19,25 @@ fn a_group_of_clones_reports_cpu_per_clone_as_fio_does() {
     let cpu = job["usr_cpu"].as_f64().unwrap() + job["sys_cpu"].as_f64().unwrap();
     // Four clones each busy on the CPU: over four clones' wall time, not one's.
     assert!(cpu <= 100.5, "usr+sys = {cpu}% for a group of 4 clones");
-    assert!(cpu > 10.0, "the null engine keeps its clones busy: {cpu}%");
+    // fio's job_runtime is that wall time: the four clones' runtimes added.
+    let wall_ms = job["job_runtime"].as_f64().unwrap();
+    assert!(
+        (3800.0..4400.0).contains(&wall_ms),
+        "job_runtime {wall_ms} ms"
+    );
+    let runtime_ms = job["read"]["runtime"].as_f64().unwrap();
+    assert!(
+        (950.0..1100.0).contains(&runtime_ms),
+        "read.runtime {runtime_ms} ms"
+    );
+    // And the shares are of it: CPU time per I/O times the I/Os, over it.
+    let cpu_ns = job["diskbench"]["cpu_ns_per_io"].as_f64().unwrap()
+        * job["read"]["total_ios"].as_f64().unwrap();
+    let share = cpu_ns / (wall_ms * 1e6) * 100.0;
+    assert!(
+        (share - cpu).abs() <= 0.02 * cpu + 0.1,
+        "{share}% against {cpu}%"
+    );
 }
 
 #[test]

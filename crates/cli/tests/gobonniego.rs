@@ -100,7 +100,8 @@ fn json_has_gobonniegos_keys_and_a_90_10_iops_mix() {
             r["diskbench"]["io_writes"].as_u64().unwrap(),
         );
         assert_eq!(reads + writes, ops);
-        assert!(ops >= 50, "{r}");
+        // Enough to see the mix; a loaded machine does fewer in its 0.5 s.
+        assert!(ops >= 20, "{r}");
         // Operations 0, 10, 20, ... of each thread write: ceil(n/10) per thread.
         let excess = 10 * writes - ops;
         assert!(excess <= 9 * 2, "{writes} writes in {ops} operations");
@@ -199,7 +200,9 @@ fn ctrl_c_removes_the_files_and_exits_130() {
         .into_iter()
         .chain(["-iops-duration", "60", "-json"].map(String::from));
     let (out, took) = interrupt(args, Duration::from_millis(1500), &["INT"]);
-    assert!(took < Duration::from_secs(3), "{took:?}");
+    // Far sooner than the 60 s IOPS test would end (a loaded machine takes
+    // a few seconds to finish the phase it is in).
+    assert!(took < Duration::from_secs(10), "{took:?}");
     assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
     let doc = json_of(&out);
     assert!(doc["error"].as_str().unwrap().contains("interrupted"));

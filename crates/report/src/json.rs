@@ -139,10 +139,13 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
         "sync".into(),
         json!({"total_ios": 0, "lat_ns": lat_value(&LatStats::default(), &[])}),
     );
-    m.insert(
-        "job_runtime".into(),
-        json!(stats::runtime_ms(job.runtime_ns)),
-    );
+    // fio's total_run_time: every thread's runtime added (2,000 ms for two
+    // clones of one second), which usr_cpu and sys_cpu are shares of.
+    let wall_ns = match job.cpu.wall_ns {
+        0 => job.runtime_ns,
+        w => w,
+    };
+    m.insert("job_runtime".into(), json!(stats::runtime_ms(wall_ns)));
     let (usr, sys) = stats::cpu_percents(job);
     m.insert("usr_cpu".into(), float(usr));
     m.insert("sys_cpu".into(), float(sys));

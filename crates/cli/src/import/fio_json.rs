@@ -171,10 +171,14 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         0 => uint(job, "job_runtime").saturating_mul(1_000_000),
         ns => ns,
     };
-    // fio gives CPU use as a percentage of the job's runtime: kept as the
-    // time that gives back the same percentage.
+    // fio gives CPU use as a percentage of its job_runtime (every thread's
+    // runtime added): kept as the time that gives back the same percentage.
+    let wall_ns = match uint(job, "job_runtime").saturating_mul(1_000_000) {
+        0 => runtime_ns,
+        ns => ns,
+    };
     let cpu_ns =
-        |key| (super::float(job, key).unwrap_or(0.0).max(0.0) / 100.0 * runtime_ns as f64) as u64;
+        |key| (super::float(job, key).unwrap_or(0.0).max(0.0) / 100.0 * wall_ns as f64) as u64;
     let cpu = CpuUsage {
         user_ns: cpu_ns("usr_cpu"),
         system_ns: cpu_ns("sys_cpu"),
@@ -183,7 +187,7 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         minor_faults: uint(job, "minf"),
         major_faults: uint(job, "majf"),
         kernel_helpers_ns: 0,
-        wall_ns: runtime_ns,
+        wall_ns,
     };
     let error = match uint(job, "error") {
         0 => None,
