@@ -8,6 +8,7 @@
 
 mod blocksizes;
 mod clock;
+mod diskstats;
 mod distribution;
 mod error;
 mod files;
@@ -26,6 +27,7 @@ pub use error::RunError;
 pub use files::{remove_test_dirs, Workspace};
 
 use clock::Clock;
+use diskstats::DiskWatch;
 use engine::{open_with_fallback, EngineConfig};
 use files::{prepare_clone, CloneFiles};
 use model::result::SCHEMA_VERSION;
@@ -167,8 +169,9 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
     if failure.is_none() {
         let clock = Clock::new();
         logs::new_run();
+        let mut disks = DiskWatch::new(groups);
         for (gid, group) in groups.iter().enumerate() {
-            match run_group(gid as u32, group, opts, &clock, ws, &mut result) {
+            match run_group(gid as u32, group, opts, &clock, &mut disks, ws, &mut result) {
                 Ok(errors) => failed_jobs.extend(errors),
                 Err(e) => {
                     failure = Some(e);
@@ -180,6 +183,7 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
                 break;
             }
         }
+        result.disk_util = disks.result();
     }
     if failure.is_none() {
         failure = jobs_failed(failed_jobs);
@@ -208,16 +212,7 @@ fn jobs_failed(mut errors: Vec<String>) -> Option<RunError> {
 /// The places the jobs measure, each probed once.
 fn targets_of(groups: &[Vec<JobSpec>]) -> Vec<TargetInfo> {
     let mut seen = BTreeMap::new();
-    for spec in groups
-        .iter()
-        .flatten()
-        .filter(|s| s.engine != EngineKind::Null)
-    {
-        let path = match &spec.target {
-            FileTarget::Named(p) if p.exists() => p.clone(),
-            FileTarget::Named(p) => parent_dir(p),
-            FileTarget::Generated { directory, .. } => directory.clone(),
-        };
+    for path in groups.iter().flatten().filter_map(diskstats::job_path) {
         seen.entry(path.clone())
             .or_insert_with(|| probe::target(&path));
     }
@@ -328,6 +323,7 @@ fn run_group(
     group: &[JobSpec],
     opts: &RunOptions,
     clock: &Clock,
+    disks: &mut DiskWatch,
     ws: &mut Workspace,
     result: &mut RunResult,
 ) -> Result<Vec<String>, RunError> {
@@ -383,6 +379,8 @@ fn run_group(
     let started = Instant::now();
     let jobs_of: Vec<usize> = clones.iter().map(|c| c.job).collect();
     let snapshot: &RunResult = result;
+    // After the files are laid out and the engines opened: the jobs' I/O only.
+    let disk_start = disks.start();
     let outcomes: Vec<WorkerOutcome> = std::thread::scope(|scope| {
         let handles: Vec<_> = clones
             .into_iter()
@@ -410,6 +408,7 @@ fn run_group(
             .map(|h| h.join().expect("a worker panicked"))
             .collect()
     });
+    let disk_stretch = disks.stop(disk_start);
 
     let mut errors = Vec::new();
     for (j, spec) in group.iter().enumerate() {
@@ -434,6 +433,7 @@ fn run_group(
         errors.extend(mine.iter().find_map(|o| o.error.clone()));
         add_job_warnings(spec, engine_used, &mine, &result.host, &mut result.warnings);
     }
+    diskstats::split_warnings(group, &disk_stretch, &mut result.warnings);
     Ok(errors)
 }
 
