@@ -36,6 +36,7 @@ use offsets::Region;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use steady::SteadyWatch;
@@ -381,16 +382,34 @@ fn run_group(
     let snapshot: &RunResult = result;
     // After the files are laid out and the engines opened: the jobs' I/O only.
     let disk_start = disks.start();
-    let outcomes: Vec<WorkerOutcome> = std::thread::scope(|scope| {
+    // Each worker says when it is done, so the disks are read as the last
+    // one ends, not at the next 50 ms tick: their wall time is util's divisor.
+    let (done_tx, done) = std::sync::mpsc::channel::<()>();
+    let (outcomes, disk_stretch) = std::thread::scope(|scope| {
         let handles: Vec<_> = clones
             .into_iter()
             .map(|c| {
                 let shared = &shared;
-                scope.spawn(move || run_worker(c.plan, shared))
+                let done_tx = done_tx.clone();
+                scope.spawn(move || {
+                    let outcome = run_worker(c.plan, shared);
+                    let _ = done_tx.send(());
+                    outcome
+                })
             })
             .collect();
-        while !handles.iter().all(|h| h.is_finished()) {
-            std::thread::sleep(Duration::from_millis(50));
+        drop(done_tx);
+        let mut running = handles.len();
+        loop {
+            match done.recv_timeout(Duration::from_millis(50)) {
+                Ok(()) => running -= 1,
+                // Every worker ended, a panicked one without saying so.
+                Err(RecvTimeoutError::Disconnected) => running = 0,
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if running == 0 {
+                break;
+            }
             pass_live(opts, &shared, snapshot, gid, group, &mut watch);
             if let Some(progress) = &opts.progress {
                 progress(&Progress {
@@ -402,13 +421,14 @@ fn run_group(
                 });
             }
         }
+        let disk_stretch = disks.stop(disk_start);
         pass_live(opts, &shared, snapshot, gid, group, &mut watch);
-        handles
+        let outcomes: Vec<WorkerOutcome> = handles
             .into_iter()
             .map(|h| h.join().expect("a worker panicked"))
-            .collect()
+            .collect();
+        (outcomes, disk_stretch)
     });
-    let disk_stretch = disks.stop(disk_start);
 
     let mut errors = Vec::new();
     for (j, spec) in group.iter().enumerate() {
