@@ -325,6 +325,36 @@ mod tests {
         assert!(devices_under(Path::new("/no/such/place")).is_empty());
     }
 
+    /// A sysfs-like tree: sdb with partition sdb1, and dm-0 built on sdb1
+    /// and sdc. (The kernel here finds no partitions on a loop device, so
+    /// the layout is checked on its shape.)
+    #[test]
+    fn a_partition_brings_its_disk_and_a_dm_device_its_slaves() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = |p: &str| {
+            let d = root.path().join(p);
+            fs::create_dir_all(d.join("slaves")).unwrap();
+            fs::write(d.join("stat"), "0 0 0 0 0 0 0 0 0 0 0").unwrap();
+            d
+        };
+        let (sdb, sdc, dm) = (dir("sdb"), dir("sdc"), dir("dm-0"));
+        let sdb1 = dir("sdb/sdb1");
+        fs::write(sdb1.join("partition"), "1").unwrap();
+        std::os::unix::fs::symlink(&sdb1, dm.join("slaves/sdb1")).unwrap();
+        std::os::unix::fs::symlink(&sdc, dm.join("slaves/sdc")).unwrap();
+        let names = |start: &Path| {
+            let mut found = Vec::new();
+            add_device(start, 0, &mut found);
+            found.into_iter().map(|d| d.name).collect::<Vec<_>>()
+        };
+        assert_eq!(names(&sdb1), ["sdb1", "sdb"]);
+        assert_eq!(names(&sdb), ["sdb"]);
+        assert_eq!(names(&dm), ["dm-0", "sdb1", "sdb", "sdc"]);
+        // A slave that points back is met once.
+        std::os::unix::fs::symlink(&dm, sdc.join("slaves/dm-0")).unwrap();
+        assert_eq!(names(&dm), ["dm-0", "sdb1", "sdb", "sdc"]);
+    }
+
     fn job(bs: u64, direct: bool) -> JobSpec {
         let mut spec = JobSpec::new("j");
         spec.bs_bytes = bs;
