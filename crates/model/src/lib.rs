@@ -7,6 +7,7 @@
 //! testable on its own.
 
 pub mod depth;
+pub mod disk;
 pub mod fault;
 pub mod fileopts;
 pub mod fio_plat;
@@ -20,6 +21,7 @@ pub mod verify;
 pub mod warning;
 
 pub use depth::DepthStats;
+pub use disk::DiskUtil;
 pub use fault::{FaultKind, FaultParseError, FaultRule};
 pub use histogram::Histogram;
 pub use history::{LivePoint, Prices, RunKind, RunRecord, RunState, SoakRef};

@@ -1,7 +1,7 @@
 //! What a run produced. Base units only (bytes, nanoseconds); the reports
 //! derive rates and fio's KiB/ms fields from these.
 
-use crate::{EngineKind, Histogram, JobSpec, Warning};
+use crate::{DiskUtil, EngineKind, Histogram, JobSpec, Warning};
 use serde::{Deserialize, Serialize};
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -17,6 +17,12 @@ pub struct RunResult {
     pub host: HostInfo,
     pub targets: Vec<TargetInfo>,
     pub jobs: Vec<JobResult>,
+    /// What the kernel counted for each block device under the targets
+    /// while the jobs ran (fio's `disk_util`); empty when no target is on a
+    /// block device (null engine, tmpfs, a network share) and for runs saved
+    /// before it was measured.
+    #[serde(default)]
+    pub disk_util: Vec<DiskUtil>,
     pub warnings: Vec<Warning>,
     /// Set when the run stopped early: the jobs hold what was measured until then.
     pub error: Option<String>,

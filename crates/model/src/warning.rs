@@ -51,6 +51,18 @@ pub enum Warning {
         mean_depth: f64,
         iodepth: u32,
     },
+    /// The device received smaller requests than the job's block size: the
+    /// block layer split each I/O, so the figures are those of the smaller
+    /// size. Judged only for a job that ran alone on the device with one
+    /// block size and direct I/O: with other jobs, several block sizes or
+    /// the page cache in between, the mean size the device saw is a mix and
+    /// says nothing about splitting.
+    RequestsSplit {
+        job: String,
+        device: String,
+        asked_bytes: u64,
+        received_bytes: u64,
+    },
 }
 
 impl fmt::Display for Warning {
@@ -123,6 +135,17 @@ impl fmt::Display for Warning {
                 f,
                 "job '{job}': unlink=1 left {path} in place: diskbench removes only files it \
                  created (fio would delete it); delete it yourself if you mean to"
+            ),
+            Warning::RequestsSplit { job, device, asked_bytes, received_bytes } => write!(
+                f,
+                "job '{job}': {device} received requests of {} on average for I/Os of {}: the \
+                 kernel split each I/O at the device's limits (/sys/block/{device}/queue/\
+                 max_sectors_kb, or max_segments times the 4 KiB pages of the buffer), so the \
+                 figures are those of the smaller size; use a bs no larger than what it \
+                 received, or raise max_sectors_kb (up to max_hw_sectors_kb); when max_segments \
+                 is the limit, huge-page buffers need fewer segments (fio's iomem=mmaphuge)",
+                crate::units::format_bytes_binary(*received_bytes),
+                crate::units::format_bytes_binary(*asked_bytes)
             ),
         }
     }

@@ -255,6 +255,7 @@ pub fn records() -> Vec<RunRecord> {
                         ..TargetInfo::default()
                     }],
                     jobs,
+                    disk_util: Vec::new(),
                     warnings: Vec::new(),
                     error: None,
                     interrupted: false,

@@ -6,10 +6,11 @@
 //! (`show_thread_status_normal`, `show_ddir_status`, `display_lat`,
 //! `show_clat_percentiles`, `show_latencies`, `show_group_stats`); see
 //! `fixtures/fio-3.33-randrw.txt` (at the root). Lines fio prints from data
-//! we do not collect are left out: the `pid` and time of the job header,
-//! `; 0 zone resets`, and `Disk stats`. After `IO depths` and its
-//! `submit`/`complete` lines, diskbench adds one of its own: `kept`, the mean
-//! depth really kept.
+//! we do not collect are left out: the `pid` and time of the job header and
+//! `; 0 zone resets`. `Disk stats` closes the text when the run measured a
+//! device (fio 3.33 prints no `sectors=` there, though its HOWTO shows it).
+//! After `IO depths` and its `submit`/`complete` lines, diskbench adds one of
+//! its own: `kept`, the mean depth really kept.
 //! `issued rwts` counts the I/Os diskbench counted (the JSON's `total_ios`:
 //! those still in flight at the deadline are reaped, not counted), and
 //! `latency` is fio's latency_target line, off as in the JSON. Warnings are
@@ -23,7 +24,7 @@ use crate::format::{
 use crate::stats::{self, Group, LatStats, DIRECTIONS};
 use model::depth::{BATCH_LABELS, LEVEL_LABELS};
 use model::units::OutputUnits;
-use model::{DepthStats, Direction, Histogram, JobResult, RunResult};
+use model::{DepthStats, Direction, DiskUtil, Histogram, JobResult, RunResult};
 use std::fmt::Write;
 
 /// Every job's block, then one `Run status group` block per group.
@@ -39,7 +40,26 @@ pub fn render(result: &RunResult) -> String {
     for group in &groups {
         group_block(&mut out, group, group_units(result, group.id));
     }
+    disk_block(&mut out, &result.disk_util);
     out
+}
+
+/// fio 3.33's `Disk stats` block: what the kernel counted for each device,
+/// reads first; none when the run measured no device, as fio prints none.
+fn disk_block(out: &mut String, disks: &[DiskUtil]) {
+    if disks.is_empty() {
+        return;
+    }
+    out.push_str("\nDisk stats (read/write):\n");
+    for d in disks {
+        let [ri, wi, rm, wm, rt, wt, q] = d.fio_counters();
+        let _ = writeln!(
+            out,
+            "  {}: ios={ri}/{wi}, merge={rm}/{wm}, ticks={rt}/{wt}, in_queue={q}, util={:.2}%",
+            d.name,
+            d.util()
+        );
+    }
 }
 
 /// fio 3.33 prints every job of a group with the `kb_base` of the group's
@@ -352,6 +372,29 @@ mod tests {
         ] {
             assert!(text.contains(needle), "missing {needle:?} in\n{text}");
         }
+    }
+
+    #[test]
+    fn disk_stats_close_the_text_as_in_fio() {
+        // The counters of fio's own line in the sample give fio's line.
+        let mut result = sample_run();
+        result.disk_util = vec![DiskUtil {
+            name: "vda".into(),
+            read_ios: 101439,
+            write_ios: 33784,
+            read_ticks: 25681,
+            write_ticks: 9148,
+            in_queue: 34829,
+            io_ticks: 8468,
+            time_ms: 10000,
+            ..DiskUtil::default()
+        }];
+        let text = render(&result);
+        let fio_tail = &FIO_SAMPLE[FIO_SAMPLE.find("\nDisk stats").unwrap()..];
+        assert!(text.ends_with(fio_tail), "{text}");
+        // No device measured: no block, as fio prints none.
+        result.disk_util.clear();
+        assert!(!render(&result).contains("Disk stats"));
     }
 
     #[test]

@@ -9,9 +9,13 @@
 //! sit under `diskbench` keys that fio readers ignore.
 //!
 //! What fio reports but diskbench does not measure is left out rather than
-//! invented: `disk_util` (the kernel's disk counters), and the queue-depth
-//! distributions (`iodepth_level`, `iodepth_submit`, `iodepth_complete`)
-//! of imported runs, which did not measure them. The `latency_ns/us/ms`
+//! invented: `disk_util` when no target is on a block device (as fio leaves
+//! it out then) or the run was saved before it was measured, and the
+//! queue-depth distributions (`iodepth_level`, `iodepth_submit`,
+//! `iodepth_complete`) of imported runs, which did not measure them.
+//! `disk_util` holds what the kernel counted for each device (see
+//! `model::disk`); its sectors, busy and wall times sit under
+//! `diskbench.disk_util`. The `latency_ns/us/ms`
 //! distributions are computed from the completion-latency histograms, as
 //! fio does. `diskbench.mean_depth` is the number of I/Os really kept in
 //! flight (see `model::depth`).
@@ -77,6 +81,10 @@ pub fn to_value(result: &RunResult) -> Value {
     }
     let jobs: Vec<Value> = result.jobs.iter().map(|j| job_value(result, j)).collect();
     root.insert("jobs".into(), Value::Array(jobs));
+    if !result.disk_util.is_empty() {
+        let disks = result.disk_util.iter().map(disk_value).collect();
+        root.insert("disk_util".into(), Value::Array(disks));
+    }
     root.insert("diskbench".into(), run_extras(result));
     if let Some(error) = &result.error {
         root.insert("error".into(), json!(error));
@@ -86,6 +94,37 @@ pub fn to_value(result: &RunResult) -> Value {
         root.insert("partial".into(), json!(true));
     }
     Value::Object(root)
+}
+
+/// One entry of fio's `disk_util`, keys in fio 3.33's order. fio adds
+/// `aggr_*` keys for a dm or md device with its slaves' sum; diskbench
+/// lists the slaves as entries of their own instead.
+fn disk_value(d: &model::DiskUtil) -> Value {
+    json!({
+        "name": d.name,
+        "read_ios": d.read_ios,
+        "write_ios": d.write_ios,
+        "read_merges": d.read_merges,
+        "write_merges": d.write_merges,
+        "read_ticks": d.read_ticks,
+        "write_ticks": d.write_ticks,
+        "in_queue": d.in_queue,
+        "util": six_decimals(d.util()),
+    })
+}
+
+/// The counters fio's `disk_util` leaves out, under `diskbench.disk_util`:
+/// sectors moved, the busy time and the wall time `util` divides, and the
+/// mean size of the requests the device received.
+fn disk_extras(d: &model::DiskUtil) -> Value {
+    json!({
+        "name": d.name,
+        "read_sectors": d.read_sectors,
+        "write_sectors": d.write_sectors,
+        "io_ticks_ms": d.io_ticks,
+        "time_ms": d.time_ms,
+        "mean_request_bytes": d.mean_request_bytes(),
+    })
 }
 
 /// fio's `steadystate` object: the criterion as fio prints it (a
@@ -389,6 +428,10 @@ fn run_extras(result: &RunResult) -> Value {
         "targets".into(),
         serde_json::to_value(&result.targets).unwrap_or(Value::Null),
     );
+    if !result.disk_util.is_empty() {
+        let disks = result.disk_util.iter().map(disk_extras).collect();
+        m.insert("disk_util".into(), Value::Array(disks));
+    }
     let warnings: Vec<Value> = result.warnings.iter().map(warning_value).collect();
     m.insert("warnings".into(), Value::Array(warnings));
     m.insert("interrupted".into(), json!(result.interrupted));

@@ -7,11 +7,8 @@ use serde_json::Value;
 
 const FIO_SAMPLE: &str = include_str!("../../../fixtures/fio-3.33-randrw.json");
 
-/// Top-level keys of fio's output that diskbench leaves out, and why.
-const OMITTED_TOP_KEYS: &[(&str, &str)] = &[(
-    "disk_util",
-    "the kernel's per-disk counters are not collected (yet); an honest absence beats zeros",
-)];
+/// Top-level keys of fio's output that diskbench leaves out, and why: none.
+const OMITTED_TOP_KEYS: &[(&str, &str)] = &[];
 
 /// Per-job keys of fio's output that diskbench leaves out, and why.
 const OMITTED_JOB_KEYS: &[(&str, &str)] = &[
@@ -124,6 +121,28 @@ fn job_keys_are_fios_in_fios_order() {
     }
     assert_eq!(v["jobs"][0]["trim"], fio["jobs"][0]["trim"]);
     assert_eq!(v["jobs"][0]["sync"], fio["jobs"][0]["sync"]);
+}
+
+#[test]
+fn disk_util_is_fios_keys_types_and_values() {
+    let v = ours(&sample_run());
+    let fio = sample();
+    let (ours, theirs) = (&v["disk_util"][0], &fio["disk_util"][0]);
+    assert_eq!(keys(ours), keys(theirs));
+    assert_same_types("disk_util[0]", theirs, ours);
+    // The sample's counters are fio's; util is 2548 ms busy of 3001.
+    for key in ["name", "read_ios", "write_ios", "read_ticks", "in_queue"] {
+        assert_eq!(ours[key], theirs[key], "{key}");
+    }
+    assert_eq!(ours["util"].as_f64(), Some(84.905032));
+    let extras = &v["diskbench"]["disk_util"][0];
+    assert_eq!(extras["mean_request_bytes"], 4096);
+    assert_eq!(extras["time_ms"], 3001);
+    // No device measured: no key, as fio writes none.
+    let mut none = sample_run();
+    none.disk_util.clear();
+    let v = self::ours(&none);
+    assert!(v.get("disk_util").is_none() && v["diskbench"].get("disk_util").is_none());
 }
 
 #[test]

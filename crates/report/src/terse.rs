@@ -11,14 +11,15 @@
 //! `percentile_list` padded with `0%=0` as fio pads it; bw min, max,
 //! aggregate %, mean, stdev in KiB/s); CPU (usr, sys, ctx, majf, minf); the
 //! 7 I/O-depth fields; 10 latency fields in us (sub-microsecond I/Os
-//! counted in the first, as fio does) and 12 in ms; then the description
-//! when the job has one. That is 121 fields, as fio 3.33 prints without
-//! disk statistics.
+//! counted in the first, as fio does) and 12 in ms; then, for each device
+//! the run measured, 9 disk fields (name, read and write ios, merges and
+//! ticks, in_queue, util %: the run's figures, the same on every job's
+//! line, as fio 3.33 repeats them); then the description when the job has
+//! one. That is 121 fields without devices, as fio 3.33 prints with no
+//! disk statistics (e.g. for the null engine), and 130 with one.
 //!
 //! The I/O-depth fields are fio's `iodepth_level` (`0.0%` for an imported
-//! run, which did not measure it). The disk utilisation block is left out,
-//! as fio leaves it out when it has no disk statistics (e.g. for the null
-//! engine).
+//! run, which did not measure it).
 
 use crate::stats::{self, LatStats, DIRECTIONS};
 use model::{DepthStats, Direction, Histogram, JobResult, RunResult};
@@ -65,6 +66,11 @@ pub fn job_fields(result: &RunResult, job: &JobResult) -> Vec<String> {
     let mut us = b.us;
     us[0] += b.ns.iter().sum::<f64>();
     f.extend(us.iter().chain(&b.ms).map(|p| format!("{p:.2}%")));
+    for d in &result.disk_util {
+        f.push(d.name.clone());
+        f.extend(d.fio_counters().map(|n| n.to_string()));
+        f.push(format!("{:.2}%", d.util()));
+    }
     if let Some(desc) = &job.spec.description {
         f.push(desc.clone());
     }
@@ -135,10 +141,14 @@ mod tests {
 
     /// fio 3.33's terse v3 line without disk statistics has 121 fields.
     const FIO_V3_FIELDS: usize = 121;
+    /// Each device adds 9.
+    const DISK_FIELDS: usize = 9;
 
     #[test]
     fn field_count_is_fios() {
-        let text = render(&testutil::sample_run());
+        let mut result = testutil::sample_run();
+        result.disk_util.clear();
+        let text = render(&result);
         assert_eq!(text.lines().count(), 1);
         let line = text.lines().next().unwrap();
         assert_eq!(line.split(';').count(), FIO_V3_FIELDS, "{line}");
@@ -182,10 +192,41 @@ mod tests {
         result.jobs[0].spec.percentile_list = vec![50.0, 99.0];
         result.jobs[0].spec.description = Some("a b".into());
         let fields = job_fields(&result, &result.jobs[0]);
-        assert_eq!(fields.len(), FIO_V3_FIELDS + 1);
+        assert_eq!(fields.len(), FIO_V3_FIELDS + DISK_FIELDS + 1);
         assert!(fields[17].starts_with("50.000000%="), "{}", fields[17]);
         assert!(fields[18].starts_with("99.000000%="), "{}", fields[18]);
         assert_eq!(fields[19], "0%=0");
         assert_eq!(fields.last().unwrap(), "a b");
+    }
+
+    #[test]
+    fn disk_fields_follow_the_latencies_on_every_job_line() {
+        // fio 3.33 on a loop device ended its line this way (ours from the
+        // same counters, and a busy time that gives the same util).
+        let fio_tail = "loop3;32618;0;0;0;574;0;573;55.99%";
+        let mut result = testutil::suite_run();
+        result.disk_util = vec![model::DiskUtil {
+            name: "loop3".into(),
+            read_ios: 32618,
+            read_ticks: 574,
+            in_queue: 573,
+            io_ticks: 5599,
+            time_ms: 10000,
+            ..Default::default()
+        }];
+        let text = render(&result);
+        assert_eq!(text.lines().count(), result.jobs.len());
+        for line in text.lines() {
+            assert_eq!(line.split(';').count(), FIO_V3_FIELDS + DISK_FIELDS);
+            assert!(line.ends_with(fio_tail), "{line}");
+        }
+        // Two devices: 9 fields each, in the run's order.
+        result.disk_util.push(model::DiskUtil {
+            name: "vda".into(),
+            ..Default::default()
+        });
+        let line = render(&result).lines().next().unwrap().to_string();
+        assert_eq!(line.split(';').count(), FIO_V3_FIELDS + 2 * DISK_FIELDS);
+        assert!(line.ends_with(&format!("{fio_tail};vda;0;0;0;0;0;0;0;0.00%")));
     }
 }

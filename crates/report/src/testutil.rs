@@ -3,8 +3,8 @@
 
 use crate::table::{HEADLINE_IOPS_JOB, HEADLINE_READ_JOB, HEADLINE_WRITE_JOB};
 use model::{
-    CpuUsage, DirStats, EngineKind, Histogram, HostInfo, JobResult, JobSpec, RunResult, RwMode,
-    SeriesPoint, TargetInfo, Warning,
+    CpuUsage, DirStats, DiskUtil, EngineKind, Histogram, HostInfo, JobResult, JobSpec, RunResult,
+    RwMode, SeriesPoint, TargetInfo, Warning,
 };
 
 pub const SEQ_READ_NAME: &str = HEADLINE_READ_JOB;
@@ -201,6 +201,20 @@ pub fn run(jobs: Vec<JobResult>) -> RunResult {
             ..TargetInfo::default()
         }],
         jobs,
+        // The fixture's disk_util entry (util: 2548 ms busy of 3001).
+        disk_util: vec![DiskUtil {
+            name: "vda".into(),
+            read_ios: 93376,
+            write_ios: 31143,
+            read_sectors: 93376 * 8,
+            write_sectors: 31143 * 8,
+            read_ticks: 24920,
+            write_ticks: 8829,
+            in_queue: 33749,
+            io_ticks: 2548,
+            time_ms: 3001,
+            ..DiskUtil::default()
+        }],
         warnings: vec![Warning::CpuBound {
             job: "randrw-75".into(),
             cpu_pct: 97.0,

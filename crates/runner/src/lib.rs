@@ -8,6 +8,7 @@
 
 mod blocksizes;
 mod clock;
+mod diskstats;
 mod distribution;
 mod error;
 mod files;
@@ -26,6 +27,7 @@ pub use error::RunError;
 pub use files::{remove_test_dirs, Workspace};
 
 use clock::Clock;
+use diskstats::DiskWatch;
 use engine::{open_with_fallback, EngineConfig};
 use files::{prepare_clone, CloneFiles};
 use model::result::SCHEMA_VERSION;
@@ -34,6 +36,7 @@ use offsets::Region;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use steady::SteadyWatch;
@@ -167,8 +170,9 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
     if failure.is_none() {
         let clock = Clock::new();
         logs::new_run();
+        let mut disks = DiskWatch::new(groups);
         for (gid, group) in groups.iter().enumerate() {
-            match run_group(gid as u32, group, opts, &clock, ws, &mut result) {
+            match run_group(gid as u32, group, opts, &clock, &mut disks, ws, &mut result) {
                 Ok(errors) => failed_jobs.extend(errors),
                 Err(e) => {
                     failure = Some(e);
@@ -180,6 +184,7 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
                 break;
             }
         }
+        result.disk_util = disks.result();
     }
     if failure.is_none() {
         failure = jobs_failed(failed_jobs);
@@ -208,16 +213,7 @@ fn jobs_failed(mut errors: Vec<String>) -> Option<RunError> {
 /// The places the jobs measure, each probed once.
 fn targets_of(groups: &[Vec<JobSpec>]) -> Vec<TargetInfo> {
     let mut seen = BTreeMap::new();
-    for spec in groups
-        .iter()
-        .flatten()
-        .filter(|s| s.engine != EngineKind::Null)
-    {
-        let path = match &spec.target {
-            FileTarget::Named(p) if p.exists() => p.clone(),
-            FileTarget::Named(p) => parent_dir(p),
-            FileTarget::Generated { directory, .. } => directory.clone(),
-        };
+    for path in groups.iter().flatten().filter_map(diskstats::job_path) {
         seen.entry(path.clone())
             .or_insert_with(|| probe::target(&path));
     }
@@ -328,6 +324,7 @@ fn run_group(
     group: &[JobSpec],
     opts: &RunOptions,
     clock: &Clock,
+    disks: &mut DiskWatch,
     ws: &mut Workspace,
     result: &mut RunResult,
 ) -> Result<Vec<String>, RunError> {
@@ -383,16 +380,36 @@ fn run_group(
     let started = Instant::now();
     let jobs_of: Vec<usize> = clones.iter().map(|c| c.job).collect();
     let snapshot: &RunResult = result;
-    let outcomes: Vec<WorkerOutcome> = std::thread::scope(|scope| {
+    // After the files are laid out and the engines opened: the jobs' I/O only.
+    let disk_start = disks.start();
+    // Each worker says when it is done, so the disks are read as the last
+    // one ends, not at the next 50 ms tick: their wall time is util's divisor.
+    let (done_tx, done) = std::sync::mpsc::channel::<()>();
+    let (outcomes, disk_stretch) = std::thread::scope(|scope| {
         let handles: Vec<_> = clones
             .into_iter()
             .map(|c| {
                 let shared = &shared;
-                scope.spawn(move || run_worker(c.plan, shared))
+                let done_tx = done_tx.clone();
+                scope.spawn(move || {
+                    let outcome = run_worker(c.plan, shared);
+                    let _ = done_tx.send(());
+                    outcome
+                })
             })
             .collect();
-        while !handles.iter().all(|h| h.is_finished()) {
-            std::thread::sleep(Duration::from_millis(50));
+        drop(done_tx);
+        let mut running = handles.len();
+        loop {
+            match done.recv_timeout(Duration::from_millis(50)) {
+                Ok(()) => running -= 1,
+                // Every worker ended, a panicked one without saying so.
+                Err(RecvTimeoutError::Disconnected) => running = 0,
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if running == 0 {
+                break;
+            }
             pass_live(opts, &shared, snapshot, gid, group, &mut watch);
             if let Some(progress) = &opts.progress {
                 progress(&Progress {
@@ -404,11 +421,13 @@ fn run_group(
                 });
             }
         }
+        let disk_stretch = disks.stop(disk_start);
         pass_live(opts, &shared, snapshot, gid, group, &mut watch);
-        handles
+        let outcomes: Vec<WorkerOutcome> = handles
             .into_iter()
             .map(|h| h.join().expect("a worker panicked"))
-            .collect()
+            .collect();
+        (outcomes, disk_stretch)
     });
 
     let mut errors = Vec::new();
@@ -434,6 +453,7 @@ fn run_group(
         errors.extend(mine.iter().find_map(|o| o.error.clone()));
         add_job_warnings(spec, engine_used, &mine, &result.host, &mut result.warnings);
     }
+    diskstats::split_warnings(group, &disk_stretch, &mut result.warnings);
     Ok(errors)
 }
 

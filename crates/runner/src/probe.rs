@@ -51,7 +51,10 @@ fn disk_dir(major: u32, minor: u32) -> Option<PathBuf> {
     }
 }
 
-fn dev_numbers(path: &Path) -> Option<(u32, u32)> {
+/// The device numbers of the block device `path` is, or holds it; `None`
+/// for a file on no block device (major 0: tmpfs, NFS, btrfs's anonymous
+/// numbers).
+pub(crate) fn dev_numbers(path: &Path) -> Option<(u32, u32)> {
     let meta = fs::metadata(path).ok()?;
     let dev = if meta.file_type().is_block_device() {
         meta.rdev()

@@ -2,8 +2,8 @@
 #![allow(dead_code)]
 
 use model::{
-    CpuUsage, DirStats, EngineKind, HostInfo, JobResult, JobSpec, Prices, RunKind, RunRecord,
-    RunResult, RwMode, TargetInfo,
+    CpuUsage, DirStats, DiskUtil, EngineKind, HostInfo, JobResult, JobSpec, Prices, RunKind,
+    RunRecord, RunResult, RwMode, TargetInfo,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -65,6 +65,17 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             steadystate: None,
             verify: None,
             depth: Default::default(),
+        }],
+        // The kernel's side of the same second: kept and loaded back.
+        disk_util: vec![DiskUtil {
+            name: "vda".into(),
+            read_ios: ios,
+            read_sectors: ios * 8,
+            read_ticks: ios / 10,
+            io_ticks: 900,
+            in_queue: ios / 10,
+            time_ms: 1000,
+            ..DiskUtil::default()
         }],
         warnings: Vec::new(),
         error: None,
