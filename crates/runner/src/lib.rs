@@ -663,6 +663,13 @@ fn add_job_warnings(
             ram_bytes: host.mem_bytes,
         });
     }
+    if engine == EngineKind::Sync && spec.iodepth > 1 {
+        warnings.push(Warning::DepthCapped {
+            job: spec.name.clone(),
+            engine: engine.fio_name().to_string(),
+            iodepth: spec.iodepth,
+        });
+    }
     // The depth is kept on purpose only by an asynchronous engine running
     // flat out: a rate, a thinktime or iodepth_low keep it lower by design.
     let flat_out = !spec.rate.caps() && spec.thinktime.think.is_zero();
