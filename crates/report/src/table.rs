@@ -22,6 +22,12 @@
 //! highest read bandwidth, the highest write bandwidth, and the headline
 //! says which job it came from. A figure no job can give (nothing wrote) is
 //! shown as "n/a".
+//!
+//! An interrupted run has no fallback: the jobs it never reached might have
+//! been the best, and the suite's later jobs are missing only because it
+//! stopped, so "best of all jobs" would put a sequential test's IOPS under
+//! the mixed test's heading. Each figure then comes from its named job or is
+//! absent, and the headline says the run was interrupted before that job.
 
 use crate::format::{latency, mb_per_sec, mib_per_sec, size_both};
 use crate::stats::{self, DIRECTIONS};
@@ -216,6 +222,8 @@ pub struct Headline {
     pub iops: Option<HeadlineFigure>,
     pub read_mb_per_sec: Option<HeadlineFigure>,
     pub write_mb_per_sec: Option<HeadlineFigure>,
+    /// The run was interrupted: a missing figure is missing for that reason.
+    pub interrupted: bool,
 }
 
 /// The three headline figures by the rule in the module docs.
@@ -227,6 +235,7 @@ pub fn headline_figures(result: &RunResult) -> Headline {
         iops: figure(result, HEADLINE_IOPS_JOB, total_iops, |j| j.total_ios() > 0),
         read_mb_per_sec: figure(result, HEADLINE_READ_JOB, read_mb, |j| did(&j.read)),
         write_mb_per_sec: figure(result, HEADLINE_WRITE_JOB, write_mb, |j| did(&j.write)),
+        interrupted: result.interrupted,
     }
 }
 
@@ -247,6 +256,9 @@ fn figure(
             fallback: false,
         });
     }
+    if result.interrupted {
+        return None;
+    }
     result
         .jobs
         .iter()
@@ -262,25 +274,33 @@ fn figure(
 /// The three figures, one per line: `IOPS  41523  (mixed-4k-qd32)`.
 pub fn headline(result: &RunResult) -> String {
     let h = headline_figures(result);
+    let suite = result.jobs.iter().any(|j| {
+        [HEADLINE_IOPS_JOB, HEADLINE_READ_JOB, HEADLINE_WRITE_JOB].contains(&j.name.as_str())
+    });
+    let missing = |name: &str, otherwise: &str| match (h.interrupted, suite) {
+        (true, true) => format!("the run was interrupted before {name}"),
+        (true, false) => "the run was interrupted: no best of part of the jobs".to_string(),
+        (false, _) => otherwise.to_string(),
+    };
     let lines = [
         (
             "IOPS",
             h.iops.as_ref().map(|f| (format!("{:.0}", f.value), f)),
-            "no job did I/O",
+            missing(HEADLINE_IOPS_JOB, "no job did I/O"),
         ),
         (
             "Read MB/s",
             h.read_mb_per_sec
                 .as_ref()
                 .map(|f| (format!("{:.1}", f.value), f)),
-            "no job read",
+            missing(HEADLINE_READ_JOB, "no job read"),
         ),
         (
             "Write MB/s",
             h.write_mb_per_sec
                 .as_ref()
                 .map(|f| (format!("{:.1}", f.value), f)),
-            "no job wrote",
+            missing(HEADLINE_WRITE_JOB, "no job wrote"),
         ),
     ];
     let width = lines
@@ -422,5 +442,23 @@ mod tests {
             headline(&read_only)
         );
         assert_eq!(headline_figures(&run(vec![])), Headline::default());
+    }
+
+    /// Stopped after the sequential tests: no IOPS from seq-read, no best of
+    /// part of the suite; the figures it reached are its own.
+    #[test]
+    fn an_interrupted_run_takes_figures_only_from_the_jobs_they_name() {
+        let mut result = run(vec![seq_read_job(HEADLINE_READ_JOB, 2000)]);
+        result.interrupted = true;
+        let h = headline_figures(&result);
+        assert_eq!(h.iops, None);
+        assert_eq!(h.write_mb_per_sec, None);
+        assert_eq!(h.read_mb_per_sec.unwrap().job, HEADLINE_READ_JOB);
+        let text = headline(&result);
+        assert!(!text.contains("best of all jobs"), "{text}");
+        assert!(
+            text.contains("n/a  (the run was interrupted before mixed-4k-qd32)"),
+            "{text}"
+        );
     }
 }
