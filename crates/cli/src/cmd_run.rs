@@ -212,6 +212,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     if groups.is_empty() {
         return step_exit(Exit::Ok);
     }
+    // An unusable target is reported alone, before any description of it.
+    if let Err(e) = runner::check_targets(&groups) {
+        eprintln!("diskbench run: {e}");
+        return Ok(Exit::of(&Some(e)));
+    }
     if !args.json {
         let before = model::RunResult {
             targets: vec![runner::probe::target(&dir)],

@@ -121,29 +121,6 @@ fn a_size_larger_than_the_free_space_is_refused_before_writing() {
     assert!(entries(dir.path()).is_empty());
 }
 
-#[test]
-fn a_read_only_directory_is_a_runtime_error() {
-    let dir = real_dir();
-    let mounted = is_root()
-        && StdCommand::new("mount")
-            .args(["-t", "tmpfs", "-o", "ro,size=1m", "tmpfs"])
-            .arg(dir.path())
-            .status()
-            .is_ok_and(|s| s.success());
-    if !mounted {
-        eprintln!("skipped: needs root to mount a read-only tmpfs");
-        return;
-    }
-    let out = diskbench()
-        .args(["fio", "--name=t", "--rw=write", "--size=64k"])
-        .arg(format!("--directory={}", dir.path().display()))
-        .output()
-        .unwrap();
-    let _ = StdCommand::new("umount").arg(dir.path()).status();
-    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
-    assert!(stderr_of(&out).contains("writable"), "{}", stderr_of(&out));
-}
-
 /// A zero, negative or malformed size or runtime is a usage error that
 /// names the option as the command spells it, before anything is measured.
 #[test]
