@@ -103,7 +103,9 @@ fn suite(
         format!("--size={size}"),
         format!("--runtime={runtime}"),
         format!("--ramp_time={ramp}"),
-        "--time_based".to_string(),
+        // With a value, so the job options echo it (fio echoes no bare
+        // flag) and pasting them into fio gives the job that ran.
+        "--time_based=1".to_string(),
     ];
     let mut groups: Vec<Vec<JobSpec>> = Vec::new();
     let mut capped = Vec::new();
@@ -111,7 +113,7 @@ fn suite(
         let argv = common
             .iter()
             .cloned()
-            .chain(line.split_whitespace().map(String::from));
+            .chain(line.split_whitespace().map(with_value));
         let parsed = fio::parse_args(argv)?;
         for mut job in parsed.jobs {
             job.target = FileTarget::Generated {
@@ -143,6 +145,15 @@ fn suite(
         );
     }
     Ok(groups)
+}
+
+/// A profile's bare flag (`--group_reporting`) as `--group_reporting=1`:
+/// only options with a value are echoed in the job options.
+fn with_value(arg: &str) -> String {
+    match arg.starts_with("--") && !arg.contains('=') {
+        true => format!("{arg}=1"),
+        false => arg.to_string(),
+    }
 }
 
 /// A synchronous engine keeps one I/O in flight whatever `iodepth` says, so

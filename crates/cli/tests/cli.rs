@@ -234,5 +234,7 @@ fn run_json_has_one_job_per_test() {
             j["read"]["total_ios"].as_u64().unwrap() + j["write"]["total_ios"].as_u64().unwrap();
         assert!(ios > 0, "{}", j["jobname"]);
         assert_eq!(j["job options"]["direct"], "1");
+        // Every option that ran is echoed: pasted into fio, the same job.
+        assert_eq!(j["job options"]["time_based"], "1", "{}", j["jobname"]);
     }
 }
