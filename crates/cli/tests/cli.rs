@@ -2,7 +2,6 @@
 
 mod common;
 use common::*;
-use std::process::Command as StdCommand;
 
 #[test]
 fn fio_null_job_prints_fio_shaped_json() {
