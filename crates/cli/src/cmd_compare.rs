@@ -1,7 +1,10 @@
 //! `diskbench compare`: seed 000's table. A row per group of runs (by
 //! label), IOPS, Read MB/s, Write MB/s and p99 latency as mean ± sd over
 //! the runs, and the costs when prices were given. Which job feeds which
-//! column is `report::compare`'s rule, defined once there.
+//! column is `report::compare`'s rule, defined once there. A column whose
+//! runs measured unlike jobs (another rw, bs, iodepth, numjobs, direct or
+//! engine) is not averaged but marked `mixed`, and a `--by` label no run
+//! has is an error: grouping by it would silently put every run in one row.
 
 use crate::history::DbArgs;
 use crate::outcome::Exit;
@@ -36,6 +39,19 @@ pub fn run(args: CompareArgs) -> anyhow::Result<Exit> {
         Ok(runs) => runs,
         Err(exit) => return exit,
     };
+    let known: std::collections::BTreeSet<&String> =
+        runs.iter().flat_map(|r| r.labels.keys()).collect();
+    if let Some(missing) = args.by.iter().find(|k| !known.contains(k)) {
+        let list: Vec<&str> = known.iter().map(|k| k.as_str()).collect();
+        let have = match list.is_empty() {
+            true => "the selected runs have no labels (save runs with --label KEY=VALUE)".into(),
+            false => format!("the selected runs have: {}", list.join(", ")),
+        };
+        eprintln!(
+            "diskbench compare: no selected run has the label '{missing}' to group --by: {have}"
+        );
+        return Ok(Exit::Usage);
+    }
     let c = compare::compare(&runs, &args.by);
     let text = match args.format {
         Format::Table => compare::render_table(&c),

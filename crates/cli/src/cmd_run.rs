@@ -103,14 +103,17 @@ fn suite(
         format!("--size={size}"),
         format!("--runtime={runtime}"),
         format!("--ramp_time={ramp}"),
-        "--time_based".to_string(),
+        // With a value, so the job options echo it (fio echoes no bare
+        // flag) and pasting them into fio gives the job that ran.
+        "--time_based=1".to_string(),
     ];
-    let mut groups = Vec::new();
+    let mut groups: Vec<Vec<JobSpec>> = Vec::new();
+    let mut capped = Vec::new();
     for line in profile.tests() {
         let argv = common
             .iter()
             .cloned()
-            .chain(line.split_whitespace().map(String::from));
+            .chain(line.split_whitespace().map(with_value));
         let parsed = fio::parse_args(argv)?;
         for mut job in parsed.jobs {
             job.target = FileTarget::Generated {
@@ -118,10 +121,65 @@ fn suite(
                 nrfiles: 1,
                 shared: Some(SUITE_FILE.to_string()),
             };
-            groups.push(vec![job]);
+            if let Some(asked) = cap_sync_depth(&mut job) {
+                capped.push((asked, job.name.clone()));
+            }
+            // A capped test and its QD1 twin are the same test: measured once.
+            let twin = capped.iter().any(|(_, ran)| *ran == job.name)
+                && groups.iter().flatten().any(|j| j.name == job.name);
+            if !twin {
+                groups.push(vec![job]);
+            }
         }
     }
+    if !capped.is_empty() {
+        eprintln!(
+            "diskbench run: warning: ioengine={} does one I/O at a time, so queue depth will be \
+             capped at 1: {} (each measured once); use --engine io_uring or libaio for a deeper queue",
+            args.engine,
+            capped
+                .iter()
+                .map(|(asked, ran)| format!("{asked} runs as {ran}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     Ok(groups)
+}
+
+/// A profile's bare flag (`--group_reporting`) as `--group_reporting=1`:
+/// only options with a value are echoed in the job options.
+fn with_value(arg: &str) -> String {
+    match arg.starts_with("--") && !arg.contains('=') {
+        true => format!("{arg}=1"),
+        false => arg.to_string(),
+    }
+}
+
+/// A synchronous engine keeps one I/O in flight whatever `iodepth` says, so
+/// a suite test asking for more runs at QD1 and is named for what it runs
+/// (`rand-read-4k-qd32` becomes `rand-read-4k-qd1`); its old name is
+/// returned. A name without a `-qdN` suffix is kept.
+fn cap_sync_depth(job: &mut JobSpec) -> Option<String> {
+    if job.engine != model::EngineKind::Sync || job.iodepth <= 1 {
+        return None;
+    }
+    let asked = job.name.clone();
+    job.iodepth = 1;
+    if let Some((stem, depth)) = asked.rsplit_once("-qd") {
+        if !depth.is_empty() && depth.bytes().all(|b| b.is_ascii_digit()) {
+            job.name = format!("{stem}-qd1");
+        }
+    }
+    // The job options echo what ran, so pasting them into fio gives this job.
+    for (key, value) in &mut job.options {
+        match key.as_str() {
+            "iodepth" => *value = "1".into(),
+            "name" => value.clone_from(&job.name),
+            _ => {}
+        }
+    }
+    Some(asked)
 }
 
 pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
@@ -164,6 +222,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     };
     if groups.is_empty() {
         return step_exit(Exit::Ok);
+    }
+    // An unusable target is reported alone, before any description of it.
+    if let Err(e) = runner::check_targets(&groups) {
+        eprintln!("diskbench run: {e}");
+        return Ok(Exit::of(&Some(e)));
     }
     if !args.json {
         let before = model::RunResult {

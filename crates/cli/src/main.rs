@@ -77,6 +77,13 @@ enum Command {
     /// Bring fio JSON and GoBonnieGo -json results into the history
     Import(cmd_import::ImportArgs),
     /// Compare groups of runs (by label): IOPS, Read MB/s, Write MB/s, p99, costs
+    ///
+    /// Like is compared with like: a column is averaged only over runs whose
+    /// figure came from jobs of one shape (rw, bs, iodepth, numjobs, direct,
+    /// engine); otherwise it reads "mixed" and a note under the table names
+    /// the shapes found. Select runs of one kind (--command, --label) or label
+    /// them apart and group by that label. A --by label no selected run has
+    /// is an error listing the labels there are.
     Compare(cmd_compare::CompareArgs),
     /// Write one self-contained HTML report with charts
     Report(cmd_report::ReportArgs),

@@ -73,10 +73,13 @@ pub fn stop_on_signals() -> anyhow::Result<Arc<AtomicBool>> {
     Ok(Arc::clone(STOP.get_or_init(|| stop)))
 }
 
-/// Prints the warnings and the error (if any) on stderr.
+/// Prints the warnings and the error (if any) on stderr; the warnings about
+/// the target itself were printed before the run (see `soak::run`).
 pub fn report_problems(outcome: &RunOutcome) {
     for w in &outcome.result.warnings {
-        eprintln!("warning: {w}");
+        if !matches!(w, model::Warning::NotALocalDisk { .. }) {
+            eprintln!("warning: {w}");
+        }
     }
     match &outcome.failure {
         Some(RunError::Interrupted) => {

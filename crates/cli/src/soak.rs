@@ -261,6 +261,11 @@ pub fn run(
     mut print: impl FnMut(&Finished) -> anyhow::Result<()>,
 ) -> anyhow::Result<Summary> {
     let stop = stop_on_signals()?;
+    // Before any figure, and once for a soak: the target is memory, a
+    // network share or FUSE (report_problems leaves these out).
+    for w in runner::target_warnings(m.groups) {
+        eprintln!("warning: {w}");
+    }
     let soak_id = plan.map(|_| new_soak_id());
     let started = Instant::now();
     let mut summary = Summary {

@@ -127,6 +127,27 @@ fn an_empty_selection_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// Grouping by a label no run has would put every run in one row: refused,
+/// naming the labels the runs have.
+#[test]
+fn grouping_by_a_label_no_run_has_is_a_usage_error() {
+    let dir = real_dir();
+    let db = dir.path().join("h.sqlite3");
+    save(&db, "a");
+    save(&db, "b");
+    let out = diskbench()
+        .args(["compare", "--by", "nosuchlabel"])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stdout_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("'nosuchlabel'") && err.contains("the selected runs have: disk"),
+        "{err}"
+    );
+}
+
 /// A run of several jobs gives one series chart per job, all in the one
 /// file asked for (not NAME-1.svg, NAME-2.svg, ... beside it).
 #[test]

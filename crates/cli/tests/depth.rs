@@ -116,3 +116,57 @@ fn the_depth_distributions_reach_every_output_format() {
         assert!((99.0..=101.0).contains(&total), "{key} adds up to {total}");
     }
 }
+
+/// A synchronous engine keeps one I/O in flight: the suite's QD8 and QD32
+/// tests run at QD1 under QD1 names (each shape once), and say so.
+#[test]
+fn run_with_psync_names_its_tests_for_the_depth_that_ran() {
+    let dir = real_dir();
+    let out = diskbench()
+        .args(["run", "--quick", "--json", "--no-save", "--engine", "psync"])
+        .args(["--size", "4m", "--runtime", "100ms"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(err.contains("queue depth will be capped at 1"), "{err}");
+    let doc = json_of(&out);
+    let names = job_names(&doc);
+    assert_eq!(
+        names,
+        [
+            "seq-read-1m-qd1",
+            "seq-write-1m-qd1",
+            "rand-read-4k-qd1",
+            "rand-write-4k-qd1",
+            "mixed-4k-qd1"
+        ]
+    );
+    for j in doc["jobs"].as_array().unwrap() {
+        assert_eq!(j["job options"]["iodepth"], "1", "{}", j["jobname"]);
+    }
+}
+
+#[test]
+fn a_sync_job_asking_for_a_deeper_queue_is_warned_about() {
+    let dir = real_dir();
+    let out = diskbench()
+        .args([
+            "fio",
+            "--name=deep",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=1m",
+        ])
+        .args(["--ioengine=psync", "--iodepth=8", "--no-save"])
+        .arg(format!("--directory={}", dir.path().display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("job 'deep': iodepth=8 with ioengine=psync") && err.contains("capped at 1"),
+        "{err}"
+    );
+}

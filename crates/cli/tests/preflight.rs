@@ -137,3 +137,79 @@ fn a_disk_that_fills_up_mid_run_ends_the_job_with_the_write_named() {
     // Only the test's own filler is left: the job's directory is gone.
     assert_eq!(entries(m.path()), vec![filler]);
 }
+
+/// A read-only target is a usage problem the user fixes by choosing another
+/// place: every command that writes there exits 2, names the read-only
+/// mount and the fix, and `run` says so before blaming free space.
+#[test]
+fn a_read_only_mount_is_a_usage_error_for_every_command() {
+    let Some(mount) = Mount::new("tmpfs", "ro,size=16m") else {
+        return;
+    };
+    let dir = mount.path().display().to_string();
+    let directory = format!("--directory={dir}");
+    let cases: [&[&str]; 5] = [
+        &["run", "--no-save", &dir],
+        &["run", "--no-save", "--size", "1m", &dir],
+        &[
+            "fio",
+            "--no-save",
+            "--name=t",
+            "--rw=write",
+            "--size=64k",
+            &directory,
+        ],
+        &["ping", "-c", "1", &dir],
+        &["meta", &dir],
+    ];
+    for args in cases {
+        let out = diskbench().args(args).output().unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("read-only file system (tmpfs mounted ro at") && err.contains("remount"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("free"), "{args:?}: {err}");
+    }
+}
+
+/// An error comes alone: no description of a target that cannot be used.
+#[test]
+fn an_unusable_target_is_not_described_before_the_error() {
+    for target in ["/nonexistent", "/dev/null"] {
+        let out = diskbench()
+            .args(["run", "--no-save", target])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+        assert_eq!(stdout_of(&out), "", "{target}");
+        assert!(!stderr_of(&out).contains("Filesystem"), "{target}");
+    }
+}
+
+/// The README: a target on tmpfs is named in a warning before any figure.
+#[test]
+fn the_tmpfs_warning_comes_before_the_figures() {
+    let Ok(dir) = tempfile::tempdir_in("/dev/shm") else {
+        eprintln!("skipped: no /dev/shm (tmpfs) here");
+        return;
+    };
+    let exe = assert_cmd::cargo::cargo_bin("diskbench");
+    let out = StdCommand::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{}' run --no-save --quick --size 4m --runtime 100ms '{}' 2>&1",
+            exe.display(),
+            dir.path().display()
+        ))
+        .output()
+        .unwrap();
+    let text = stdout_of(&out);
+    let warning = text
+        .find("this measures memory")
+        .expect("the tmpfs warning");
+    let table = text.find("seq-read-1m-qd8").expect("the table");
+    assert!(warning < table, "{text}");
+    assert_eq!(text.matches("this measures memory").count(), 1, "{text}");
+}

@@ -46,12 +46,7 @@ fn crystal_runs_its_eight_tests_and_shrinks_with_size_and_runtime() {
     );
     assert!(out.status.success(), "{}", stderr_of(&out));
     let doc = json_of(&out);
-    let names: Vec<&str> = doc["jobs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|j| j["jobname"].as_str().unwrap())
-        .collect();
+    let names = job_names(&doc);
     assert_eq!(names.len(), 8, "{names:?}");
     assert_eq!(names[0], "SEQ1M-Q8T1-read");
     assert_eq!(doc["jobs"][0]["job options"]["iodepth"], "8");

@@ -108,7 +108,8 @@ pub(crate) fn build(cmdline: Vec<Section>, files: Vec<Vec<Section>>) -> Result<B
             SectionKind::Job(name) => jobs.push(job(&global, &section.opts, &[], name, None)?),
         }
     }
-    let mut global_options = global.spec.options;
+    let cmdline_globals = global.spec.options.clone();
+    let mut global_options = Vec::new();
     for file in files {
         let mut file_global = Draft::new();
         for section in file {
@@ -126,6 +127,12 @@ pub(crate) fn build(cmdline: Vec<Section>, files: Vec<Vec<Section>>) -> Result<B
             }
         }
         global_options.extend(file_global.spec.options);
+    }
+    // What ran: the command line's globals are applied after the files'
+    // (see `overrides`), so they replace a file's value of the same option.
+    for (key, value) in cmdline_globals {
+        global_options.retain(|(k, _)| *k != key);
+        global_options.push((key, value));
     }
     Ok(Built {
         jobs,

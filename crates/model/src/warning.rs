@@ -63,6 +63,13 @@ pub enum Warning {
         asked_bytes: u64,
         received_bytes: u64,
     },
+    /// A synchronous engine ran a job that asked for a deeper queue: it
+    /// keeps one I/O in flight, as fio's "queue depth will be capped at 1".
+    DepthCapped {
+        job: String,
+        engine: String,
+        iodepth: u32,
+    },
 }
 
 impl fmt::Display for Warning {
@@ -130,6 +137,12 @@ impl fmt::Display for Warning {
                  lat): the benchmark refilled its queue too slowly, so the figures are those of \
                  a shallower queue; raise numjobs or use iodepth_batch_submit and \
                  iodepth_batch_complete_max to batch"
+            ),
+            Warning::DepthCapped { job, engine, iodepth } => write!(
+                f,
+                "job '{job}': iodepth={iodepth} with ioengine={engine}, which does one I/O at a \
+                 time: queue depth will be capped at 1, so the figures are QD1's; use io_uring \
+                 or libaio for a deeper queue"
             ),
             Warning::FileKept { job, path } => write!(
                 f,

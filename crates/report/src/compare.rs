@@ -17,6 +17,11 @@
 //! A metric's statistics are over the runs of the group that have that
 //! figure (a run that never wrote has no Write MB/s); `runs` counts all.
 //!
+//! Like is compared with like: when a group's figures for a metric came
+//! from jobs of different shapes (rw, bs, iodepth, numjobs, direct,
+//! engine; see [`shape`]), that metric is not averaged: the cell reads
+//! `mixed` and a note names the shapes.
+//!
 //! # Statistics
 //!
 //! Mean, sample standard deviation (n - 1) and the 95% confidence interval
@@ -36,6 +41,7 @@
 
 pub mod cost;
 mod render;
+pub mod shape;
 mod tstat;
 
 #[cfg(test)]
@@ -90,6 +96,9 @@ pub struct Group {
     /// p99 of all runs' latency histograms merged (see the module docs).
     pub p99_latency_us_merged: Option<f64>,
     pub cost: Cost,
+    /// Metrics left out because the runs' figures came from unlike jobs,
+    /// with the shapes found (see [`shape`]).
+    pub mixed: Vec<(Metric, Vec<String>)>,
 }
 
 /// Statistics of one metric over a group's runs.
@@ -182,6 +191,10 @@ impl Metric {
 }
 
 impl Group {
+    /// True when the metric was left out for mixing unlike jobs.
+    pub fn is_mixed(&self, metric: Metric) -> bool {
+        self.mixed.iter().any(|(m, _)| *m == metric)
+    }
     pub fn summary(&self, metric: Metric) -> Option<&Summary> {
         match metric {
             Metric::Iops => self.iops.as_ref(),
@@ -313,11 +326,22 @@ pub fn compare(records: &[RunRecord], by: &[String]) -> Comparison {
 
 fn summarise(labels: BTreeMap<String, String>, runs: &[&RunRecord]) -> Group {
     let figures: Vec<RunFigures> = runs.iter().map(|r| RunFigures::of(&r.result)).collect();
+    let mixed: Vec<(Metric, Vec<String>)> = Metric::ALL
+        .into_iter()
+        .filter_map(|m| {
+            let shapes = runs.iter().map(|r| shape::of_metric(&r.result, m));
+            shape::mixed(shapes).map(|s| (m, s))
+        })
+        .collect();
+    let is_mixed = |m: Metric| mixed.iter().any(|(x, _)| *x == m);
     let stat = |m: Metric| {
         let values: Vec<f64> = figures.iter().filter_map(|f| f.get(m)).collect();
-        Summary::of(&values)
+        Summary::of(&values).filter(|_| !is_mixed(m))
     };
-    let merged = merged_latency(runs.iter().copied());
+    let merged = match is_mixed(Metric::P99LatencyUs) {
+        true => Histogram::new(),
+        false => merged_latency(runs.iter().copied()),
+    };
     let iops = stat(Metric::Iops);
     let read = stat(Metric::ReadMbPerS);
     let cost = cost::group_cost(runs, iops.map(|s| s.mean), read.map(|s| s.mean));
@@ -331,6 +355,7 @@ fn summarise(labels: BTreeMap<String, String>, runs: &[&RunRecord]) -> Group {
         p99_latency_us: stat(Metric::P99LatencyUs),
         p99_latency_us_merged: (!merged.is_empty()).then(|| merged.percentile(99.0) as f64 / 1e3),
         cost,
+        mixed,
     }
 }
 

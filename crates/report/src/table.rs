@@ -19,9 +19,16 @@
 //!
 //! When the named job is not in the run (a profile or a fio job file), the
 //! figure falls back to the best of all jobs: the highest total IOPS, the
-//! highest read bandwidth, the highest write bandwidth, and the headline
-//! says which job it came from. A figure no job can give (nothing wrote) is
+//! highest read bandwidth, the highest write bandwidth (from the sequential
+//! jobs when there are any: bonnie's random seeks are not its "Read MB/s"),
+//! and the headline says which job it came from. A figure no job can give (nothing wrote) is
 //! shown as "n/a".
+//!
+//! An interrupted run has no fallback: the jobs it never reached might have
+//! been the best, and the suite's later jobs are missing only because it
+//! stopped, so "best of all jobs" would put a sequential test's IOPS under
+//! the mixed test's heading. Each figure then comes from its named job or is
+//! absent, and the headline says the run was interrupted before that job.
 
 use crate::format::{latency, mb_per_sec, mib_per_sec, size_both};
 use crate::stats::{self, DIRECTIONS};
@@ -216,6 +223,8 @@ pub struct Headline {
     pub iops: Option<HeadlineFigure>,
     pub read_mb_per_sec: Option<HeadlineFigure>,
     pub write_mb_per_sec: Option<HeadlineFigure>,
+    /// The run was interrupted: a missing figure is missing for that reason.
+    pub interrupted: bool,
 }
 
 /// The three headline figures by the rule in the module docs.
@@ -227,6 +236,7 @@ pub fn headline_figures(result: &RunResult) -> Headline {
         iops: figure(result, HEADLINE_IOPS_JOB, total_iops, |j| j.total_ios() > 0),
         read_mb_per_sec: figure(result, HEADLINE_READ_JOB, read_mb, |j| did(&j.read)),
         write_mb_per_sec: figure(result, HEADLINE_WRITE_JOB, write_mb, |j| did(&j.write)),
+        interrupted: result.interrupted,
     }
 }
 
@@ -247,10 +257,24 @@ fn figure(
             fallback: false,
         });
     }
-    result
-        .jobs
-        .iter()
-        .filter(|j| eligible(j))
+    if result.interrupted {
+        return None;
+    }
+    // A sequential job gives Read or Write MB/s when there is one: a
+    // profile's random seeks by three workers (bonnie's) move more bytes
+    // than its block read, but "Read MB/s" means the streaming figure.
+    let sequential = |j: &&JobResult| !j.spec.rw.is_random() && name != HEADLINE_IOPS_JOB;
+    let eligible = |j: &&JobResult| eligible(j);
+    let pool: Vec<&JobResult> = match result.jobs.iter().filter(eligible).any(|j| sequential(&j)) {
+        true => result
+            .jobs
+            .iter()
+            .filter(eligible)
+            .filter(sequential)
+            .collect(),
+        false => result.jobs.iter().filter(eligible).collect(),
+    };
+    pool.into_iter()
         .max_by(|a, b| value(a).total_cmp(&value(b)))
         .map(|job| HeadlineFigure {
             value: value(job),
@@ -262,25 +286,33 @@ fn figure(
 /// The three figures, one per line: `IOPS  41523  (mixed-4k-qd32)`.
 pub fn headline(result: &RunResult) -> String {
     let h = headline_figures(result);
+    let suite = result.jobs.iter().any(|j| {
+        [HEADLINE_IOPS_JOB, HEADLINE_READ_JOB, HEADLINE_WRITE_JOB].contains(&j.name.as_str())
+    });
+    let missing = |name: &str, otherwise: &str| match (h.interrupted, suite) {
+        (true, true) => format!("the run was interrupted before {name}"),
+        (true, false) => "the run was interrupted: no best of part of the jobs".to_string(),
+        (false, _) => otherwise.to_string(),
+    };
     let lines = [
         (
             "IOPS",
             h.iops.as_ref().map(|f| (format!("{:.0}", f.value), f)),
-            "no job did I/O",
+            missing(HEADLINE_IOPS_JOB, "no job did I/O"),
         ),
         (
             "Read MB/s",
             h.read_mb_per_sec
                 .as_ref()
                 .map(|f| (format!("{:.1}", f.value), f)),
-            "no job read",
+            missing(HEADLINE_READ_JOB, "no job read"),
         ),
         (
             "Write MB/s",
             h.write_mb_per_sec
                 .as_ref()
                 .map(|f| (format!("{:.1}", f.value), f)),
-            "no job wrote",
+            missing(HEADLINE_WRITE_JOB, "no job wrote"),
         ),
     ];
     let width = lines
@@ -422,5 +454,34 @@ mod tests {
             headline(&read_only)
         );
         assert_eq!(headline_figures(&run(vec![])), Headline::default());
+    }
+
+    /// bonnie's profile: three random seekers move more bytes than the one
+    /// block reader, but its Read MB/s is the block read.
+    #[test]
+    fn read_mb_per_sec_falls_back_to_a_sequential_job() {
+        let mut seeks = seq_read_job("random-seeks", 3000);
+        seeks.spec.rw = model::RwMode::RandRead;
+        let result = run(vec![seq_read_job("block-read", 2000), seeks]);
+        let read = headline_figures(&result).read_mb_per_sec.unwrap();
+        assert_eq!((read.job.as_str(), read.fallback), ("block-read", true));
+    }
+
+    /// Stopped after the sequential tests: no IOPS from seq-read, no best of
+    /// part of the suite; the figures it reached are its own.
+    #[test]
+    fn an_interrupted_run_takes_figures_only_from_the_jobs_they_name() {
+        let mut result = run(vec![seq_read_job(HEADLINE_READ_JOB, 2000)]);
+        result.interrupted = true;
+        let h = headline_figures(&result);
+        assert_eq!(h.iops, None);
+        assert_eq!(h.write_mb_per_sec, None);
+        assert_eq!(h.read_mb_per_sec.unwrap().job, HEADLINE_READ_JOB);
+        let text = headline(&result);
+        assert!(!text.contains("best of all jobs"), "{text}");
+        assert!(
+            text.contains("n/a  (the run was interrupted before mixed-4k-qd32)"),
+            "{text}"
+        );
     }
 }

@@ -55,6 +55,15 @@ impl Workspace {
                     return Ok(candidate);
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => n += 1,
+                Err(e) if e.raw_os_error() == Some(libc::EROFS) => {
+                    let why = crate::probe::read_only_refusal(parent).unwrap_or_else(|| {
+                        format!(
+                            "{} is on a read-only file system: choose a writable directory",
+                            parent.display()
+                        )
+                    });
+                    return Err(RunError::Usage(why));
+                }
                 Err(e) => {
                     return Err(RunError::Runtime(format!(
                         "cannot create test files in {}: {e}; choose a writable directory",
@@ -116,7 +125,7 @@ pub fn remove_test_dirs() {
     }
 }
 
-fn check_directory(dir: &Path) -> Result<(), RunError> {
+pub(crate) fn check_directory(dir: &Path) -> Result<(), RunError> {
     match fs::metadata(dir) {
         Ok(m) if m.is_dir() => Ok(()),
         Ok(_) => Err(RunError::Usage(format!(

@@ -162,6 +162,7 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
         .warnings
         .extend(result.targets.iter().filter_map(not_a_local_disk));
     let mut failure = check_readonly(groups, opts)
+        .and_then(|()| check_places(groups))
         .and_then(|()| check_free_space(groups, &result.targets, ws))
         .err();
     // As in fio, a job that fails ends alone: the rest of its group and
@@ -244,6 +245,46 @@ fn not_a_local_disk(t: &TargetInfo) -> Option<Warning> {
         filesystem: fs.to_string(),
         what: what.to_string(),
     })
+}
+
+/// Whether the places the jobs write could hold their files (a directory
+/// that exists, on a writable mount, with room), before any file is made:
+/// a command checks this before it describes the target, so an error
+/// comes alone.
+pub fn check_targets(groups: &[Vec<JobSpec>]) -> Result<(), RunError> {
+    check_places(groups)?;
+    check_free_space(groups, &targets_of(groups), &Workspace::default())
+}
+
+/// The warnings about the targets themselves (tmpfs, network, FUSE), for
+/// a command to print before any figure.
+pub fn target_warnings(groups: &[Vec<JobSpec>]) -> Vec<Warning> {
+    targets_of(groups)
+        .iter()
+        .filter_map(not_a_local_disk)
+        .collect()
+}
+
+/// Each directory test files go in exists and is not on a read-only mount.
+fn check_places(groups: &[Vec<JobSpec>]) -> Result<(), RunError> {
+    for spec in groups
+        .iter()
+        .flatten()
+        .filter(|s| s.engine != EngineKind::Null)
+    {
+        let dir = match &spec.target {
+            FileTarget::Generated { directory, .. } => {
+                files::check_directory(directory)?;
+                directory.clone()
+            }
+            FileTarget::Named(p) if !p.exists() => parent_dir(p),
+            FileTarget::Named(_) => continue,
+        };
+        if let Some(why) = probe::read_only_refusal(&dir) {
+            return Err(RunError::Usage(why));
+        }
+    }
+    Ok(())
 }
 
 /// `--readonly` refuses a run with any job that writes, before any I/O.
@@ -681,6 +722,13 @@ fn add_job_warnings(
             job: spec.name.clone(),
             data_bytes: data,
             ram_bytes: host.mem_bytes,
+        });
+    }
+    if engine == EngineKind::Sync && spec.iodepth > 1 {
+        warnings.push(Warning::DepthCapped {
+            job: spec.name.clone(),
+            engine: engine.fio_name().to_string(),
+            iodepth: spec.iodepth,
         });
     }
     // The depth is kept on purpose only by an asynchronous engine running

@@ -107,6 +107,24 @@ fn mount_of(path: &Path) -> Option<Mount> {
     best
 }
 
+/// Why files cannot be written under `dir` when its mount is read-only:
+/// the message names the mount and the two ways out.
+pub fn read_only_refusal(dir: &Path) -> Option<String> {
+    let abs = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let m = mount_of(&abs)?;
+    if !m.options.split(',').any(|o| o == "ro") {
+        return None;
+    }
+    Some(format!(
+        "{} is on a read-only file system ({} mounted ro at {}): choose a directory on a \
+         writable file system, or remount it read-write (mount -o remount,rw {})",
+        dir.display(),
+        m.fstype,
+        m.point.display(),
+        m.point.display()
+    ))
+}
+
 pub fn target(path: &Path) -> TargetInfo {
     let abs = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let mut info = TargetInfo {

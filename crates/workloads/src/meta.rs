@@ -388,6 +388,9 @@ fn check_target(parent: &Path, lay: &Layout) -> Result<(), RunError> {
         Err(e) => return Err(RunError::Usage(format!("{shown}: {e}"))),
     }
     if let Err(e) = rfs::access(parent, Access::WRITE_OK | Access::EXEC_OK) {
+        if let Some(why) = runner::probe::read_only_refusal(parent) {
+            return Err(RunError::Usage(why));
+        }
         return Err(RunError::Usage(format!(
             "cannot write in {shown} ({e}): give a directory you can write to"
         )));

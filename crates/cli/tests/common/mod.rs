@@ -156,3 +156,13 @@ pub fn log_times(path: &std::path::Path) -> Vec<u64> {
         })
         .collect()
 }
+
+/// The `jobname` of each job of a JSON document, in order.
+pub fn job_names(doc: &serde_json::Value) -> Vec<&str> {
+    doc["jobs"]
+        .as_array()
+        .expect("a jobs array")
+        .iter()
+        .map(|j| j["jobname"].as_str().expect("a jobname"))
+        .collect()
+}

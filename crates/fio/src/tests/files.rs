@@ -13,6 +13,21 @@ fn opts(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// fio's `global options` show what ran: the command line's globals are
+/// applied after a file's, so `--runtime=2` before a file whose [global]
+/// says runtime=5 ran 2 seconds, and the echo says 2.
+#[test]
+fn command_line_globals_override_a_files_in_the_global_options() {
+    let d = Dir::new();
+    let f = d.file("a.fio", "[global]\nruntime=5\nrw=read\n[job1]\n");
+    let args = ok(&["--runtime=2", "--size=256m", &f]);
+    assert_eq!(args.jobs[0].runtime, Some(Duration::from_secs(2)));
+    assert_eq!(
+        args.global_options,
+        opts(&[("rw", "read"), ("runtime", "2"), ("size", "256m")])
+    );
+}
+
 #[test]
 fn global_and_job_sections() {
     let d = Dir::new();

@@ -77,7 +77,10 @@ fn human_rows(c: &Comparison) -> (Vec<String>, Vec<Vec<String>>, usize) {
             .iter()
             .map(|k| g.labels.get(k).cloned().unwrap_or_else(|| "-".into()))
             .collect();
-        row.extend(Metric::ALL.iter().map(|&m| mean_sd(m, g.summary(m))));
+        row.extend(Metric::ALL.iter().map(|&m| match g.is_mixed(m) {
+            true => "mixed".to_string(),
+            false => mean_sd(m, g.summary(m)),
+        }));
         row.push(g.runs.to_string());
         if priced {
             row.extend(cost_cells(&g.cost));
@@ -110,6 +113,16 @@ fn blank_repeats(rows: &mut [Vec<String>], label_columns: usize) {
 fn notes(c: &Comparison) -> String {
     let mut out = String::new();
     for g in &c.groups {
+        for (m, shapes) in &g.mixed {
+            let _ = writeln!(
+                out,
+                "{}: {} not averaged: its runs measured unlike jobs ({}); select runs of one \
+                 kind (--command, --label) or label them apart and add that label to --by",
+                g.name(),
+                m.title(),
+                shapes.join("; ")
+            );
+        }
         match &g.cost {
             Cost::Mixed(why) => {
                 let _ = writeln!(out, "{}: costs are mixed: {why}", g.name());
@@ -292,6 +305,7 @@ fn group_json(g: &Group) -> Value {
         "monthly_cost": monthly,
         "cost_per_1000_iops": per_iops,
         "cost_per_mb_per_s": per_mb,
+        "mixed": g.mixed.iter().map(|(m, shapes)| (m.key().to_string(), json!(shapes))).collect::<Map<String, Value>>(),
     })
 }
 

@@ -349,7 +349,8 @@ fn json_has_exactly_the_documented_keys() {
             "p99_latency_us_merged",
             "monthly_cost",
             "cost_per_1000_iops",
-            "cost_per_mb_per_s"
+            "cost_per_mb_per_s",
+            "mixed"
         ]
     );
     for m in Metric::ALL {
@@ -372,4 +373,40 @@ fn json_has_exactly_the_documented_keys() {
         10.0 / 1.15
     ));
     assert!(groups[1]["monthly_cost"].is_null());
+}
+
+/// A QD32 mixed test, a QD4 write and a 512-byte test averaged as one IOPS
+/// describe no disk: the column is left out and the note names the shapes;
+/// the columns whose jobs match are still averaged.
+#[test]
+fn unlike_jobs_are_not_averaged_and_the_note_names_them() {
+    let mut runs = vec![
+        record(1, GP2, 1000, 90.0, 100.0, 500),
+        record(2, GP2, 1100, 92.0, 104.0, 600),
+        record(3, GP2, 1300, 94.0, 102.0, 700),
+    ];
+    runs[1].result.jobs[0].spec.rw = RwMode::RandWrite;
+    runs[1].result.jobs[0].spec.iodepth = 4;
+    runs[2].result.jobs[0].spec.bs_bytes = 512;
+    let c = compare(&runs, &by(&["disk"]));
+    let g = &c.groups[0];
+    assert_eq!(g.iops, None);
+    assert_eq!(g.p99_latency_us, None);
+    assert!(g.read_mb_per_s.is_some() && g.write_mb_per_s.is_some());
+    let (metric, shapes) = &g.mixed[0];
+    assert_eq!(*metric, Metric::Iops);
+    assert_eq!(
+        shapes,
+        &[
+            "randrw 4k qd32 x1 buffered psync",
+            "randwrite 4k qd4 x1 buffered psync",
+            "randrw 512 qd32 x1 buffered psync"
+        ]
+    );
+    let text = render_table(&c);
+    assert!(text.contains("mixed"), "{text}");
+    assert!(
+        text.contains("disk=gp2: IOPS not averaged: its runs measured unlike jobs (randrw 4k qd32"),
+        "{text}"
+    );
 }
