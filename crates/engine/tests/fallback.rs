@@ -23,6 +23,8 @@ fn config(dir: &tempfile::TempDir) -> EngineConfig {
         depth: 4,
         block_bytes: 4096,
         align: 4096,
+        iomem: Default::default(),
+        uring: Default::default(),
     }
 }
 

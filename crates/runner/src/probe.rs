@@ -69,6 +69,13 @@ pub fn logical_block_size_of(path: &Path) -> Option<u64> {
         .ok()
 }
 
+/// The `queue/io_poll` file of the disk behind `path`: 1 when it has poll
+/// queues, which `hipri` needs.
+pub fn io_poll_file(path: &Path) -> Option<PathBuf> {
+    let (ma, mi) = dev_numbers(path)?;
+    Some(disk_dir(ma, mi)?.join("queue/io_poll"))
+}
+
 struct Mount {
     point: PathBuf,
     fstype: String,

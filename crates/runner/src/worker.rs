@@ -82,6 +82,8 @@ pub struct WorkerOutcome {
     pub verify: Option<model::VerifyResult>,
     /// How deep the queue was kept.
     pub depth: model::DepthStats,
+    /// The engine's buffers (`None` when the worker had no engine to ask).
+    pub buffers: Option<model::BufferMemory>,
 }
 
 /// Signals shared by all workers of a run.
@@ -188,6 +190,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
     }
     w.report_progress();
     let cpu = cpu_end.since(&w.cpu_start);
+    let buffers = Some(w.plan.engine.memory());
     let recorded = w.rec.finish(&shared.clock, end);
     let verify = w.verify.take().map(|v| {
         let mut r = v.result;
@@ -206,6 +209,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         cpu,
         error,
         verify,
+        buffers,
     }
 }
 
@@ -634,7 +638,9 @@ fn check_result(c: Completion, slot: &Slot, cfg: &EngineConfig) -> Result<(), En
         Direction::Read => "read",
         Direction::Write => "write",
     };
-    let source = if c.result < 0 {
+    let source = if c.result == -(libc::EOPNOTSUPP as i64) && cfg.uring.iopoll() {
+        hipri_unsupported(cfg, slot.file)
+    } else if c.result < 0 {
         io::Error::from_raw_os_error((-c.result) as i32)
     } else {
         io::Error::new(
@@ -649,6 +655,25 @@ fn check_result(c: Completion, slot: &Slot, cfg: &EngineConfig) -> Result<(), En
         len,
         source,
     })
+}
+
+/// EOPNOTSUPP from a polled ring: the device (or file system) has no poll
+/// queues, which is a setting, not a fault of the I/O.
+#[cold]
+fn hipri_unsupported(cfg: &EngineConfig, file: u32) -> io::Error {
+    let io_poll = crate::probe::io_poll_file(&cfg.path(file))
+        .map_or("/sys/block/DEV/queue/io_poll".to_string(), |p| {
+            p.display().to_string()
+        });
+    io::Error::new(
+        io::ErrorKind::Unsupported,
+        format!(
+            "{}: hipri=1 polls for completions, and this device or file system has no poll \
+             queues ({io_poll} is 0, or the I/O is not O_DIRECT): drop hipri, use direct=1, or \
+             give the driver poll queues (for NVMe, the nvme module's poll_queues=N)",
+            io::Error::from_raw_os_error(libc::EOPNOTSUPP)
+        ),
+    )
 }
 
 /// Makes every written block unique (offset and sequence number at the start

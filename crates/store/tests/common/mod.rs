@@ -65,6 +65,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             steadystate: None,
             verify: None,
             depth: Default::default(),
+            buffers: None,
         }],
         warnings: Vec::new(),
         error: None,
