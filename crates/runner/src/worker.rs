@@ -657,20 +657,21 @@ fn check_result(c: Completion, slot: &Slot, cfg: &EngineConfig) -> Result<(), En
     })
 }
 
-/// EOPNOTSUPP from a polled ring: the device (or file system) has no poll
-/// queues, which is a setting, not a fault of the I/O.
+/// EOPNOTSUPP from a polled ring: the device has no poll queues, or the
+/// I/O cannot be polled (buffered), which is a setting, not a fault of the I/O.
 #[cold]
 fn hipri_unsupported(cfg: &EngineConfig, file: u32) -> io::Error {
-    let io_poll = crate::probe::io_poll_file(&cfg.path(file))
-        .map_or("/sys/block/DEV/queue/io_poll".to_string(), |p| {
-            p.display().to_string()
-        });
+    let why = match crate::probe::io_poll(&cfg.path(file)) {
+        Some((path, Some(v))) if v == "0" => format!("{} is 0", path.display()),
+        Some((path, _)) => format!("or the I/O is not O_DIRECT; see {}", path.display()),
+        None => "see /sys/block/DEV/queue/io_poll, or the I/O is not O_DIRECT".to_string(),
+    };
     io::Error::new(
         io::ErrorKind::Unsupported,
         format!(
-            "{}: hipri=1 polls for completions, and this device or file system has no poll \
-             queues ({io_poll} is 0, or the I/O is not O_DIRECT): drop hipri, use direct=1, or \
-             give the driver poll queues (for NVMe, the nvme module's poll_queues=N)",
+            "{}: hipri=1 polls for completions, and this device has no poll queues ({why}): \
+             drop hipri, use direct=1, or give the driver poll queues (for NVMe, the nvme \
+             module's poll_queues=N)",
             io::Error::from_raw_os_error(libc::EOPNOTSUPP)
         ),
     )
