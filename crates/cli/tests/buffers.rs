@@ -83,8 +83,14 @@ fn io_uring_options_run() {
 fn bad_values_are_refused_with_exit_2() {
     let cases: [(&[&str], &str); 4] = [
         (&["--iomem=bogus"], "use one of malloc, shm, shmhuge, mmap"),
-        (&["--iomem=mmap:/tmp/file"], "use iomem=mmap without the path"),
-        (&["--ioengine=libaio", "--hipri"], "hipri is an option of the io_uring engine"),
+        (
+            &["--iomem=mmap:/tmp/file"],
+            "use iomem=mmap without the path",
+        ),
+        (
+            &["--ioengine=libaio", "--hipri"],
+            "hipri is an option of the io_uring engine",
+        ),
         (
             &["--ioengine=io_uring", "--sqthread_poll_cpu=0"],
             "add sqthread_poll=1",

@@ -43,11 +43,17 @@ fn a_qd1_pool_of_one_mib_buffers_gets_huge_pages() {
     assert!(mem.huge_page_bytes > 0, "{mem:?}");
     assert!(mem.huge_page_bytes <= mem.bytes, "{mem:?}");
     // A large buffer in a small pool, and a deep queue of them.
-    assert_eq!(BufferPool::new(1, 256 << 10, 4096).memory().kind, MemoryKind::MmapThp);
+    assert_eq!(
+        BufferPool::new(1, 256 << 10, 4096).memory().kind,
+        MemoryKind::MmapThp
+    );
     let deep = BufferPool::new(8, MIB, 4096).memory();
     assert!(deep.huge_page_bytes > 0, "{deep:?}");
     // Small buffers in a small pool stay on the heap.
-    assert_eq!(BufferPool::new(4, 4096, 4096).memory().kind, MemoryKind::Heap);
+    assert_eq!(
+        BufferPool::new(4, 4096, 4096).memory().kind,
+        MemoryKind::Heap
+    );
 }
 
 #[test]
@@ -76,7 +82,10 @@ fn iomem_malloc_mmap_and_shm_get_plain_pages_as_in_fio() {
         let mem = pool.memory();
         assert_eq!(mem.iomem, iomem);
         assert_eq!(mem.bytes, 8 * MIB as u64, "{mem:?}");
-        assert_eq!(mem.huge_page_bytes, 0, "{iomem:?} asked for no huge pages: {mem:?}");
+        assert_eq!(
+            mem.huge_page_bytes, 0,
+            "{iomem:?} asked for no huge pages: {mem:?}"
+        );
     }
 }
 
@@ -188,7 +197,10 @@ fn fixedbufs_and_registerfiles_off_register_nothing_and_still_work() {
             ..Default::default()
         };
         if let Some(caps) = round_trip(uring, IoMem::Mmap) {
-            assert!(!caps.registered_buffers && !caps.registered_files, "{caps:?}");
+            assert!(
+                !caps.registered_buffers && !caps.registered_files,
+                "{caps:?}"
+            );
         }
         if let Some(caps) = round_trip(UringOptions::default(), IoMem::Default) {
             eprintln!("default: {caps:?}");

@@ -34,7 +34,10 @@ fn iomem_takes_fio_names_and_mem_is_the_same() {
 #[test]
 fn iomem_refuses_what_it_cannot_do_and_says_what_to_use() {
     let e = error("--iomem=hugepages");
-    assert!(e.contains("iomem=hugepages") && e.contains("malloc, shm, shmhuge"), "{e}");
+    assert!(
+        e.contains("iomem=hugepages") && e.contains("malloc, shm, shmhuge"),
+        "{e}"
+    );
     let e = error("--mem=mmaphuge:/huge/file");
     assert!(e.contains("use iomem=mmaphuge without the path"), "{e}");
     assert!(e.contains("nr_hugepages"), "{e}");
@@ -80,13 +83,18 @@ fn io_uring_options_are_refused_with_other_engines_in_any_order() {
         }
     }
     // The engine given last wins, as for every option.
-    assert!(job("--ioengine=libaio --hipri --ioengine=io_uring").uring.iopoll());
+    assert!(job("--ioengine=libaio --hipri --ioengine=io_uring")
+        .uring
+        .iopoll());
 }
 
 #[test]
 fn the_polling_cpu_needs_the_polling_thread() {
     let e = error("--ioengine=io_uring --sqthread_poll_cpu=2");
-    assert!(e.contains("sqthread_poll_cpu=2") && e.contains("add sqthread_poll=1"), "{e}");
+    assert!(
+        e.contains("sqthread_poll_cpu=2") && e.contains("add sqthread_poll=1"),
+        "{e}"
+    );
     let e = error("--ioengine=io_uring --sqthread_poll --sqthread_poll_cpu=-1");
     assert!(e.contains("sqthread_poll_cpu"), "{e}");
 }

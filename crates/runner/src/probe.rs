@@ -76,7 +76,10 @@ pub fn io_poll(path: &Path) -> Option<(PathBuf, Option<String>)> {
     let dir = disk_dir(ma, mi)?;
     let value = read_trim(dir.join("queue/io_poll"));
     let name = dir.file_name()?;
-    Some((Path::new("/sys/block").join(name).join("queue/io_poll"), value))
+    Some((
+        Path::new("/sys/block").join(name).join("queue/io_poll"),
+        value,
+    ))
 }
 
 struct Mount {
