@@ -4,9 +4,6 @@
 
 use diskbench_engine::{open, BufferPool, Direction, Engine, EngineConfig, IoRequest};
 use model::{EngineKind, IoMem, MemoryKind, UringOptions};
-use std::fs::{File, OpenOptions};
-use std::path::PathBuf;
-use std::sync::Arc;
 
 mod common;
 use common::within;
@@ -99,25 +96,12 @@ fn hugetlb_memory_fails_or_is_all_huge_pages() {
     }
 }
 
-/// A file of 1 MiB in the system temp dir, and its engine config.
+/// A file of 1 MiB in `dir`, and its engine config with 64 KiB buffers.
 fn config(dir: &tempfile::TempDir, uring: UringOptions, iomem: IoMem) -> EngineConfig {
-    let path: PathBuf = dir.path().join("data");
-    let file: File = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&path)
-        .expect("create the test file");
-    file.set_len(MIB as u64).expect("size the test file");
     EngineConfig {
-        files: Arc::from(vec![file]),
-        paths: Arc::from(vec![path]),
-        depth: 4,
-        block_bytes: 64 << 10,
-        align: 4096,
         iomem,
         uring,
+        ..common::config(dir, 64 << 10)
     }
 }
 
