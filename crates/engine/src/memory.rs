@@ -366,6 +366,14 @@ Shared_Hugetlb:     2048 kB
         assert_eq!(m.huge_page_bytes(), 0, "MADV_NOHUGEPAGE");
         let (m, _) = Memory::allocate(IoMem::Default, 2 << 20, 4096, true).unwrap();
         assert_eq!(m.ptr() as usize % HUGE_PAGE, 0);
+        // The guards keep the buffers an area of their own in smaps.
+        let (start, end) = (m.ptr() as usize, m.ptr() as usize + m.len());
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let area = smaps
+            .lines()
+            .filter_map(|l| area_range(l.split_whitespace().next().unwrap_or("")))
+            .find(|&(lo, hi)| lo <= start && start < hi);
+        assert_eq!(area, Some((start, end)));
     }
 
     #[test]
