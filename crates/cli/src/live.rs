@@ -101,6 +101,7 @@ fn placeholder(group: u32, spec: &JobSpec) -> JobResult {
         steadystate: None,
         verify: None,
         depth: Default::default(),
+        buffers: None,
     }
 }
 

@@ -2,102 +2,31 @@
 //! O_DIRECT needs memory aligned to the device's DIO alignment; a plain
 //! `Vec<u8>` gives no such promise.
 //!
-//! Pools of 2 MiB or more are 2 MiB-aligned and asked for transparent huge
-//! pages. Each buffer is then physically contiguous, so a 1 MiB direct I/O
-//! is one segment instead of 256 scattered pages. A device with a segment
-//! limit (virtio-blk: 254) otherwise splits every such I/O in two, and
-//! sequential 1 MiB reads ran at 60% of fio's speed.
+//! By default (no `iomem`), a pool of 1 MiB or more, or one whose buffers
+//! are 256 KiB or more, is a 2 MiB-aligned mapping asked for transparent
+//! huge pages, rounded up to 2 MiB. Each buffer is then physically
+//! contiguous, so a 1 MiB direct I/O is one segment instead of 256
+//! scattered pages. A device with a segment limit (virtio-blk: 254; many
+//! SCSI and NVMe devices: 64 to 128, i.e. 256 to 512 KiB of 4 KiB pages)
+//! otherwise splits every such I/O, and sequential 1 MiB reads ran at 60% of
+//! fio's speed. The rule follows the buffer size, not the pool size: a QD1
+//! 1 MiB job has a 1 MiB pool, and when only pools of 2 MiB got huge pages,
+//! its I/Os were split where the same job at QD2 was not, so the depth
+//! changed what the device saw. Rounding a small pool up costs at most
+//! 2 MiB per worker. Smaller pools stay on the heap: their I/Os are short
+//! enough to fit any segment limit.
+//!
+//! How much of the pool really is huge pages is measured once it is filled
+//! (see `memory`), and reported with the job.
 
-use std::alloc::{alloc_zeroed, dealloc, Layout};
-use std::ptr::NonNull;
+use crate::memory::Memory;
+use model::{BufferMemory, IoMem, MemoryKind};
+use std::io;
 
-const HUGE_PAGE: usize = 2 << 20;
-
-/// Where the buffers live: the heap for small pools, a private mapping for
-/// pools that should have huge pages.
-enum Memory {
-    Heap {
-        ptr: NonNull<u8>,
-        layout: Layout,
-    },
-    Mapped {
-        base: NonNull<u8>,
-        map_len: usize,
-        ptr: NonNull<u8>,
-        len: usize,
-    },
-}
-
-impl Memory {
-    fn heap(len: usize, align: usize) -> Memory {
-        let layout = Layout::from_size_align(len, align).expect("buffer layout");
-        // SAFETY: `layout` has a non-zero size (slots and slot_bytes are at least 1).
-        let raw = unsafe { alloc_zeroed(layout) };
-        let ptr = NonNull::new(raw).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
-        Memory::Heap { ptr, layout }
-    }
-
-    /// A fresh anonymous mapping (zero and untouched), 2 MiB-aligned and marked
-    /// MADV_HUGEPAGE before any page is faulted in. Falls back to the heap.
-    fn huge(len: usize) -> Memory {
-        let len = len.next_multiple_of(HUGE_PAGE);
-        let map_len = len + HUGE_PAGE;
-        // SAFETY: an anonymous private mapping with no address hint; the result
-        // is checked against MAP_FAILED before use.
-        let raw = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                map_len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if raw == libc::MAP_FAILED {
-            return Memory::heap(len, HUGE_PAGE);
-        }
-        let base = NonNull::new(raw.cast::<u8>()).expect("mmap never returns null on success");
-        let offset = (HUGE_PAGE - base.as_ptr() as usize % HUGE_PAGE) % HUGE_PAGE;
-        // SAFETY: offset < HUGE_PAGE, so ptr..ptr+len lies inside the mapping of len + HUGE_PAGE.
-        let ptr = unsafe { NonNull::new_unchecked(base.as_ptr().add(offset)) };
-        // SAFETY: the range is inside our own mapping; MADV_HUGEPAGE only changes how
-        // it is backed, and failure (THP disabled) leaves small pages, which is fine.
-        unsafe { libc::madvise(ptr.as_ptr().cast(), len, libc::MADV_HUGEPAGE) };
-        Memory::Mapped {
-            base,
-            map_len,
-            ptr,
-            len,
-        }
-    }
-
-    fn ptr(&self) -> *mut u8 {
-        match self {
-            Memory::Heap { ptr, .. } | Memory::Mapped { ptr, .. } => ptr.as_ptr(),
-        }
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            Memory::Heap { layout, .. } => layout.size(),
-            Memory::Mapped { len, .. } => *len,
-        }
-    }
-}
-
-impl Drop for Memory {
-    fn drop(&mut self) {
-        match self {
-            // SAFETY: allocated in `heap` with exactly this layout.
-            Memory::Heap { ptr, layout } => unsafe { dealloc(ptr.as_ptr(), *layout) },
-            // SAFETY: `base` and `map_len` are exactly what mmap returned and was given.
-            Memory::Mapped { base, map_len, .. } => unsafe {
-                libc::munmap(base.as_ptr().cast(), *map_len);
-            },
-        }
-    }
-}
+/// Pools at least this large get huge pages by default.
+const HUGE_POOL_BYTES: usize = 1 << 20;
+/// Pools whose buffers are at least this large get huge pages by default.
+const HUGE_SLOT_BYTES: usize = 256 << 10;
 
 /// The slots' buffers, and which of them the kernel holds. A slot is lent
 /// when an asynchronous engine hands its buffer to the kernel and given back
@@ -105,6 +34,8 @@ impl Drop for Memory {
 /// slot, so it can never read or write memory the kernel is writing.
 pub struct BufferPool {
     memory: Memory,
+    /// What the memory is, as measured when the pool was made.
+    report: BufferMemory,
     slot_bytes: usize,
     slots: usize,
     lent: Vec<bool>,
@@ -114,24 +45,54 @@ pub struct BufferPool {
 unsafe impl Send for BufferPool {}
 
 impl BufferPool {
-    /// `slots` buffers of `slot_bytes` each, every one aligned to `align` (a power of two).
+    /// `slots` buffers of `slot_bytes` each, every one aligned to `align` (a
+    /// power of two), in diskbench's default memory.
     pub fn new(slots: usize, slot_bytes: usize, align: usize) -> BufferPool {
+        BufferPool::with_memory(slots, slot_bytes, align, IoMem::Default)
+            .expect("the default memory falls back to the heap and cannot fail")
+    }
+
+    /// The same in the memory `iomem` asks for; an error when the kernel
+    /// refuses it (hugetlbfs pages not reserved, SysV limits).
+    pub fn with_memory(
+        slots: usize,
+        slot_bytes: usize,
+        align: usize,
+        iomem: IoMem,
+    ) -> io::Result<BufferPool> {
         let align = align.max(64).next_power_of_two();
         let slot_bytes = slot_bytes.max(1).next_multiple_of(align);
         let total = slot_bytes * slots.max(1);
-        let memory = if total >= HUGE_PAGE {
-            Memory::huge(total)
-        } else {
-            Memory::heap(total, align)
-        };
+        let huge = total >= HUGE_POOL_BYTES || slot_bytes >= HUGE_SLOT_BYTES;
+        let (memory, kind) = Memory::allocate(iomem, total, align, huge)?;
         let mut pool = BufferPool {
+            report: BufferMemory {
+                iomem,
+                kind,
+                bytes: memory.len() as u64,
+                huge_page_bytes: 0,
+            },
             memory,
             slot_bytes,
             slots: slots.max(1),
             lent: vec![false; slots.max(1)],
         };
+        // Filling faults every page in, so the count below is what the
+        // I/Os will use.
         fill_random(pool.all_mut(), 0x9e37_79b9_7f4a_7c15);
-        pool
+        pool.report.huge_page_bytes = match kind {
+            // A small default pool is on the heap, in areas shared with other
+            // allocations and not asked for huge pages: smaps cannot tell its
+            // share apart, and reading it for every small pool costs time.
+            MemoryKind::Heap if iomem == IoMem::Default => 0,
+            _ => pool.memory.huge_page_bytes(),
+        };
+        Ok(pool)
+    }
+
+    /// What the buffers are: kind, size and how much is huge pages.
+    pub fn memory(&self) -> BufferMemory {
+        self.report
     }
 
     pub fn slots(&self) -> usize {
@@ -216,7 +177,7 @@ mod tests {
     #[test]
     fn large_pools_are_huge_page_aligned_and_usable() {
         let mut pool = BufferPool::new(8, 1 << 20, 4096);
-        assert_eq!(pool.slot_ptr(0) as usize % HUGE_PAGE, 0);
+        assert_eq!(pool.slot_ptr(0) as usize % crate::memory::HUGE_PAGE, 0);
         assert_eq!(pool.all_mut().len(), 8 << 20);
         pool.slot(7).unwrap()[(1 << 20) - 1] = 7;
         assert_eq!(pool.slot(7).unwrap()[(1 << 20) - 1], 7);

@@ -29,6 +29,15 @@ pub enum EngineError {
         #[source]
         source: io::Error,
     },
+    /// The buffers could not be allocated as `iomem` asks.
+    #[error("iomem={iomem}: cannot allocate {bytes} bytes of I/O buffers: {source}; {hint}")]
+    Memory {
+        iomem: &'static str,
+        bytes: u64,
+        #[source]
+        source: io::Error,
+        hint: String,
+    },
     #[error("{op} on {path}: {source}", path = path.display())]
     File {
         op: &'static str,

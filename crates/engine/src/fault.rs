@@ -156,6 +156,9 @@ impl Engine for FaultyEngine {
     fn capabilities(&self) -> Capabilities {
         self.inner.capabilities()
     }
+    fn memory(&self) -> model::BufferMemory {
+        self.inner.memory()
+    }
     fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
         self.inner.buffer(slot)
     }

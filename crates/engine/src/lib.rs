@@ -11,11 +11,13 @@ mod buffers;
 mod error;
 mod fault;
 mod libaio;
+mod memory;
 mod null;
 mod open;
 mod sync;
 pub mod sys;
 mod uring;
+mod uring_setup;
 pub mod xattr;
 
 pub use buffers::{fill_random, BufferPool};
@@ -62,6 +64,8 @@ pub struct Capabilities {
 pub trait Engine {
     fn name(&self) -> &'static str;
     fn capabilities(&self) -> Capabilities;
+    /// The buffers: what memory they are and how much of it is huge pages.
+    fn memory(&self) -> model::BufferMemory;
     /// The buffer of `slot`, to fill before a write or read after a read.
     /// An error while that slot's I/O is in flight: the kernel may be
     /// writing it.

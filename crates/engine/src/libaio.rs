@@ -194,7 +194,7 @@ impl LibaioEngine {
             ctx,
             table: IocbTable::new(depth as usize),
             cfg: cfg.clone(),
-            buffers: BufferPool::new(depth as usize, cfg.block_bytes, cfg.align),
+            buffers: cfg.buffers(depth as usize, cfg.align)?,
             events: vec![IoEvent::default(); depth as usize],
             done: Vec::with_capacity(depth as usize),
             in_flight: 0,
@@ -241,6 +241,9 @@ impl Engine for LibaioEngine {
             registered_buffers: false,
             registered_files: false,
         }
+    }
+    fn memory(&self) -> model::BufferMemory {
+        self.buffers.memory()
     }
     fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
         slot_buffer("libaio", &mut self.buffers, slot)

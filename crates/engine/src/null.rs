@@ -11,14 +11,14 @@ pub struct NullEngine {
 }
 
 impl NullEngine {
-    pub fn new(cfg: &EngineConfig) -> NullEngine {
-        NullEngine {
+    pub fn new(cfg: &EngineConfig) -> Result<NullEngine, EngineError> {
+        Ok(NullEngine {
             // Nothing is transferred, but callers fill a buffer of the I/O's
             // length before a "write" (verify= formats whole blocks).
-            buffers: BufferPool::new(cfg.depth as usize, cfg.block_bytes, 64),
+            buffers: cfg.buffers(cfg.depth as usize, 64)?,
             queued: Vec::with_capacity(cfg.depth as usize),
             done: Vec::with_capacity(cfg.depth as usize),
-        }
+        })
     }
 }
 
@@ -33,6 +33,9 @@ impl Engine for NullEngine {
             registered_buffers: false,
             registered_files: false,
         }
+    }
+    fn memory(&self) -> model::BufferMemory {
+        self.buffers.memory()
     }
     fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
         slot_buffer("null", &mut self.buffers, slot)

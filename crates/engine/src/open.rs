@@ -5,7 +5,7 @@ use crate::{
     BufferPool, Capabilities, Completion, Engine, EngineError, FaultyEngine, IoRequest,
     LibaioEngine, NullEngine, SyncEngine, UringEngine,
 };
-use model::{EngineKind, FaultRule};
+use model::{BufferMemory, EngineKind, FaultRule, IoMem, UringOptions};
 use std::fs::File;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,9 +23,46 @@ pub struct EngineConfig {
     pub block_bytes: usize,
     /// Buffer alignment (DIO memory alignment, or the page size).
     pub align: usize,
+    /// fio's `iomem`: where the buffers come from.
+    pub iomem: IoMem,
+    /// fio's io_uring options; only the io_uring engine reads them.
+    pub uring: UringOptions,
 }
 
 impl EngineConfig {
+    /// The engine's buffer pool: one slot per I/O in flight, in the memory
+    /// `iomem` asks for, aligned to `align`.
+    pub(crate) fn buffers(&self, slots: usize, align: usize) -> Result<BufferPool, EngineError> {
+        let iomem = self.iomem;
+        BufferPool::with_memory(slots, self.block_bytes, align, iomem).map_err(|source| {
+            let bytes = (slots.max(1) * self.block_bytes.max(1)) as u64;
+            let hint = match iomem {
+                IoMem::MmapHuge | IoMem::ShmHuge => {
+                    let page = crate::memory::hugetlb_page_size() as u64;
+                    format!(
+                        "iomem={} needs hugetlbfs pages reserved in /proc/sys/vm/nr_hugepages \
+                         (this job's buffers need {} of {} KiB): reserve them as root, e.g. \
+                         `echo {} > /proc/sys/vm/nr_hugepages`, or use iomem=mmap",
+                        iomem.fio_name(),
+                        bytes.div_ceil(page),
+                        page / 1024,
+                        bytes.div_ceil(page),
+                    )
+                }
+                IoMem::Shm => "check the SysV limits (/proc/sys/kernel/shmmax, shmall), or use \
+                               iomem=mmap"
+                    .to_string(),
+                _ => "use a smaller iodepth or bs".to_string(),
+            };
+            EngineError::Memory {
+                iomem: iomem.fio_name(),
+                bytes,
+                source,
+                hint,
+            }
+        })
+    }
+
     pub fn path(&self, file: u32) -> PathBuf {
         self.paths
             .get(file as usize)
@@ -54,10 +91,10 @@ pub enum AnyEngine {
 
 pub fn open(kind: EngineKind, cfg: &EngineConfig) -> Result<AnyEngine, EngineError> {
     Ok(match kind {
-        EngineKind::Sync => AnyEngine::Sync(SyncEngine::new(cfg)),
+        EngineKind::Sync => AnyEngine::Sync(SyncEngine::new(cfg)?),
         EngineKind::IoUring => AnyEngine::Uring(UringEngine::new(cfg)?),
         EngineKind::Libaio => AnyEngine::Libaio(LibaioEngine::new(cfg)?),
-        EngineKind::Null => AnyEngine::Null(NullEngine::new(cfg)),
+        EngineKind::Null => AnyEngine::Null(NullEngine::new(cfg)?),
     })
 }
 
@@ -109,6 +146,9 @@ impl Engine for AnyEngine {
     }
     fn capabilities(&self) -> Capabilities {
         dispatch!(self, e => e.capabilities())
+    }
+    fn memory(&self) -> BufferMemory {
+        dispatch!(self, e => e.memory())
     }
     #[inline]
     fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {

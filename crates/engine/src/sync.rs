@@ -13,12 +13,12 @@ pub struct SyncEngine {
 }
 
 impl SyncEngine {
-    pub fn new(cfg: &EngineConfig) -> SyncEngine {
-        SyncEngine {
+    pub fn new(cfg: &EngineConfig) -> Result<SyncEngine, EngineError> {
+        Ok(SyncEngine {
             cfg: cfg.clone(),
-            buffers: BufferPool::new(cfg.depth as usize, cfg.block_bytes, cfg.align),
+            buffers: cfg.buffers(cfg.depth as usize, cfg.align)?,
             done: Vec::with_capacity(cfg.depth as usize),
-        }
+        })
     }
 }
 
@@ -33,6 +33,9 @@ impl Engine for SyncEngine {
             registered_buffers: false,
             registered_files: false,
         }
+    }
+    fn memory(&self) -> model::BufferMemory {
+        self.buffers.memory()
     }
     fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
         slot_buffer("psync", &mut self.buffers, slot)

@@ -23,12 +23,13 @@
 //! returns [`EngineError::Setup`] and `open_with_fallback` tries libaio.
 
 use crate::open::{checked_buffer, slot_buffer, sync_fd};
+use crate::uring_setup as setup;
 use crate::{
     BufferPool, Capabilities, Completion, Direction, Engine, EngineConfig, EngineError, IoRequest,
 };
 use io_uring::{opcode, squeue, types, IoUring};
 use std::io;
-use std::os::unix::io::{AsRawFd, RawFd};
+use std::os::unix::io::AsRawFd;
 
 /// The kernel refuses rings larger than this (`IORING_MAX_ENTRIES`).
 const MAX_ENTRIES: u32 = 32768;
@@ -51,6 +52,8 @@ pub struct UringEngine {
     in_flight: usize,
     /// False until the first I/O enables the ring on the thread that uses it.
     enabled: bool,
+    /// A kernel thread submits (`sqthread_poll`): enter only to wake it.
+    sqpoll: bool,
 }
 
 impl UringEngine {
@@ -63,16 +66,40 @@ impl UringEngine {
     fn build(cfg: &EngineConfig, register: bool) -> Result<UringEngine, EngineError> {
         let depth = cfg.depth.max(1);
         let entries = depth.min(MAX_ENTRIES).next_power_of_two();
-        let (ring, enabled) = new_ring(entries).map_err(|source| EngineError::Setup {
-            engine: "io_uring",
-            source,
+        let opts = &cfg.uring;
+        let (ring, enabled) = setup::new_ring(entries, opts).map_err(|source| {
+            match setup::asked(opts) {
+                // Falling back to another engine would drop what was asked.
+                Some(asked) => Self::ring_error(
+                    "io_uring_setup",
+                    io::Error::new(
+                        source.kind(),
+                        format!(
+                            "{source} (the ring was asked for {asked}: a kernel or CPU that \
+                             refuses it cannot run this job; drop the option)"
+                        ),
+                    ),
+                ),
+                None => EngineError::Setup {
+                    engine: "io_uring",
+                    source,
+                },
+            }
         })?;
-        let mut buffers = BufferPool::new(depth as usize, cfg.block_bytes, cfg.align);
-        let fixed_buffers = register && register_buffers(&ring, &mut buffers);
-        let fds: Vec<RawFd> = cfg.files.iter().map(|f| f.as_raw_fd()).collect();
-        let fixed_files =
-            register && !fds.is_empty() && ring.submitter().register_files(&fds).is_ok();
+        let mut buffers = cfg.buffers(depth as usize, cfg.align)?;
+        let fixed_buffers =
+            setup::registered(register && opts.fixed_buffers(), opts.fixedbufs, || {
+                setup::register_buffers(&ring, &mut buffers)
+            })
+            .map_err(|e| Self::ring_error("io_uring_register (fixedbufs=1)", e))?;
+        let fixed_files = setup::registered(
+            register && opts.register_files(),
+            opts.registerfiles,
+            || setup::register_files(&ring, cfg),
+        )
+        .map_err(|e| Self::ring_error("io_uring_register (registerfiles=1)", e))?;
         Ok(UringEngine {
+            sqpoll: opts.sqpoll(),
             ring,
             cfg: cfg.clone(),
             buffers,
@@ -142,7 +169,10 @@ impl UringEngine {
     fn enter_and_wait(&mut self, want: usize) -> Result<(), EngineError> {
         // A poll (want 0) with nothing posted still enters once: with
         // DEFER_TASKRUN, finished I/Os reach the CQ only when asked for.
-        if want == 0 && self.in_flight > 0 && self.ring.completion().is_empty() {
+        // A polled ring (hipri) needs the same enter to poll the device. With
+        // SQPOLL the kernel thread does both, and completions are posted
+        // without being asked for.
+        if want == 0 && self.in_flight > 0 && !self.sqpoll && self.ring.completion().is_empty() {
             // SAFETY: no SQE is submitted (to_submit 0) and no argument is
             // passed; GETEVENTS with min_complete 0 only posts what is done.
             let entered = unsafe {
@@ -157,7 +187,9 @@ impl UringEngine {
             }
         }
         while self.ring.completion().len() < want {
+            // The io-uring crate's wait also wakes an SQPOLL thread that sleeps.
             match self.ring.submit_and_wait(want) {
+                Ok(_) if self.sqpoll => self.queued = 0,
                 Ok(n) => self.queued -= n.min(self.queued),
                 Err(e) if e.raw_os_error() == Some(libc::EINTR) => continue,
                 Err(e) => return Err(Self::ring_error("io_uring_enter (wait)", e)),
@@ -165,47 +197,6 @@ impl UringEngine {
         }
         Ok(())
     }
-}
-
-/// A ring with fio's setup flags, disabled until first use; on a kernel
-/// that refuses a flag (EINVAL), the newest flags are dropped in turn, down to
-/// a plain enabled ring. Returns the ring and whether it is enabled.
-fn new_ring(entries: u32) -> io::Result<(IoUring, bool)> {
-    let tries: [fn(&mut io_uring::Builder) -> &mut io_uring::Builder; 3] = [
-        |b| {
-            b.setup_r_disabled()
-                .setup_coop_taskrun()
-                .setup_single_issuer()
-                .setup_defer_taskrun()
-        },
-        |b| b.setup_r_disabled().setup_coop_taskrun(),
-        |b| b.setup_r_disabled(),
-    ];
-    for flags in tries {
-        match flags(&mut IoUring::builder()).build(entries) {
-            Ok(ring) => return Ok((ring, false)),
-            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Ok((IoUring::new(entries)?, true))
-}
-
-/// Registers one iovec per slot; true when the kernel accepted them.
-fn register_buffers(ring: &IoUring, buffers: &mut BufferPool) -> bool {
-    if buffers.slots() > u16::MAX as usize {
-        return false; // buf_index is 16 bits
-    }
-    let iovecs: Vec<libc::iovec> = (0..buffers.slots() as u32)
-        .map(|slot| libc::iovec {
-            iov_base: buffers.slot_ptr(slot).cast(),
-            iov_len: buffers.slot_bytes(),
-        })
-        .collect();
-    // SAFETY: every iovec covers one slot of `buffers`, an allocation that the
-    // engine owns and frees only after the ring (field order of UringEngine),
-    // so the registered memory stays valid as long as the registration.
-    unsafe { ring.submitter().register_buffers(&iovecs) }.is_ok()
 }
 
 impl Engine for UringEngine {
@@ -219,6 +210,9 @@ impl Engine for UringEngine {
             registered_buffers: self.fixed_buffers,
             registered_files: self.fixed_files,
         }
+    }
+    fn memory(&self) -> model::BufferMemory {
+        self.buffers.memory()
     }
     fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
         slot_buffer("io_uring", &mut self.buffers, slot)
@@ -240,7 +234,17 @@ impl Engine for UringEngine {
             if pushed.is_ok() {
                 break;
             }
-            // The SQ is full: hand it to the kernel and try again.
+            // The SQ is full: hand it to the kernel and try again. A polling
+            // thread takes SQEs in its own time: wait until it has room.
+            if self.sqpoll {
+                self.submit()?;
+                match self.ring.submitter().squeue_wait() {
+                    Err(e) if e.raw_os_error() != Some(libc::EINTR) => {
+                        return Err(Self::ring_error("io_uring_enter (sq wait)", e))
+                    }
+                    _ => continue,
+                }
+            }
             if self.submit()? == 0 {
                 return Err(Self::ring_error(
                     "io_uring_enter (submit)",
@@ -254,6 +258,18 @@ impl Engine for UringEngine {
     }
     #[inline]
     fn submit(&mut self) -> Result<usize, EngineError> {
+        if self.sqpoll {
+            // The kernel thread takes the SQEs; the crate enters only when
+            // the SQ ring's NEED_WAKEUP flag says the thread sleeps.
+            let queued = std::mem::take(&mut self.queued);
+            return match self.ring.submit() {
+                Ok(_) => Ok(queued),
+                Err(e) => {
+                    self.queued = queued;
+                    Err(Self::ring_error("io_uring_enter (wake sqpoll)", e))
+                }
+            };
+        }
         let mut total = 0;
         // Normally one syscall. The kernel stops a batch early only after an
         // SQE that failed to start; that SQE is consumed (its error comes back
@@ -345,6 +361,8 @@ mod tests {
             depth: 4,
             block_bytes: 4096,
             align: 4096,
+            iomem: Default::default(),
+            uring: Default::default(),
         };
         let mut e = match UringEngine::build(&cfg, false) {
             Ok(e) => e,

@@ -75,6 +75,8 @@ fn setup(kind: EngineKind, place: Place, depth: u32, read_only: bool) -> Option<
         depth,
         block_bytes: BLOCK as usize,
         align: 4096,
+        iomem: Default::default(),
+        uring: Default::default(),
     };
     match open(kind, &cfg) {
         Ok(engine) => Some(Fixture { engine, _dir: dir }),

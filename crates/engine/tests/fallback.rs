@@ -4,26 +4,10 @@
 
 use diskbench_engine::{open_with_fallback, Direction, Engine, EngineConfig, IoRequest};
 use model::EngineKind;
-use std::fs::OpenOptions;
-use std::sync::Arc;
+mod common;
 
 fn config(dir: &tempfile::TempDir) -> EngineConfig {
-    let path = dir.path().join("data");
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&path)
-        .expect("create the test file");
-    file.set_len(1 << 20).expect("size the test file");
-    EngineConfig {
-        files: Arc::from(vec![file]),
-        paths: Arc::from(vec![path]),
-        depth: 4,
-        block_bytes: 4096,
-        align: 4096,
-    }
+    common::config(dir, 4096)
 }
 
 /// Opens `wanted` with fallback, checks it does I/O, returns what ran.

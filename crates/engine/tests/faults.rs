@@ -80,6 +80,8 @@ fn setup(kind: EngineKind, faults: &[&str]) -> Option<Fixture> {
         depth: 8,
         block_bytes: BLOCK as usize,
         align: 4096,
+        iomem: Default::default(),
+        uring: Default::default(),
     };
     let rules: Vec<FaultRule> = faults
         .iter()
@@ -341,6 +343,8 @@ fn null_engine_takes_faults_without_panicking() {
         depth: 4,
         block_bytes: 1 << 20,
         align: 4096,
+        iomem: Default::default(),
+        uring: Default::default(),
     };
     let rules = ["short@read:2", "bitflip@write:1/1", "bitflip@read:1/1"]
         .map(|r| FaultRule::parse(r).unwrap());

@@ -21,7 +21,7 @@
 use crate::cmdline::{RawOpt, Section, SectionKind};
 use crate::error::{FioError, Origin, Scope};
 use crate::options::Key;
-use crate::{bs_opts, output_opts, pattern, values, verify_opts};
+use crate::{bs_opts, engine_opts, output_opts, pattern, values, verify_opts};
 use model::job::{BlockSizes, BsShare, PerDir, RateProcess};
 use model::units::format_size;
 use model::{Direction, EngineKind, FileTarget, JobSpec, SteadyMetric, SteadyStateSpec};
@@ -407,6 +407,7 @@ fn apply_more(
         other => {
             if !output_opts::apply(spec, other, scope, name, text, value)?
                 && !verify_opts::apply(spec, other, scope, name, text, value)?
+                && !engine_opts::apply(spec, other, scope, name, text, value)?
             {
                 unreachable!("{other:?} is applied in `apply`")
             }
@@ -613,6 +614,7 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     check_pattern(&spec)?;
     bs_opts::check_unaligned(&spec)?;
     verify_opts::finish(&mut spec)?;
+    engine_opts::finish(&spec)?;
     if spec.direct {
         let below = spec.offset_bytes / DIRECT_ALIGN_BYTES * DIRECT_ALIGN_BYTES;
         check_direct_alignment(&job, "offset", spec.offset_bytes, &format_size(below))?;

@@ -21,6 +21,7 @@
 mod arith;
 mod bs_opts;
 mod cmdline;
+mod engine_opts;
 mod error;
 mod expand;
 mod fileopts;

@@ -130,6 +130,13 @@ pub(crate) enum Key {
     VerifyDump,
     VerifyBacklog,
     VerifyBacklogBatch,
+    /// `iomem`/`mem` and the io_uring options: see `engine_opts`.
+    IoMem,
+    FixedBufs,
+    RegisterFiles,
+    SqThreadPoll,
+    SqThreadPollCpu,
+    HiPri,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -173,7 +180,8 @@ impl Key {
             | Key::Fallocate
             | Key::SyncFileRange
             | Key::Verify
-            | Key::VerifyPattern => ValueKind::Text,
+            | Key::VerifyPattern
+            | Key::IoMem => ValueKind::Text,
             Key::Runtime
             | Key::RampTime
             | Key::ThinkTime
@@ -396,6 +404,17 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::CreateOnly, "create_only", Arity::Value),
     opt(Key::OpenFiles, "openfiles", Arity::Value),
     opt(Key::SyncFileRange, "sync_file_range", Arity::Value),
+    OptDef {
+        key: Key::IoMem,
+        name: "iomem",
+        aliases: &["mem"],
+        arity: Arity::Value,
+    },
+    opt(Key::FixedBufs, "fixedbufs", Arity::Flag),
+    opt(Key::RegisterFiles, "registerfiles", Arity::Flag),
+    opt(Key::SqThreadPoll, "sqthread_poll", Arity::Flag),
+    opt(Key::SqThreadPollCpu, "sqthread_poll_cpu", Arity::Value),
+    opt(Key::HiPri, "hipri", Arity::Flag),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -468,21 +487,21 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "donorname", "error_dump", "exec_postrun", "exec_prerun", "exit_on_io_done",
     "exit_what", "exitall", "exitall_on_error", "experimental_verify", 
     "file_append", "filename_format", "fill_device", "fill_fs",
-    "fixedbufs", "flow", "flow_id", "flow_sleep", "force_async", "gid",
-    "gpu_dev_ids", "grace_time", "gtod_cpu", "hdfsdirectory", "hipri",
+    "flow", "flow_id", "flow_sleep", "force_async", "gid",
+    "gpu_dev_ids", "grace_time", "gtod_cpu", "hdfsdirectory",
     "hipri_percentage", "hostname", "http_host", "http_mode", "http_pass", "http_s3_key",
     "http_s3_keyid", "http_s3_region", "http_s3_sse_customer_algorithm",
     "http_s3_sse_customer_key", "http_s3_storage_class", "http_swift_auth_token", "http_user",
     "http_verbose", "https", "hugepage-size", "ignore_error", "ignore_zone_limits", "inplace",
     "interface", "io_submit_mode",
    
-    "iomem", "iomem_align", "iopsavgtime", "ioscheduler",
+    "iomem_align", "iopsavgtime", "ioscheduler",
     "job_max_open_zones", "large-block-op-kbytes", 
     "latency_percentile", "latency_run", "latency_target", "latency_window", "listen", "load",
     "lockfile", "lockmem", "log_alternate_epoch", "log_alternate_epoch_clock_id",
     "log_compression", "log_compression_cpus", "log_entries",
     "log_store_compressed", "log_unix_epoch",
-    "max_latency", "max_open_zones", "mem", "mem_align", "merge_blktrace_file",
+    "max_latency", "max_open_zones", "mem_align", "merge_blktrace_file",
     "merge_blktrace_iters", "merge_blktrace_scalars", "mss", "namenode", "nfs_url",
     "nice", "nodelay", "nonvectored", "nowait", "numa_cpu_nodes",
     "numa_mem_policy", "numruns", "object_class", "offset_align",
@@ -491,11 +510,10 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "profile", "program", "proto", "protocol",
    
     "rbdname", "read-req-num-512-blocks", "read_beyond_wp", "read_iolog",
-    "read_iolog_chunked", "readfua", "refill_buffers", "registerfiles", "replay_align",
+    "read_iolog_chunked", "readfua", "refill_buffers", "replay_align",
     "replay_no_stall", "replay_redirect", "replay_scale", "replay_skip", "replay_time_scale",
     "rw_sequencer", "scramble_buffers", "serialize_overlap", "serverip", "sg_write_mode",
-    "significant_figures", "skip_bad", "softrandommap", "sqthread_poll",
-    "sqthread_poll_cpu", "stat_type", "stats",
+    "significant_figures", "skip_bad", "softrandommap", "stat_type", "stats",
     "std_redirect",
     "stream_id", "sync", "test-duration",
     "threads",

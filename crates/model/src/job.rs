@@ -549,6 +549,12 @@ pub struct JobSpec {
     /// fio's file-handling options (`filesize`, `fallocate`, `unlink`, ...).
     #[serde(default)]
     pub file_options: crate::fileopts::FileOptions,
+    /// fio's `iomem`/`mem`.
+    #[serde(default)]
+    pub iomem: crate::memory::IoMem,
+    /// fio's io_uring options (`fixedbufs`, `sqthread_poll`, `hipri`, ...).
+    #[serde(default)]
+    pub uring: crate::memory::UringOptions,
     /// The options as the user gave them, in order: echoed as fio's `job options`.
     pub options: Vec<(String, String)>,
 }
@@ -614,6 +620,8 @@ impl JobSpec {
             steadystate: None,
             verify: None,
             file_options: Default::default(),
+            iomem: Default::default(),
+            uring: Default::default(),
             options: Vec::new(),
         }
     }

@@ -14,6 +14,7 @@ pub mod fio_plat;
 pub mod histogram;
 pub mod history;
 pub mod job;
+pub mod memory;
 pub mod placement;
 pub mod result;
 pub mod units;
@@ -28,6 +29,7 @@ pub use history::{LivePoint, Prices, RunKind, RunRecord, RunState, SoakRef};
 pub use job::{
     Direction, EngineKind, FadviseHint, FileTarget, JobSpec, RwMode, SteadyMetric, SteadyStateSpec,
 };
+pub use memory::{BufferMemory, IoMem, MemoryKind, UringOptions};
 pub use result::{
     CpuUsage, DirStats, HostInfo, JobResult, RunResult, SeriesPoint, SteadyStateResult, TargetInfo,
 };

@@ -86,6 +86,10 @@ pub struct JobResult {
     /// measured, and from imported runs).
     #[serde(default)]
     pub depth: crate::DepthStats,
+    /// The job's I/O buffers, as measured (absent from older runs and
+    /// imported ones).
+    #[serde(default)]
+    pub buffers: Option<crate::BufferMemory>,
 }
 
 /// What fio's `steadystate` found over its last window (fio's JSON

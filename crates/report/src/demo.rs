@@ -177,6 +177,7 @@ fn job(
         steadystate: None,
         verify: None,
         depth: Default::default(),
+        buffers: None,
     }
 }
 

@@ -406,6 +406,19 @@ fn job_extras(job: &JobResult) -> Value {
             float(cpu_ns as f64 / job.total_ios() as f64),
         );
     }
+    // What the I/O buffers really were: huge pages change what a large
+    // direct I/O looks like to the device (see the engine's `buffers`).
+    if let Some(b) = &job.buffers {
+        m.insert(
+            "buffers".into(),
+            json!({
+                "iomem": b.iomem.fio_name(),
+                "memory": b.kind.name(),
+                "bytes": b.bytes,
+                "huge_page_bytes": b.huge_page_bytes,
+            }),
+        );
+    }
     m.insert("series".into(), Value::Array(series));
     if let Some(error) = &job.error {
         m.insert("error".into(), json!(error));

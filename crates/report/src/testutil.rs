@@ -91,6 +91,7 @@ pub fn job(spec: JobSpec, read: DirStats, write: DirStats, series: Vec<SeriesPoi
         steadystate: None,
         verify: None,
         depth: Default::default(),
+        buffers: None,
     }
 }
 

@@ -606,6 +606,8 @@ fn plan_clone(
         depth: spec.iodepth.max(1),
         block_bytes: spec.bs_bytes as usize,
         align: files.mem_align,
+        iomem: spec.iomem,
+        uring: spec.uring,
     };
     let (engine, fallback) = open_with_fallback(spec.engine, &cfg)
         .map_err(|e| RunError::Runtime(format!("job '{}': {e}", spec.name)))?;
@@ -667,6 +669,7 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
         steadystate: None,
         verify: None,
         depth: Default::default(),
+        buffers: None,
     };
     for p in parts {
         job.read.merge(&p.read);
@@ -687,6 +690,9 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
             job.verify.get_or_insert_with(Default::default).merge(v);
         }
         job.depth.add(&p.depth);
+        if let Some(b) = &p.buffers {
+            job.buffers.get_or_insert_with(Default::default).add(b);
+        }
     }
     if let Some(v) = &mut job.verify {
         v.sort();

@@ -72,6 +72,19 @@ pub fn logical_block_size_of(path: &Path) -> Option<u64> {
         .ok()
 }
 
+/// The `queue/io_poll` file of the disk behind `path` (`/sys/block/DEV/...`)
+/// and what it says: 1 when the disk has poll queues, which `hipri` needs.
+pub fn io_poll(path: &Path) -> Option<(PathBuf, Option<String>)> {
+    let (ma, mi) = dev_numbers(path)?;
+    let dir = disk_dir(ma, mi)?;
+    let value = read_trim(dir.join("queue/io_poll"));
+    let name = dir.file_name()?;
+    Some((
+        Path::new("/sys/block").join(name).join("queue/io_poll"),
+        value,
+    ))
+}
+
 struct Mount {
     point: PathBuf,
     fstype: String,

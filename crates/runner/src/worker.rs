@@ -82,6 +82,8 @@ pub struct WorkerOutcome {
     pub verify: Option<model::VerifyResult>,
     /// How deep the queue was kept.
     pub depth: model::DepthStats,
+    /// The engine's buffers (`None` when the worker had no engine to ask).
+    pub buffers: Option<model::BufferMemory>,
 }
 
 /// Signals shared by all workers of a run.
@@ -188,6 +190,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
     }
     w.report_progress();
     let mut cpu = cpu_end.since(&w.cpu_start);
+    let buffers = Some(w.plan.engine.memory());
     let recorded = w.rec.finish(&shared.clock, end);
     cpu.wall_ns = recorded.runtime_ns;
     let verify = w.verify.take().map(|v| {
@@ -207,6 +210,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         cpu,
         error,
         verify,
+        buffers,
     }
 }
 
@@ -635,7 +639,9 @@ fn check_result(c: Completion, slot: &Slot, cfg: &EngineConfig) -> Result<(), En
         Direction::Read => "read",
         Direction::Write => "write",
     };
-    let source = if c.result < 0 {
+    let source = if c.result == -(libc::EOPNOTSUPP as i64) && cfg.uring.iopoll() {
+        hipri_unsupported(cfg, slot.file)
+    } else if c.result < 0 {
         io::Error::from_raw_os_error((-c.result) as i32)
     } else {
         io::Error::new(
@@ -650,6 +656,26 @@ fn check_result(c: Completion, slot: &Slot, cfg: &EngineConfig) -> Result<(), En
         len,
         source,
     })
+}
+
+/// EOPNOTSUPP from a polled ring: the device has no poll queues, or the
+/// I/O cannot be polled (buffered), which is a setting, not a fault of the I/O.
+#[cold]
+fn hipri_unsupported(cfg: &EngineConfig, file: u32) -> io::Error {
+    let why = match crate::probe::io_poll(&cfg.path(file)) {
+        Some((path, Some(v))) if v == "0" => format!("{} is 0", path.display()),
+        Some((path, _)) => format!("or the I/O is not O_DIRECT; see {}", path.display()),
+        None => "see /sys/block/DEV/queue/io_poll, or the I/O is not O_DIRECT".to_string(),
+    };
+    io::Error::new(
+        io::ErrorKind::Unsupported,
+        format!(
+            "{}: hipri=1 polls for completions, and this device has no poll queues ({why}): \
+             drop hipri, use direct=1, or give the driver poll queues (for NVMe, the nvme \
+             module's poll_queues=N)",
+            io::Error::from_raw_os_error(libc::EOPNOTSUPP)
+        ),
+    )
 }
 
 /// Makes every written block unique (offset and sequence number at the start

@@ -212,6 +212,7 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         steadystate: None,
         verify: None,
         depth: Default::default(),
+        buffers: None,
     })
 }
 

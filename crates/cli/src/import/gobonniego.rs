@@ -294,6 +294,7 @@ fn job(
         steadystate: None,
         verify: None,
         depth: Default::default(),
+        buffers: None,
     }
 }
 

@@ -65,6 +65,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             steadystate: None,
             verify: None,
             depth: Default::default(),
+            buffers: None,
         }],
         // The kernel's side of the same second: kept and loaded back.
         disk_util: vec![DiskUtil {

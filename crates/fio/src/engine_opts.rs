@@ -1,0 +1,123 @@
+//! `iomem`/`mem` (where the I/O buffers come from) and fio's io_uring
+//! options (`fixedbufs`, `registerfiles`, `sqthread_poll`,
+//! `sqthread_poll_cpu`, `hipri`), parsed into `JobSpec::iomem` and
+//! `JobSpec::uring`.
+//!
+//! fio knows its io_uring options only once `ioengine=io_uring` is set, and
+//! with any other engine says "unrecognized option" (fio 3.33). diskbench
+//! checks once the job is complete, so the order of the options does not
+//! matter, and refuses them by name with another engine rather than ignore
+//! them: a job that asks for polled completions and silently gets
+//! interrupts measures something else.
+
+use crate::error::{FioError, Scope};
+use crate::options::Key;
+use crate::values;
+use model::{EngineKind, IoMem, JobSpec};
+
+/// Applies one of these options; `false` when `key` is not one of them.
+pub(crate) fn apply(
+    spec: &mut JobSpec,
+    key: Key,
+    scope: &Scope,
+    name: &str,
+    text: &str,
+    value: Option<&str>,
+) -> Result<bool, FioError> {
+    let uring = &mut spec.uring;
+    match key {
+        Key::IoMem => spec.iomem = iomem(scope, name, text)?,
+        Key::FixedBufs => uring.fixedbufs = Some(values::flag(scope, name, value)?),
+        Key::RegisterFiles => uring.registerfiles = Some(values::flag(scope, name, value)?),
+        Key::SqThreadPoll => uring.sqthread_poll = Some(values::flag(scope, name, value)?),
+        Key::SqThreadPollCpu => uring.sqthread_poll_cpu = Some(values::int_u32(scope, name, text)?),
+        Key::HiPri => uring.hipri = Some(values::flag(scope, name, value)?),
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn iomem(scope: &Scope, name: &str, text: &str) -> Result<IoMem, FioError> {
+    let t = text.trim();
+    if let Some(kind) = IoMem::parse(t) {
+        return Ok(kind);
+    }
+    let problem = match t.split_once(':') {
+        Some((kind @ ("mmap" | "mmaphuge" | "mmapshared"), _)) => format!(
+            "a buffer mapped from a file is not carried out, diskbench maps anonymous memory \
+             only: use iomem={kind} without the path{}",
+            match kind {
+                "mmaphuge" =>
+                    " (its huge pages come from /proc/sys/vm/nr_hugepages, no \
+                               hugetlbfs mount needed)",
+                _ => "",
+            }
+        ),
+        _ if t == "cudamalloc" => {
+            "GPU memory needs fio's rdma engine, which diskbench does not have: use one of \
+             malloc, shm, shmhuge, mmap, mmaphuge, mmapshared"
+                .to_string()
+        }
+        _ => format!("use one of {}", IoMem::FIO_NAMES.join(", ")),
+    };
+    Err(FioError::invalid(scope, name, text, problem))
+}
+
+/// Once the job is complete: the io_uring options need the io_uring engine,
+/// and a polling thread's CPU needs the polling thread.
+pub(crate) fn finish(spec: &JobSpec) -> Result<(), FioError> {
+    let scope = Scope::Job(spec.name.clone());
+    let given = |name: &str| {
+        spec.options
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map_or("1".to_string(), |(_, v)| v.clone())
+    };
+    if let Some(name) = spec.uring.first_given() {
+        if spec.engine != EngineKind::IoUring {
+            return Err(FioError::invalid(
+                &scope,
+                name,
+                &given(name),
+                format!(
+                    "{name} is an option of the io_uring engine, and this job's ioengine is {} \
+                     (fio does not know it there either): use ioengine=io_uring, or drop {name}",
+                    spec.engine.fio_name()
+                ),
+            ));
+        }
+    }
+    if spec.uring.sqthread_poll_cpu.is_some() && !spec.uring.sqpoll() {
+        return Err(FioError::invalid(
+            &scope,
+            "sqthread_poll_cpu",
+            &given("sqthread_poll_cpu"),
+            "it places the polling thread of sqthread_poll, which this job does not have: add \
+             sqthread_poll=1, or drop sqthread_poll_cpu",
+        ));
+    }
+    Ok(())
+}
+
+/// The options that differ from diskbench's defaults, for `--parse-only`.
+pub(crate) fn show(job: &JobSpec, opts: &mut Vec<(&'static str, Option<String>)>) {
+    if job.iomem != IoMem::Default {
+        opts.push(("iomem", Some(job.iomem.fio_name().to_string())));
+    }
+    let u = &job.uring;
+    let flags = [
+        ("fixedbufs", u.fixedbufs),
+        ("registerfiles", u.registerfiles),
+        ("sqthread_poll", u.sqthread_poll),
+        ("hipri", u.hipri),
+    ];
+    for (name, value) in flags {
+        if let Some(v) = value {
+            opts.push((name, Some(u8::from(v).to_string())));
+        }
+    }
+    if let Some(cpu) = u.sqthread_poll_cpu {
+        opts.push(("sqthread_poll_cpu", Some(cpu.to_string())));
+    }
+}
