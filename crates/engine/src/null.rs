@@ -4,10 +4,13 @@
 use crate::open::slot_buffer;
 use crate::{BufferPool, Capabilities, Completion, Engine, EngineConfig, EngineError, IoRequest};
 
+/// One list of I/Os, the first `submitted` of them handed over: moving a
+/// few completions between lists cost a `memmove` call per I/O, 7% of the
+/// null engine's time at QD1.
 pub struct NullEngine {
     buffers: BufferPool,
-    queued: Vec<Completion>,
-    done: Vec<Completion>,
+    ios: Vec<Completion>,
+    submitted: usize,
 }
 
 impl NullEngine {
@@ -16,8 +19,8 @@ impl NullEngine {
             // Nothing is transferred, but callers fill a buffer of the I/O's
             // length before a "write" (verify= formats whole blocks).
             buffers: cfg.buffers(cfg.depth as usize, 64)?,
-            queued: Vec::with_capacity(cfg.depth as usize),
-            done: Vec::with_capacity(cfg.depth as usize),
+            ios: Vec::with_capacity(cfg.depth as usize),
+            submitted: 0,
         })
     }
 }
@@ -42,7 +45,7 @@ impl Engine for NullEngine {
     }
     #[inline]
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {
-        self.queued.push(Completion {
+        self.ios.push(Completion {
             slot: req.slot,
             result: req.len as i64,
         });
@@ -50,14 +53,18 @@ impl Engine for NullEngine {
     }
     #[inline]
     fn submit(&mut self) -> Result<usize, EngineError> {
-        let n = self.queued.len();
-        self.done.append(&mut self.queued);
+        let n = self.ios.len() - self.submitted;
+        self.submitted = self.ios.len();
         Ok(n)
     }
     #[inline]
     fn reap(&mut self, _min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError> {
-        let n = self.done.len();
-        out.append(&mut self.done);
+        let n = self.submitted;
+        for &c in &self.ios[..n] {
+            out.push(c);
+        }
+        self.ios.drain(..n);
+        self.submitted = 0;
         Ok(n)
     }
     fn sync_file(&mut self, _file: u32, _data_only: bool) -> Result<(), EngineError> {

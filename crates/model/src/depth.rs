@@ -79,6 +79,7 @@ impl DepthStats {
 }
 
 /// fio's bucket for the depth an I/O was submitted at: 1, 2-3, 4-7, ..., >=64.
+#[inline]
 fn level_bucket(depth: u32) -> usize {
     match depth {
         0..=1 => 0,
@@ -87,6 +88,7 @@ fn level_bucket(depth: u32) -> usize {
 }
 
 /// fio's bucket for a batch of `n`: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64.
+#[inline]
 fn batch_bucket(n: u32) -> usize {
     match n {
         0 => 0,

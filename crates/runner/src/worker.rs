@@ -305,8 +305,12 @@ impl<'a> Worker<'a> {
     }
 
     fn run(&mut self) -> Result<(), EngineError> {
+        // The time the last completions were seen: the refill that follows
+        // at once is queued as of then, so a freed slot's wait for the tool
+        // is charged to the I/O that fills it, and one clock read is saved.
+        let mut freed_at = None;
         loop {
-            self.issue()?;
+            self.issue(freed_at.take())?;
             if self.in_flight == 0 {
                 if let Some(until) = self.pace.as_mut().and_then(|p| p.wait_until.take()) {
                     self.sleep_until(until);
@@ -331,16 +335,18 @@ impl<'a> Worker<'a> {
             let now = self.reap()?;
             self.complete(now)?;
             self.check_time(now);
+            freed_at = Some(now);
         }
     }
 
     /// Queues I/Os up to the depth (unless stopping or waiting to fsync),
     /// submitting every `batch_submit` of them.
-    fn issue(&mut self) -> Result<(), EngineError> {
+    /// `freed_at`: when the slots being refilled were freed, if just now.
+    fn issue(&mut self, freed_at: Option<u64>) -> Result<(), EngineError> {
         if self.in_flight > self.low_water {
             return Ok(());
         }
-        let mut queued_at = self.shared.clock.now();
+        let mut queued_at = freed_at.unwrap_or_else(|| self.shared.clock.now());
         while self.in_flight < self.depth
             && !self.stopping
             && !self.sync_due
