@@ -446,8 +446,8 @@ fn reading_creates_nothing_and_writing_creates_no_directory() {
         assert!(!missing.exists(), "{args:?} created the database");
     }
     let nested = tmp.path().join("no/such/dir/h.db");
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/samples/gobonniego-1.0.10-runs2.json");
+    let sample =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/gobonniego-1.0.10-runs2.json");
     let import = ["import", sample.to_str().unwrap()];
     for args in [&NULL_JOB[..], &import[..]] {
         let out = run_with(args, &nested);

@@ -29,6 +29,7 @@
 //! stopped, so "best of all jobs" would put a sequential test's IOPS under
 //! the mixed test's heading. Each figure then comes from its named job or is
 //! absent, and the headline says the run was interrupted before that job.
+//! A run of a single job keeps that job's figures: there is no other.
 
 use crate::format::{latency, mb_per_sec, mib_per_sec, size_both};
 use crate::stats::{self, DIRECTIONS};
@@ -244,6 +245,12 @@ fn did(d: &DirStats) -> bool {
     d.ios > 0
 }
 
+/// A run of the default suite: one of its headline jobs is there.
+fn is_suite(result: &RunResult) -> bool {
+    let named = [HEADLINE_IOPS_JOB, HEADLINE_READ_JOB, HEADLINE_WRITE_JOB];
+    result.jobs.iter().any(|j| named.contains(&j.name.as_str()))
+}
+
 fn figure(
     result: &RunResult,
     name: &str,
@@ -257,7 +264,11 @@ fn figure(
             fallback: false,
         });
     }
-    if result.interrupted {
+    // A run of one job of its own (its clones aside, not the suite stopped
+    // after its first test) has no other job to mistake for it:
+    // interrupted or not, its figures are its own.
+    let one_job = result.jobs.iter().all(|j| j.name == result.jobs[0].name);
+    if result.interrupted && (is_suite(result) || !one_job) {
         return None;
     }
     // A sequential job gives Read or Write MB/s when there is one: a
@@ -286,9 +297,7 @@ fn figure(
 /// The three figures, one per line: `IOPS  41523  (mixed-4k-qd32)`.
 pub fn headline(result: &RunResult) -> String {
     let h = headline_figures(result);
-    let suite = result.jobs.iter().any(|j| {
-        [HEADLINE_IOPS_JOB, HEADLINE_READ_JOB, HEADLINE_WRITE_JOB].contains(&j.name.as_str())
-    });
+    let suite = is_suite(result);
     let missing = |name: &str, otherwise: &str| match (h.interrupted, suite) {
         (true, true) => format!("the run was interrupted before {name}"),
         (true, false) => "the run was interrupted: no best of part of the jobs".to_string(),
