@@ -1,10 +1,23 @@
 //! One worker: a thread that keeps `iodepth` I/Os in flight on its engine
 //! until the job's time or size is done, and records every completion.
 //!
+//! A worker's life, and which parts are inside the job's clock (runtime,
+//! bandwidth, CPU, the per-second series):
+//!
+//! | phase | where | in the clock |
+//! |---|---|---|
+//! | lay out the files | the runner, before the thread starts (`files`) | no |
+//! | CPU pinning, `startdelay` | `paced::before_start` | no |
+//! | ramp (`ramp_time`) | `run`, until `check_time` restarts the recorder | no |
+//! | measure: I/O, `fsync=N`, range syncs | `run` | yes |
+//! | final sync (`end_fsync`, `fsync_on_close`) | `run_phases` | yes, as in fio |
+//! | verify pass | `run_phases` -> `verify_pass` | yes: its reads are the job's |
+//! | drain after an error, close, logs | `run_worker` after `end` | no |
+//!
 //! Submission follows fio's `iodepth_batch_submit` (default 1: each I/O is
 //! handed to the kernel as soon as it is prepared). Batching more looks
 //! cheaper, but on a virtio disk it delayed the first I/Os of each batch and
-//! cost 10% of the IOPS fio gets (see the core issue's note).
+//! cost 10% of the IOPS fio gets.
 //!
 //! Completions are handled as fio does by default: one at a time
 //! (`iodepth_batch_complete_max` defaults to `iodepth_batch_complete_min`,
