@@ -1,39 +1,11 @@
 //! One worker: a thread that keeps `iodepth` I/Os in flight on its engine
 //! until the job's time or size is done, and records every completion.
 //!
-//! A worker's life, and which parts are inside the job's clock (runtime,
-//! bandwidth, CPU, the per-second series):
-//!
-//! | phase | where | in the clock |
-//! |---|---|---|
-//! | lay out the files | the runner, before the thread starts (`files`) | no |
-//! | CPU pinning, `startdelay` | `paced::before_start` | no |
-//! | ramp (`ramp_time`) | `run`, until `check_time` restarts the recorder | no |
-//! | measure: I/O, `fsync=N`, range syncs | `run` | yes |
-//! | final sync (`end_fsync`, `fsync_on_close`) | `run_phases` | yes, as in fio |
-//! | verify pass | `run_phases` -> `verify_pass` | yes: its reads are the job's |
-//! | drain after an error, close, logs | `run_worker` after `end` | no |
-//!
-//! Submission follows fio's `iodepth_batch_submit` (default 1: each I/O is
-//! handed to the kernel as soon as it is prepared). Batching more looks
-//! cheaper, but on a virtio disk it delayed the first I/Os of each batch and
-//! cost 10% of the IOPS fio gets.
-//!
-//! Completions are handled as fio does by default: one at a time
-//! (`iodepth_batch_complete_max` defaults to `iodepth_batch_complete_min`,
-//! 1), each freed slot refilled before the next completion is looked at.
-//! Handling every completion available first and then refilling the freed
-//! slots one `io_uring_enter` each left the slots idle through the earlier
-//! syscalls: on a loop device in /dev/shm, 4 KiB randread at QD32 kept 19.8
-//! I/Os in flight (IOPS x mean latency) where fio kept 31.9. The completions
-//! not yet handled stay in the engine's queue and are timed when handled,
-//! so their latency includes the wait, as in fio.
-//!
-//! Timestamps are chained, not taken per step: the time after one submit is
-//! the queue time of the next I/O, and one timestamp serves a whole reaped
-//! batch. slat is submit - queue, clat is completion - submit, lat is
-//! completion - queue. A synchronous engine does the I/O inside `queue`, so
-//! its clat spans the call and it has no slat, as in fio.
+//! A worker's life is a sequence of named phases (lay out, start, ramp,
+//! measure, stop, final sync, verify, drain), laid out in [`phase`] with
+//! which of them are inside the job's clock; `run_worker` goes through them
+//! in that order. The queue itself (submission, completion, timestamps) is
+//! in [`queue`].
 //!
 //! A job with one block size, uniform random or sequential offsets and no
 //! pacing takes the plain path: one call to the offset generator per I/O and
@@ -43,6 +15,8 @@
 
 mod fileops;
 mod paced;
+mod phase;
+mod queue;
 mod verifying;
 
 use crate::clock::Clock;
@@ -51,9 +25,9 @@ use crate::offsets::{OffsetGen, Region, Rng};
 use crate::rate::RateFloors;
 use crate::record::Recorder;
 use engine::sys;
-use engine::{AnyEngine, Completion, Engine, EngineConfig, EngineError, IoRequest};
+use engine::{AnyEngine, Completion, Engine, EngineConfig, EngineError};
 use model::{CpuUsage, DirStats, Direction, JobSpec, LivePoint, SeriesPoint};
-use std::io;
+use phase::{Phase, Stop, Tick};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -159,9 +133,11 @@ struct Worker<'a> {
     logs: Option<JobLogs>,
     /// `verify=` (see `verifying`); `None` for most jobs.
     verify: Option<Box<verifying::Verifier>>,
-    ramp_end: Option<u64>,
-    deadline: Option<u64>,
-    stopping: bool,
+    /// Ramp, measure or stopping: what the clock counts (see `phase`).
+    phase: Phase,
+    /// The job's `runtime` in clock ticks.
+    runtime_ticks: Option<u64>,
+    /// `fsync=N`/`fdatasync=N`: writes since the last sync, and whether one is due.
     writes_since_sync: u32,
     sync_due: bool,
     write_seq: u64,
@@ -171,15 +147,19 @@ struct Worker<'a> {
     series_seen: usize,
 }
 
+/// A worker's life, phase by phase (see `phase` for the table of what is
+/// inside the clock). The files were laid out by the runner.
 pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
+    // Start: CPU pinning and `startdelay`, outside the clock.
     let setup = paced::before_start(&plan, shared);
+    // The clock starts here, with the ramp or the measured phase.
     let mut w = Worker::new(plan, shared);
     let spec = Arc::clone(&w.plan.spec);
     let mut error = match setup {
         // create_only: the files are made, no I/O is done.
         Ok(()) if spec.file_options.create_only => None,
         Ok(()) => w
-            .run_phases()
+            .clocked_phases()
             .err()
             .map(|e| format!("job '{}': {e}", spec.name)),
         Err(e) => Some(e),
@@ -190,6 +170,8 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
             stop.store(true, Ordering::Relaxed);
         }
     }
+    // The clock stops. What follows (draining after an error, closing the
+    // files, writing the logs) is not the job's I/O.
     let end = shared.clock.now();
     w.drain();
     let cpu_end = sys::thread_usage();
@@ -241,14 +223,10 @@ impl<'a> Worker<'a> {
         let seed = seed.wrapping_add(plan.clone as u64 * 0x9e37_79b9);
         let gen = OffsetGen::for_job(&spec, &plan.regions, seed);
         let start = clock.now();
-        let ramp_end = (!spec.ramp_time.is_zero())
-            .then(|| start + clock.ticks(spec.ramp_time.as_nanos() as u64));
-        let deadline = match ramp_end {
-            Some(_) => None,
-            None => spec
-                .runtime
-                .map(|d| start + clock.ticks(d.as_nanos() as u64)),
-        };
+        let ticks = |d: Duration| clock.ticks(d.as_nanos() as u64);
+        let runtime_ticks = spec.runtime.map(ticks);
+        let ramp = (!spec.ramp_time.is_zero()).then(|| ticks(spec.ramp_time));
+        let mut phase = Phase::begin(start, ramp, runtime_ticks);
         let budget = paced::byte_budget(&spec, plan.io_budget, gen.is_plain());
         let files = fileops::FileOps::new(plan.file_set.take(), &spec, budget);
         let pace = paced::Pace::new(&spec, clock, start, gen.is_plain(), Rng::new(seed ^ 0x7a7e));
@@ -263,14 +241,17 @@ impl<'a> Worker<'a> {
                 failure.get_or_insert(e);
                 None
             });
+        if failure.is_some() {
+            phase.stop(Stop::Setup);
+        }
         Worker {
             plain: gen.is_plain() && pace.is_none() && verify.is_none(),
             verify,
             pace,
             // Floors apply to the measured phase only.
-            floors: match ramp_end {
-                Some(_) => None,
-                None => RateFloors::new(&spec, clock, start),
+            floors: match phase.ramping() {
+                true => None,
+                false => RateFloors::new(&spec, clock, start),
             },
             low_water: spec.iodepth_low.unwrap_or(depth).min(depth),
             reap_min: spec.iodepth_batch_complete_min as usize,
@@ -280,7 +261,6 @@ impl<'a> Worker<'a> {
                 0 => spec.iodepth_batch_complete_min as usize,
                 max => max,
             },
-            stopping: failure.is_some(),
             failure,
             think_debt: 0,
             files,
@@ -301,8 +281,8 @@ impl<'a> Worker<'a> {
             in_flight: 0,
             issued: 0,
             budget,
-            ramp_end,
-            deadline,
+            phase,
+            runtime_ticks,
             writes_since_sync: 0,
             sync_due: false,
             write_seq: 0,
@@ -314,10 +294,48 @@ impl<'a> Worker<'a> {
     }
 
     fn ramping(&self) -> bool {
-        self.ramp_end.is_some()
+        self.phase.ramping()
     }
 
-    fn run(&mut self) -> Result<(), EngineError> {
+    /// The phases inside the job's clock, in their order: ramp and measure
+    /// (for `verify_only`, the replay of the earlier run's writes), the
+    /// final sync, the verify pass.
+    fn clocked_phases(&mut self) -> Result<(), EngineError> {
+        match self.verify.as_ref().is_some_and(|v| v.only()) {
+            true => self.replay_writes(),
+            false => self.ramp_and_measure()?,
+        }
+        self.final_sync()?;
+        self.final_verify()
+    }
+
+    /// The final sync is the job's I/O, as in fio: its time counts in the
+    /// runtime, the bandwidth, the CPU and the last second of the series.
+    fn final_sync(&mut self) -> Result<(), EngineError> {
+        let spec = &self.plan.spec;
+        if (spec.end_fsync || spec.fsync_on_close) && self.failure.is_none() {
+            self.sync_files()?;
+        }
+        Ok(())
+    }
+
+    /// What stops the queue from being refilled until nothing is in flight,
+    /// to be done then (the first due, in this order).
+    fn hold(&self) -> Option<Hold> {
+        if self.verify.as_ref().is_some_and(|v| v.due) {
+            Some(Hold::VerifyBacklog)
+        } else if self.files.due {
+            Some(Hold::Files)
+        } else if self.sync_due {
+            Some(Hold::Sync)
+        } else {
+            None
+        }
+    }
+
+    /// The ramp and the measured phase: I/O until the phase says stop and
+    /// what is in flight has completed.
+    fn ramp_and_measure(&mut self) -> Result<(), EngineError> {
         // The time the last completions were seen: the refill that follows
         // at once is queued as of then, so a freed slot's wait for the tool
         // is charged to the I/O that fills it, and one clock read is saved.
@@ -329,20 +347,17 @@ impl<'a> Worker<'a> {
                     self.sleep_until(until);
                     continue;
                 }
-                if self.verify.as_ref().is_some_and(|v| v.due) {
-                    self.verify_pass(false)?;
-                    continue;
+                match self.hold() {
+                    Some(Hold::VerifyBacklog) => self.verify_pass(false)?,
+                    Some(Hold::Files) => self.serve_files()?,
+                    Some(Hold::Sync) => {
+                        self.sync_files()?;
+                        self.sync_due = false;
+                        self.writes_since_sync = 0;
+                    }
+                    // Nothing in flight, nothing due, nothing issued: done.
+                    None => return Ok(()),
                 }
-                if self.files.due {
-                    self.serve_files()?;
-                    continue;
-                }
-                if !self.sync_due {
-                    return Ok(());
-                }
-                self.sync_files()?;
-                self.sync_due = false;
-                self.writes_since_sync = 0;
                 continue;
             }
             let now = self.reap()?;
@@ -352,198 +367,12 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Queues I/Os up to the depth (unless stopping or waiting to fsync),
-    /// submitting every `batch_submit` of them.
-    /// `freed_at`: when the slots being refilled were freed, if just now.
-    fn issue(&mut self, freed_at: Option<u64>) -> Result<(), EngineError> {
-        if self.in_flight > self.low_water {
-            return Ok(());
-        }
-        let mut queued_at = freed_at.unwrap_or_else(|| self.shared.clock.now());
-        while self.in_flight < self.depth
-            && !self.stopping
-            && !self.sync_due
-            && !self.files.due
-            && !self.verify.as_ref().is_some_and(|v| v.due)
-            && (self.ramping() || self.issued < self.budget)
-        {
-            let t = match self.plain {
-                true => self.gen.next_io(),
-                false => match self.next_target()? {
-                    // A rate or a thinktime may have waited: queued now.
-                    Some(t) => {
-                        queued_at = self.shared.clock.now();
-                        t
-                    }
-                    None => break,
-                },
-            };
-            // openfiles: an I/O to a closed file waits for the queue to empty.
-            let Some(t) = self.files.route(t) else { break };
-            let scheduled_at = match self.plain {
-                true => None,
-                false => self.pace.as_mut().and_then(|p| p.scheduled.take()),
-            }
-            .unwrap_or(0);
-            let slot = self.free.pop().expect("a free slot while under depth");
-            if t.dir == Direction::Write {
-                self.prepare_write(slot, t.file, t.offset, t.len)?;
-            }
-            self.slots[slot as usize] = Slot {
-                dir: t.dir,
-                file: t.file,
-                offset: t.offset,
-                len: t.len,
-                queued_at,
-                submitted_at: queued_at,
-                scheduled_at,
-                check: false,
-            };
-            let req = IoRequest {
-                slot,
-                file: self.files.slot_of(t.file),
-                dir: t.dir,
-                offset: t.offset,
-                len: t.len as u32,
-            };
-            self.plan.engine.queue(req)?;
-            self.in_flight += 1;
-            if !self.ramping() {
-                self.issued += t.len;
-            }
-            self.files.queued(&t, self.issued);
-            if !self.asynchronous {
-                // fio counts each synchronous I/O as one submit at depth 1.
-                if !self.ramping() {
-                    self.rec.depth.submitted(1, 1);
-                }
-                return Ok(());
-            }
-            self.batch.push(slot);
-            if self.batch.len() >= self.batch_submit {
-                queued_at = self.submit_batch(queued_at)?;
-            }
-        }
-        if !self.batch.is_empty() {
-            self.submit_batch(queued_at)?;
-        }
-        Ok(())
-    }
-
-    /// Submits the queued batch; returns the time after, the next queue time.
-    fn submit_batch(&mut self, queued_at: u64) -> Result<u64, EngineError> {
-        self.plan.engine.submit()?;
-        let now = self.shared.clock.now();
-        let slat_ns = self.shared.clock.nanos(queued_at, now);
-        if !self.ramping() {
-            self.rec
-                .depth
-                .submitted(self.batch.len() as u32, self.in_flight);
-        }
-        for &s in &self.batch {
-            let slot = &mut self.slots[s as usize];
-            slot.submitted_at = now;
-            self.rec.slat(slot.dir, slat_ns, 1);
-        }
-        self.batch.clear();
-        Ok(now)
-    }
-
-    fn prepare_write(
-        &mut self,
-        slot: u32,
-        file: u32,
-        offset: u64,
-        len: u64,
-    ) -> Result<(), EngineError> {
-        self.write_seq += 1;
-        match self.verify.is_some() {
-            true => self.fill_verified(slot, file, offset, len, self.write_seq)?,
-            false => stamp(
-                self.plan.engine.buffer(slot)?,
-                len as usize,
-                offset,
-                self.write_seq,
-            ),
-        }
-        self.writes_since_sync += 1;
-        let every = self
-            .plan
-            .spec
-            .fsync_every
-            .max(self.plan.spec.fdatasync_every);
-        if every > 0 && self.writes_since_sync >= every {
-            self.sync_due = true;
-        }
-        Ok(())
-    }
-
-    /// Waits for completions (those left over from a capped reap are taken
-    /// first) and returns the time they were seen.
-    fn reap(&mut self) -> Result<u64, EngineError> {
-        let min = match self.reap_max > 0 && !self.done.is_empty() {
-            true => 0,
-            false => self.reap_min,
-        };
-        self.plan.engine.reap(min, &mut self.done)?;
-        Ok(self.shared.clock.now())
-    }
-
-    /// Records what the last reap returned, all at the time `now`.
-    fn complete(&mut self, now: u64) -> Result<(), EngineError> {
-        let measuring = !self.ramping();
-        let clock = &self.shared.clock;
-        let take = match self.reap_max {
-            0 => self.done.len(),
-            max => max.min(self.done.len()),
-        };
-        if measuring {
-            self.rec.advance(now);
-            self.rec.depth.reaped(take as u32);
-        }
-        if measuring && self.logs.is_some() {
-            self.log_completions(now, take);
-        }
-        if self.verify.is_some() {
-            self.verify_completions(take);
-        }
-        // A failed completion is returned after the whole batch is counted,
-        // so that `drain` waits for exactly what is still in flight.
-        let mut failed = None;
-        for c in self.done.drain(..take) {
-            let slot = self.slots[c.slot as usize];
-            self.free.push(c.slot);
-            self.in_flight -= 1;
-            match check_result(c, &slot, &self.plan.engine_cfg) {
-                Ok(()) if measuring => {
-                    let clat = clock.nanos(slot.submitted_at, now);
-                    let lat = clock.nanos(slot.queued_at, now);
-                    self.rec.completed(slot.dir, slot.len, clat, lat);
-                    if slot.scheduled_at != 0 {
-                        let response = clock.nanos(slot.scheduled_at, now);
-                        self.rec.response(slot.dir, response);
-                    }
-                }
-                Ok(()) => {}
-                Err(e) => failed = failed.or(Some(e)),
-            }
-        }
-        if let Some(pace) = &mut self.pace {
-            pace.completed(take as u32);
-        }
-        failed.map_or(Ok(()), Err)
-    }
-
-    /// Ends the ramp, stops at the deadline, size or a stop request.
+    /// Moves the phase on with the clock at `now`: ends the ramp (the
+    /// recorder, CPU, rate floors and logs start afresh), and stops at the
+    /// deadline, a missed rate floor, a stop request, or the size issued.
     fn check_time(&mut self, now: u64) {
         let clock = &self.shared.clock;
-        if self.ramp_end.is_some_and(|end| now >= end) {
-            self.ramp_end = None;
-            self.deadline = self
-                .plan
-                .spec
-                .runtime
-                .map(|d| now + clock.ticks(d.as_nanos() as u64));
+        if self.phase.tick(now, self.runtime_ticks) == Tick::RampEnded {
             self.rec = Recorder::new(clock, now, self.asynchronous);
             self.series_seen = 0;
             self.cpu_start = sys::thread_usage();
@@ -555,19 +384,18 @@ impl<'a> Worker<'a> {
         if let Some(floors) = &mut self.floors {
             if let Err(e) = floors.check(now, &self.rec.dirs) {
                 self.failure = Some(format!("job '{}': {e}", self.plan.spec.name));
-                self.stopping = true;
+                self.phase.stop(Stop::RateFloor);
             }
         }
-        if self.deadline.is_some_and(|d| now >= d)
-            || self.shared.stop.load(Ordering::Relaxed)
-            || self
-                .plan
-                .job_stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed))
-            || (!self.ramping() && self.issued >= self.budget)
-        {
-            self.stopping = true;
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.phase.stop(Stop::Asked);
+        }
+        let job_stop = self.plan.job_stop.as_ref();
+        if job_stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            self.phase.stop(Stop::JobEnded);
+        }
+        if !self.ramping() && self.issued >= self.budget {
+            self.phase.stop(Stop::Done);
         }
         if self.rec.series.len() != self.series_seen {
             self.publish_seconds();
@@ -620,93 +448,15 @@ impl<'a> Worker<'a> {
             self.reported_ios = total;
         }
     }
-
-    /// Waits for what is still in flight, so no buffer is freed under the kernel.
-    /// `complete` counts a failed batch whole, so `in_flight` is what the
-    /// engine holds; an empty reap (the engine has nothing in flight) ends
-    /// the wait too, so that a miscount can never spin here forever.
-    fn drain(&mut self) {
-        while self.in_flight > 0 {
-            match self.plan.engine.reap(1, &mut self.done) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    self.in_flight = self.in_flight.saturating_sub(self.done.len() as u32);
-                    self.done.clear();
-                }
-            }
-        }
-    }
-
-    fn sync_files(&mut self) -> Result<(), EngineError> {
-        let spec = &self.plan.spec;
-        let data_only = spec.fdatasync_every > 0 && spec.fsync_every == 0;
-        for f in 0..self.files.engine_files(self.plan.regions.len()) as u32 {
-            let synced = self.plan.engine.sync_file(f, data_only);
-            synced.map_err(|e| self.files.name_error(e, f))?;
-        }
-        Ok(())
-    }
 }
 
-#[inline]
-fn check_result(c: Completion, slot: &Slot, cfg: &EngineConfig) -> Result<(), EngineError> {
-    let len = slot.len;
-    if c.result == len as i64 {
-        return Ok(());
-    }
-    let op = match slot.dir {
-        Direction::Read => "read",
-        Direction::Write => "write",
-    };
-    let source = if c.result == -(libc::EOPNOTSUPP as i64) && cfg.uring.iopoll() {
-        hipri_unsupported(cfg, slot.file)
-    } else if c.result < 0 {
-        io::Error::from_raw_os_error((-c.result) as i32)
-    } else {
-        io::Error::new(
-            io::ErrorKind::UnexpectedEof,
-            format!("short {op}: {} of {len} bytes", c.result),
-        )
-    };
-    Err(EngineError::Io {
-        op,
-        path: cfg.path(slot.file),
-        offset: slot.offset,
-        len,
-        source,
-    })
-}
-
-/// EOPNOTSUPP from a polled ring: the device has no poll queues, or the
-/// I/O cannot be polled (buffered), which is a setting, not a fault of the I/O.
-#[cold]
-fn hipri_unsupported(cfg: &EngineConfig, file: u32) -> io::Error {
-    let why = match crate::probe::io_poll(&cfg.path(file)) {
-        Some((path, Some(v))) if v == "0" => format!("{} is 0", path.display()),
-        Some((path, _)) => format!("or the I/O is not O_DIRECT; see {}", path.display()),
-        None => "see /sys/block/DEV/queue/io_poll, or the I/O is not O_DIRECT".to_string(),
-    };
-    io::Error::new(
-        io::ErrorKind::Unsupported,
-        format!(
-            "{}: hipri=1 polls for completions, and this device has no poll queues ({why}): \
-             drop hipri, use direct=1, or give the driver poll queues (for NVMe, the nvme \
-             module's poll_queues=N)",
-            io::Error::from_raw_os_error(libc::EOPNOTSUPP)
-        ),
-    )
-}
-
-/// Makes every written block unique (offset and sequence number at the start
-/// of each 4 KiB), so no device can deduplicate or compress the repeats of
-/// one random buffer.
-#[inline]
-fn stamp(buf: &mut [u8], len: usize, offset: u64, seq: u64) {
-    let len = len.min(buf.len());
-    let mut at = 0;
-    while at + 16 <= len {
-        buf[at..at + 8].copy_from_slice(&(offset + at as u64).to_le_bytes());
-        buf[at + 8..at + 16].copy_from_slice(&seq.to_le_bytes());
-        at += 4096;
-    }
+/// See `Worker::hold`.
+#[derive(Clone, Copy)]
+enum Hold {
+    /// `verify_backlog`: the last writes are read back and checked.
+    VerifyBacklog,
+    /// `sync_file_range`, the end of a loop, a file to open (see `fileops`).
+    Files,
+    /// `fsync=N` or `fdatasync=N` writes since the last sync.
+    Sync,
 }

@@ -191,7 +191,7 @@ impl Worker<'_> {
     /// that will not come (the job is over), as fio does not.
     pub(super) fn serve_files(&mut self) -> Result<(), EngineError> {
         self.files.due = false;
-        let more = !self.stopping && (self.ramping() || self.issued < self.budget);
+        let more = !self.phase.stopping() && (self.ramping() || self.issued < self.budget);
         let range = self.files.ranges.as_mut().and_then(|r| r.due_file.take());
         if let Some(file) = range {
             // An fsync due now covers the range (fio then skips it too).

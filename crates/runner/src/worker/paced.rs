@@ -186,7 +186,7 @@ impl Worker<'_> {
     fn pace_one(&mut self, p: &mut Pace, room: u64) -> Result<Option<Target>, EngineError> {
         p.wait_until = None;
         if !self.ramping() && p.ios_issued >= p.ios_budget {
-            self.stopping = true;
+            self.phase.stop(super::Stop::Done);
             return Ok(None);
         }
         if let Some(t) = &mut p.think {
@@ -211,7 +211,7 @@ impl Worker<'_> {
                 if let Some(caps) = &mut p.caps {
                     caps.after_stall(self.shared.clock.now());
                 }
-                if self.stopping {
+                if self.phase.stopping() {
                     return Ok(None);
                 }
             }
@@ -277,7 +277,7 @@ impl Worker<'_> {
         loop {
             let now = self.shared.clock.now();
             self.check_time(now);
-            if self.stopping || now >= until {
+            if self.phase.stopping() || now >= until {
                 return;
             }
             let left = Duration::from_nanos(self.shared.clock.nanos(now, until));

@@ -121,22 +121,10 @@ impl Verifier {
 }
 
 impl Worker<'_> {
-    /// The job's phases: its I/O (or, for `verify_only`, the replay of its
-    /// writes), then the verify pass unless the run was stopped.
-    pub(super) fn run_phases(&mut self) -> Result<(), EngineError> {
+    /// The verify pass after the job's I/O: everything written is read
+    /// back and checked, unless the run was stopped or failed.
+    pub(super) fn final_verify(&mut self) -> Result<(), EngineError> {
         let only = self.verify.as_ref().is_some_and(|v| v.only());
-        match only {
-            true => self.replay_writes(),
-            false => self.run()?,
-        }
-        // The final sync is part of the job's I/O, as in fio: its time counts
-        // in the runtime, the bandwidth, the CPU and the last second of the
-        // series. Before, the clock stopped first and a buffered write with
-        // `end_fsync=1` reported the page cache's speed.
-        let spec = &self.plan.spec;
-        if (spec.end_fsync || spec.fsync_on_close) && self.failure.is_none() {
-            self.sync_files()?;
-        }
         let pass = self
             .verify
             .as_ref()
@@ -177,7 +165,7 @@ impl Worker<'_> {
             }
         }
         if self.verify.as_ref().is_some_and(|v| v.failed_fatal) {
-            self.stopping = true;
+            self.phase.stop(super::Stop::VerifyFatal);
         }
     }
 
