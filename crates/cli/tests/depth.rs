@@ -52,13 +52,24 @@ fn the_depth_asked_is_kept_on_a_device_faster_than_the_tool() {
             kept >= 0.97 * iodepth as f64,
             "QD{iodepth}: kept {kept:.2} in flight (IOPS x mean lat)"
         );
-        // Little's law from fio's own keys gives the same figure.
-        let read = &job["read"];
-        let little =
-            read["iops"].as_f64().unwrap() * read["lat_ns"]["mean"].as_f64().unwrap() / 1e9;
+        // The kernel's own count of the device's queue (in_queue over the
+        // wall time, iostat's aqu-sz) is a figure the tool did not make.
+        // The device can never have had more in flight than the tool kept:
+        // the tool's count also spans submission and reaping. (On this
+        // device it is far fewer, 9-15 of 32 for fio and diskbench alike:
+        // the tool, not the device, is the limit.)
+        let disk = &doc["diskbench"]["disk_util"][0];
+        let device_depth = disk["mean_queue_depth"].as_f64().expect("mean_queue_depth");
+        let in_queue_ms = doc["disk_util"][0]["in_queue"].as_f64().unwrap();
+        let time_ms = disk["time_ms"].as_f64().unwrap();
         assert!(
-            (little - kept).abs() <= 0.02 * kept,
-            "QD{iodepth}: IOPS x mean lat = {little:.2}, mean_depth = {kept:.2}"
+            (device_depth - in_queue_ms / time_ms).abs() < 1e-3,
+            "{disk}"
+        );
+        assert!(
+            device_depth > 0.0 && device_depth <= kept * 1.02,
+            "QD{iodepth}: the device's own counters say {device_depth:.2} in its queue, \
+             more than the {kept:.2} the tool says it kept"
         );
         // fio's distribution: nearly every I/O was submitted at full depth.
         let level = job["iodepth_level"][bucket]

@@ -331,8 +331,16 @@ fn steady_state_on_a_constant_limit_and_not_while_the_bucket_drains() {
 }
 
 /// Latency by Little's law: at queue depth QD on a device that completes
-/// 2,000 I/Os a second, each I/O waits QD/2000 s. fio 3.33 measured 490 us,
-/// 4,018 us and 15,959 us at QD 1, 8 and 32 on this testbed.
+/// 2,000 I/Os a second, each I/O spends QD/2000 s in the system.
+///
+/// "In the system" is from the moment the tool queues the I/O to the moment
+/// it sees it complete: fio's and diskbench's `lat`. The throttle's clock
+/// starts inside the submit call, so part of the submission latency (slat,
+/// some 10 us with io_uring) is the device's time too, and `clat` alone is
+/// short of the truth by it. Measured here at QD 1, 8, 32 (mean lat, us):
+/// fio 3.33 497.3, 3,996, 15,960; diskbench 500.3, 4,003, 15,953; their
+/// clat at QD1 486 and 490, 2-3% short, which is why the old check on clat
+/// needed 5% at QD1.
 #[test]
 fn mean_latency_is_the_depth_over_the_iops_limit() {
     let name = format!("gtl-{}", std::process::id());
@@ -343,16 +351,24 @@ fn mean_latency_is_the_depth_over_the_iops_limit() {
         let depth = format!("--iodepth={qd}");
         let doc = tb.run(&["--rw=randread", "--bs=4k", "--ioengine=io_uring", &depth]);
         let read = &doc["jobs"][0]["read"];
+        let lat_us = read["lat_ns"]["mean"].as_f64().unwrap() / 1e3;
         let clat_us = read["clat_ns"]["mean"].as_f64().unwrap() / 1e3;
         let truth_us = qd as f64 / 2000.0 * 1e6;
-        // At QD1 each I/O also waits out the tool's own turn between a
-        // completion and the next submission (10-20 us of the 500, more on
-        // a busy machine), which the throttle's clock does not stop for.
-        let pct = if qd == 1 { 5.0 } else { 3.0 };
         assert!(
-            within(clat_us, truth_us, pct),
-            "QD{qd}: mean clat {clat_us:.0} us, Little's law says {truth_us:.0} us"
+            within(lat_us, truth_us, 3.0),
+            "QD{qd}: mean lat {lat_us:.0} us, Little's law says {truth_us:.0} us"
         );
+        assert!(
+            clat_us <= lat_us,
+            "QD{qd}: clat {clat_us:.0} > lat {lat_us:.0}"
+        );
+        if qd > 1 {
+            // Deeper, the submission's share is negligible: clat holds too.
+            assert!(
+                within(clat_us, truth_us, 3.0),
+                "QD{qd}: mean clat {clat_us:.0} us, Little's law says {truth_us:.0} us"
+            );
+        }
         let kept = doc["jobs"][0]["diskbench"]["mean_depth"].as_f64().unwrap();
         assert!(kept >= 0.97 * qd as f64, "QD{qd}: kept {kept:.2}");
     }

@@ -50,6 +50,19 @@ impl DiskUtil {
         (self.io_ticks as f64 * 100.0 / self.time_ms as f64).min(100.0)
     }
 
+    /// The mean number of requests in the device's queue over the wall
+    /// time (iostat's `aqu-sz`): the kernel's own count of the depth the
+    /// device was kept at. It can only be below the depth a benchmark kept
+    /// (IOPS x mean latency), which also counts the time an I/O spends in
+    /// the tool and the submission path before the device has it, and
+    /// after the device finished it; far below, the tool is the limit.
+    pub fn mean_queue_depth(&self) -> f64 {
+        if self.time_ms == 0 {
+            return 0.0;
+        }
+        self.in_queue as f64 / self.time_ms as f64
+    }
+
     /// The counters fio prints for a device, in fio's order (its normal
     /// and terse outputs and its JSON keys): read and write ios, merges,
     /// ticks, then in_queue.
@@ -105,6 +118,18 @@ mod tests {
         assert_eq!(d.util(), 100.0);
         d.time_ms = 0;
         assert_eq!(d.util(), 0.0);
+    }
+
+    #[test]
+    fn queue_depth_is_weighted_queue_time_over_wall_time() {
+        // 3 s with 4 requests in the queue, then 1 s idle: 12,000 weighted ms.
+        let d = DiskUtil {
+            in_queue: 12_000,
+            time_ms: 4_000,
+            ..DiskUtil::default()
+        };
+        assert_eq!(d.mean_queue_depth(), 3.0);
+        assert_eq!(DiskUtil::default().mean_queue_depth(), 0.0);
     }
 
     #[test]

@@ -14,8 +14,8 @@
 //! queue-depth distributions (`iodepth_level`, `iodepth_submit`,
 //! `iodepth_complete`) of imported runs, which did not measure them.
 //! `disk_util` holds what the kernel counted for each device (see
-//! `model::disk`); its sectors, busy and wall times sit under
-//! `diskbench.disk_util`. The `latency_ns/us/ms`
+//! `model::disk`); its sectors, busy and wall times and the device's mean
+//! queue depth sit under `diskbench.disk_util`. The `latency_ns/us/ms`
 //! distributions are computed from the completion-latency histograms, as
 //! fio does. `diskbench.mean_depth` is the number of I/Os really kept in
 //! flight (see `model::depth`).
@@ -114,8 +114,9 @@ fn disk_value(d: &model::DiskUtil) -> Value {
 }
 
 /// The counters fio's `disk_util` leaves out, under `diskbench.disk_util`:
-/// sectors moved, the busy time and the wall time `util` divides, and the
-/// mean size of the requests the device received.
+/// sectors moved, the busy time and the wall time `util` divides, the
+/// mean size of the requests the device received, and the mean depth of
+/// its queue (iostat's aqu-sz, from `in_queue`).
 fn disk_extras(d: &model::DiskUtil) -> Value {
     json!({
         "name": d.name,
@@ -124,6 +125,7 @@ fn disk_extras(d: &model::DiskUtil) -> Value {
         "io_ticks_ms": d.io_ticks,
         "time_ms": d.time_ms,
         "mean_request_bytes": d.mean_request_bytes(),
+        "mean_queue_depth": six_decimals(d.mean_queue_depth()),
     })
 }
 
