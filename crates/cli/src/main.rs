@@ -91,17 +91,35 @@ enum Command {
     Chart(cmd_chart::ChartArgs),
 }
 
-/// A closed stdout (`diskbench export 2 | head -1`) ends the process as it
-/// ends `cat`: quietly, by SIGPIPE (shells report 141), where Rust's
-/// default (SIGPIPE ignored) makes every `println!` panic on EPIPE. A
-/// measuring command ended so leaves its test directory as a SIGKILL
-/// would; the next run in the same place removes it.
-fn die_on_closed_stdout() {
-    engine::sys::default_sigpipe();
+/// A closed stdout (`diskbench export 2 | head -1`, `run --runs 3 | head`)
+/// ends the process as it ends `cat`, with 141 (128 + SIGPIPE, the status
+/// shells report for `cat`) and no message, and removes the test
+/// directories first, so that a run cut short this way leaves nothing on
+/// the disk. SIGPIPE stays ignored (Rust's default): a write to the closed
+/// pipe then fails with EPIPE instead of killing the process where it
+/// stands, which left the test files behind. `println!` panics on that
+/// error; this hook turns that one panic into the clean exit, before any
+/// message.
+fn exit_quietly_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        // EPIPE is 32 on every Linux architecture.
+        if message.starts_with("failed printing to stdout") && message.ends_with("(os error 32)") {
+            runner::remove_test_dirs();
+            std::process::exit(141);
+        }
+        default(info);
+    }));
 }
 
 fn main() -> ExitCode {
-    die_on_closed_stdout();
+    exit_quietly_on_closed_stdout();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => cmd_run::run(args),

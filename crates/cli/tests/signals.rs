@@ -72,3 +72,36 @@ fn a_second_ctrl_c_exits_at_once_and_still_removes_the_files() {
         .collect();
     assert!(left.is_empty(), "the second Ctrl-C left {left:?}");
 }
+
+/// A reader that goes away mid-run (`diskbench run --runs 3 | head`) ends
+/// the run as it ends `cat` (141, 128 + SIGPIPE), and the test files go
+/// with it: before, SIGPIPE killed the process where it stood and left a
+/// 16 MiB test file behind.
+#[test]
+fn a_closed_stdout_mid_run_removes_the_test_files() {
+    use std::io::{BufRead, BufReader};
+    let dir = real_dir();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("diskbench"))
+        .env("DISKBENCH_DB", TEST_DB)
+        .args(["run", "--quick", "--size=16m", "--runs=3", "--no-save"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    // Read up to the first row of the first run's table: the run is under way.
+    let first_row = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|l| l.starts_with("seq-read"));
+    assert!(first_row.is_some(), "the first run printed no table");
+    drop(lines);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(141), "{status:?}");
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

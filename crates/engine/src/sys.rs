@@ -278,17 +278,6 @@ pub fn cpus_configured() -> usize {
     usize::try_from(n).unwrap_or(1).max(1)
 }
 
-/// Gives SIGPIPE back its default disposition (end the process), which
-/// Rust's runtime sets to ignored. Call first thing in `main`, before any
-/// other thread exists.
-pub fn default_sigpipe() {
-    // SAFETY: SIG_DFL is a valid disposition for SIGPIPE, and changing it
-    // touches no memory of ours.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
-
 /// Makes the calling thread's sleeps end on time: the kernel's default
 /// timer slack lets a sleep run 50 us late, which a paced job would count
 /// as its own lateness in every I/O's response time. Best effort.
