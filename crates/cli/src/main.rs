@@ -4,6 +4,7 @@
 
 mod cmd_chart;
 mod cmd_compare;
+mod cmd_docs;
 mod cmd_export;
 mod cmd_fileserver;
 mod cmd_fio;
@@ -89,6 +90,10 @@ enum Command {
     Report(cmd_report::ReportArgs),
     /// Write one of the report's charts as SVG or PNG
     Chart(cmd_chart::ChartArgs),
+    /// Print shell completions (bash, zsh, fish, elvish, powershell)
+    Completions(cmd_docs::CompletionsArgs),
+    /// Print the man page (roff), or a subcommand's: `diskbench man run | man -l -`
+    Man(cmd_docs::ManArgs),
 }
 
 /// A closed stdout (`diskbench export 2 | head -1`, `run --runs 3 | head`)
@@ -136,6 +141,8 @@ fn main() -> ExitCode {
         Command::Compare(args) => cmd_compare::run(args),
         Command::Report(args) => cmd_report::run(args),
         Command::Chart(args) => cmd_chart::run(args),
+        Command::Completions(args) => cmd_docs::completions(args),
+        Command::Man(args) => cmd_docs::man(args),
         Command::Show(args) => cmd_show::run(args),
         Command::Rm(args) => cmd_rm::run(args),
         Command::Export(args) => cmd_export::run(args),
