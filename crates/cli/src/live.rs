@@ -86,23 +86,7 @@ fn with_placeholders(u: &LiveUpdate) -> RunResult {
 }
 
 fn placeholder(group: u32, spec: &JobSpec) -> JobResult {
-    JobResult {
-        name: spec.name.clone(),
-        groupid: group,
-        clones: spec.numjobs.max(1),
-        spec: spec.clone(),
-        engine: spec.engine,
-        read: Default::default(),
-        write: Default::default(),
-        runtime_ns: 0,
-        cpu: Default::default(),
-        series: Vec::new(),
-        error: None,
-        steadystate: None,
-        verify: None,
-        depth: Default::default(),
-        buffers: None,
-    }
+    JobResult::empty(spec, group, spec.numjobs.max(1))
 }
 
 /// Updates not yet in the database.

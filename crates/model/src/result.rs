@@ -114,6 +114,29 @@ pub struct SteadyStateResult {
 }
 
 impl JobResult {
+    /// A job that has measured nothing yet: `spec`'s name and engine, no
+    /// I/O. Every maker of results (the runner, the live history, the
+    /// importers) starts from it, so a new field is set in one place.
+    pub fn empty(spec: &JobSpec, groupid: u32, clones: u32) -> JobResult {
+        JobResult {
+            name: spec.name.clone(),
+            groupid,
+            clones,
+            spec: spec.clone(),
+            engine: spec.engine,
+            read: DirStats::default(),
+            write: DirStats::default(),
+            runtime_ns: 0,
+            cpu: CpuUsage::default(),
+            series: Vec::new(),
+            error: None,
+            steadystate: None,
+            verify: None,
+            depth: crate::DepthStats::default(),
+            buffers: None,
+        }
+    }
+
     pub fn total_ios(&self) -> u64 {
         self.read.ios + self.write.ios
     }

@@ -7,8 +7,8 @@
 
 use crate::table::{HEADLINE_IOPS_JOB, HEADLINE_READ_JOB, HEADLINE_WRITE_JOB};
 use model::{
-    CpuUsage, DirStats, EngineKind, Histogram, HostInfo, JobResult, JobSpec, Prices, RunKind,
-    RunRecord, RunResult, RwMode, SeriesPoint, TargetInfo,
+    DirStats, EngineKind, Histogram, HostInfo, JobResult, JobSpec, Prices, RunKind, RunRecord,
+    RunResult, RwMode, SeriesPoint, TargetInfo,
 };
 
 /// A disk of the demo: labels, prices and its figures before and after its cliff.
@@ -164,20 +164,11 @@ fn job(
     let qd = spec.iodepth as f64;
     JobResult {
         name: name.to_string(),
-        groupid: 0,
-        clones: 1,
-        engine: spec.engine,
-        spec,
         read: dir(r_ios, read.1.max(qd * 1e9 / total), 1),
         write: dir(w_ios, write.1.max(qd * 1e9 / total * 1.3), 2),
         runtime_ns,
-        cpu: CpuUsage::default(),
         series,
-        error: None,
-        steadystate: None,
-        verify: None,
-        depth: Default::default(),
-        buffers: None,
+        ..JobResult::empty(&spec, 0, 1)
     }
 }
 

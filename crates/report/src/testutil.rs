@@ -68,11 +68,6 @@ pub fn spec(name: &str, rw: RwMode, bs: u64, iodepth: u32, engine: EngineKind) -
 pub fn job(spec: JobSpec, read: DirStats, write: DirStats, series: Vec<SeriesPoint>) -> JobResult {
     let runtime_ns = read.runtime_ns.max(write.runtime_ns);
     JobResult {
-        name: spec.name.clone(),
-        groupid: 0,
-        clones: 1,
-        engine: spec.engine,
-        spec,
         read,
         write,
         runtime_ns,
@@ -87,11 +82,7 @@ pub fn job(spec: JobSpec, read: DirStats, write: DirStats, series: Vec<SeriesPoi
             wall_ns: 0,
         },
         series,
-        error: None,
-        steadystate: None,
-        verify: None,
-        depth: Default::default(),
-        buffers: None,
+        ..JobResult::empty(&spec, 0, 1)
     }
 }
 

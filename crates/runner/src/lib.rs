@@ -655,21 +655,8 @@ fn result_engine(spec: &JobSpec, warnings: &[Warning]) -> EngineKind {
 
 fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome]) -> JobResult {
     let mut job = JobResult {
-        name: spec.name.clone(),
-        groupid: gid,
-        clones: parts.len() as u32,
-        spec: spec.clone(),
         engine,
-        read: Default::default(),
-        write: Default::default(),
-        runtime_ns: 0,
-        cpu: Default::default(),
-        series: Vec::new(),
-        error: None,
-        steadystate: None,
-        verify: None,
-        depth: Default::default(),
-        buffers: None,
+        ..JobResult::empty(spec, gid, parts.len() as u32)
     };
     for p in parts {
         job.read.merge(&p.read);
