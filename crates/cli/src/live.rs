@@ -102,6 +102,7 @@ fn placeholder(group: u32, spec: &JobSpec) -> JobResult {
         verify: None,
         depth: Default::default(),
         buffers: None,
+        imported: None,
     }
 }
 

@@ -178,6 +178,7 @@ fn job(
         verify: None,
         depth: Default::default(),
         buffers: None,
+        imported: None,
     }
 }
 
@@ -261,6 +262,7 @@ pub fn records() -> Vec<RunRecord> {
                     error: None,
                     interrupted: false,
                     global_options: Vec::new(),
+                    imported: None,
                 },
                 soak: None,
                 state: Default::default(),

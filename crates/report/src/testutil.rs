@@ -92,6 +92,7 @@ pub fn job(spec: JobSpec, read: DirStats, write: DirStats, series: Vec<SeriesPoi
         verify: None,
         depth: Default::default(),
         buffers: None,
+        imported: None,
     }
 }
 
@@ -223,6 +224,7 @@ pub fn run(jobs: Vec<JobResult>) -> RunResult {
         error: None,
         interrupted: false,
         global_options: Vec::new(),
+        imported: None,
     }
 }
 

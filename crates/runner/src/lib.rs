@@ -670,6 +670,7 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
         verify: None,
         depth: Default::default(),
         buffers: None,
+        imported: None,
     };
     for p in parts {
         job.read.merge(&p.read);
