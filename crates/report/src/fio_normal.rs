@@ -17,8 +17,9 @@
 //! not part of this output: the CLI prints [`crate::warnings_text`] on stderr.
 //!
 //! An imported job prints its source's figures (`crate::source`); a figure
-//! derived from the histograms rebuilt on import instead is marked `~` at
-//! the start of its line, and a footnote after the job says what that means.
+//! derived from the histograms rebuilt on import instead is marked `~` just
+//! before its label (`   ~clat percentiles`, ` ~lat (usec)`), and a
+//! footnote after the job says what that means.
 
 use crate::cliff;
 use crate::format::{
