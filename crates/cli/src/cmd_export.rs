@@ -8,13 +8,16 @@ use crate::history::DbArgs;
 use crate::outcome::Exit;
 use clap::{Args, ValueEnum};
 use model::{Direction, RunRecord};
+use report::source;
 use report::stats::{dir_name, dir_stats, DIRECTIONS};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
     /// The history's record: labels, prices and the full result, as JSON
     Json,
-    /// fio's JSON output shape (what `diskbench fio --output-format=json` prints)
+    /// fio's JSON output shape (what `diskbench fio --output-format=json`
+    /// prints), with each job's latency histograms under
+    /// `diskbench.histograms`, so `import` gives them back whole
     FioJson,
     /// One row per job and direction: IOPS, bytes/s, mean/p50/p99 latency
     Csv,
@@ -35,17 +38,22 @@ pub fn run(args: ExportArgs) -> anyhow::Result<Exit> {
     let record = crate::history::open(&args.db)?.get(args.id)?;
     match args.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&record)?),
-        Format::FioJson => print!("{}", report::json::render(&record.result)),
+        Format::FioJson => print!("{}", report::json::render_with_histograms(&record.result)),
         Format::Csv => print!("{}", csv(&record)),
     }
     Ok(Exit::Ok)
 }
 
 /// Latency is the total latency (`lat`), or the completion latency where
-/// an engine recorded no total, as in the `diskbench run` table.
+/// an engine recorded no total, as in the `diskbench run` table. An
+/// imported job gives its source's mean and percentiles where the source
+/// has them; `lat_percentiles` says where p50 and p99 came from: `measured`,
+/// `source` (the imported file's own figures), or `approximate` (re-derived
+/// from the histogram rebuilt on import, which the source did not give).
 fn csv(record: &RunRecord) -> String {
     let mut out = String::from(
-        "run,job,rw,ios,bytes,runtime_ns,iops,bytes_per_sec,lat_mean_ns,lat_p50_ns,lat_p99_ns\n",
+        "run,job,rw,ios,bytes,runtime_ns,iops,bytes_per_sec,lat_mean_ns,lat_p50_ns,lat_p99_ns,\
+         lat_percentiles\n",
     );
     for job in &record.result.jobs {
         let dirs: Vec<Direction> = DIRECTIONS
@@ -61,7 +69,35 @@ fn csv(record: &RunRecord) -> String {
             .collect();
         for dir in dirs {
             let d = dir_stats(job, dir);
-            let h = if d.lat.is_empty() { &d.clat } else { &d.lat };
+            let (h, key) = if d.lat.is_empty() {
+                (&d.clat, "clat_ns")
+            } else {
+                (&d.lat, "lat_ns")
+            };
+            let src = source::lat(job, dir, key);
+            let from_source = |pct: &str| {
+                let p = src.as_ref()?.percentiles.iter().find(|(k, _)| k == pct)?;
+                Some(p.1 as f64)
+            };
+            let (mean, p50, p99, origin) =
+                match (from_source("50.000000"), from_source("99.000000")) {
+                    (Some(p50), Some(p99)) => (
+                        src.as_ref().map_or(h.mean(), |s| s.stats.mean),
+                        p50,
+                        p99,
+                        "source",
+                    ),
+                    _ => (
+                        h.mean(),
+                        h.percentile(50.0) as f64,
+                        h.percentile(99.0) as f64,
+                        if source::rebuilt(job) {
+                            "approximate"
+                        } else {
+                            "measured"
+                        },
+                    ),
+                };
             let lat = |v: f64| {
                 if h.is_empty() {
                     String::new()
@@ -70,7 +106,7 @@ fn csv(record: &RunRecord) -> String {
                 }
             };
             out.push_str(&format!(
-                "{},{},{},{},{},{},{:.3},{:.0},{},{},{}\n",
+                "{},{},{},{},{},{},{:.3},{:.0},{},{},{},{}\n",
                 record.id,
                 csv_field(&job.name),
                 dir_name(dir),
@@ -79,9 +115,10 @@ fn csv(record: &RunRecord) -> String {
                 d.runtime_ns,
                 d.iops(),
                 d.bytes_per_sec(),
-                lat(h.mean()),
-                lat(h.percentile(50.0) as f64),
-                lat(h.percentile(99.0) as f64),
+                lat(mean),
+                lat(p50),
+                lat(p99),
+                if h.is_empty() { "" } else { origin },
             ));
         }
     }

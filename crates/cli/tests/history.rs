@@ -284,16 +284,18 @@ fn export_formats_parse() {
             "bytes_per_sec",
             "lat_mean_ns",
             "lat_p50_ns",
-            "lat_p99_ns"
+            "lat_p99_ns",
+            "lat_percentiles"
         ]
     );
     assert_eq!(rows.len(), 3, "{csv}");
     assert_eq!((rows[1][1], rows[1][2], rows[2][2]), ("t", "read", "write"));
     assert_eq!(rows[1][3].parse::<u64>().unwrap(), ios);
     for row in &rows[1..] {
-        for cell in &row[6..] {
+        for cell in &row[6..11] {
             assert!(cell.parse::<f64>().is_ok(), "{cell:?} in {csv}");
         }
+        assert_eq!(row[11], "measured", "{csv}");
     }
     let json = json_of(&run_ok(&["export", "1", "--format", "json"], &db));
     assert_eq!(json["result"]["jobs"][0]["read"]["ios"].as_u64(), Some(ios));

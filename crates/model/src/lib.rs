@@ -13,6 +13,7 @@ pub mod fileopts;
 pub mod fio_plat;
 pub mod histogram;
 pub mod history;
+pub mod imported;
 pub mod job;
 pub mod memory;
 pub mod placement;
@@ -26,6 +27,7 @@ pub use disk::DiskUtil;
 pub use fault::{FaultKind, FaultParseError, FaultRule};
 pub use histogram::Histogram;
 pub use history::{LivePoint, Prices, RunKind, RunRecord, RunState, SoakRef};
+pub use imported::Imported;
 pub use job::{
     Direction, EngineKind, FadviseHint, FileTarget, JobSpec, RwMode, SteadyMetric, SteadyStateSpec,
 };

@@ -31,6 +31,10 @@ pub struct RunResult {
     /// `global options`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub global_options: Vec<(String, String)>,
+    /// For an imported run: the source document's own keys besides its
+    /// jobs (fio's `time`, `global options`, `disk_util`, ...), as read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<crate::Imported>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -90,6 +94,11 @@ pub struct JobResult {
     /// imported ones).
     #[serde(default)]
     pub buffers: Option<crate::BufferMemory>,
+    /// For an imported job: the source's own record of it, whose figures
+    /// the reports print; its histograms are rebuilt from those figures, so
+    /// what is derived from them is approximate (see `model::imported`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<crate::Imported>,
 }
 
 /// What fio's `steadystate` found over its last window (fio's JSON
@@ -134,6 +143,7 @@ impl JobResult {
             verify: None,
             depth: crate::DepthStats::default(),
             buffers: None,
+            imported: None,
         }
     }
 

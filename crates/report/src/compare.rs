@@ -12,7 +12,10 @@
 //!   default suite's named jobs, else the best job); MB/s are 10^6 bytes/s.
 //! - **p99 latency (us)**: the 99th percentile of the *total* latency
 //!   (`lat`; `clat` when an engine recorded no total) of the job that feeds
-//!   IOPS, over its read and write histograms merged.
+//!   IOPS, over its read and write histograms merged. A run imported
+//!   from a file without its histograms has only histograms rebuilt from
+//!   the file's figures, so its p99 is approximate: the group names such
+//!   runs (`p99_latency_us_approximate_runs`) and the table marks the cell `~`.
 //!
 //! A metric's statistics are over the runs of the group that have that
 //! figure (a run that never wrote has no Write MB/s); `runs` counts all.
@@ -96,6 +99,9 @@ pub struct Group {
     /// p99 of all runs' latency histograms merged (see the module docs).
     pub p99_latency_us_merged: Option<f64>,
     pub cost: Cost,
+    /// Runs whose p99 came from latency histograms rebuilt on import:
+    /// approximate, not the imported file's own figure.
+    pub p99_approximate_runs: Vec<i64>,
     /// Metrics left out because the runs' figures came from unlike jobs,
     /// with the shapes found (see [`shape`]).
     pub mixed: Vec<(Metric, Vec<String>)>,
@@ -354,6 +360,11 @@ fn summarise(labels: BTreeMap<String, String>, runs: &[&RunRecord]) -> Group {
         write_mb_per_s: stat(Metric::WriteMbPerS),
         p99_latency_us: stat(Metric::P99LatencyUs),
         p99_latency_us_merged: (!merged.is_empty()).then(|| merged.percentile(99.0) as f64 / 1e3),
+        p99_approximate_runs: runs
+            .iter()
+            .filter(|r| iops_job(&r.result).is_some_and(crate::source::rebuilt))
+            .map(|r| r.id)
+            .collect(),
         cost,
         mixed,
     }

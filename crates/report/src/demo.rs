@@ -252,6 +252,7 @@ pub fn records() -> Vec<RunRecord> {
                     error: None,
                     interrupted: false,
                     global_options: Vec::new(),
+                    imported: None,
                 },
                 soak: None,
                 state: Default::default(),

@@ -15,16 +15,22 @@
 //! those still in flight at the deadline are reaped, not counted), and
 //! `latency` is fio's latency_target line, off as in the JSON. Warnings are
 //! not part of this output: the CLI prints [`crate::warnings_text`] on stderr.
+//!
+//! An imported job prints its source's figures (`crate::source`); a figure
+//! derived from the histograms rebuilt on import instead is marked `~` just
+//! before its label (`   ~clat percentiles`, ` ~lat (usec)`), and a
+//! footnote after the job says what that means.
 
 use crate::cliff;
 use crate::format::{
     fio_bw_in, fio_bytes_in, fio_iops, fio_lat_unit, fio_percentile_unit, fio_rate_in,
     fio_scale_up, num2str,
 };
-use crate::stats::{self, Group, LatStats, DIRECTIONS};
+use crate::source;
+use crate::stats::{self, Group, LatStats, SampleStats, DIRECTIONS};
 use model::depth::{BATCH_LABELS, LEVEL_LABELS};
 use model::units::OutputUnits;
-use model::{DepthStats, Direction, DiskUtil, Histogram, JobResult, RunResult};
+use model::{DepthStats, Direction, DiskUtil, JobResult, RunResult};
 use std::fmt::Write;
 
 /// Every job's block, then one `Run status group` block per group.
@@ -41,7 +47,38 @@ pub fn render(result: &RunResult) -> String {
         group_block(&mut out, group, group_units(result, group.id));
     }
     disk_block(&mut out, &result.disk_util);
+    if result.disk_util.is_empty() {
+        source_disk_block(&mut out, result);
+    }
     out
+}
+
+/// An imported run's `Disk stats`, from the source's `disk_util` as fio wrote it.
+fn source_disk_block(out: &mut String, result: &RunResult) {
+    let Some(disks) = source::run_record(result)
+        .and_then(|r| r.get("disk_util"))
+        .and_then(|d| d.as_array())
+        .filter(|d| !d.is_empty())
+    else {
+        return;
+    };
+    out.push_str("\nDisk stats (read/write):\n");
+    for d in disks {
+        let n = |k: &str| d.get(k).map_or_else(String::new, |v| v.to_string());
+        let _ = writeln!(
+            out,
+            "  {}: ios={}/{}, merge={}/{}, ticks={}/{}, in_queue={}, util={:.2}%",
+            d.get("name").and_then(|v| v.as_str()).unwrap_or("?"),
+            n("read_ios"),
+            n("write_ios"),
+            n("read_merges"),
+            n("write_merges"),
+            n("read_ticks"),
+            n("write_ticks"),
+            n("in_queue"),
+            d.get("util").and_then(|v| v.as_f64()).unwrap_or(0.0)
+        );
+    }
 }
 
 /// fio 3.33's `Disk stats` block: what the kernel counted for each device,
@@ -86,29 +123,51 @@ fn job_block(out: &mut String, result: &RunResult, job: &JobResult) {
     if let Some(desc) = &job.spec.description {
         let _ = writeln!(out, "  Description  : [{desc}]");
     }
+    let mut approximate = false;
     for dir in DIRECTIONS {
         if stats::dir_stats(job, dir).bytes > 0 {
-            dir_block(out, result, job, dir);
+            approximate |= dir_block(out, result, job, dir);
         }
     }
-    latency_distribution(out, job);
-    let (usr, sys) = stats::cpu_percents(job);
+    approximate |= latency_distribution(out, job);
+    let (usr, sys, ctx, majf, minf) = source::cpu(job).unwrap_or_else(|| {
+        let (usr, sys) = stats::cpu_percents(job);
+        let c = &job.cpu;
+        (usr, sys, c.ctx(), c.major_faults, c.minor_faults)
+    });
     let _ = writeln!(
         out,
-        "  cpu          : usr={:.2}%, sys={:.2}%, ctx={}, majf={}, minf={}",
-        usr,
-        sys,
-        job.cpu.ctx(),
-        job.cpu.major_faults,
-        job.cpu.minor_faults
+        "  cpu          : usr={usr:.2}%, sys={sys:.2}%, ctx={ctx}, majf={majf}, minf={minf}"
     );
     depth_lines(out, job);
     issued_lines(out, job);
+    if approximate {
+        let _ = writeln!(out, "  {}", source::APPROX_NOTE);
+    }
+}
+
+/// `line` with the mark of an approximate figure just before its first
+/// word (`   ~clat percentiles`) when `approximate`.
+fn marked(line: String, approximate: bool) -> String {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    match (approximate, indent) {
+        (true, 1..) => format!(
+            "{}{}{}",
+            &line[..indent - 1],
+            source::APPROX_MARK,
+            &line[indent..]
+        ),
+        _ => line,
+    }
 }
 
 /// fio's `IO depths`, `submit` and `complete` lines, plus diskbench's mean
-/// depth kept; left out for imported runs, which did not measure them.
+/// depth kept: an imported job's from its source's tables, none for one
+/// imported without them (nothing measured them).
 fn depth_lines(out: &mut String, job: &JobResult) {
+    if source::record(job).is_some() {
+        return source_depth_lines(out, job);
+    }
     let d = &job.depth;
     if d.level.iter().all(|&n| n == 0) {
         return;
@@ -134,66 +193,140 @@ fn depth_lines(out: &mut String, job: &JobResult) {
     }
 }
 
+/// An imported job's depth lines, from the source's tables as it wrote them.
+fn source_depth_lines(out: &mut String, job: &JobResult) {
+    for (title, key) in [
+        ("  IO depths    :", "iodepth_level"),
+        ("     submit    :", "iodepth_submit"),
+        ("     complete  :", "iodepth_complete"),
+    ] {
+        if let Some(table) = source::depth_table(job, key) {
+            let cells: Vec<String> = table
+                .iter()
+                .map(|(label, p)| format!("{label}={p:.1}%"))
+                .collect();
+            let _ = writeln!(out, "{title} {}", cells.join(", "));
+        }
+    }
+}
+
 /// fio's `issued rwts` (read, write, trim, sync) and `latency` lines, from
 /// the same figures as the JSON's `total_ios`, `short_ios`, `drop_ios` and
 /// `latency_*` keys.
 fn issued_lines(out: &mut String, job: &JobResult) {
-    let ios = |dir| stats::dir_stats(job, dir).ios;
+    let counts = |dir| match source::dir(job, dir) {
+        Some(s) => (s.total_ios, s.short_ios, s.drop_ios),
+        None => (stats::dir_stats(job, dir).ios, 0, 0),
+    };
+    let (r, w) = (counts(Direction::Read), counts(Direction::Write));
     let _ = writeln!(
         out,
-        "     issued rwts: total={},{},0,0 short=0,0,0,0 dropped=0,0,0,0",
-        ios(Direction::Read),
-        ios(Direction::Write)
+        "     issued rwts: total={},{},0,0 short={},{},0,0 dropped={},{},0,0",
+        r.0, w.0, r.1, w.1, r.2, w.2
     );
+    let (target, window, percentile, depth) =
+        source::latency_target(job).unwrap_or((0, 0, 100.0, u64::from(job.spec.iodepth)));
     let _ = writeln!(
         out,
-        "     latency   : target=0, window=0, percentile=100.00%, depth={}",
-        job.spec.iodepth
+        "     latency   : target={target}, window={window}, percentile={percentile:.2}%, depth={depth}"
     );
 }
 
-fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Direction) {
+/// One latency kind of a direction as printed: its statistics and its
+/// percentiles, the source's when it has them.
+struct LatShown {
+    name: &'static str,
+    stats: LatStats,
+    percentiles: Vec<(f64, u64)>,
+    /// The percentiles were re-derived from a histogram rebuilt on import.
+    approximate: bool,
+}
+
+/// `slat`, `clat` and `lat` of one direction, in fio's order.
+fn lat_kinds(job: &JobResult, dir: Direction) -> Vec<LatShown> {
+    let d = stats::dir_stats(job, dir);
+    let spec = &job.spec;
+    let kinds = [
+        ("slat", "slat_ns", d.slat.as_ref(), spec.slat_percentiles),
+        ("clat", "clat_ns", Some(&d.clat), spec.clat_percentiles),
+        (" lat", "lat_ns", Some(&d.lat), spec.lat_percentiles),
+    ];
+    let mut out = Vec::new();
+    for (name, key, histogram, wanted) in kinds {
+        if let Some(src) = source::lat(job, dir, key) {
+            let percentiles = src.numbered();
+            out.push(LatShown {
+                name,
+                stats: src.stats,
+                percentiles,
+                approximate: false,
+            });
+        } else if let Some(h) = histogram {
+            let percentiles = match wanted {
+                true => stats::percentiles_at(h, &spec.percentile_list),
+                false => Vec::new(),
+            };
+            out.push(LatShown {
+                name,
+                stats: LatStats::of(h),
+                approximate: source::rebuilt(job) && !percentiles.is_empty(),
+                percentiles,
+            });
+        }
+    }
+    out
+}
+
+/// One direction's lines; true when a figure in them is approximate.
+fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Direction) -> bool {
     let d = stats::dir_stats(job, dir);
     if d.runtime_ns == 0 {
-        return;
+        return false;
     }
     let units = OutputUnits {
         bits: job.spec.units.bits,
         ..group_units(result, job.groupid)
     };
-    let bw = stats::per_sec(d.bytes, d.runtime_ns) as u64;
+    let (iops, bw, bytes, runtime_ms) = match source::dir(job, dir) {
+        Some(s) => (s.iops, s.bw_bytes, s.io_bytes, s.runtime_ms),
+        None => (
+            d.iops(),
+            stats::per_sec(d.bytes, d.runtime_ns) as u64,
+            d.bytes,
+            stats::runtime_ms(d.runtime_ns),
+        ),
+    };
     let _ = writeln!(
         out,
         "  {}: IOPS={}, BW={}({}/{}msec)",
         stats::dir_name(dir),
-        fio_iops(d.iops()),
+        fio_iops(iops),
         fio_bw_in(bw, units),
-        fio_bytes_in(d.bytes, units, false),
-        stats::runtime_ms(d.runtime_ns)
+        fio_bytes_in(bytes, units, false),
+        runtime_ms
     );
-    if let Some(slat) = &d.slat {
-        lat_line(out, "slat", slat);
+    let kinds = lat_kinds(job, dir);
+    for k in &kinds {
+        lat_line(out, k.name, &k.stats);
     }
-    lat_line(out, "clat", &d.clat);
-    lat_line(out, " lat", &d.lat);
-    let list = &job.spec.percentile_list;
-    if let (Some(slat), true) = (&d.slat, job.spec.slat_percentiles) {
-        percentile_block(out, "slat", slat, list);
-    }
-    if job.spec.clat_percentiles {
-        percentile_block(out, "clat", &d.clat, list);
-    }
-    if job.spec.lat_percentiles {
-        percentile_block(out, " lat", &d.lat, list);
+    for k in &kinds {
+        percentile_block(out, k.name, &k.percentiles, k.approximate);
     }
     // diskbench's own: a rate-limited job's response time, from the moment
     // its schedule meant each I/O to start (a stall is not hidden).
     if let Some(response) = &d.response {
-        lat_line(out, "resp", response);
-        percentile_block(out, "resp", response, list);
+        lat_line(out, "resp", &LatStats::of(response));
+        let values = stats::percentiles_at(response, &job.spec.percentile_list);
+        percentile_block(out, "resp", &values, false);
     }
-    if let Some(s) = stats::bw_stats(job, dir) {
-        let agg = stats::bw_agg_percent(s.mean, stats::group_agg(result, job, dir));
+    let bw_samples = match source::record(job) {
+        Some(_) => source::samples(job, dir, "bw"),
+        None => stats::bw_stats(job, dir).map(|s| {
+            let agg = stats::bw_agg_percent(s.mean, stats::group_agg(result, job, dir));
+            (s, agg)
+        }),
+    };
+    if let Some((s, agg)) = bw_samples {
         let (mut min, mut max, mut mean, mut dev) = (s.min, s.max, s.mean, s.stddev);
         // fio 3.33 keeps these figures in KiB/s under kb_base=1000 and
         // labels them kB/s (MiB/s above 1 GiB/s either way); bytes always.
@@ -208,18 +341,22 @@ fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Directi
             s.samples
         );
     }
-    if let Some(s) = stats::iops_stats(job, dir) {
+    let iops_samples: Option<SampleStats> = match source::record(job) {
+        Some(_) => source::samples(job, dir, "iops").map(|(s, _)| s),
+        None => stats::iops_stats(job, dir),
+    };
+    if let Some(s) = iops_samples {
         let _ = writeln!(
             out,
             "   iops        : min={:5}, max={:5}, avg={:5.2}, stdev={:5.2}, samples={}",
             s.min, s.max, s.mean, s.stddev, s.samples
         );
     }
+    kinds.iter().any(|k| k.approximate)
 }
 
 /// `    clat (usec): min=53, max=5780, avg=326.87, stdev=157.60`, omitted when empty.
-fn lat_line(out: &mut String, name: &str, h: &Histogram) {
-    let s = LatStats::of(h);
+fn lat_line(out: &mut String, name: &str, s: &LatStats) {
     if s.n == 0 {
         return;
     }
@@ -238,8 +375,8 @@ fn lat_line(out: &mut String, name: &str, h: &Histogram) {
 /// many per line as fit in 80 columns (four with the default list), each
 /// percentile with as many decimals as the list needs (fio 3.33 prints
 /// `50th` for `50:99`, `50.0th` for `50:99.9`, `1.00th` for the default).
-fn percentile_block(out: &mut String, name: &str, h: &Histogram, list: &[f64]) {
-    let values = stats::percentiles_at(h, list);
+/// Marked `~` when `approximate`.
+fn percentile_block(out: &mut String, name: &str, values: &[(f64, u64)], approximate: bool) {
     let (Some(minv), Some(maxv)) = (
         values.iter().map(|&(_, v)| v).min(),
         values.iter().map(|&(_, v)| v).max(),
@@ -247,14 +384,15 @@ fn percentile_block(out: &mut String, name: &str, h: &Histogram, list: &[f64]) {
         return;
     };
     let (unit, scale) = fio_percentile_unit(minv, maxv);
-    let _ = write!(out, "    {name} percentiles ({unit}):\n     |");
+    let title = marked(format!("    {name} percentiles ({unit}):"), approximate);
+    let _ = write!(out, "{title}\n     |");
     let divisor = 1000u64.pow(scale);
     // fio: width of maxv / divisor, truncated, at least 5.
     let width = (maxv / divisor)
         .checked_ilog10()
         .map_or(1, |d| d as usize + 1)
         .max(5);
-    let precision = list.iter().map(|&p| decimals(p)).max().unwrap_or(0);
+    let precision = values.iter().map(|&(p, _)| decimals(p)).max().unwrap_or(0);
     // fio: the percentile is `precision + 3` wide (` 1.00`, ` 50`).
     let pw = precision + 3;
     let per_line = (80 - 7) / (precision + 10 + width);
@@ -285,15 +423,28 @@ fn decimals(p: f64) -> usize {
         .unwrap_or(3)
 }
 
-/// `  lat (usec)   : 250=12.52%, 500=84.62%, ...`, five per line, non-zero buckets only.
-fn latency_distribution(out: &mut String, job: &JobResult) {
-    let b = stats::latency_buckets(job);
-    lat_dist_lines(out, "nsec", &stats::LAT_LABELS, &b.ns);
-    lat_dist_lines(out, "usec", &stats::LAT_LABELS, &b.us);
-    lat_dist_lines(out, "msec", &stats::LAT_MS_LABELS, &b.ms);
+/// `  lat (usec)   : 250=12.52%, 500=84.62%, ...`, five per line, non-zero
+/// buckets only: the source's tables for an imported job, else derived from
+/// the histograms. True when what was printed is approximate.
+fn latency_distribution(out: &mut String, job: &JobResult) -> bool {
+    let (b, approximate) = match source::latency_buckets(job) {
+        Some(b) => (b, false),
+        None => (stats::latency_buckets(job), source::rebuilt(job)),
+    };
+    let before = out.len();
+    lat_dist_lines(out, "nsec", &stats::LAT_LABELS, &b.ns, approximate);
+    lat_dist_lines(out, "usec", &stats::LAT_LABELS, &b.us, approximate);
+    lat_dist_lines(out, "msec", &stats::LAT_MS_LABELS, &b.ms, approximate);
+    approximate && out.len() > before
 }
 
-fn lat_dist_lines(out: &mut String, unit: &str, labels: &[&str], values: &[f64]) {
+fn lat_dist_lines(
+    out: &mut String,
+    unit: &str,
+    labels: &[&str],
+    values: &[f64],
+    approximate: bool,
+) {
     let shown: Vec<String> = labels
         .iter()
         .zip(values)
@@ -301,7 +452,11 @@ fn lat_dist_lines(out: &mut String, unit: &str, labels: &[&str], values: &[f64])
         .map(|(l, v)| format!("{l}={v:.2}%"))
         .collect();
     for line in shown.chunks(5) {
-        let _ = writeln!(out, "  lat ({unit})   : {}", line.join(", "));
+        let text = marked(
+            format!("  lat ({unit})   : {}", line.join(", ")),
+            approximate,
+        );
+        let _ = writeln!(out, "{text}");
     }
 }
 

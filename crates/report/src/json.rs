@@ -20,6 +20,13 @@
 //! fio does. `diskbench.mean_depth` is the number of I/Os really kept in
 //! flight (see `model::depth`).
 //!
+//! An imported run is written as its source wrote it: fio's document and
+//! job entries as they were read (`crate::source`), with diskbench's keys
+//! added only where fio has none. A run imported before that record was
+//! kept is derived from its rebuilt histograms, and each figure so derived
+//! (percentiles, `latency_*` tables) is named in the job's
+//! `diskbench.approximate`.
+//!
 //! Differences in meaning: rates use the nanosecond runtime rather than fio's
 //! whole milliseconds; the per-interval figures (`bw_*`, `iops_*`) come from
 //! 1-second intervals summed over a job's clones (fio: 500 ms windows);
@@ -27,6 +34,7 @@
 
 use crate::cliff;
 use crate::format::{ctime_utc, six_decimals};
+use crate::source;
 use crate::stats::{self, LatStats, SampleStats, DIRECTIONS};
 use model::depth::{BATCH_LABELS, LEVEL_LABELS};
 use model::{DepthStats, Direction, JobResult, RunResult, Warning};
@@ -44,6 +52,46 @@ pub fn render(result: &RunResult) -> String {
             &result.tool_version,
         ),
     }
+}
+
+/// [`render`] with each job's latency histograms, whole, under
+/// `diskbench.histograms` (`{"read": {"slat", "clat", "lat"}, "write": ...}`,
+/// in the history's sparse form): what `diskbench export --format fio-json`
+/// writes, so that importing the file back gives the measured histograms,
+/// not ones rebuilt from a few percentiles. Jobs whose histograms were
+/// themselves rebuilt on import carry none.
+pub fn render_with_histograms(result: &RunResult) -> String {
+    let mut root = to_value(result);
+    if let Some(jobs) = root.get_mut("jobs").and_then(Value::as_array_mut) {
+        for (value, job) in jobs.iter_mut().zip(&result.jobs) {
+            let extras = value.get_mut("diskbench").and_then(Value::as_object_mut);
+            if let (Some(extras), false) = (extras, source::rebuilt(job)) {
+                extras.insert("histograms".into(), histograms_value(job));
+            }
+        }
+    }
+    match serde_json::to_string_pretty(&root) {
+        Ok(text) => text + "\n",
+        Err(e) => error_json(
+            &format!("could not write the JSON output: {e}"),
+            &result.tool_version,
+        ),
+    }
+}
+
+fn histograms_value(job: &JobResult) -> Value {
+    let mut m = Map::new();
+    for dir in DIRECTIONS {
+        let d = stats::dir_stats(job, dir);
+        let mut kinds = Map::new();
+        if let Some(slat) = &d.slat {
+            kinds.insert("slat".into(), json!(slat));
+        }
+        kinds.insert("clat".into(), json!(d.clat));
+        kinds.insert("lat".into(), json!(d.lat));
+        m.insert(stats::dir_name(dir).into(), Value::Object(kinds));
+    }
+    Value::Object(m)
 }
 
 /// The JSON printed when a run failed before it had results, so that stdout
@@ -92,6 +140,12 @@ pub fn to_value(result: &RunResult) -> Value {
     // Only present when true: fio's own JSON has no such key.
     if result.interrupted {
         root.insert("partial".into(), json!(true));
+    }
+    // An imported run: the source's own keys and values win, in place.
+    if let Some(src) = source::run_record(result) {
+        for (k, v) in src {
+            root.insert(k.clone(), v.clone());
+        }
     }
     Value::Object(root)
 }
@@ -158,6 +212,9 @@ fn float(x: f64) -> Value {
 }
 
 fn job_value(result: &RunResult, job: &JobResult) -> Value {
+    if let Some(src) = source::record(job).and_then(|i| i.source.as_ref()) {
+        return imported_job_value(src);
+    }
     let mut m = Map::new();
     m.insert("jobname".into(), json!(job.name));
     m.insert("groupid".into(), json!(job.groupid));
@@ -237,8 +294,56 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
         m.insert("desc".into(), json!(desc));
     }
     m.insert("cliff".into(), cliff::to_json(&cliff::within_run(job)));
-    m.insert("diskbench".into(), job_extras(job));
+    let mut extras = job_extras(job);
+    if source::rebuilt(job) {
+        let approximate: Map<String, Value> = approximate_paths(&m)
+            .into_iter()
+            .map(|path| (path, json!(source::APPROX_REASON)))
+            .collect();
+        if let (Some(x), false) = (extras.as_object_mut(), approximate.is_empty()) {
+            x.insert("approximate".into(), Value::Object(approximate));
+        }
+    }
+    m.insert("diskbench".into(), extras);
     Value::Object(m)
+}
+
+/// An imported job's entry as the source wrote it, marked as imported
+/// under `diskbench` unless the source has a `diskbench` key of its own
+/// (diskbench's own output, imported back).
+fn imported_job_value(src: &Map<String, Value>) -> Value {
+    let mut m = src.clone();
+    if !m.contains_key("diskbench") {
+        m.insert("diskbench".into(), json!({"imported": true}));
+    }
+    Value::Object(m)
+}
+
+/// The figures of a job written from its histograms alone: what is
+/// approximate when those histograms were rebuilt on import.
+fn approximate_paths(job: &Map<String, Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in DIRECTIONS {
+        let name = stats::dir_name(dir);
+        for kind in ["slat_ns", "clat_ns", "lat_ns"] {
+            if job[name]
+                .get(kind)
+                .and_then(|l| l.get("percentile"))
+                .is_some()
+            {
+                out.push(format!("{name}.{kind}.percentile"));
+            }
+        }
+    }
+    let any_latency = ["latency_ns", "latency_us", "latency_ms"].iter().any(|k| {
+        job[*k]
+            .as_object()
+            .is_some_and(|t| t.values().any(|v| v.as_f64().is_some_and(|p| p > 0.0)))
+    });
+    if any_latency {
+        out.extend(["latency_ns", "latency_us", "latency_ms"].map(String::from));
+    }
+    out
 }
 
 fn dir_value(result: &RunResult, job: &JobResult, dir: Direction) -> Value {

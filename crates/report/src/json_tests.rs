@@ -281,3 +281,52 @@ fn a_job_that_did_nothing_has_no_nan() {
     assert_eq!(v["jobs"][0]["read"], v["jobs"][0]["trim"]);
     assert_eq!(v["jobs"][0]["usr_cpu"].as_f64().unwrap(), 0.0);
 }
+
+#[test]
+fn an_imported_job_is_written_as_its_source_wrote_it() {
+    let fio = sample();
+    let mut result = sample_run();
+    result.imported = Some(model::Imported::of(&serde_json::json!({
+        "fio version": "fio-3.33",
+        "time": "Sun Nov 22 02:08:10 2026",
+    })));
+    result.jobs[0].imported = Some(model::Imported::of(&fio["jobs"][0]));
+    let v = ours(&result);
+    assert_eq!(v["time"], "Sun Nov 22 02:08:10 2026");
+    assert_eq!(v["fio version"], "fio-3.33");
+    let job = v["jobs"][0].as_object().unwrap();
+    for (k, want) in fio["jobs"][0].as_object().unwrap() {
+        assert_eq!(&job[k], want, "{k}");
+    }
+    assert_eq!(job["diskbench"], serde_json::json!({"imported": true}));
+}
+
+#[test]
+fn figures_derived_from_histograms_rebuilt_on_import_are_named_approximate() {
+    let mut result = sample_run();
+    let measured = ours(&result);
+    assert!(measured["jobs"][0]["diskbench"]
+        .get("approximate")
+        .is_none());
+    result.jobs[0].imported = Some(model::Imported::default());
+    let v = ours(&result);
+    let approximate = v["jobs"][0]["diskbench"]["approximate"]
+        .as_object()
+        .unwrap();
+    let paths: Vec<&str> = approximate.keys().map(String::as_str).collect();
+    assert_eq!(
+        paths,
+        [
+            "read.clat_ns.percentile",
+            "write.clat_ns.percentile",
+            "latency_ns",
+            "latency_us",
+            "latency_ms"
+        ]
+    );
+    // The figures themselves are as before: only the mark is added.
+    assert_eq!(
+        v["jobs"][0]["latency_us"],
+        measured["jobs"][0]["latency_us"]
+    );
+}

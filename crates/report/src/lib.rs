@@ -11,6 +11,9 @@
 //! - [`format`](mod@format): the number formatting they share (fio's `num2str`, latency units);
 //! - [`stats`]: the figures derived the way fio derives them (rates,
 //!   per-interval statistics, latency buckets, group aggregates);
+//! - [`source`]: an imported job's figures as its file gave them, which
+//!   the renderers print instead of deriving them, and the marks for what
+//!   they must derive from histograms rebuilt on import (approximate);
 //! - [`compare`]: runs grouped by labels, mean ± sd and 95% CI per metric,
 //!   costs (seed 000's table) as text, Markdown, CSV and JSON;
 //! - [`charts`]: hand-written SVG charts (bars, run-by-run timelines,
@@ -31,6 +34,7 @@ pub mod html;
 pub mod json;
 pub mod json_plus;
 pub mod soak;
+pub mod source;
 pub mod stats;
 pub mod table;
 pub mod terse;

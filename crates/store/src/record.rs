@@ -258,6 +258,9 @@ impl Raw {
             RunKind::parse(&self.kind).ok_or_else(|| format!("unknown kind '{}'", self.kind))?;
         let mut result: RunResult = serde_json::from_str(&self.result_json)
             .map_err(|e| format!("its result JSON does not decode: {e}"))?;
+        if kind == RunKind::ImportedFio {
+            mark_rebuilt(&mut result);
+        }
         let state = match &self.live {
             None => RunState::Saved,
             Some(live) => crate::live::rebuild(&mut result, live, points),
@@ -271,6 +274,17 @@ impl Raw {
             soak: self.soak,
             state,
         })
+    }
+}
+
+/// Runs imported before diskbench kept fio's own record (`model::Imported`)
+/// hold only histograms rebuilt from fio's figures. Their jobs get an empty
+/// record when read, so the reports know that what they derive from those
+/// histograms is approximate, not fio's. Nothing in the file changes: the
+/// result JSON of such a run is what that diskbench wrote.
+fn mark_rebuilt(result: &mut RunResult) {
+    for job in &mut result.jobs {
+        job.imported.get_or_insert_with(model::Imported::default);
     }
 }
 

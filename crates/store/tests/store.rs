@@ -72,6 +72,39 @@ fn a_run_comes_back_as_it_went_in() {
     assert_eq!(store.count().unwrap(), 1);
 }
 
+/// A fio import saved without fio's own record (as diskbench saved them
+/// before it kept one) reads back with its jobs marked as having rebuilt
+/// histograms, so the reports mark what they derive from them; a saved
+/// record and other kinds of runs come back as they went in.
+#[test]
+fn imports_saved_without_fios_record_read_back_marked_rebuilt() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut store = Store::open(db_in(&tmp)).unwrap();
+    let old_import = record(
+        RunKind::ImportedFio,
+        &[],
+        result("randrw", 100, 1_700_000_000_000),
+    );
+    let measured = record(RunKind::Fio, &[], result("randrw", 100, 1_700_000_000_000));
+    let mut kept = old_import.clone();
+    kept.result.jobs[0].imported = Some(model::Imported::of(
+        &serde_json::json!({"jobname": "randrw"}),
+    ));
+    let ids = store
+        .save_all(&[old_import, measured, kept.clone()])
+        .unwrap();
+    let back: Vec<_> = ids.iter().map(|&id| store.get(id).unwrap()).collect();
+    assert_eq!(
+        back[0].result.jobs[0].imported,
+        Some(model::Imported::default())
+    );
+    assert_eq!(back[1].result.jobs[0].imported, None);
+    assert_eq!(
+        back[2].result.jobs[0].imported,
+        kept.result.jobs[0].imported
+    );
+}
+
 #[test]
 fn filters_combine() {
     let tmp = tempfile::tempdir().unwrap();

@@ -2,21 +2,27 @@
 //! with one `JobResult` per entry of fio's `jobs` (a `group_reporting`
 //! group is one entry, as fio writes it).
 //!
-//! Kept as fio wrote them: counts, bytes, per-direction runtimes (so IOPS
-//! and bandwidth come out exactly as fio's), CPU use, context switches and
-//! faults, the job options, and the latency statistics. The latency
-//! distributions are rebuilt as [`super::hist`] describes: exact from
-//! `json+` bins, approximated from the percentiles otherwise. fio's
-//! per-interval statistics (`bw_min`, `iops_mean`, ...) and disk
-//! utilisation have no place in a `RunResult` and are not kept; host facts
-//! are not in fio's output and stay unknown.
+//! fio's own record is kept whole (`model::Imported`: the document's keys
+//! on the run, each `jobs` entry on its job), so `show` and `export` give
+//! back fio's figures as fio wrote them: its percentiles under its own
+//! keys, its `latency_*` tables, means, deviations, per-interval
+//! statistics, `disk_util`. The typed fields are filled too, for the
+//! history's comparisons: counts, bytes, per-direction runtimes (so IOPS
+//! and bandwidth come out as fio's), CPU use, context switches and faults,
+//! the job options, and latency histograms rebuilt as [`super::hist`]
+//! describes (fio's bins from `json+`, an approximation from the
+//! percentiles otherwise), which are only ever shown marked approximate;
+//! diskbench's own export carries its measured histograms whole, and those
+//! are taken as they are.
+//! Host facts are not in fio's output and stay unknown.
 
 use super::check;
 use super::hist::FioLat;
 use super::uint;
 use model::units::{parse_bool, parse_duration, parse_size};
 use model::{
-    CpuUsage, DirStats, EngineKind, FileTarget, JobResult, JobSpec, RunResult, RwMode, TargetInfo,
+    CpuUsage, DirStats, EngineKind, FileTarget, Histogram, Imported, JobResult, JobSpec, RunResult,
+    RwMode, TargetInfo,
 };
 use serde_json::Value;
 use std::path::PathBuf;
@@ -47,8 +53,18 @@ pub fn parse(doc: &Value, command_line: &[String]) -> Result<RunResult, String> 
         targets: targets(&results),
         error: doc.get("error").and_then(Value::as_str).map(String::from),
         jobs: results,
+        imported: Some(without_jobs(doc)),
         ..RunResult::default()
     })
+}
+
+/// The document's own keys besides `jobs` (kept on each job), as read.
+fn without_jobs(doc: &Value) -> Imported {
+    let mut rest = doc.clone();
+    if let Some(m) = rest.as_object_mut() {
+        m.shift_remove("jobs");
+    }
+    Imported::of(&rest)
 }
 
 /// The job-level figures the conversion reads.
@@ -165,8 +181,16 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         .to_string();
     let own = options(job.get("job options"));
     let spec = spec(&name, global, own)?;
-    let read = dir_stats(job.get("read"));
-    let write = dir_stats(job.get("write"));
+    let mut read = dir_stats(job.get("read"));
+    let mut write = dir_stats(job.get("write"));
+    let mut imported = Imported::of(job);
+    if let Some([r, w]) = carried_histograms(job, [&read, &write]) {
+        [
+            (read.slat, read.clat, read.lat),
+            (write.slat, write.clat, write.lat),
+        ] = [r, w];
+        imported.exact_histograms = true;
+    }
     let runtime_ns = match read.runtime_ns.max(write.runtime_ns) {
         0 => uint(job, "job_runtime").saturating_mul(1_000_000),
         ns => ns,
@@ -213,7 +237,35 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         verify: None,
         depth: Default::default(),
         buffers: None,
+        imported: Some(imported),
     })
+}
+
+/// `slat`, `clat` and `lat` of one direction.
+type Histograms = (Option<Histogram>, Histogram, Histogram);
+
+/// The measured histograms diskbench's own export carries whole
+/// (`diskbench.histograms`, see `report::json::render_with_histograms`),
+/// for both directions, when each holds as many I/Os as fio's figures
+/// beside it (`N`); otherwise `None`, and the rebuilt ones stay.
+fn carried_histograms(job: &Value, rebuilt: [&DirStats; 2]) -> Option<[Histograms; 2]> {
+    let carried = job.get("diskbench")?.get("histograms")?;
+    let parse = |dir: &str, kind: &str| -> Option<Histogram> {
+        serde_json::from_value(carried.get(dir)?.get(kind)?.clone()).ok()
+    };
+    let mut out = Vec::with_capacity(2);
+    for (dir, d) in ["read", "write"].into_iter().zip(rebuilt) {
+        let (slat, clat, lat) = (parse(dir, "slat"), parse(dir, "clat")?, parse(dir, "lat")?);
+        let count = |h: Option<&Histogram>| h.map_or(0, Histogram::count);
+        let agrees = clat.count() == d.clat.count()
+            && lat.count() == d.lat.count()
+            && count(slat.as_ref()) == count(d.slat.as_ref());
+        if !agrees {
+            return None;
+        }
+        out.push((slat, clat, lat));
+    }
+    out.try_into().ok()
 }
 
 fn dir_stats(v: Option<&Value>) -> DirStats {

@@ -303,6 +303,7 @@ fn job(
         verify: None,
         depth: Default::default(),
         buffers: None,
+        imported: None,
     }
 }
 

@@ -12,6 +12,11 @@
 //! 3. neither (fio's `lat_ns` and `slat_ns` usually): the distribution of
 //!    another histogram of the same I/Os (clat for lat) shifted by the
 //!    difference of the means, or, without one, every I/O at the mean.
+//!
+//! Either way the result is an approximation for the comparisons: the
+//! reports print fio's own figures from the record the import keeps
+//! (`model::Imported`), and mark what they derive from these histograms
+//! as approximate (`report::source`).
 
 use model::Histogram;
 use serde_json::{json, Value};

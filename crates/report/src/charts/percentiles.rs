@@ -5,12 +5,16 @@
 //! p99.9 and p99.99 sit one step apart, so the tail, where disks differ
 //! most, gets as much room as the median. y is logarithmic: a curve that
 //! climbs from 200 us to 20 ms is drawn as steep as it is.
+//!
+//! A group with runs imported without their histograms draws curves from
+//! histograms rebuilt on import: its legend says `~` approximate.
 
 use super::bar::group_label;
 use super::line::{stacked, Line, Panel, XAxis};
 use super::scale::latency_us;
 use super::{colour, dashed, truncate, LegendEntry};
-use crate::compare::{group_runs, merged_latency};
+use crate::compare::{group_runs, iops_job, merged_latency};
+use crate::source;
 use model::{Histogram, RunRecord};
 
 /// The highest percentile drawn (99.99 = 4 nines).
@@ -49,6 +53,9 @@ pub fn percentile_chart(records: &[RunRecord], by: &[String]) -> String {
             continue;
         }
         let name = group_label(by, &labels);
+        let approximate = runs
+            .iter()
+            .any(|r| iops_job(&r.result).is_some_and(source::rebuilt));
         let points = curve(&h)
             .into_iter()
             .map(|(p, us)| {
@@ -62,8 +69,15 @@ pub fn percentile_chart(records: &[RunRecord], by: &[String]) -> String {
             markers: false,
             points,
         });
+        let approximate_note = match approximate {
+            true => ", ~ approximate: rebuilt on import",
+            false => "",
+        };
         legend.push((
-            format!("{name} ({} I/Os)", super::scale::compact(h.count() as f64)),
+            format!(
+                "{name} ({} I/Os{approximate_note})",
+                super::scale::compact(h.count() as f64)
+            ),
             colour(i),
             dashed(i),
         ));

@@ -132,6 +132,18 @@ fn percentile_curves_use_the_nines_scale() {
 }
 
 #[test]
+fn percentile_curves_from_histograms_rebuilt_on_import_say_so() {
+    let mut runs = wide_range();
+    assert!(!percentile_chart(&runs, &by(&["disk"])).contains("approximate"));
+    for job in &mut runs[2].result.jobs {
+        job.imported = Some(model::Imported::default());
+    }
+    let svg = percentile_chart(&runs, &by(&["disk"]));
+    assert_valid(&svg);
+    assert_eq!(count(&svg, "~ approximate: rebuilt on import"), 1, "{svg}");
+}
+
+#[test]
 fn empty_input_draws_empty_charts() {
     let empty = Comparison::default();
     for m in Metric::ALL {

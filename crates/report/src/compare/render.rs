@@ -79,7 +79,10 @@ fn human_rows(c: &Comparison) -> (Vec<String>, Vec<Vec<String>>, usize) {
             .collect();
         row.extend(Metric::ALL.iter().map(|&m| match g.is_mixed(m) {
             true => "mixed".to_string(),
-            false => mean_sd(m, g.summary(m)),
+            false => match m == Metric::P99LatencyUs && !g.p99_approximate_runs.is_empty() {
+                true => format!("{}{}", crate::source::APPROX_MARK, mean_sd(m, g.summary(m))),
+                false => mean_sd(m, g.summary(m)),
+            },
         }));
         row.push(g.runs.to_string());
         if priced {
@@ -121,6 +124,17 @@ fn notes(c: &Comparison) -> String {
                 g.name(),
                 m.title(),
                 shapes.join("; ")
+            );
+        }
+        if !g.p99_approximate_runs.is_empty() {
+            let ids: Vec<String> = g.p99_approximate_runs.iter().map(i64::to_string).collect();
+            let _ = writeln!(
+                out,
+                "{}: ~ p99 latency is approximate: run(s) {} were imported without their \
+                 latency histograms, and their p99 is re-derived from histograms rebuilt from \
+                 the file's figures",
+                g.name(),
+                ids.join(", ")
             );
         }
         match &g.cost {
@@ -226,6 +240,7 @@ pub fn render_csv(c: &Comparison) -> String {
             "monthly_cost",
             "cost_per_1000_iops",
             "cost_per_mb_per_s",
+            "p99_latency_us_approximate_runs",
         ]
         .map(String::from),
     );
@@ -260,6 +275,8 @@ pub fn render_csv(c: &Comparison) -> String {
             ],
             _ => Default::default(),
         });
+        let ids: Vec<String> = g.p99_approximate_runs.iter().map(i64::to_string).collect();
+        row.push(ids.join(" "));
         out.push_str(&line(row));
     }
     out
@@ -302,6 +319,7 @@ fn group_json(g: &Group) -> Value {
         "write_mb_per_s": summary_json(g.write_mb_per_s.as_ref()),
         "p99_latency_us": summary_json(g.p99_latency_us.as_ref()),
         "p99_latency_us_merged": g.p99_latency_us_merged,
+        "p99_latency_us_approximate_runs": g.p99_approximate_runs,
         "monthly_cost": monthly,
         "cost_per_1000_iops": per_iops,
         "cost_per_mb_per_s": per_mb,
@@ -311,8 +329,9 @@ fn group_json(g: &Group) -> Value {
 
 /// `{"groups": [{"labels", "runs", "iops": {"mean", "stddev", "ci95_low",
 /// "ci95_high"}, "read_mb_per_s", "write_mb_per_s", "p99_latency_us",
-/// "p99_latency_us_merged", "monthly_cost", "cost_per_1000_iops",
-/// "cost_per_mb_per_s"}]}`; a metric no run had is `null`.
+/// "p99_latency_us_merged", "p99_latency_us_approximate_runs" (runs whose
+/// p99 is re-derived from histograms rebuilt on import), "monthly_cost",
+/// "cost_per_1000_iops", "cost_per_mb_per_s"}]}`; a metric no run had is `null`.
 pub fn render_json(c: &Comparison) -> String {
     let groups: Vec<Value> = c.groups.iter().map(group_json).collect();
     let mut text = serde_json::to_string_pretty(&json!({ "groups": groups }))

@@ -312,15 +312,15 @@ fn csv_has_a_column_per_statistic_and_quotes() {
     let csv = render_csv(&compare(&runs, &by(&["provider", "disk"])));
     let lines: Vec<&str> = csv.lines().collect();
     let header: Vec<&str> = lines[0].split(',').collect();
-    assert_eq!(header.len(), 2 + 1 + 16 + 4);
+    assert_eq!(header.len(), 2 + 1 + 16 + 5);
     assert_eq!(&header[..4], ["provider", "disk", "runs", "iops_mean"]);
-    assert_eq!(header.last(), Some(&"cost_per_mb_per_s"));
+    assert_eq!(header.last(), Some(&"p99_latency_us_approximate_runs"));
     assert!(lines[1].starts_with("aws,gp2,4,1150,129.0994"), "{csv}");
     assert!(
         lines[3].starts_with("google,\"pd-ssd, \"\"big\"\"\",1,11728,0,11728,11728"),
         "{csv}"
     );
-    assert!(lines[1].ends_with(",800,,,"), "{csv}");
+    assert!(lines[1].ends_with(",800,,,,"), "{csv}");
 }
 
 #[test]
@@ -347,6 +347,7 @@ fn json_has_exactly_the_documented_keys() {
             "write_mb_per_s",
             "p99_latency_us",
             "p99_latency_us_merged",
+            "p99_latency_us_approximate_runs",
             "monthly_cost",
             "cost_per_1000_iops",
             "cost_per_mb_per_s",
@@ -409,4 +410,43 @@ fn unlike_jobs_are_not_averaged_and_the_note_names_them() {
         text.contains("disk=gp2: IOPS not averaged: its runs measured unlike jobs (randrw 4k qd32"),
         "{text}"
     );
+}
+
+#[test]
+fn a_p99_from_histograms_rebuilt_on_import_is_marked_approximate() {
+    let mut runs = sample();
+    let measured = compare(&runs, &by(&["provider", "disk"]));
+    assert!(measured
+        .groups
+        .iter()
+        .all(|g| g.p99_approximate_runs.is_empty()));
+    assert!(!render_table(&measured).contains('~'));
+    // Run 2 imported before its source's record was kept: rebuilt histograms.
+    for job in &mut runs[1].result.jobs {
+        job.imported = Some(model::Imported::default());
+    }
+    let c = compare(&runs, &by(&["provider", "disk"]));
+    assert_eq!(c.groups[0].p99_approximate_runs, [runs[1].id]);
+    assert!(c.groups[1..]
+        .iter()
+        .all(|g| g.p99_approximate_runs.is_empty()));
+    let table = render_table(&c);
+    assert!(table.contains(" ~"), "{table}");
+    assert!(
+        table.contains("p99 latency is approximate: run(s) 2 were imported"),
+        "{table}"
+    );
+    let json: Value = serde_json::from_str(&render_json(&c)).unwrap();
+    assert_eq!(
+        json["groups"][0]["p99_latency_us_approximate_runs"],
+        serde_json::json!([2])
+    );
+    assert!(render_csv(&c).lines().nth(1).unwrap().ends_with(",2"));
+    // Histograms carried whole by diskbench's own export are not approximate.
+    for job in &mut runs[1].result.jobs {
+        job.imported.as_mut().unwrap().exact_histograms = true;
+    }
+    assert!(compare(&runs, &by(&["provider"])).groups[0]
+        .p99_approximate_runs
+        .is_empty());
 }

@@ -66,6 +66,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             verify: None,
             depth: Default::default(),
             buffers: None,
+            imported: None,
         }],
         // The kernel's side of the same second: kept and loaded back.
         disk_util: vec![DiskUtil {
@@ -82,6 +83,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
         error: None,
         interrupted: false,
         global_options: Vec::new(),
+        imported: None,
     }
 }
 
