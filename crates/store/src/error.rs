@@ -55,11 +55,12 @@ pub enum StoreError {
     #[error("no run {id} in {path}: see `diskbench history`", path = .path.display())]
     NoSuchRun { id: i64, path: PathBuf },
 
-    #[error("run {id} in {path} holds a result this diskbench cannot read ({message}); it may come from another diskbench version: `diskbench rm {id}` removes it", path = .path.display())]
+    #[error("run {id} in {path} holds a result this diskbench cannot read ({reason}); it may come from another diskbench version: `diskbench rm {id}` removes it", path = .path.display())]
     BadRecord {
         id: i64,
         path: PathBuf,
-        message: String,
+        #[source]
+        reason: RecordError,
     },
 
     #[error("could not encode the run for the history: {0}")]
@@ -70,6 +71,16 @@ pub enum StoreError {
         path: PathBuf,
         source: rusqlite::Error,
     },
+}
+
+/// Why a stored row cannot be turned back into a run: the words go inside
+/// [`StoreError::BadRecord`]'s message, the JSON decoder's error is kept.
+#[derive(Debug, Error)]
+pub enum RecordError {
+    #[error("unknown kind '{0}'")]
+    UnknownKind(String),
+    #[error("its result JSON does not decode: {0}")]
+    Json(#[source] serde_json::Error),
 }
 
 /// Turns an SQLite error on `path` into the variant that says what to do.

@@ -21,7 +21,7 @@ mod live;
 mod record;
 pub mod schema;
 
-pub use error::StoreError;
+pub use error::{RecordError, StoreError};
 pub use live::FOREIGN_SILENCE_MS;
 pub use schema::{APPLICATION_ID, LATEST_VERSION};
 
@@ -279,10 +279,10 @@ impl Store {
                     None => Vec::new(),
                 };
                 r.into_record(labels, &points)
-                    .map_err(|message| StoreError::BadRecord {
+                    .map_err(|reason| StoreError::BadRecord {
                         id,
                         path: self.path.clone(),
-                        message,
+                        reason,
                     })
             })
             .collect::<Result<Vec<_>>>()?;

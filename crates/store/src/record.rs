@@ -2,6 +2,7 @@
 //! result JSON is the truth when reading; the host and target columns are
 //! copies of it for filtering in SQL, written once and never read back.
 
+use crate::error::RecordError;
 use crate::live::Owner;
 use model::{LivePoint, Prices, RunKind, RunRecord, RunResult, RunState, SoakRef};
 use rusqlite::types::Value;
@@ -253,11 +254,11 @@ impl Raw {
         self,
         labels: BTreeMap<String, String>,
         points: &[LivePoint],
-    ) -> Result<RunRecord, String> {
-        let kind =
-            RunKind::parse(&self.kind).ok_or_else(|| format!("unknown kind '{}'", self.kind))?;
-        let mut result: RunResult = serde_json::from_str(&self.result_json)
-            .map_err(|e| format!("its result JSON does not decode: {e}"))?;
+    ) -> Result<RunRecord, RecordError> {
+        let kind = RunKind::parse(&self.kind)
+            .ok_or_else(|| RecordError::UnknownKind(self.kind.clone()))?;
+        let mut result: RunResult =
+            serde_json::from_str(&self.result_json).map_err(RecordError::Json)?;
         if kind == RunKind::ImportedFio {
             mark_rebuilt(&mut result);
         }

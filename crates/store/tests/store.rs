@@ -486,3 +486,37 @@ fn another_programs_database_is_left_alone() {
     assert!(matches!(err, StoreError::Foreign { .. }), "{err:?}");
     assert!(err.to_string().contains("recipes"), "{err}");
 }
+
+/// A row whose result JSON was damaged outside diskbench is named with its
+/// id, the fix, and the decoder's own error kept as the source.
+#[test]
+fn a_damaged_row_says_which_and_keeps_the_decoders_error() {
+    use std::error::Error as _;
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    let mut store = Store::open(&db).unwrap();
+    let id = store
+        .save(&record(RunKind::Fio, &[], result("x", 1, 1)))
+        .unwrap();
+    drop(store);
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute("UPDATE runs SET result_json = '{' WHERE id = ?1", [id])
+        .unwrap();
+    let err = Store::open(&db).unwrap().get(id).err().expect("refused");
+    let StoreError::BadRecord { reason, .. } = &err else {
+        panic!("{err:?}");
+    };
+    assert!(
+        matches!(reason, diskbench_store::RecordError::Json(_)),
+        "{reason:?}"
+    );
+    assert!(err.source().and_then(|s| s.source()).is_some(), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!("run {id} in"))
+            && text.contains("its result JSON does not decode: ")
+            && text.contains(&format!("`diskbench rm {id}`")),
+        "{text}"
+    );
+}
