@@ -298,7 +298,7 @@ fn finish(args: &FileserverArgs, load: &Loadfile, s: &Summary) -> Exit {
         eprintln!("diskbench fileserver: {e}");
     }
     if s.interrupted {
-        Exit::of(&Some(RunError::Interrupted))
+        Exit::of_kind(Some(model::FailureKind::Interrupted))
     } else if s.mismatches > 0 {
         Exit::Runtime
     } else {
@@ -314,9 +314,10 @@ fn fail(args: &FileserverArgs, e: &RunError) -> Exit {
             "tool_version": runner::TOOL_VERSION,
             "workload": "fileserver",
             "error": e.to_string(),
+            "failure": crate::outcome::failure_json(e),
         });
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     }
     eprintln!("diskbench fileserver: {e}");
-    Exit::of(&Some(e.clone()))
+    Exit::of_kind(Some(e.kind()))
 }

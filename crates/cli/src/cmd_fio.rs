@@ -28,7 +28,11 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
                 .iter()
                 .any(|a| a.starts_with("--output-format") && a.contains("json"))
             {
-                println!("{}", report::json::error_json(&e, runner::TOOL_VERSION));
+                let failure = model::Failure::usage(e.as_str());
+                println!(
+                    "{}",
+                    report::json::error_json(&failure, runner::TOOL_VERSION)
+                );
             }
             eprintln!("diskbench fio: {e}");
             return Ok(Exit::Usage);
@@ -43,7 +47,10 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
             if wants_json {
                 println!(
                     "{}",
-                    report::json::error_json(&e.to_string(), runner::TOOL_VERSION)
+                    report::json::error_json(
+                        &model::Failure::usage(e.to_string()),
+                        runner::TOOL_VERSION
+                    )
                 );
             }
             eprintln!("diskbench fio: {e}");
@@ -61,7 +68,11 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         Ok(p) => p,
         Err(e) => {
             if wants_json {
-                println!("{}", report::json::error_json(&e, runner::TOOL_VERSION));
+                let failure = model::Failure::usage(e.as_str());
+                println!(
+                    "{}",
+                    report::json::error_json(&failure, runner::TOOL_VERSION)
+                );
             }
             eprintln!("diskbench fio: {e}");
             return Ok(Exit::Usage);

@@ -87,7 +87,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
             eprintln!(
                 "diskbench gobonniego: interrupted; finished runs are shown, test files removed"
             );
-            Exit::of(&Some(runner::RunError::Interrupted))
+            Exit::of_kind(Some(model::FailureKind::Interrupted))
         }
         Some(e) => {
             eprintln!("diskbench gobonniego: {e}; test files removed");

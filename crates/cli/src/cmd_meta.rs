@@ -192,6 +192,7 @@ fn to_json(outcome: &MetaOutcome) -> Value {
     });
     if let Some(e) = &outcome.failure {
         doc["error"] = json!(e.to_string());
+        doc["failure"] = crate::outcome::failure_json(e);
     }
     doc
 }

@@ -174,6 +174,7 @@ pub fn run(args: PingArgs) -> anyhow::Result<Exit> {
         }
         if let Some(e) = &outcome.failure {
             doc["error"] = json!(failure_text(e));
+            doc["failure"] = crate::outcome::failure_json(e);
         }
         emit(&format!(
             "{}\n",
@@ -231,6 +232,7 @@ fn fail(args: &PingArgs, e: &RunError) -> Exit {
             "tool_version": runner::TOOL_VERSION,
             "target": {"path": target.display().to_string()},
             "error": text,
+            "failure": crate::outcome::failure_json(e),
         });
         emit(&format!(
             "{}\n",
@@ -238,7 +240,7 @@ fn fail(args: &PingArgs, e: &RunError) -> Exit {
         ));
     }
     eprintln!("diskbench ping: {text}");
-    Exit::of(&Some(e.clone()))
+    Exit::of_kind(Some(e.kind()))
 }
 
 fn mode_text(p: &Prepared) -> String {
@@ -393,6 +395,7 @@ fn reorder(doc: Value) -> Value {
         "requests",
         "summary",
         "error",
+        "failure",
     ] {
         if let Some(v) = map.remove(key) {
             out.insert(key.to_string(), v);

@@ -263,7 +263,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
             println!();
             let failure = &done.outcome.failure;
             let headline = profile.name == "default";
-            if headline && (failure.is_none() || *failure == Some(RunError::Interrupted)) {
+            if headline
+                && (failure.is_none() || failure.as_ref().is_some_and(RunError::is_interrupted))
+            {
                 print!("{}", report::table::headline(result));
             }
         }

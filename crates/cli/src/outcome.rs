@@ -1,6 +1,7 @@
 //! Exit codes, signal handling and the parts of printing a result that every
 //! measuring command shares (warnings on stderr, the error line).
 
+use model::FailureKind;
 use runner::{RunError, RunOutcome};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -21,30 +22,49 @@ pub enum Exit {
 
 impl From<Exit> for ExitCode {
     fn from(e: Exit) -> ExitCode {
-        ExitCode::from(match e {
-            Exit::Ok => 0,
-            Exit::Runtime => 1,
-            Exit::Usage => 2,
-            Exit::Interrupted => 130,
-            Exit::Terminated => 143,
-        })
+        ExitCode::from(e.code())
     }
 }
 
 impl Exit {
-    pub fn of(failure: &Option<RunError>) -> Exit {
-        match failure {
+    /// The process exit code: each failure kind's own (`FailureKind::exit_code`),
+    /// 0 for success and 143 (128 + SIGTERM) for a run SIGTERM stopped.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::Runtime => FailureKind::Runtime.exit_code(),
+            Exit::Usage => FailureKind::Usage.exit_code(),
+            Exit::Interrupted => FailureKind::Interrupted.exit_code(),
+            Exit::Terminated => 128 + signal_hook::consts::SIGTERM as u8,
+        }
+    }
+
+    /// The exit of a command that failed this way (`None`: it did not):
+    /// the one mapping from a failure to an exit code, for every command.
+    pub fn of_kind(kind: Option<FailureKind>) -> Exit {
+        match kind {
             None => Exit::Ok,
-            Some(RunError::Usage(_)) => Exit::Usage,
-            Some(RunError::Runtime(_)) => Exit::Runtime,
-            Some(RunError::Interrupted)
+            Some(FailureKind::Usage) => Exit::Usage,
+            Some(FailureKind::Runtime) => Exit::Runtime,
+            Some(FailureKind::Interrupted)
                 if STOPPED_BY.load(Ordering::Relaxed) == signal_hook::consts::SIGTERM as usize =>
             {
                 Exit::Terminated
             }
-            Some(RunError::Interrupted) => Exit::Interrupted,
+            Some(FailureKind::Interrupted) => Exit::Interrupted,
         }
     }
+
+    /// [`Exit::of_kind`] of a run's failure.
+    pub fn of(failure: &Option<RunError>) -> Exit {
+        Exit::of_kind(failure.as_ref().map(RunError::kind))
+    }
+}
+
+/// The JSON error object (`failure`) of a command's own document: the
+/// failure's kind, message and facts, as a run's `diskbench.failure` has them.
+pub fn failure_json(e: &RunError) -> serde_json::Value {
+    report::json::failure_value(&e.failure())
 }
 
 /// A stop flag set by the first SIGINT (Ctrl-C), SIGTERM or SIGHUP, so the

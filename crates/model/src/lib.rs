@@ -8,6 +8,7 @@
 
 pub mod depth;
 pub mod disk;
+pub mod failure;
 pub mod fault;
 pub mod fileopts;
 pub mod fio_plat;
@@ -24,6 +25,7 @@ pub mod warning;
 
 pub use depth::DepthStats;
 pub use disk::DiskUtil;
+pub use failure::{Failure, FailureKind};
 pub use fault::{FaultKind, FaultParseError, FaultRule};
 pub use histogram::Histogram;
 pub use history::{LivePoint, Prices, RunKind, RunRecord, RunState, SoakRef};

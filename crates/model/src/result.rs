@@ -27,6 +27,11 @@ pub struct RunResult {
     /// Set when the run stopped early: the jobs hold what was measured until then.
     pub error: Option<String>,
     pub interrupted: bool,
+    /// The failure `error` is the message of, with its kind and facts
+    /// (errno, file, offset); absent from runs saved before it was kept.
+    /// Set with [`RunResult::fail`], which sets all three.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<crate::Failure>,
     /// The `[global]` options of fio job files, as given: fio's JSON
     /// `global options`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -35,6 +40,16 @@ pub struct RunResult {
     /// jobs (fio's `time`, `global options`, `disk_util`, ...), as read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported: Option<crate::Imported>,
+}
+
+impl RunResult {
+    /// Records why the run failed: `error` (the message), `interrupted` and
+    /// `failure` always agree because only this sets them together.
+    pub fn fail(&mut self, failure: crate::Failure) {
+        self.error = Some(failure.message.clone());
+        self.interrupted = failure.kind == crate::FailureKind::Interrupted;
+        self.failure = Some(failure);
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

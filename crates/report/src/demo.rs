@@ -251,6 +251,7 @@ pub fn records() -> Vec<RunRecord> {
                     warnings: Vec::new(),
                     error: None,
                     interrupted: false,
+                    failure: None,
                     global_options: Vec::new(),
                     imported: None,
                 },

@@ -37,7 +37,7 @@ use crate::format::{ctime_utc, six_decimals};
 use crate::source;
 use crate::stats::{self, LatStats, SampleStats, DIRECTIONS};
 use model::depth::{BATCH_LABELS, LEVEL_LABELS};
-use model::{DepthStats, Direction, JobResult, RunResult, Warning};
+use model::{DepthStats, Direction, Failure, JobResult, RunResult, Warning};
 use serde_json::{json, Map, Value};
 
 /// The whole run as fio-compatible JSON, pretty-printed, ending in a newline.
@@ -48,7 +48,7 @@ pub fn render(result: &RunResult) -> String {
             text
         }
         Err(e) => error_json(
-            &format!("could not write the JSON output: {e}"),
+            &Failure::runtime(format!("could not write the JSON output: {e}")),
             &result.tool_version,
         ),
     }
@@ -73,7 +73,7 @@ pub fn render_with_histograms(result: &RunResult) -> String {
     match serde_json::to_string_pretty(&root) {
         Ok(text) => text + "\n",
         Err(e) => error_json(
-            &format!("could not write the JSON output: {e}"),
+            &Failure::runtime(format!("could not write the JSON output: {e}")),
             &result.tool_version,
         ),
     }
@@ -95,12 +95,14 @@ fn histograms_value(job: &JobResult) -> Value {
 }
 
 /// The JSON printed when a run failed before it had results, so that stdout
-/// is always parseable: `{"fio version", "jobs": [], "error"}`.
-pub fn error_json(message: &str, tool_version: &str) -> String {
+/// is always parseable: `{"fio version", "jobs": [], "error": message,
+/// "diskbench": {"failure": {...}}}`, the failure object as a run's JSON has it.
+pub fn error_json(failure: &Failure, tool_version: &str) -> String {
     let value = json!({
         "fio version": tool_version,
         "jobs": [],
-        "error": message,
+        "error": failure.message,
+        "diskbench": {"failure": failure_value(failure)},
     });
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "{}".to_string());
     text.push('\n');
@@ -555,7 +557,18 @@ fn run_extras(result: &RunResult) -> Value {
     let warnings: Vec<Value> = result.warnings.iter().map(warning_value).collect();
     m.insert("warnings".into(), Value::Array(warnings));
     m.insert("interrupted".into(), json!(result.interrupted));
+    if let Some(f) = &result.failure {
+        m.insert("failure".into(), failure_value(f));
+    }
     Value::Object(m)
+}
+
+/// The JSON error object: `{"kind": "usage"|"runtime"|"interrupted",
+/// "message", and "job", "op", "path", "offset", "len", "errno" when
+/// known}`. Written for a run's `diskbench.failure` and by [`error_json`],
+/// so a failure reads the same before and after anything ran.
+pub fn failure_value(f: &Failure) -> Value {
+    serde_json::to_value(f).unwrap_or_else(|_| json!({"message": f.message}))
 }
 
 /// `{"kind", "message" (the text users read), ...the warning's own fields}`.

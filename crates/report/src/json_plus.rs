@@ -22,7 +22,7 @@ pub fn render(result: &RunResult) -> String {
             text
         }
         Err(e) => json::error_json(
-            &format!("could not write the JSON output: {e}"),
+            &model::Failure::runtime(format!("could not write the JSON output: {e}")),
             &result.tool_version,
         ),
     }

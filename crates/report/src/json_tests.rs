@@ -253,11 +253,49 @@ fn errors_stay_parseable() {
     assert_eq!(v["jobs"][0]["error"], 1);
     assert_eq!(v["jobs"][0]["diskbench"]["error"], "pwrite failed");
 
-    let text = error_json("no such directory: /nope \"quoted\"", "diskbench-0.1.0");
+    let message = "no such directory: /nope \"quoted\"";
+    let text = error_json(&model::Failure::usage(message), "diskbench-0.1.0");
     let v: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(keys(&v), ["fio version", "jobs", "error"]);
+    assert_eq!(keys(&v), ["fio version", "jobs", "error", "diskbench"]);
     assert_eq!(v["jobs"], serde_json::json!([]));
-    assert_eq!(v["error"], "no such directory: /nope \"quoted\"");
+    assert_eq!(v["error"], message);
+    assert_eq!(
+        v["diskbench"]["failure"],
+        serde_json::json!({"kind": "usage", "message": message})
+    );
+}
+
+/// A failed run's JSON: `error` is the message, and `diskbench.failure`
+/// holds it with its kind and facts, from the same value.
+#[test]
+fn a_failure_is_written_with_its_facts() {
+    let mut result = sample_run();
+    let mut f = model::Failure::runtime("job 'w': read of 4096 bytes at offset 8192 in /d/f: EIO");
+    (f.job, f.op, f.path) = (Some("w".into()), Some("read".into()), Some("/d/f".into()));
+    (f.offset, f.len, f.errno) = (Some(8192), Some(4096), Some(5));
+    result.fail(f.clone());
+    let v = ours(&result);
+    assert_eq!(v["error"], f.message.as_str());
+    assert!(v.get("partial").is_none());
+    let object = &v["diskbench"]["failure"];
+    assert_eq!(object["kind"], "runtime");
+    assert_eq!(
+        (&object["errno"], &object["offset"]),
+        (&json!(5), &json!(8192))
+    );
+    assert_eq!(
+        (&object["path"], &object["job"]),
+        (&json!("/d/f"), &json!("w"))
+    );
+    result.fail(model::Failure::new(
+        model::FailureKind::Interrupted,
+        "interrupted",
+    ));
+    let v = ours(&result);
+    assert_eq!(
+        (&v["partial"], &v["diskbench"]["failure"]["kind"]),
+        (&json!(true), &json!("interrupted"))
+    );
 }
 
 #[test]

@@ -213,6 +213,7 @@ pub fn run(jobs: Vec<JobResult>) -> RunResult {
         }],
         error: None,
         interrupted: false,
+        failure: None,
         global_options: Vec::new(),
         imported: None,
     }

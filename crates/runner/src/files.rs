@@ -7,7 +7,7 @@
 //! the user named is kept; a block device is never written without
 //! `--allow-destructive`.
 
-use crate::error::RunError;
+use crate::error::{IoError, RunError};
 use crate::offsets::Region;
 use engine::sys;
 use model::job::BlockSizes;
@@ -50,7 +50,8 @@ impl Workspace {
                     self.dirs.insert(parent.to_path_buf(), candidate.clone());
                     registry().push(candidate.clone());
                     crate::stale::mark(&candidate).map_err(|e| {
-                        RunError::Runtime(format!("cannot write in {}: {e}", candidate.display()))
+                        let what = format!("cannot write in {}", candidate.display());
+                        IoError::new("write", &candidate, e).saying(what)
                     })?;
                     return Ok(candidate);
                 }
@@ -65,10 +66,11 @@ impl Workspace {
                     return Err(RunError::Usage(why));
                 }
                 Err(e) => {
-                    return Err(RunError::Runtime(format!(
-                        "cannot create test files in {}: {e}; choose a writable directory",
-                        parent.display()
-                    )))
+                    let what = format!("cannot create test files in {}", parent.display());
+                    return Err(IoError::new("mkdir", &candidate, e)
+                        .saying(what)
+                        .fix("choose a writable directory")
+                        .into());
                 }
             }
         }
@@ -136,7 +138,7 @@ pub(crate) fn check_directory(dir: &Path) -> Result<(), RunError> {
             "directory {} does not exist: create it or choose another",
             dir.display()
         ))),
-        Err(e) => Err(RunError::Runtime(format!("{}: {e}", dir.display()))),
+        Err(e) => Err(stat_error(dir, e)),
     }
 }
 
@@ -321,7 +323,7 @@ fn prepare_named(
     let meta = match fs::metadata(path) {
         Ok(m) => Some(m),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(RunError::Runtime(format!("{}: {e}", path.display()))),
+        Err(e) => return Err(stat_error(path, e)),
     };
     let only = spec.verify.as_ref().is_some_and(|v| v.only);
     if only && meta.is_none() {
@@ -438,8 +440,15 @@ fn prepare_named(
     Ok(size)
 }
 
-fn io_err(op: &str, path: &Path, e: io::Error) -> RunError {
-    RunError::Runtime(format!("{op} {}: {e}", path.display()))
+fn io_err(op: &'static str, path: &Path, e: io::Error) -> RunError {
+    IoError::new(op, path, e).into()
+}
+
+/// A `stat` that failed for another reason than a missing file: the
+/// message is the path and the OS error.
+fn stat_error(path: &Path, e: io::Error) -> RunError {
+    let what = path.display().to_string();
+    IoError::new("stat", path, e).saying(what).into()
 }
 
 /// `allow_file_create=0`: a file that must be created or extended is an
@@ -499,10 +508,11 @@ fn lay_out(path: &Path, from: u64, to: u64, stop: &AtomicBool) -> Result<(), Run
         let n = ((to - at) as usize).min(LAYOUT_CHUNK);
         engine::fill_random(&mut buf[..n], at ^ 0x5851_f42d_4c95_7f2d);
         f.write_all(&buf[..n]).map_err(|e| {
-            RunError::Runtime(format!(
-                "laying out {}: write of {n} bytes at offset {at}: {e}",
+            let what = format!(
+                "laying out {}: write of {n} bytes at offset {at}",
                 path.display()
-            ))
+            );
+            IoError::new("write", path, e).saying(what).at(at)
         })?;
         at += n as u64;
     }
@@ -522,11 +532,17 @@ pub(crate) fn open_for_io(path: &Path, direct: bool, write: bool) -> Result<File
             "{}: the filesystem does not support direct I/O (O_DIRECT): use direct=0",
             path.display()
         )),
-        Some(libc::EROFS) | Some(libc::EACCES) | Some(libc::EPERM) => RunError::Runtime(format!(
-            "cannot open {} for {}: {e}; choose a writable place or a read-only job",
-            path.display(),
-            if write { "writing" } else { "reading" }
-        )),
+        Some(libc::EROFS) | Some(libc::EACCES) | Some(libc::EPERM) => {
+            let what = format!(
+                "cannot open {} for {}",
+                path.display(),
+                if write { "writing" } else { "reading" }
+            );
+            IoError::new("open", path, e)
+                .saying(what)
+                .fix("choose a writable place or a read-only job")
+                .into()
+        }
         _ => io_err("open", path, e),
     })
 }

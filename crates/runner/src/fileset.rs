@@ -9,7 +9,7 @@
 //! created it or it carries diskbench's mark (an earlier run created it);
 //! otherwise it is kept and a warning says so, where fio would delete it.
 
-use crate::error::RunError;
+use crate::error::{IoError, RunError};
 use crate::offsets::Rng;
 use engine::sys;
 use model::fileopts::Fallocate;
@@ -98,11 +98,15 @@ pub(crate) fn preallocate(f: &File, path: &Path, len: u64, how: Fallocate) -> Re
             Some(libc::ENOSPC) => "free some space or lower size=/filesize=",
             _ => "use fallocate=none to let the writes allocate the blocks",
         };
-        RunError::Runtime(format!(
-            "fallocate={}: cannot reserve {len} bytes for {}: {e}; {fix}",
+        let what = format!(
+            "fallocate={}: cannot reserve {len} bytes for {}",
             how.fio_name(),
             path.display()
-        ))
+        );
+        IoError::new("fallocate", path, e)
+            .saying(what)
+            .fix(fix)
+            .into()
     })
 }
 
@@ -115,10 +119,9 @@ pub(crate) fn create_empty(path: &Path) -> Result<bool, RunError> {
             Ok(true)
         }
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
-        Err(e) => Err(RunError::Runtime(format!(
-            "create {}: {e}; choose a writable place",
-            path.display()
-        ))),
+        Err(e) => Err(IoError::new("create", path, e)
+            .fix("choose a writable place")
+            .into()),
     }
 }
 
@@ -178,9 +181,7 @@ impl FileSet {
                 let _ = sys::drop_cache(&f);
             }
             if let Some(advice) = self.advice {
-                sys::advise(&f, advice).map_err(|e| {
-                    RunError::Runtime(format!("posix_fadvise {}: {e}", path.display()))
-                })?;
+                sys::advise(&f, advice).map_err(|e| IoError::new("posix_fadvise", path, e))?;
             }
         }
         Ok(f)
@@ -232,7 +233,7 @@ impl FileSet {
             .open(path)
             .and_then(|f| f.sync_all().map(|()| f));
         f.map(drop)
-            .map_err(|e| RunError::Runtime(format!("fsync {}: {e}", path.display())))
+            .map_err(|e| IoError::new("fsync", path, e).into())
     }
 }
 
@@ -240,7 +241,7 @@ impl FileSet {
 fn remove(path: &Path) -> Result<(), RunError> {
     match fs::remove_file(path) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => {
-            Err(RunError::Runtime(format!("unlink {}: {e}", path.display())))
+            Err(IoError::new("unlink", path, e).into())
         }
         _ => Ok(()),
     }

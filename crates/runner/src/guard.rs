@@ -225,6 +225,32 @@ fn collect_devices(sys: &Path, out: &mut Vec<String>, depth: u32) {
     }
 }
 
+/// Why writing to a block device is refused: what it holds, said with the
+/// flag that would allow it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WriteRefusal {
+    /// Mounted, or in use as swap, RAID or LVM (`use_` says which).
+    #[error(
+        "{device} is {use_}: writing to it would corrupt a live filesystem; unmount it (or swapoff) \
+         first, or pass --allow-destructive --allow-mounted-write if you mean it",
+        device = .device.display()
+    )]
+    InUse { device: PathBuf, use_: String },
+    /// It holds a partition table, a filesystem, LVM, RAID or swap.
+    #[error(
+        "{device} holds {signature}: writing to it would destroy that; pass --allow-destructive if you mean it",
+        device = .device.display()
+    )]
+    Holds { device: PathBuf, signature: String },
+    /// Nothing recognised, but diskbench did not create it either.
+    #[error(
+        "{device} is a block device that diskbench did not create: writing to it destroys what it \
+         holds; pass --allow-destructive if you mean it",
+        device = .device.display()
+    )]
+    NotOurs { device: PathBuf },
+}
+
 /// Why writing to `device` is refused, or `Ok` when it may be written.
 /// A mounted device is refused unless both flags are given (fio's
 /// `allow_mounted_write`); a device with a signature, or any device diskbench
@@ -234,7 +260,7 @@ pub fn check_writable(
     dev: &File,
     size: u64,
     allow_destructive: bool,
-) -> Result<(), String> {
+) -> Result<(), WriteRefusal> {
     check_device_write(device, dev, size, allow_destructive, false)
 }
 
@@ -245,29 +271,27 @@ pub fn check_device_write(
     size: u64,
     allow_destructive: bool,
     allow_mounted_write: bool,
-) -> Result<(), String> {
+) -> Result<(), WriteRefusal> {
+    let device_path = device.to_path_buf();
     if let Some(use_) = in_use(device) {
         if !(allow_destructive && allow_mounted_write) {
-            return Err(format!(
-                "{} is {use_}: writing to it would corrupt a live filesystem; unmount it (or swapoff) \
-                 first, or pass --allow-destructive --allow-mounted-write if you mean it",
-                device.display()
-            ));
+            return Err(WriteRefusal::InUse {
+                device: device_path,
+                use_,
+            });
         }
     }
     if allow_destructive {
         return Ok(());
     }
     match signature(dev, size) {
-        Some(sig) => Err(format!(
-            "{} holds {sig}: writing to it would destroy that; pass --allow-destructive if you mean it",
-            device.display()
-        )),
-        None => Err(format!(
-            "{} is a block device that diskbench did not create: writing to it destroys what it \
-             holds; pass --allow-destructive if you mean it",
-            device.display()
-        )),
+        Some(sig) => Err(WriteRefusal::Holds {
+            device: device_path,
+            signature: sig.to_string(),
+        }),
+        None => Err(WriteRefusal::NotOurs {
+            device: device_path,
+        }),
     }
 }
 

@@ -23,7 +23,7 @@ mod stale;
 mod steady;
 mod worker;
 
-pub use error::RunError;
+pub use error::{IoError, RunError};
 pub use files::{remove_test_dirs, Workspace};
 
 use clock::Clock;
@@ -191,24 +191,16 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
         failure = jobs_failed(failed_jobs);
     }
     if let Some(f) = &failure {
-        result.interrupted = *f == RunError::Interrupted;
-        result.error = Some(f.to_string());
+        result.fail(f.failure());
     }
     result.finished_unix_ms = unix_ms();
     RunOutcome { result, failure }
 }
 
-/// The run's error when jobs failed: the first job's message, and how many
-/// more failed (each job's own error is in its result).
-fn jobs_failed(mut errors: Vec<String>) -> Option<RunError> {
-    if errors.len() > 1 {
-        let more = errors.len() - 1;
-        let s = if more == 1 { "" } else { "s" };
-        errors[0].push_str(&format!(
-            " ({more} more job{s} failed: see each job's error)"
-        ));
-    }
-    errors.into_iter().next().map(RunError::Runtime)
+/// The run's error when jobs failed: the first job's, and how many more
+/// failed (each job's own error is in its result).
+fn jobs_failed(errors: Vec<RunError>) -> Option<RunError> {
+    (!errors.is_empty()).then_some(RunError::JobsFailed(errors))
 }
 
 /// The places the jobs measure, each probed once.
@@ -368,7 +360,7 @@ fn run_group(
     disks: &mut DiskWatch,
     ws: &mut Workspace,
     result: &mut RunResult,
-) -> Result<Vec<String>, RunError> {
+) -> Result<Vec<RunError>, RunError> {
     let mut clones = Vec::new();
     // fio numbers threads over the whole run (log file names use it).
     let threads_before: u32 = result.jobs.iter().map(|j| j.clones).sum();
@@ -426,7 +418,7 @@ fn run_group(
     // Each worker says when it is done, so the disks are read as the last
     // one ends, not at the next 50 ms tick: their wall time is util's divisor.
     let (done_tx, done) = std::sync::mpsc::channel::<()>();
-    let (outcomes, disk_stretch) = std::thread::scope(|scope| {
+    let (mut outcomes, disk_stretch) = std::thread::scope(|scope| {
         let handles: Vec<_> = clones
             .into_iter()
             .map(|c| {
@@ -490,9 +482,14 @@ fn run_group(
             job.steadystate = watch.steady[j].as_ref().map(SteadyWatch::result);
             result.jobs.push(job);
         }
-        // One error per job, the first of its clones'.
-        errors.extend(mine.iter().find_map(|o| o.error.clone()));
         add_job_warnings(spec, engine_used, &mine, &result.host, &mut result.warnings);
+        // One error per job, the first of its clones'.
+        let first = outcomes
+            .iter_mut()
+            .zip(&jobs_of)
+            .filter(|(_, &job)| job == j)
+            .find_map(|(o, _)| o.error.take());
+        errors.extend(first);
     }
     diskstats::split_warnings(group, &disk_stretch, &mut result.warnings);
     Ok(errors)
@@ -609,8 +606,8 @@ fn plan_clone(
         iomem: spec.iomem,
         uring: spec.uring,
     };
-    let (engine, fallback) = open_with_fallback(spec.engine, &cfg)
-        .map_err(|e| RunError::Runtime(format!("job '{}': {e}", spec.name)))?;
+    let (engine, fallback) =
+        open_with_fallback(spec.engine, &cfg).map_err(|e| RunError::in_job(&spec.name, e))?;
     let engine = engine.with_faults(&opts.faults);
     if let Some(f) = fallback {
         let w = Warning::EngineFallback {
@@ -671,7 +668,7 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
             }
         }
         if job.error.is_none() {
-            job.error = p.error.clone();
+            job.error = p.error.as_ref().map(RunError::to_string);
         }
         if let Some(v) = &p.verify {
             job.verify.get_or_insert_with(Default::default).merge(v);

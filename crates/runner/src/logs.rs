@@ -30,6 +30,7 @@ mod hist;
 mod out;
 
 use crate::clock::Clock;
+use crate::error::IoError;
 use hist::HistLog;
 use model::job::LogSpec;
 use model::Direction;
@@ -81,7 +82,7 @@ pub(crate) struct JobLogs {
     windows_done: u64,
     sums: [Window; 2],
     /// The first write error, reported when the job ends.
-    error: Option<String>,
+    error: Option<IoError>,
 }
 
 impl JobLogs {
@@ -91,11 +92,11 @@ impl JobLogs {
         thread_number: u32,
         clock: &Clock,
         start: u64,
-    ) -> Result<Option<JobLogs>, String> {
+    ) -> Result<Option<JobLogs>, IoError> {
         if !spec.any() {
             return Ok(None);
         }
-        let open = |name: &Option<String>, kind: &str| -> Result<Option<Out>, String> {
+        let open = |name: &Option<String>, kind: &str| -> Result<Option<Out>, IoError> {
             let Some(name) = name else { return Ok(None) };
             Out::open(name, kind, thread_number, spec.shared).map(Some)
         };
@@ -247,12 +248,12 @@ impl JobLogs {
 
     fn keep_error(&mut self, result: io::Result<()>) {
         if let (Err(e), None) = (result, &self.error) {
-            self.error = Some(format!("writing the job's logs: {e}"));
+            self.error = Some(IoError::without_path("write", e).saying("writing the job's logs"));
         }
     }
 
     /// Writes what is left at the job's end and flushes; the first error, if any.
-    pub(crate) fn finish(mut self, end: u64) -> Result<(), String> {
+    pub(crate) fn finish(mut self, end: u64) -> Result<(), IoError> {
         let result = self.close_windows(end);
         self.keep_error(result);
         if let Some((_, ms)) = self.window {

@@ -139,7 +139,7 @@ impl RateFloors {
 
     /// At the end of each cycle, the error when a direction fell below its floor.
     #[inline]
-    pub(crate) fn check(&mut self, now: u64, dirs: &[DirStats; 2]) -> Result<(), String> {
+    pub(crate) fn check(&mut self, now: u64, dirs: &[DirStats; 2]) -> Result<(), RateShortfall> {
         if now < self.next_check {
             return Ok(());
         }
@@ -151,27 +151,58 @@ impl RateFloors {
             let (bytes, ios) = (stats.bytes - self.last[d].0, stats.ios - self.last[d].1);
             self.last[d] = (stats.bytes, stats.ios);
             let (bw, iops) = (bytes as f64 / secs, ios as f64 / secs);
-            let name = ["read", "write"][d];
+            let short = |option, floor, got| RateShortfall {
+                direction: ["read", "write"][d],
+                option,
+                floor,
+                got,
+                over_ms: cycles * self.cycle_ms,
+            };
             if self.min_bytes[d] > 0 && bw < self.min_bytes[d] as f64 {
-                return Err(format!(
-                    "{name} rate_min={}B/s not met, got {}B/s over {} ms: lower rate_min, \
-                     or check the device",
-                    self.min_bytes[d],
-                    bw as u64,
-                    cycles * self.cycle_ms
-                ));
+                return Err(short("rate_min", self.min_bytes[d], bw as u64));
             }
             if self.min_ios[d] > 0 && iops < self.min_ios[d] as f64 {
-                return Err(format!(
-                    "{name} rate_iops_min={} not met, got {} IOPS over {} ms: lower \
-                     rate_iops_min, or check the device",
-                    self.min_ios[d],
-                    iops as u64,
-                    cycles * self.cycle_ms
-                ));
+                return Err(short("rate_iops_min", self.min_ios[d], iops as u64));
             }
         }
         Ok(())
+    }
+}
+
+/// A direction that fell below its floor over the last cycles: which floor,
+/// what it asked, what the job got and over how long.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct RateShortfall {
+    /// `read` or `write`.
+    pub direction: &'static str,
+    /// `rate_min` (bytes per second) or `rate_iops_min`.
+    pub option: &'static str,
+    pub floor: u64,
+    pub got: u64,
+    pub over_ms: u64,
+}
+
+impl std::fmt::Display for RateShortfall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let RateShortfall {
+            direction,
+            option,
+            floor,
+            got,
+            over_ms,
+        } = self;
+        match *option {
+            "rate_min" => write!(
+                f,
+                "{direction} rate_min={floor}B/s not met, got {got}B/s over {over_ms} ms: \
+                 lower rate_min, or check the device"
+            ),
+            _ => write!(
+                f,
+                "{direction} {option}={floor} not met, got {got} IOPS over {over_ms} ms: \
+                 lower {option}, or check the device"
+            ),
+        }
     }
 }
 
@@ -234,7 +265,7 @@ mod tests {
         assert_eq!(floors.check(sec / 2, &dirs), Ok(()));
         assert_eq!(floors.check(sec, &dirs), Ok(()));
         dirs[0].ios = 200;
-        let err = floors.check(2 * sec, &dirs).unwrap_err();
+        let err = floors.check(2 * sec, &dirs).unwrap_err().to_string();
         assert!(
             err.starts_with("read rate_iops_min=100 not met, got 50 IOPS"),
             "{err}"

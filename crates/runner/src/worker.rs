@@ -20,6 +20,7 @@ mod queue;
 mod verifying;
 
 use crate::clock::Clock;
+use crate::error::RunError;
 use crate::logs::{JobLogs, Sample};
 use crate::offsets::{OffsetGen, Region, Rng};
 use crate::rate::RateFloors;
@@ -64,7 +65,9 @@ pub struct WorkerOutcome {
     pub series: Vec<SeriesPoint>,
     pub runtime_ns: u64,
     pub cpu: CpuUsage,
-    pub error: Option<String>,
+    /// Why the job failed (the first of its errors); the job's `error`
+    /// text in the result is made from it.
+    pub error: Option<RunError>,
     /// What `verify=` found.
     pub verify: Option<model::VerifyResult>,
     /// How deep the queue was kept.
@@ -127,7 +130,7 @@ struct Worker<'a> {
     /// `openfiles`, `sync_file_range`, `unlink_each_loop` (see `fileops`).
     files: fileops::FileOps,
     /// Why the job stopped, when it was not the engine (a missed `rate_min`).
-    failure: Option<String>,
+    failure: Option<RunError>,
     /// Clock ticks the thinktimes so far overran (see `paced::stall`).
     think_debt: u64,
     logs: Option<JobLogs>,
@@ -155,13 +158,11 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
     // The clock starts here, with the ramp or the measured phase.
     let mut w = Worker::new(plan, shared);
     let spec = Arc::clone(&w.plan.spec);
+    let in_job = |e: RunError| RunError::in_job(&spec.name, e);
     let mut error = match setup {
         // create_only: the files are made, no I/O is done.
         Ok(()) if spec.file_options.create_only => None,
-        Ok(()) => w
-            .clocked_phases()
-            .err()
-            .map(|e| format!("job '{}': {e}", spec.name)),
+        Ok(()) => w.clocked_phases().err().map(|e| in_job(e.into())),
         Err(e) => Some(e),
     };
     error = error.or_else(|| w.failure.take());
@@ -176,11 +177,11 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
     w.drain();
     let cpu_end = sys::thread_usage();
     if let Err(e) = w.finish_files(error.is_none()) {
-        error.get_or_insert(format!("job '{}': {e}", spec.name));
+        error.get_or_insert(in_job(e.into()));
     }
     if let Some(logs) = w.logs.take() {
         if let Err(e) = logs.finish(end) {
-            error.get_or_insert(format!("job '{}': {e}", spec.name));
+            error.get_or_insert(in_job(e.into()));
         }
     }
     w.report_progress();
@@ -193,8 +194,14 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         r.sort();
         r
     });
-    if let Some(e) = verify.as_ref().and_then(|v| v.error()) {
-        error.get_or_insert(format!("job '{}': {e}", spec.name));
+    if let Some(v) = &verify {
+        if let (Some(summary), Some(first)) = (v.error(), v.failures.first()) {
+            error.get_or_insert(in_job(RunError::BadData {
+                summary,
+                path: first.path.clone(),
+                offset: first.offset,
+            }));
+        }
     }
     WorkerOutcome {
         read: recorded.read,
@@ -234,7 +241,7 @@ impl<'a> Worker<'a> {
         let (logs, mut failure) = match JobLogs::open(&spec.logs, plan.thread_number, clock, start)
         {
             Ok(logs) => (logs, None),
-            Err(e) => (None, Some(format!("job '{}': {e}", spec.name))),
+            Err(e) => (None, Some(RunError::in_job(&spec.name, e))),
         };
         let verify = verifying::Verifier::new(&spec, &plan.regions, seed, plan.clone, depth)
             .unwrap_or_else(|e| {
@@ -383,7 +390,7 @@ impl<'a> Worker<'a> {
         }
         if let Some(floors) = &mut self.floors {
             if let Err(e) = floors.check(now, &self.rec.dirs) {
-                self.failure = Some(format!("job '{}': {e}", self.plan.spec.name));
+                self.failure = Some(RunError::in_job(&self.plan.spec.name, e));
                 self.phase.stop(Stop::RateFloor);
             }
         }

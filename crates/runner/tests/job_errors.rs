@@ -5,7 +5,7 @@
 //! `faults` tests do the same on real files with every engine).
 
 use diskbench_runner as runner;
-use model::{EngineKind, FaultRule, JobSpec, RwMode, Warning};
+use model::{EngineKind, FailureKind, FaultRule, JobSpec, RwMode, Warning};
 use runner::{run, RunError, RunOptions};
 use std::time::Duration;
 
@@ -43,15 +43,27 @@ fn a_failed_job_ends_alone_and_the_run_fails_at_the_end() {
         &[vec![w, r], vec![later]],
         &with_faults(&["eio@write:1000"]),
     );
-    let Some(RunError::Runtime(e)) = &out.failure else {
-        panic!("a runtime error, not {:?}", out.failure);
-    };
+    let e = runtime_error(&out.failure);
     assert!(
         e.starts_with("job 'w': write of 4096 bytes at offset ") && e.contains("os error 5"),
         "{e}"
     );
     assert_eq!(out.result.error.as_deref(), Some(e.as_str()));
     assert!(!out.result.interrupted);
+    // The result keeps the facts the message was made from.
+    let f = out.result.failure.as_ref().expect("the failure is kept");
+    assert_eq!((f.kind, f.errno), (FailureKind::Runtime, Some(5))); // EIO
+    assert_eq!(
+        (f.job.as_deref(), f.op.as_deref()),
+        (Some("w"), Some("write"))
+    );
+    assert_eq!(f.len, Some(4096));
+    let offset = f.offset.expect("the offset is kept");
+    assert!(
+        e.contains(&format!("at offset {offset} in ")),
+        "{e} / {offset}"
+    );
+    assert_eq!(out.failure.as_ref().and_then(RunError::errno), Some(5));
     let [w, r, later] = &out.result.jobs[..] else {
         panic!("three jobs: {:?}", out.result.jobs.len());
     };
@@ -79,10 +91,10 @@ fn several_failed_jobs_are_counted_in_the_runs_error() {
         &[vec![a, b], vec![c]],
         &with_faults(&["enospc@write:7", "short@read:3/5"]),
     );
-    let Some(RunError::Runtime(e)) = &out.failure else {
-        panic!("a runtime error, not {:?}", out.failure);
-    };
+    let e = runtime_error(&out.failure);
     assert!(e.starts_with("job 'a': write of 4096 bytes"), "{e}");
+    // The run's errno is the first failed job's: ENOSPC.
+    assert_eq!(out.failure.as_ref().and_then(RunError::errno), Some(28));
     assert!(e.contains("No space left on device"), "{e}");
     assert!(
         e.ends_with("(2 more jobs failed: see each job's error)"),
@@ -113,4 +125,12 @@ fn faults_that_lie_do_not_fail_the_run_but_warn() {
         out.result.warnings[0],
         Warning::FaultsInjected { ref faults } if faults.len() == 3
     ));
+}
+
+/// The run's error, which must be a runtime one, as the user reads it.
+fn runtime_error(failure: &Option<RunError>) -> String {
+    match failure {
+        Some(e) if e.kind() == FailureKind::Runtime => e.to_string(),
+        other => panic!("a runtime error, not {other:?}"),
+    }
 }

@@ -503,7 +503,7 @@ fn a_damaged_row_says_which_and_keeps_the_decoders_error() {
         .unwrap()
         .execute("UPDATE runs SET result_json = '{' WHERE id = ?1", [id])
         .unwrap();
-    let err = Store::open(&db).unwrap().get(id).err().expect("refused");
+    let err = Store::open(&db).unwrap().get(id).expect_err("refused");
     let StoreError::BadRecord { reason, .. } = &err else {
         panic!("{err:?}");
     };

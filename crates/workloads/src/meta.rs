@@ -34,7 +34,7 @@
 use engine::sys;
 use model::Histogram;
 use runner::offsets::Rng;
-use runner::{RunError, Workspace};
+use runner::{IoError, RunError, Workspace};
 use rustix::fd::OwnedFd;
 use rustix::fs::{self as rfs, Access, AtFlags, Mode, OFlags};
 use std::ffi::OsStr;
@@ -395,10 +395,12 @@ fn check_target(parent: &Path, lay: &Layout) -> Result<(), RunError> {
             "cannot write in {shown} ({e}): give a directory you can write to"
         )));
     }
-    let (avail, _) = sys::free_space(parent)
-        .map_err(|e| RunError::Runtime(format!("cannot read the free space of {shown}: {e}")))?;
-    let vfs = rfs::statvfs(parent)
-        .map_err(|e| RunError::Runtime(format!("cannot statvfs {shown}: {e}")))?;
+    let (avail, _) = sys::free_space(parent).map_err(|e| {
+        IoError::new("statvfs", parent, e).saying(format!("cannot read the free space of {shown}"))
+    })?;
+    let vfs = rfs::statvfs(parent).map_err(|e| {
+        IoError::new("statvfs", parent, e.into()).saying(format!("cannot statvfs {shown}"))
+    })?;
     let block = vfs.f_frsize.max(512);
     let need = lay
         .max
@@ -439,17 +441,17 @@ impl Tree {
         } else {
             (0..dirs).map(|d| root.join(format!("{d:05}"))).collect()
         };
-        let fail = |op: &str, p: &Path, e: &dyn fmt::Display| {
-            RunError::Runtime(format!("cannot {op} {}: {e}", p.display()))
+        let fail = |op: &'static str, p: &Path, e: std::io::Error| {
+            IoError::new(op, p, e).saying(format!("cannot {op} {}", p.display()))
         };
-        std::fs::create_dir(root).map_err(|e| fail("create directory", root, &e))?;
+        std::fs::create_dir(root).map_err(|e| fail("create directory", root, e))?;
         let mut fds = Vec::with_capacity(paths.len());
         for p in &paths {
             if p != root {
-                std::fs::create_dir(p).map_err(|e| fail("create directory", p, &e))?;
+                std::fs::create_dir(p).map_err(|e| fail("create directory", p, e))?;
             }
             let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-            fds.push(rfs::open(p, flags, Mode::empty()).map_err(|e| fail("open", p, &e))?);
+            fds.push(rfs::open(p, flags, Mode::empty()).map_err(|e| fail("open", p, e.into()))?);
         }
         Ok(Tree {
             root: root.to_path_buf(),
@@ -462,17 +464,18 @@ impl Tree {
     fn remove(self) -> Result<(), RunError> {
         drop(self.fds);
         for p in self.paths.iter().filter(|p| **p != self.root) {
-            std::fs::remove_dir(p).map_err(|e| left_behind(p, &e))?;
+            std::fs::remove_dir(p).map_err(|e| left_behind(p, e))?;
         }
-        std::fs::remove_dir(&self.root).map_err(|e| left_behind(&self.root, &e))
+        std::fs::remove_dir(&self.root).map_err(|e| left_behind(&self.root, e))
     }
 }
 
-fn left_behind(p: &Path, e: &std::io::Error) -> RunError {
-    RunError::Runtime(format!(
-        "cannot remove {} after the delete phase: {e} (did something else write there?)",
-        p.display()
-    ))
+fn left_behind(p: &Path, e: std::io::Error) -> RunError {
+    let what = format!("cannot remove {} after the delete phase", p.display());
+    IoError::new("rmdir", p, e)
+        .saying(what)
+        .note("(did something else write there?)")
+        .into()
 }
 
 /// Runs one phase on all workers at once; the clock starts when every
@@ -514,7 +517,7 @@ fn run_phase(
     };
     for j in joined {
         let (w, cpu) =
-            j.map_err(|_| RunError::Runtime(format!("a {} worker failed", phase.name())))??;
+            j.map_err(|_| RunError::Other(format!("a {} worker failed", phase.name())))??;
         result.files += w.files;
         result.bytes += w.bytes;
         result.cpu += cpu;
@@ -523,10 +526,8 @@ fn run_phase(
     if phase.syncs() && !stop.load(Ordering::Relaxed) {
         let (t0, c0) = (Instant::now(), cpu_now());
         rfs::syncfs(&tree.fds[0]).map_err(|e| {
-            RunError::Runtime(format!(
-                "cannot sync the filesystem of {}: {e}",
-                tree.root.display()
-            ))
+            let what = format!("cannot sync the filesystem of {}", tree.root.display());
+            IoError::new("syncfs", &tree.root, e.into()).saying(what)
         })?;
         result.sync = t0.elapsed();
         result.cpu += cpu_now().saturating_sub(c0);
@@ -616,7 +617,7 @@ impl<'a> Worker<'a> {
             (op, false) => self.walk(op)?,
         }
         if !self.stopped() && self.files != self.share.end - self.share.start {
-            return Err(RunError::Runtime(format!(
+            return Err(RunError::Other(format!(
                 "{}: touched {} of this worker's {} files: something else changed {}",
                 self.phase.name(),
                 self.files,
@@ -729,13 +730,10 @@ impl<'a> Worker<'a> {
         self.bytes += bytes;
     }
 
-    fn fail(&self, op: &str, d: usize, name: &[u8], e: rustix::io::Errno) -> RunError {
+    fn fail(&self, op: &'static str, d: usize, name: &[u8], e: rustix::io::Errno) -> RunError {
         let path = self.tree.paths[d].join(OsStr::from_bytes(name));
-        RunError::Runtime(format!(
-            "{}: cannot {op} {}: {e}",
-            self.phase.name(),
-            path.display()
-        ))
+        let what = format!("{}: cannot {op} {}", self.phase.name(), path.display());
+        IoError::new(op, &path, e.into()).saying(what).into()
     }
 }
 

@@ -25,7 +25,7 @@
 
 use engine::{sys, BufferPool};
 use model::Warning;
-use runner::{RunError, Workspace};
+use runner::{IoError, RunError, Workspace};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
 use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt, OpenOptionsExt};
@@ -162,8 +162,8 @@ fn usage(text: String) -> RunError {
     RunError::Usage(text)
 }
 
-fn runtime(op: &str, path: &Path, e: io::Error) -> RunError {
-    RunError::Runtime(format!("{op} {}: {e}", path.display()))
+fn runtime(op: &'static str, path: &Path, e: io::Error) -> RunError {
+    IoError::new(op, path, e).into()
 }
 
 enum Kind {
@@ -359,10 +359,11 @@ fn lay_out(path: &Path, len: u64, stop: &AtomicBool) -> Result<(), RunError> {
         let n = (len - at).min(MIB) as usize;
         engine::fill_random(&mut chunk[..n], at ^ 0x1f83_d9ab_fb41_bd6b);
         f.write_all(&chunk[..n]).map_err(|e| {
-            RunError::Runtime(format!(
-                "laying out {}: write of {n} bytes at offset {at}: {e}",
+            let what = format!(
+                "laying out {}: write of {n} bytes at offset {at}",
                 path.display()
-            ))
+            );
+            IoError::new("write", path, e).saying(what).at(at)
         })?;
         at += n as u64;
     }
@@ -442,7 +443,8 @@ fn open_measured(
 
 fn open_error(path: &Path, write: bool, e: io::Error) -> RunError {
     let how = if write { "writing" } else { "reading" };
-    RunError::Runtime(format!("cannot open {} for {how}: {e}", path.display()))
+    let what = format!("cannot open {} for {how}", path.display());
+    IoError::new("open", path, e).saying(what).into()
 }
 
 /// `(memory, offset)` alignment for O_DIRECT: statx DIOALIGN, else the
@@ -529,17 +531,23 @@ impl Prepared {
     fn request(&mut self, index: u64, offset: u64) -> Result<(u64, Instant), RunError> {
         let len = self.size_bytes as usize;
         let op = if self.write { "write" } else { "read" };
-        let failed = |what: String| {
-            RunError::Runtime(format!(
-                "{op} of {len} bytes at offset {offset} in {}: {what}",
-                self.path.display()
-            ))
+        let request = format!(
+            "{op} of {len} bytes at offset {offset} in {}",
+            self.path.display()
+        );
+        let failed = |what: String| RunError::Other(format!("{request}: {what}"));
+        // The OS error of the request, or of `step` done for it.
+        let os_failed = |step: Option<(&'static str, &str)>, e: io::Error| {
+            let (call, what) = match step {
+                Some((call, step)) => (call, format!("{request}: {step}")),
+                None => (op, request.clone()),
+            };
+            IoError::new(call, &self.path, e).saying(what).at(offset)
         };
         if !self.write && self.mode == IoMode::NonCached {
             sys::drop_cache_range(&self.file, offset, len as u64).map_err(|e| {
-                failed(format!(
-                    "posix_fadvise(DONTNEED) before it failed: {e}; retry with -C"
-                ))
+                let step = "posix_fadvise(DONTNEED) before it failed";
+                os_failed(Some(("posix_fadvise", step)), e).fix("retry with -C")
             })?;
         }
         // One slot, never lent: ping does its I/O with plain pread/pwrite.
@@ -562,14 +570,14 @@ impl Prepared {
                 .file
                 .sync_data()
                 .map(|()| n)
-                .map_err(|e| io::Error::new(e.kind(), format!("fdatasync after it: {e}"))),
-            other => other,
+                .map_err(|e| os_failed(Some(("fdatasync", "fdatasync after it")), e)),
+            other => other.map_err(|e| os_failed(None, e)),
         };
         let end = Instant::now();
         match synced {
             Ok(n) if n == len => Ok((end.duration_since(start).as_nanos() as u64, end)),
             Ok(n) => Err(failed(format!("only {n} bytes were transferred"))),
-            Err(e) => Err(failed(e.to_string())),
+            Err(e) => Err(e.into()),
         }
     }
 }
@@ -714,6 +722,6 @@ mod tests {
         let out = run(&mut p, &stop, |_| stop.store(true, Ordering::Relaxed));
         assert!(began.elapsed() < Duration::from_secs(2));
         assert_eq!(out.stats.requests, 1);
-        assert_eq!(out.failure, Some(RunError::Interrupted));
+        assert!(matches!(out.failure, Some(RunError::Interrupted)));
     }
 }

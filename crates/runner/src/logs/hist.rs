@@ -26,6 +26,7 @@
 use super::out::Out;
 use super::Sample;
 use crate::clock::Clock;
+use crate::error::IoError;
 use model::{fio_plat, Histogram};
 use std::io::{self, Write};
 
@@ -97,7 +98,7 @@ impl HistLog {
     }
 
     /// Writes each direction's partial interval, stamped `end`, and the file.
-    pub(super) fn finish(mut self, end: u64, clock: &Clock) -> Result<(), String> {
+    pub(super) fn finish(mut self, end: u64, clock: &Clock) -> Result<(), IoError> {
         let ms = clock.nanos(self.start, end) / 1_000_000;
         let mut result = Ok(());
         for dir in 0..2 {
@@ -109,8 +110,10 @@ impl HistLog {
         match result {
             Ok(()) => out.finish(),
             Err(e) => {
+                let failed =
+                    IoError::new("write", out.path(), e).saying("writing the job's histogram log");
                 let _ = out.finish();
-                Err(format!("writing the job's histogram log: {e}"))
+                Err(failed)
             }
         }
     }

@@ -14,6 +14,7 @@
 //! nonsense); diskbench empties it when the first clone of this run opens it,
 //! as it does the per-clone files (each run of a soak too).
 
+use crate::error::IoError;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -40,7 +41,7 @@ impl Out {
         kind: &str,
         thread_number: u32,
         shared: bool,
-    ) -> Result<Out, String> {
+    ) -> Result<Out, IoError> {
         let (path, part) = match shared {
             false => (
                 PathBuf::from(format!("{prefix}_{kind}.{thread_number}.log")),
@@ -53,10 +54,9 @@ impl Out {
             }
         };
         let cannot = |p: &Path, e: io::Error| {
-            format!(
-                "cannot create the log {}: {e}; run from a writable directory",
-                p.display()
-            )
+            IoError::new("create", p, e)
+                .saying(format!("cannot create the log {}", p.display()))
+                .fix("run from a writable directory")
         };
         if part.is_some() {
             start_shared(&path).map_err(|e| cannot(&path, e))?;
@@ -70,9 +70,16 @@ impl Out {
         })
     }
 
+    /// The file the lines end up in.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Flushes, and hands a shared log's lines over to the shared file.
-    pub(crate) fn finish(mut self) -> Result<(), String> {
-        let written = |p: &Path, e: io::Error| format!("writing {}: {e}", p.display());
+    pub(crate) fn finish(mut self) -> Result<(), IoError> {
+        let written = |p: &Path, e: io::Error| {
+            IoError::new("write", p, e).saying(format!("writing {}", p.display()))
+        };
         let part_path = self.part.clone();
         self.w
             .flush()
@@ -92,7 +99,9 @@ impl Out {
         })();
         let removed = fs::remove_file(&part);
         appended.map_err(|e| written(&self.path, e))?;
-        removed.map_err(|e| format!("removing {}: {e}", part.display()))
+        removed.map_err(|e| {
+            IoError::new("unlink", &part, e).saying(format!("removing {}", part.display()))
+        })
     }
 }
 

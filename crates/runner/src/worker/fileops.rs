@@ -169,11 +169,17 @@ impl FileOps {
     }
 }
 
+/// A file operation's failure as the queue's error type: the OS error
+/// itself when there was one (its errno survives), else the runner's words.
 fn file_error(op: &'static str, path: &std::path::Path, e: RunError) -> EngineError {
+    let source = match e {
+        RunError::Io(io) => io.source,
+        other => io::Error::other(other.to_string()),
+    };
     EngineError::File {
         op,
         path: path.to_path_buf(),
-        source: io::Error::other(e.to_string()),
+        source,
     }
 }
 

@@ -9,6 +9,7 @@
 
 use super::{Shared, Worker, WorkerPlan, SLEEP_SLICE};
 use crate::clock::Clock;
+use crate::error::{IoError, RunError};
 use crate::offsets::{Rng, Target};
 use crate::rate::RateCaps;
 use engine::{sys, EngineError};
@@ -125,16 +126,17 @@ pub(super) fn byte_budget(spec: &JobSpec, io_budget: Option<u64>, plain_offsets:
 }
 
 /// `cpus_allowed` and `startdelay`, in the worker's thread before its clock starts.
-pub(super) fn before_start(plan: &WorkerPlan, shared: &Shared) -> Result<(), String> {
+pub(super) fn before_start(plan: &WorkerPlan, shared: &Shared) -> Result<(), RunError> {
     let spec = &plan.spec;
     if let Some(cpus) = &spec.cpus_allowed {
         sys::pin_thread(cpus).map_err(|e| {
-            format!(
-                "job '{}': cpus_allowed: cannot run on CPUs {cpus:?}: {e}; this machine has \
-                 CPUs 0 to {}",
-                spec.name,
-                sys::cpus_configured() - 1
-            )
+            let pin = IoError::without_path("sched_setaffinity", e)
+                .saying(format!("cpus_allowed: cannot run on CPUs {cpus:?}"))
+                .fix(&format!(
+                    "this machine has CPUs 0 to {}",
+                    sys::cpus_configured() - 1
+                ));
+            RunError::in_job(&spec.name, pin)
         })?;
     }
     // A paced job sleeps between I/Os: its sleeps should end when asked.

@@ -12,6 +12,7 @@
 //! Only jobs with `verify=` come here; the plain path of the worker never does.
 
 use super::{Slot, Worker};
+use crate::error::RunError;
 use engine::{sys, Engine, EngineError, IoRequest};
 use model::verify::{VerifyFailure, VerifyResult};
 use model::{Direction, JobSpec};
@@ -50,14 +51,14 @@ impl Verifier {
         job_seed: u64,
         writer: u32,
         depth: u32,
-    ) -> Result<Option<Box<Verifier>>, String> {
+    ) -> Result<Option<Box<Verifier>>, RunError> {
         let Some(v) = &spec.verify else {
             return Ok(None);
         };
         let format = match verify::format_of(spec) {
             Ok(Some(f)) => f,
             Ok(None) => return Ok(None),
-            Err(e) => return Err(format!("job '{}': {e}", spec.name)),
+            Err(e) => return Err(RunError::in_job(&spec.name, RunError::VerifyOptions(e))),
         };
         let files: Vec<(u64, u64)> = regions
             .iter()

@@ -82,6 +82,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
         warnings: Vec::new(),
         error: None,
         interrupted: false,
+        failure: None,
         global_options: Vec::new(),
         imported: None,
     }

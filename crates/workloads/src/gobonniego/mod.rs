@@ -163,8 +163,8 @@ impl From<runner::RunError> for Error {
     fn from(e: runner::RunError) -> Error {
         match e {
             runner::RunError::Usage(m) => Error::Usage(m),
-            runner::RunError::Runtime(m) => Error::Io(m),
             runner::RunError::Interrupted => Error::Interrupted,
+            other => Error::Io(other.to_string()),
         }
     }
 }
