@@ -174,6 +174,35 @@ fn a_read_only_mount_is_a_usage_error_for_every_command() {
     }
 }
 
+/// On a read-only mount the JSON error object says `usage` and names the
+/// mount (the path the user has to change), for `fio` and `ping`.
+#[test]
+fn a_read_only_mount_is_named_in_the_json_failure() {
+    let Some(mount) = Mount::new("tmpfs", "ro,size=16m") else {
+        return;
+    };
+    let dir = mount.path().display().to_string();
+    let out = diskbench()
+        .args(["fio", "--no-save", "--output-format=json", "--name=t"])
+        .args(["--rw=write", "--size=64k", &format!("--directory={dir}")])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    let doc = json_of(&out);
+    let failure = &doc["diskbench"]["failure"];
+    assert_eq!(failure["kind"], "usage", "{failure}");
+    assert_eq!(failure["path"], dir.as_str(), "{failure}");
+    assert_eq!(failure["message"], doc["error"]);
+    let out = diskbench()
+        .args(["ping", "--json", "-c", "1", &dir])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    let doc = json_of(&out);
+    assert_eq!(doc["failure"]["kind"], "usage", "{doc}");
+    assert_eq!(doc["failure"]["message"], doc["error"]);
+}
+
 /// An error comes alone: no description of a target that cannot be used.
 #[test]
 fn an_unusable_target_is_not_described_before_the_error() {

@@ -22,6 +22,15 @@ pub enum RunError {
     /// names the problem and the fix.
     #[error("{0}")]
     Usage(String),
+    /// Bad input about a place: a directory that does not exist, a
+    /// read-only mount, too little room. The message names the path and
+    /// the fix; `errno` is the OS error that revealed it, when one did.
+    #[error("{message}")]
+    Place {
+        path: PathBuf,
+        message: String,
+        errno: Option<i32>,
+    },
     /// A file operation of the runner's own failed (creating the test
     /// directory, laying out, opening, syncing, unlinking, writing logs).
     #[error(transparent)]
@@ -76,6 +85,15 @@ fn jobs_failed_message(errors: &[RunError]) -> String {
 }
 
 impl RunError {
+    /// A place the jobs cannot use; `errno` when an OS error revealed it.
+    pub fn place(path: &Path, message: String, errno: Option<i32>) -> RunError {
+        RunError::Place {
+            path: path.to_path_buf(),
+            message,
+            errno,
+        }
+    }
+
     /// `source`, as a failure of job `job`.
     pub fn in_job(job: &str, source: impl Into<RunError>) -> RunError {
         RunError::Job {
@@ -87,7 +105,7 @@ impl RunError {
     /// Usage, runtime or interrupted: what decides the exit code.
     pub fn kind(&self) -> FailureKind {
         match self {
-            RunError::Usage(_) => FailureKind::Usage,
+            RunError::Usage(_) | RunError::Place { .. } => FailureKind::Usage,
             RunError::Interrupted => FailureKind::Interrupted,
             RunError::Job { source, .. } => source.kind(),
             RunError::JobsFailed(errors) => {
@@ -117,6 +135,7 @@ impl RunError {
         match self.innermost() {
             RunError::Io(e) => e.source.raw_os_error(),
             RunError::Engine(e) => engine_io(e).raw_os_error(),
+            RunError::Place { errno, .. } => *errno,
             _ => None,
         }
     }
@@ -163,6 +182,7 @@ impl RunError {
                 EngineError::Engine { op, .. } => f.op = Some(op.to_string()),
                 EngineError::Setup { .. } | EngineError::Memory { .. } => {}
             },
+            RunError::Place { path, .. } => f.path = shown(path),
             RunError::RateFloor(r) => f.op = Some(r.direction.to_string()),
             RunError::BadData { path, offset, .. } => {
                 f.op = Some("verify".to_string());
@@ -287,6 +307,12 @@ mod tests {
         };
         let cases: Vec<(RunError, FailureKind, u8, Option<i32>)> = vec![
             (RunError::Usage("bad".into()), FailureKind::Usage, 2, None),
+            (
+                RunError::place(Path::new("/nope"), "no /nope".into(), Some(libc::ENOENT)),
+                FailureKind::Usage,
+                2,
+                Some(libc::ENOENT),
+            ),
             (
                 IoError::new("fsync", Path::new("/x"), os(libc::ENOSPC)).into(),
                 FailureKind::Runtime,

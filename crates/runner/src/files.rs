@@ -63,7 +63,7 @@ impl Workspace {
                             parent.display()
                         )
                     });
-                    return Err(RunError::Usage(why));
+                    return Err(RunError::place(parent, why, e.raw_os_error()));
                 }
                 Err(e) => {
                     let what = format!("cannot create test files in {}", parent.display());
@@ -130,14 +130,22 @@ pub fn remove_test_dirs() {
 pub(crate) fn check_directory(dir: &Path) -> Result<(), RunError> {
     match fs::metadata(dir) {
         Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(RunError::Usage(format!(
-            "{} is not a directory: give a directory for the test files",
-            dir.display()
-        ))),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(RunError::Usage(format!(
-            "directory {} does not exist: create it or choose another",
-            dir.display()
-        ))),
+        Ok(_) => Err(RunError::place(
+            dir,
+            format!(
+                "{} is not a directory: give a directory for the test files",
+                dir.display()
+            ),
+            None,
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(RunError::place(
+            dir,
+            format!(
+                "directory {} does not exist: create it or choose another",
+                dir.display()
+            ),
+            e.raw_os_error(),
+        )),
         Err(e) => Err(stat_error(dir, e)),
     }
 }

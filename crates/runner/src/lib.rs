@@ -273,7 +273,7 @@ fn check_places(groups: &[Vec<JobSpec>]) -> Result<(), RunError> {
             FileTarget::Named(_) => continue,
         };
         if let Some(why) = probe::read_only_refusal(&dir) {
-            return Err(RunError::Usage(why));
+            return Err(RunError::place(&dir, why, None));
         }
     }
     Ok(())
@@ -334,13 +334,14 @@ fn check_free_space(
             .map(|f| f + ws.bytes_in(&dir));
         if let Some(free) = free {
             if bytes > free {
-                return Err(RunError::Usage(format!(
+                let message = format!(
                     "the test files need {} in {} but only {} is free: use a smaller size \
                      (--size) or another directory",
                     model::units::format_bytes_binary(bytes),
                     dir.display(),
                     model::units::format_bytes_binary(free)
-                )));
+                );
+                return Err(RunError::place(&dir, message, None));
             }
         }
     }

@@ -154,7 +154,14 @@ fn unaligned_direct_io_is_a_usage_error_and_leaves_nothing() {
 fn missing_directory_and_too_large_size_are_refused_early() {
     let mut j = file_job(Path::new("/no/such/dir"), RwMode::Read, false);
     let out = run(&[vec![j.clone()]], &RunOptions::default());
-    assert!(matches!(out.failure, Some(RunError::Usage(ref m)) if m.contains("does not exist")));
+    let f = out.result.failure.expect("a failure");
+    assert_eq!(f.kind, model::FailureKind::Usage);
+    assert!(f.message.contains("does not exist"), "{}", f.message);
+    // The place and the OS's word for it (ENOENT) are kept.
+    assert_eq!(
+        (f.path.as_deref(), f.errno),
+        (Some("/no/such/dir"), Some(2))
+    );
     let dir = tempfile::tempdir_in("/dev/shm").unwrap();
     j.target = FileTarget::Generated {
         directory: dir.path().into(),
@@ -163,11 +170,14 @@ fn missing_directory_and_too_large_size_are_refused_early() {
     };
     j.size_bytes = Some(1 << 50);
     let out = run(&[vec![j]], &RunOptions::default());
+    let place = dir.path().display().to_string();
     assert!(
-        matches!(out.failure, Some(RunError::Usage(ref m)) if m.contains("free")),
+        matches!(out.failure, Some(RunError::Place { ref message, ref path, .. })
+            if message.contains("free") && *path == dir.path()),
         "{:?}",
         out.failure
     );
+    assert_eq!(out.result.failure.and_then(|f| f.path), Some(place));
     assert!(leftovers(dir.path()).is_empty());
 }
 

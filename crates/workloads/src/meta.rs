@@ -373,27 +373,32 @@ impl Layout {
 /// Refuses a target the run cannot use: missing, not writable, too full.
 fn check_target(parent: &Path, lay: &Layout) -> Result<(), RunError> {
     let shown = parent.display();
+    let refuse = |message: String, errno: Option<i32>| Err(RunError::place(parent, message, errno));
     match std::fs::metadata(parent) {
         Ok(m) if m.is_dir() => {}
         Ok(_) => {
-            return Err(RunError::Usage(format!(
-                "{shown} is not a directory: give a directory for the test files"
-            )))
+            return refuse(
+                format!("{shown} is not a directory: give a directory for the test files"),
+                None,
+            )
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(RunError::Usage(format!(
-                "directory {shown} does not exist: create it or give another DIR"
-            )))
+            return refuse(
+                format!("directory {shown} does not exist: create it or give another DIR"),
+                e.raw_os_error(),
+            )
         }
-        Err(e) => return Err(RunError::Usage(format!("{shown}: {e}"))),
+        Err(e) => return refuse(format!("{shown}: {e}"), e.raw_os_error()),
     }
     if let Err(e) = rfs::access(parent, Access::WRITE_OK | Access::EXEC_OK) {
+        let errno = Some(e.raw_os_error());
         if let Some(why) = runner::probe::read_only_refusal(parent) {
-            return Err(RunError::Usage(why));
+            return refuse(why, errno);
         }
-        return Err(RunError::Usage(format!(
-            "cannot write in {shown} ({e}): give a directory you can write to"
-        )));
+        return refuse(
+            format!("cannot write in {shown} ({e}): give a directory you can write to"),
+            errno,
+        );
     }
     let (avail, _) = sys::free_space(parent).map_err(|e| {
         IoError::new("statvfs", parent, e).saying(format!("cannot read the free space of {shown}"))
@@ -408,21 +413,27 @@ fn check_target(parent: &Path, lay: &Layout) -> Result<(), RunError> {
         .saturating_mul(block)
         .saturating_mul(lay.files);
     if need > avail {
-        return Err(RunError::Usage(format!(
-            "{} files of up to {} bytes need up to {} but {shown} has {} free: use a smaller \
-             -n NUM or MAX, or another directory",
-            lay.files,
-            lay.max,
-            model::units::format_bytes_binary(need),
-            model::units::format_bytes_binary(avail)
-        )));
+        return refuse(
+            format!(
+                "{} files of up to {} bytes need up to {} but {shown} has {} free: use a \
+                 smaller -n NUM or MAX, or another directory",
+                lay.files,
+                lay.max,
+                model::units::format_bytes_binary(need),
+                model::units::format_bytes_binary(avail)
+            ),
+            None,
+        );
     }
     let inodes = lay.files + lay.dirs + 2;
     if vfs.f_files > 0 && inodes > vfs.f_favail {
-        return Err(RunError::Usage(format!(
-            "{} files need {inodes} inodes but {shown} has {} free: use a smaller -n NUM",
-            lay.files, vfs.f_favail
-        )));
+        return refuse(
+            format!(
+                "{} files need {inodes} inodes but {shown} has {} free: use a smaller -n NUM",
+                lay.files, vfs.f_favail
+            ),
+            None,
+        );
     }
     Ok(())
 }

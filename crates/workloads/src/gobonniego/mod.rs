@@ -161,10 +161,10 @@ pub enum Error {
 
 impl From<runner::RunError> for Error {
     fn from(e: runner::RunError) -> Error {
-        match e {
-            runner::RunError::Usage(m) => Error::Usage(m),
-            runner::RunError::Interrupted => Error::Interrupted,
-            other => Error::Io(other.to_string()),
+        match e.kind() {
+            model::FailureKind::Usage => Error::Usage(e.to_string()),
+            model::FailureKind::Interrupted => Error::Interrupted,
+            model::FailureKind::Runtime => Error::Io(e.to_string()),
         }
     }
 }

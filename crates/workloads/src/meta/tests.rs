@@ -208,7 +208,9 @@ fn meta_refuses_unusable_targets_and_options() {
     let usage = |o: &MetaOptions, dir: &Path, says: &str| {
         let out = run(o, dir, &stop, &mut Quiet);
         match out.failure {
-            Some(RunError::Usage(m)) => assert!(m.contains(says), "{m}"),
+            Some(e) if e.kind() == model::FailureKind::Usage => {
+                assert!(e.to_string().contains(says), "{e}")
+            }
             other => panic!("expected a usage error with '{says}', got {other:?}"),
         }
         assert!(out.result.phases.is_empty());
