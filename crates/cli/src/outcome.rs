@@ -109,3 +109,42 @@ pub fn report_problems(outcome: &RunOutcome) {
         None => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every failure kind exits with its own code, through the one mapping
+    /// every command uses; a run's error exits by its kind.
+    #[test]
+    fn each_failure_kind_has_its_exit_code() {
+        assert_eq!(Exit::of_kind(None).code(), 0);
+        for kind in [
+            FailureKind::Usage,
+            FailureKind::Runtime,
+            FailureKind::Interrupted,
+        ] {
+            assert_eq!(
+                Exit::of_kind(Some(kind)).code(),
+                kind.exit_code(),
+                "{kind:?}"
+            );
+        }
+        let codes = [
+            (RunError::Usage("bad".into()), 2),
+            (
+                RunError::place(std::path::Path::new("/nope"), "no".into(), Some(2)),
+                2,
+            ),
+            (
+                RunError::in_job("w", RunError::Other("a worker failed".into())),
+                1,
+            ),
+            (RunError::Interrupted, 130),
+        ];
+        for (error, code) in codes {
+            assert_eq!(Exit::of(&Some(error)).code(), code);
+        }
+        assert_eq!((Exit::Terminated.code(), Exit::Usage.code()), (143, 2));
+    }
+}

@@ -2,8 +2,9 @@
 //! stderr and the JSON error object all come from one value, so they agree.
 //! The JSON keeps `error` (the message, as before) and adds the failure
 //! object (`diskbench.failure` in fio's JSON, `failure` in the other
-//! commands' documents) with its kind and, when known, the job, operation,
-//! path, offset, length and errno.
+//! commands' documents, and `jobs[].diskbench.failure` for a failed job)
+//! with its kind and, when known, the job, operation, path, offset, length
+//! and errno.
 
 mod common;
 use common::*;
@@ -67,7 +68,10 @@ fn an_injected_io_error_keeps_its_errno_offset_and_file() {
             "{message}"
         );
         assert_eq!(doc["jobs"][0]["error"], 1, "{fault}");
-        assert_eq!(doc["jobs"][0]["diskbench"]["error"], message.as_str());
+        // The job's own entry carries the same failure object.
+        let job = &doc["jobs"][0]["diskbench"];
+        assert_eq!(job["error"], message.as_str());
+        assert_eq!(&job["failure"], f, "{fault}");
     }
 }
 

@@ -95,6 +95,11 @@ pub struct JobResult {
     /// Per-second figures of the measured phase, summed over the merged clones.
     pub series: Vec<SeriesPoint>,
     pub error: Option<String>,
+    /// The failure `error` is the message of, with its facts (errno, file,
+    /// offset); absent from runs saved before it was kept and from imports.
+    /// Set with [`JobResult::fail`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<crate::Failure>,
     /// fio's steady-state verdict, for a job with `steadystate`.
     #[serde(default)]
     pub steadystate: Option<SteadyStateResult>,
@@ -154,12 +159,20 @@ impl JobResult {
             cpu: CpuUsage::default(),
             series: Vec::new(),
             error: None,
+            failure: None,
             steadystate: None,
             verify: None,
             depth: crate::DepthStats::default(),
             buffers: None,
             imported: None,
         }
+    }
+
+    /// Records why the job failed: `error` (the message) and `failure`
+    /// agree because only this sets them together.
+    pub fn fail(&mut self, failure: crate::Failure) {
+        self.error = Some(failure.message.clone());
+        self.failure = Some(failure);
     }
 
     pub fn total_ios(&self) -> u64 {

@@ -532,6 +532,9 @@ fn job_extras(job: &JobResult) -> Value {
     if let Some(error) = &job.error {
         m.insert("error".into(), json!(error));
     }
+    if let Some(f) = &job.failure {
+        m.insert("failure".into(), failure_value(f));
+    }
     Value::Object(m)
 }
 

@@ -274,7 +274,10 @@ fn a_failure_is_written_with_its_facts() {
     (f.job, f.op, f.path) = (Some("w".into()), Some("read".into()), Some("/d/f".into()));
     (f.offset, f.len, f.errno) = (Some(8192), Some(4096), Some(5));
     result.fail(f.clone());
+    result.jobs[0].fail(f.clone());
     let v = ours(&result);
+    assert_eq!(v["jobs"][0]["diskbench"]["error"], f.message.as_str());
+    assert_eq!(v["jobs"][0]["diskbench"]["failure"]["errno"], 5);
     assert_eq!(v["error"], f.message.as_str());
     assert!(v.get("partial").is_none());
     let object = &v["diskbench"]["failure"];

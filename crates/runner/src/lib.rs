@@ -668,8 +668,8 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
                 job.series[i].add(point);
             }
         }
-        if job.error.is_none() {
-            job.error = p.error.as_ref().map(RunError::to_string);
+        if let (None, Some(e)) = (&job.error, &p.error) {
+            job.fail(e.failure());
         }
         if let Some(v) = &p.verify {
             job.verify.get_or_insert_with(Default::default).merge(v);

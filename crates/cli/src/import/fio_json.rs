@@ -233,6 +233,7 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         cpu,
         series: Vec::new(),
         error,
+        failure: None,
         steadystate: None,
         verify: None,
         depth: Default::default(),

@@ -299,6 +299,7 @@ fn job(
         cpu: Default::default(),
         series: Vec::new(),
         error: None,
+        failure: None,
         steadystate: None,
         verify: None,
         depth: Default::default(),

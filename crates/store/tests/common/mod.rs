@@ -62,6 +62,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             },
             series: Vec::new(),
             error: None,
+            failure: None,
             steadystate: None,
             verify: None,
             depth: Default::default(),
