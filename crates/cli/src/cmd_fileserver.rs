@@ -264,10 +264,13 @@ fn finish(args: &FileserverArgs, load: &Loadfile, s: &Summary) -> Exit {
                 .unwrap_or_default()
         );
     }
-    let error = if s.interrupted {
-        Some("interrupted: results so far are shown, test files removed".to_string())
+    let failure = if s.interrupted {
+        Some(model::Failure::new(
+            model::FailureKind::Interrupted,
+            "interrupted: results so far are shown, test files removed",
+        ))
     } else if s.mismatches > 0 {
-        Some(format!(
+        Some(model::Failure::runtime(format!(
             "{} operation{} returned a status other than the loadfile's (the first {} above): \
              the replay no longer follows the load (dbench stops a client at its first; \
              diskbench stops one after {})",
@@ -275,7 +278,7 @@ fn finish(args: &FileserverArgs, load: &Loadfile, s: &Summary) -> Exit {
             if s.mismatches == 1 { "" } else { "s" },
             s.samples.len(),
             fileserver::MAX_MISMATCHES
-        ))
+        )))
     } else {
         None
     };
@@ -287,23 +290,18 @@ fn finish(args: &FileserverArgs, load: &Loadfile, s: &Summary) -> Exit {
     }
     if args.json {
         let mut doc = fileserver::report::json(s, runner::TOOL_VERSION);
-        if let Some(e) = &error {
-            doc["error"] = json!(e);
+        if let Some(f) = &failure {
+            doc["error"] = json!(f.message);
+            doc["failure"] = report::json::failure_value(f);
         }
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     } else {
         print!("{}", fileserver::report::text(s));
     }
-    if let Some(e) = &error {
-        eprintln!("diskbench fileserver: {e}");
+    if let Some(f) = &failure {
+        eprintln!("diskbench fileserver: {}", f.message);
     }
-    if s.interrupted {
-        Exit::of_kind(Some(model::FailureKind::Interrupted))
-    } else if s.mismatches > 0 {
-        Exit::Runtime
-    } else {
-        Exit::Ok
-    }
+    Exit::of_kind(failure.map(|f| f.kind))
 }
 
 /// Nothing measured: the message (and a JSON document with `error`), exit 2

@@ -185,6 +185,8 @@ fn a_status_other_than_the_loadfiles_is_reported_with_its_line() {
     assert_eq!(doc["status_mismatches"], 1);
     assert_eq!(doc["mismatch_samples"][0]["line"], 4);
     assert!(doc["error"].is_string());
+    assert_eq!(doc["failure"]["kind"], "runtime", "{doc}");
+    assert_eq!(doc["failure"]["message"], doc["error"]);
     assert_empty(&work);
 }
 
@@ -205,6 +207,7 @@ fn refused(args: &[&str], dir: &Path, words: &[&str]) {
     assert!(!err.contains("panicked"), "{err}");
     let doc = json_of(&out);
     assert!(doc["error"].as_str().unwrap().contains(words[0]), "{doc}");
+    assert_eq!(doc["failure"]["kind"], "usage", "{doc}");
     assert!(
         entries(dir).iter().all(|p| !p
             .file_name()
@@ -317,6 +320,7 @@ fn a_signal_prints_the_results_so_far_and_removes_the_files() {
     let doc = json_of(&out);
     assert_eq!(doc["interrupted"], true);
     assert!(doc["error"].as_str().unwrap().contains("interrupted"));
+    assert_eq!(doc["failure"]["kind"], "interrupted", "{doc}");
     assert!(doc["operations"][0]["count"].as_u64().unwrap() > 0);
     assert_empty(dir.path());
 }
