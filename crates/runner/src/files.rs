@@ -380,7 +380,7 @@ fn prepare_named(
         let mut f = File::open(path).map_err(|e| io_err("open", path, e))?;
         let len = f
             .seek(SeekFrom::End(0))
-            .map_err(|e| io_err("size of", path, e))?;
+            .map_err(|e| seek_error("size of", path, e))?;
         if spec.writes_data() {
             crate::guard::check_device_write(path, &f, len, allow.destructive, allow.mounted_write)
                 .map_err(|why| RunError::Usage(format!("job '{}' refused: {why}", spec.name)))?;
@@ -452,6 +452,12 @@ fn io_err(op: &'static str, path: &Path, e: io::Error) -> RunError {
     IoError::new(op, path, e).into()
 }
 
+/// An `lseek` that failed, said as what it was for ("size of", "seek in").
+fn seek_error(what: &str, path: &Path, e: io::Error) -> RunError {
+    let what = format!("{what} {}", path.display());
+    IoError::new("lseek", path, e).saying(what).into()
+}
+
 /// A `stat` that failed for another reason than a missing file: the
 /// message is the path and the OS error.
 fn stat_error(path: &Path, e: io::Error) -> RunError {
@@ -506,7 +512,7 @@ fn lay_out(path: &Path, from: u64, to: u64, stop: &AtomicBool) -> Result<(), Run
         .open(path)
         .map_err(|e| io_err("open", path, e))?;
     f.seek(SeekFrom::Start(from))
-        .map_err(|e| io_err("seek in", path, e))?;
+        .map_err(|e| seek_error("seek in", path, e))?;
     let mut buf = vec![0u8; LAYOUT_CHUNK];
     let mut at = from;
     while at < to {

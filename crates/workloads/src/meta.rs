@@ -452,17 +452,18 @@ impl Tree {
         } else {
             (0..dirs).map(|d| root.join(format!("{d:05}"))).collect()
         };
-        let fail = |op: &'static str, p: &Path, e: std::io::Error| {
-            IoError::new(op, p, e).saying(format!("cannot {op} {}", p.display()))
+        let fail = |(op, words): (&'static str, &str), p: &Path, e: std::io::Error| {
+            IoError::new(op, p, e).saying(format!("cannot {words} {}", p.display()))
         };
-        std::fs::create_dir(root).map_err(|e| fail("create directory", root, e))?;
+        let (mkdir, open) = (("mkdir", "create directory"), ("open", "open"));
+        std::fs::create_dir(root).map_err(|e| fail(mkdir, root, e))?;
         let mut fds = Vec::with_capacity(paths.len());
         for p in &paths {
             if p != root {
-                std::fs::create_dir(p).map_err(|e| fail("create directory", p, e))?;
+                std::fs::create_dir(p).map_err(|e| fail(mkdir, p, e))?;
             }
             let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-            fds.push(rfs::open(p, flags, Mode::empty()).map_err(|e| fail("open", p, e.into()))?);
+            fds.push(rfs::open(p, flags, Mode::empty()).map_err(|e| fail(open, p, e.into()))?);
         }
         Ok(Tree {
             root: root.to_path_buf(),

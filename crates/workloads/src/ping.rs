@@ -242,9 +242,10 @@ pub fn prepare(opts: &PingOptions, stop: &AtomicBool) -> Result<Prepared, RunErr
         }
         Kind::Device => {
             let mut dev = File::open(target).map_err(|e| runtime("open", target, e))?;
-            let len = dev
-                .seek(SeekFrom::End(0))
-                .map_err(|e| runtime("size of", target, e))?;
+            let len = dev.seek(SeekFrom::End(0)).map_err(|e| {
+                let what = format!("size of {}", target.display());
+                RunError::from(IoError::new("lseek", target, e).saying(what))
+            })?;
             if write {
                 runner::guard::check_writable(target, &dev, len, opts.allow_destructive)
                     .map_err(|why| usage(format!("-W refused: {why}")))?;
