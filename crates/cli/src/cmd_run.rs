@@ -292,7 +292,8 @@ fn run_steps(args: &RunArgs, profile: &profiles::Profile, dir: &Path) -> anyhow:
     };
     let me = std::env::current_exe()?;
     for step in profile.steps() {
-        let argv = profiles::step_args(step, &dir.display().to_string(), size_gib, runtime_s);
+        let mut argv = profiles::step_args(step, &dir.display().to_string(), size_gib, runtime_s);
+        argv.extend(args.save.to_args());
         println!("\n$ diskbench {}", argv.join(" "));
         std::io::Write::flush(&mut std::io::stdout())?;
         let status = std::process::Command::new(&me).args(&argv).status()?;

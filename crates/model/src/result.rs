@@ -31,6 +31,10 @@ pub struct RunResult {
     /// `global options`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub global_options: Vec<(String, String)>,
+    /// The output of a command that is not fio-shaped (ping, meta,
+    /// fileserver, gobonniego); `None` for `run`, `fio` and imports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload: Option<crate::WorkloadReport>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -261,6 +261,7 @@ pub fn records() -> Vec<RunRecord> {
                     error: None,
                     interrupted: false,
                     global_options: Vec::new(),
+                    workload: None,
                 },
                 soak: None,
                 state: Default::default(),

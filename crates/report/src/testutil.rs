@@ -223,6 +223,7 @@ pub fn run(jobs: Vec<JobResult>) -> RunResult {
         error: None,
         interrupted: false,
         global_options: Vec::new(),
+        workload: None,
     }
 }
 

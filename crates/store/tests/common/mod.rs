@@ -82,6 +82,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
         error: None,
         interrupted: false,
         global_options: Vec::new(),
+        workload: None,
     }
 }
 
