@@ -42,6 +42,8 @@ pub struct RunArgs {
     #[arg(long, default_value = "io_uring", value_parser = parse_run_engine)]
     engine: String,
     #[command(flatten)]
+    shape: crate::run_shape::ShapeArgs,
+    #[command(flatten)]
     save: crate::history::SaveArgs,
     #[command(flatten)]
     repeat: crate::soak::RepeatArgs,
@@ -91,12 +93,13 @@ fn suite(
         .size
         .clone()
         .unwrap_or_else(|| if args.quick { "256m" } else { "1g" }.into());
-    let (default_runtime, ramp) = if args.quick {
+    let (default_runtime, default_ramp) = if args.quick {
         ("1200ms", "0")
     } else {
         ("7", "1")
     };
     let runtime = args.runtime.as_deref().unwrap_or(default_runtime);
+    let ramp = args.shape.ramp.as_deref().unwrap_or(default_ramp);
     let common = [
         "--direct=1".to_string(),
         format!("--ioengine={}", args.engine),
@@ -109,27 +112,39 @@ fn suite(
     ];
     let mut groups: Vec<Vec<JobSpec>> = Vec::new();
     let mut capped = Vec::new();
+    let mut merged = Vec::new();
     for line in profile.tests() {
-        let argv = common
+        let own: Vec<String> = common
             .iter()
             .cloned()
-            .chain(line.split_whitespace().map(with_value));
-        let parsed = fio::parse_args(argv)?;
-        for mut job in parsed.jobs {
+            .chain(line.split_whitespace().map(with_value))
+            .collect();
+        let asked = fio::parse_args(own.clone())?.jobs;
+        // The shape flags follow the test's own options, so they win.
+        let shaped = fio::parse_args(own.into_iter().chain(args.shape.fio_options()))?;
+        for (mut job, asked) in shaped.jobs.into_iter().zip(&asked) {
             job.target = FileTarget::Generated {
                 directory: dir.to_path_buf(),
                 nrfiles: 1,
                 shared: Some(SUITE_FILE.to_string()),
             };
-            if let Some(asked) = cap_sync_depth(&mut job) {
-                capped.push((asked, job.name.clone()));
+            let reshaped = args.shape.changes_tests();
+            crate::run_shape::rename(&mut job, asked, reshaped);
+            let capped_now = cap_sync_depth(&mut job, asked, reshaped);
+            if let Some(was) = &capped_now {
+                capped.push((was.clone(), job.name.clone()));
             }
-            // A capped test and its QD1 twin are the same test: measured once.
-            let twin = capped.iter().any(|(_, ran)| *ran == job.name)
-                && groups.iter().flatten().any(|j| j.name == job.name);
-            if !twin {
-                groups.push(vec![job]);
+            // Two tests made alike (QD32 capped to QD1 beside the QD1
+            // test, or both given one --iodepth) are one test: measured once.
+            let capped_alike = capped.iter().any(|(_, ran)| *ran == job.name);
+            if (reshaped || capped_alike) && groups.iter().flatten().any(|j| j.name == job.name) {
+                // The capped warning says it for a sync engine.
+                if reshaped && !capped_alike {
+                    merged.push((asked.name.clone(), job.name.clone()));
+                }
+                continue;
             }
+            groups.push(vec![job]);
         }
     }
     if !capped.is_empty() {
@@ -142,6 +157,11 @@ fn suite(
                 .map(|(asked, ran)| format!("{asked} runs as {ran}"))
                 .collect::<Vec<_>>()
                 .join(", ")
+        );
+    }
+    for (asked, ran) in &merged {
+        eprintln!(
+            "diskbench run: {asked} is {ran} with these flags, which already runs: measured once"
         );
     }
     Ok(groups)
@@ -158,28 +178,24 @@ fn with_value(arg: &str) -> String {
 
 /// A synchronous engine keeps one I/O in flight whatever `iodepth` says, so
 /// a suite test asking for more runs at QD1 and is named for what it runs
-/// (`rand-read-4k-qd32` becomes `rand-read-4k-qd1`); its old name is
-/// returned. A name without a `-qdN` suffix is kept.
-fn cap_sync_depth(job: &mut JobSpec) -> Option<String> {
+/// (`rand-read-4k-qd32` becomes `rand-read-4k-qd1`, CrystalDiskMark's
+/// `RND4K-Q32T1-read` becomes `RND4K-Q1T1-read`); its old name is
+/// returned. A name that does not tell its depth is kept, unless shape
+/// flags are given (`append`): it then has the depth that ran appended.
+fn cap_sync_depth(job: &mut JobSpec, asked: &JobSpec, append: bool) -> Option<String> {
     if job.engine != model::EngineKind::Sync || job.iodepth <= 1 {
         return None;
     }
-    let asked = job.name.clone();
+    let was = job.name.clone();
     job.iodepth = 1;
-    if let Some((stem, depth)) = asked.rsplit_once("-qd") {
-        if !depth.is_empty() && depth.bytes().all(|b| b.is_ascii_digit()) {
-            job.name = format!("{stem}-qd1");
-        }
-    }
+    crate::run_shape::rename(job, asked, append);
     // The job options echo what ran, so pasting them into fio gives this job.
     for (key, value) in &mut job.options {
-        match key.as_str() {
-            "iodepth" => *value = "1".into(),
-            "name" => value.clone_from(&job.name),
-            _ => {}
+        if key == "iodepth" {
+            *value = "1".into();
         }
     }
-    Some(asked)
+    Some(was)
 }
 
 pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
@@ -198,6 +214,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
             profile.name,
             profile.steps().join("; ")
         );
+        return Ok(Exit::Usage);
+    }
+    if let Err(e) = args.shape.check() {
+        eprintln!("diskbench run: {e}");
         return Ok(Exit::Usage);
     }
     let groups = match suite(&args, profile, &dir) {
