@@ -19,6 +19,13 @@ use std::path::{Path, PathBuf};
 /// Every test shares this one file, laid out once.
 const SUITE_FILE: &str = "diskbench-run.dat";
 
+/// A test measured for less than this gives a figure one hiccup (a
+/// flush, a garbage collection, another process) moves by itself.
+const TRUSTED_RUNTIME_NS: u64 = 2_000_000_000;
+/// Nor is an average of fewer I/Os than this worth a headline: a slow
+/// disk's sequential or QD1 test can run 2 s and do a few dozen.
+const TRUSTED_IOS: u64 = 500;
+
 #[derive(Args)]
 pub struct RunArgs {
     /// Directory to measure; the test file goes in a fresh subdirectory and is removed after
@@ -287,6 +294,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
                 print!("{}", report::table::headline(result));
             }
         }
+        if done.last || done.soak.is_none() {
+            if let Some(warning) = too_short(result, args.quick) {
+                std::io::Write::flush(&mut std::io::stdout())?;
+                eprintln!("{warning}");
+            }
+        }
         Ok(())
     })?;
     match (&plan, args.json) {
@@ -295,6 +308,39 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         (_, false) => print!("{}", soak::list_text(&summary)),
     }
     step_exit(summary.exit)
+}
+
+/// The warning for the tests whose figures are too short to trust (under
+/// [`TRUSTED_RUNTIME_NS`] or [`TRUSTED_IOS`]), saying how to get figures
+/// that are; `None` when every test measured long enough.
+fn too_short(result: &model::RunResult, quick: bool) -> Option<String> {
+    let short: Vec<String> = result
+        .jobs
+        .iter()
+        .filter(|j| j.error.is_none())
+        .filter(|j| j.runtime_ns < TRUSTED_RUNTIME_NS || j.total_ios() < TRUSTED_IOS)
+        .map(|j| {
+            let secs = j.runtime_ns as f64 / 1e9;
+            match j.total_ios() < TRUSTED_IOS {
+                true => format!("{} ({secs:.1} s, {} I/Os)", j.name, j.total_ios()),
+                false => format!("{} ({secs:.1} s)", j.name),
+            }
+        })
+        .collect();
+    if short.is_empty() {
+        return None;
+    }
+    let fix = match quick {
+        true => "drop --quick (7 s a test) or give --runtime, e.g. --runtime 30s",
+        false => "raise --runtime, e.g. --runtime 30s",
+    };
+    Some(format!(
+        "diskbench run: warning: too short to trust: {}: a figure needs at least {} s and {} I/Os \
+         of measuring before one hiccup stops moving it; {fix}",
+        short.join(", "),
+        TRUSTED_RUNTIME_NS / 1_000_000_000,
+        TRUSTED_IOS
+    ))
 }
 
 /// Runs the profile's steps (other diskbench commands) one after another,
@@ -326,4 +372,61 @@ fn run_steps(args: &RunArgs, profile: &profiles::Profile, dir: &Path) -> anyhow:
         }
     }
     Ok(Exit::Ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(name: &str, runtime_ns: u64, ios: u64) -> model::JobResult {
+        model::JobResult {
+            name: name.into(),
+            groupid: 0,
+            clones: 1,
+            spec: JobSpec::new(name),
+            engine: model::EngineKind::IoUring,
+            read: model::DirStats {
+                ios,
+                runtime_ns,
+                ..Default::default()
+            },
+            write: Default::default(),
+            runtime_ns,
+            cpu: Default::default(),
+            series: Vec::new(),
+            error: None,
+            steadystate: None,
+            verify: None,
+            depth: Default::default(),
+            buffers: None,
+        }
+    }
+
+    #[test]
+    fn only_tests_too_short_to_trust_are_named() {
+        let s = 1_000_000_000;
+        let result = model::RunResult {
+            jobs: vec![
+                job("long", 7 * s, 70_000),
+                job("brief", 1_200_000_000, 90_000),
+                job("few", 7 * s, 120),
+            ],
+            ..Default::default()
+        };
+        let warning = too_short(&result, true).unwrap();
+        assert!(
+            warning.contains("brief (1.2 s), few (7.0 s, 120 I/Os):"),
+            "{warning}"
+        );
+        assert!(!warning.contains("long"), "{warning}");
+        assert!(warning.contains("drop --quick"), "{warning}");
+        assert!(too_short(&result, false)
+            .unwrap()
+            .contains("raise --runtime"));
+        let trusted = model::RunResult {
+            jobs: vec![job("long", 7 * s, 70_000)],
+            ..Default::default()
+        };
+        assert_eq!(too_short(&trusted, false), None);
+    }
 }

@@ -1,6 +1,8 @@
 //! `run` with the job shape people change (`--bs`, `--iodepth`,
 //! `--numjobs`, `--direct`/`--buffered`, `--ramp`): put on every test, the
-//! tests named for the shape that ran, bad values refused with exit 2.
+//! tests named for the shape that ran, bad values refused with exit 2; the
+//! table's CPU% and runtime columns; and the warning for figures measured
+//! too briefly to trust.
 
 mod common;
 use common::*;
@@ -108,4 +110,50 @@ fn bad_shape_values_are_refused_with_exit_2() {
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
+}
+
+#[test]
+fn the_table_has_cpu_and_runtime_per_test_and_short_runs_are_flagged() {
+    let out = short_run(&["--ramp", "0"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    let header = text.lines().find(|l| l.starts_with("test ")).unwrap();
+    assert!(header.ends_with("CPU%  runtime"), "{text}");
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("rand-read-4k-qd1 "))
+        .unwrap();
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    // ..., CPU%, runtime (e.g. "300 ms").
+    let cpu: f64 = cells[cells.len() - 3].parse().unwrap();
+    assert!((0.0..=100.0).contains(&cpu), "{row}");
+    assert_eq!(cells[cells.len() - 1], "ms", "{row}");
+    let ms: u64 = cells[cells.len() - 2].parse().unwrap();
+    assert!((250..1000).contains(&ms), "{row}");
+    // 300 ms a test is too short to trust, and it says how to fix it.
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("too short to trust: seq-read-1m-qd8 (0.3 s"),
+        "{err}"
+    );
+    assert!(err.contains("raise --runtime"), "{err}");
+    let dir = real_dir();
+    let out = diskbench()
+        .args([
+            "run",
+            "--no-save",
+            "--quick",
+            "--size",
+            "16m",
+            "--runtime",
+            "300ms",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        stderr_of(&out).contains("drop --quick"),
+        "{}",
+        stderr_of(&out)
+    );
 }

@@ -152,18 +152,29 @@ pub fn target_header(result: &RunResult) -> String {
 }
 
 /// One row per job and direction (mixed jobs get a read and a write row),
-/// columns aligned, failed jobs listed under the table.
+/// columns aligned, failed jobs listed under the table. The last two
+/// columns are the test's, on its first row: the benchmark's own CPU use
+/// (user + system, a share of its threads' wall time, as fio's `usr_cpu` +
+/// `sys_cpu`: near 100% means the tool, not the disk, was the limit) and
+/// how long the figures were measured for (after the ramp).
 pub fn summary_table(result: &RunResult) -> String {
     let header = [
-        "test", "rw", "MB/s", "MiB/s", "IOPS", "lat mean", "p50", "p99",
+        "test", "rw", "MB/s", "MiB/s", "IOPS", "lat mean", "p50", "p99", "CPU%", "runtime",
     ];
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     for job in &result.jobs {
-        for dir in shown_directions(job) {
-            rows.push(row(job, dir));
+        for (i, dir) in shown_directions(job).into_iter().enumerate() {
+            let mut cells = row(job, dir);
+            if i == 0 {
+                let (usr, sys) = stats::cpu_percents(job);
+                cells.push(format!("{:.1}", usr + sys));
+                cells.push(runtime(job.runtime_ns));
+            }
+            rows.push(cells);
         }
     }
-    let mut out = aligned(&rows, &[false, false, true, true, true, true, true, true]);
+    let right = [false, false, true, true, true, true, true, true, true, true];
+    let mut out = aligned(&rows, &right);
     for job in &result.jobs {
         if let Some(error) = &job.error {
             let _ = writeln!(out, "{}: failed: {error}", job.name);
@@ -173,6 +184,14 @@ pub fn summary_table(result: &RunResult) -> String {
         }
     }
     out
+}
+
+/// A test's measured time: `7.00 s`, `1.20 s`, `350 ms`.
+fn runtime(ns: u64) -> String {
+    match ns {
+        0..=999_999_999 => format!("{} ms", ns / 1_000_000),
+        _ => format!("{:.2} s", ns as f64 / 1e9),
+    }
 }
 
 /// What `verify=` found: a clean count, or every bad chunk kept.
@@ -503,6 +522,36 @@ mod tests {
         }
         let iops = headline_figures(&result).iops.unwrap();
         assert_eq!((iops.job.as_str(), iops.fallback), ("mixed-4k-qd16", false));
+    }
+
+    #[test]
+    fn each_test_shows_its_cpu_use_and_runtime_once() {
+        let mut result = suite_run();
+        for job in &mut result.jobs {
+            job.cpu.user_ns = job.runtime_ns / 10;
+            job.cpu.system_ns = job.runtime_ns / 4;
+            job.cpu.wall_ns = job.runtime_ns;
+        }
+        let text = summary_table(&result);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].ends_with("CPU%  runtime"), "{text}");
+        // 10% user + 25% system of the threads' wall time.
+        let seq = lines.iter().find(|l| l.starts_with(SEQ_READ_NAME)).unwrap();
+        let measured = runtime(result.jobs[0].runtime_ns);
+        let cells: Vec<&str> = seq.split_whitespace().collect();
+        assert_eq!(
+            cells[cells.len() - 3..].join(" "),
+            format!("35.0 {measured}")
+        );
+        // A mixed job's figures are on its read row only.
+        let mixed: Vec<&&str> = lines
+            .iter()
+            .filter(|l| l.starts_with("randrw-75"))
+            .collect();
+        assert!(mixed[0].contains("35.0"), "{text}");
+        assert!(!mixed[1].contains("35.0"), "{text}");
+        assert_eq!(runtime(1_200_000_000), "1.20 s");
+        assert_eq!(runtime(350_000_000), "350 ms");
     }
 
     #[test]
