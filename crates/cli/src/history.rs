@@ -254,9 +254,22 @@ struct SaveOnly {
 }
 
 /// Splits the history flags (`--db`, `--no-save`, `--label`, `--price-*`)
-/// from the other arguments of `diskbench gobonniego`.
+/// from the other arguments of `diskbench gobonniego`, also in the one-dash
+/// form (`-db PATH`) Go's flags take there.
 pub fn split_save_args(args: Vec<String>) -> Result<(Vec<String>, SaveArgs), String> {
-    let (rest, ours) = take_flags(args, &FLAGS[..SAVE_FLAGS])?;
+    let save_flags = &FLAGS[..SAVE_FLAGS];
+    let two_dashes = args.into_iter().map(|arg| {
+        let name = arg.split('=').next().unwrap_or_default();
+        let known = save_flags
+            .iter()
+            .any(|(f, _)| f.strip_prefix('-') == Some(name));
+        if known {
+            format!("-{arg}")
+        } else {
+            arg
+        }
+    });
+    let (rest, ours) = take_flags(two_dashes.collect(), save_flags)?;
     let parsed = SaveOnly::try_parse_from(&ours).map_err(first_line)?;
     Ok((rest, parsed.save))
 }
@@ -544,6 +557,25 @@ mod tests {
         assert_eq!(repeat.pause, Some(std::time::Duration::from_millis(200)));
         let e = split(&["--runs=0"]).unwrap_err();
         assert!(e.contains("at least 1"), "{e}");
+    }
+
+    #[test]
+    fn history_flags_come_out_of_go_style_flags_with_one_dash_or_two() {
+        let args = [
+            "-dir",
+            "/d",
+            "-db",
+            "/h.db",
+            "--label=a=b",
+            "-runs",
+            "3",
+            "-no-save",
+        ];
+        let (rest, save) = split_save_args(args.iter().map(|s| s.to_string()).collect()).unwrap();
+        assert_eq!(rest, ["-dir", "/d", "-runs", "3"]);
+        assert_eq!(save.db.db, Some(PathBuf::from("/h.db")));
+        assert_eq!(save.tags.labels, [("a".into(), "b".into())]);
+        assert!(save.no_save);
     }
 
     #[test]
