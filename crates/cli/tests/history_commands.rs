@@ -229,3 +229,48 @@ fn compare_keeps_ping_apart_from_a_fio_job_of_its_shape() {
         "{c}"
     );
 }
+
+#[test]
+fn a_profiles_steps_save_where_the_run_saves_with_its_labels() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    let dir = real_dir();
+    let out = diskbench()
+        .args([
+            "run",
+            "--profile",
+            "gobonniego",
+            "--size",
+            "16m",
+            "--runtime",
+            "1",
+        ])
+        .args(["--label", "disk=a"])
+        .args(db_arg(&db))
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let rows = history_json(&db, &["--label", "disk=a"]);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["command"], "gobonniego");
+    // --no-save reaches the steps too.
+    let db2 = tmp.path().join("none.sqlite3");
+    let out = diskbench()
+        .args([
+            "run",
+            "--profile",
+            "gobonniego",
+            "--size",
+            "16m",
+            "--runtime",
+            "1",
+        ])
+        .arg("--no-save")
+        .args(db_arg(&db2))
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(!db2.exists());
+}
