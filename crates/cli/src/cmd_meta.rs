@@ -11,6 +11,12 @@
 //!   "latency_ns": {"min", "mean", "p50", "p90", "p99", "p99.9", "max"}, ...}]}`;
 //! - `--csv`: bonnie++ 2.0's CSV line (format 1.98), for bon_csv2txt and
 //!   bon_csv2html.
+//!
+//! The run is saved in the history (`--db`, `--label`, `--no-save`, as for
+//! `run`) with its text and JSON, whichever was printed: file operations
+//! have no fio shape, so the run has no jobs, and `history` shows no IOPS
+//! or MB/s for it; `show` prints the text, `export --format json` the JSON
+//! (under `result.workload.document`).
 
 use crate::outcome::Exit;
 use clap::Args;
@@ -58,6 +64,8 @@ pub struct MetaArgs {
     /// Exact number of files instead of NUM×1024 (for tests)
     #[arg(long, hide = true)]
     files: Option<u64>,
+    #[command(flatten)]
+    save: crate::history::SaveArgs,
 }
 
 pub fn run(args: MetaArgs) -> anyhow::Result<Exit> {
@@ -76,6 +84,7 @@ pub fn run(args: MetaArgs) -> anyhow::Result<Exit> {
         .clone()
         .or_else(|| args.dash_d.clone())
         .unwrap_or_else(|| PathBuf::from("."));
+    let started_unix_ms = crate::timefmt::now_ms();
     let stop = crate::outcome::stop_on_signals()?;
     let mut progress = Progress(std::io::stderr().is_terminal());
     let outcome = meta::run(&opts, &dir, &stop, &mut progress);
@@ -90,16 +99,33 @@ pub fn run(args: MetaArgs) -> anyhow::Result<Exit> {
         None => {}
     }
     let machine = args.machine.clone().unwrap_or_else(hostname);
+    let doc = to_json(&outcome);
+    let measured = !outcome.result.phases.is_empty();
+    let text = text(&outcome.result, &machine);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&to_json(&outcome))?);
-    } else if !outcome.result.phases.is_empty() {
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else if measured {
         if args.csv {
             println!("{}", csv_line(&outcome.result, &machine));
         } else {
-            print!("{}", text(&outcome.result, &machine));
+            print!("{text}");
         }
     }
-    Ok(Exit::of(&outcome.failure))
+    let workload = measured.then(|| crate::history::Workload {
+        kind: model::RunKind::Meta,
+        target: dir,
+        started_unix_ms,
+        text,
+        document: doc,
+        jobs: Vec::new(),
+        error: outcome.failure.as_ref().map(ToString::to_string),
+        interrupted: outcome.failure == Some(RunError::Interrupted),
+    });
+    Ok(crate::history::save_workload(
+        workload,
+        &args.save,
+        Exit::of(&outcome.failure),
+    ))
 }
 
 /// A usage error before anything ran: the message on stderr (and in JSON), exit 2.

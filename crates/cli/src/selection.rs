@@ -20,7 +20,7 @@ pub struct Filters {
     #[arg(long, value_name = "TIME")]
     pub until: Option<String>,
     /// Only runs made by this command
-    #[arg(long, value_name = "COMMAND", value_parser = ["run", "fio", "import-fio", "import-gobonniego"])]
+    #[arg(long, value_name = "COMMAND", value_parser = RunKind::ALL.map(RunKind::name))]
     pub command: Option<String>,
     /// Only the runs of this soak (`--runs`/`--duration`; its id is printed at its end)
     #[arg(long, value_name = "ID")]

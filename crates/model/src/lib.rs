@@ -26,7 +26,7 @@ pub use depth::DepthStats;
 pub use disk::DiskUtil;
 pub use fault::{FaultKind, FaultParseError, FaultRule};
 pub use histogram::Histogram;
-pub use history::{LivePoint, Prices, RunKind, RunRecord, RunState, SoakRef};
+pub use history::{LivePoint, Prices, RunKind, RunRecord, RunState, SoakRef, WorkloadReport};
 pub use imported::Imported;
 pub use job::{
     Direction, EngineKind, FadviseHint, FileTarget, JobSpec, RwMode, SteadyMetric, SteadyStateSpec,

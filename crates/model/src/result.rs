@@ -35,6 +35,10 @@ pub struct RunResult {
     /// jobs (fio's `time`, `global options`, `disk_util`, ...), as read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported: Option<crate::Imported>,
+    /// The output of a command that is not fio-shaped (ping, meta,
+    /// fileserver, gobonniego); `None` for `run`, `fio` and imports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload: Option<crate::WorkloadReport>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

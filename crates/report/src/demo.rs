@@ -253,6 +253,7 @@ pub fn records() -> Vec<RunRecord> {
                     interrupted: false,
                     global_options: Vec::new(),
                     imported: None,
+                    workload: None,
                 },
                 soak: None,
                 state: Default::default(),

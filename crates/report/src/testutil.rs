@@ -215,6 +215,7 @@ pub fn run(jobs: Vec<JobResult>) -> RunResult {
         interrupted: false,
         global_options: Vec::new(),
         imported: None,
+        workload: None,
     }
 }
 

@@ -8,7 +8,7 @@
 
 mod check;
 mod fio_json;
-mod gobonniego;
+pub mod gobonniego;
 mod hist;
 
 use model::{RunKind, RunResult};

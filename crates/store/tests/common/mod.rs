@@ -84,6 +84,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
         interrupted: false,
         global_options: Vec::new(),
         imported: None,
+        workload: None,
     }
 }
 
