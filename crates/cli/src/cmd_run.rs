@@ -46,6 +46,8 @@ pub struct RunArgs {
     #[command(flatten)]
     repeat: crate::soak::RepeatArgs,
     #[command(flatten)]
+    profile_args: profiles::ProfileArgs,
+    #[command(flatten)]
     faults: crate::history::FaultArgs,
 }
 
@@ -85,6 +87,7 @@ fn parse_run_engine(text: &str) -> Result<String, String> {
 fn suite(
     args: &RunArgs,
     profile: &profiles::Profile,
+    passes: u32,
     dir: &std::path::Path,
 ) -> Result<Vec<Vec<JobSpec>>, fio::FioError> {
     let size = args
@@ -109,7 +112,7 @@ fn suite(
     ];
     let mut groups: Vec<Vec<JobSpec>> = Vec::new();
     let mut capped = Vec::new();
-    for line in profile.tests() {
+    for line in profile.test_lines(passes) {
         let argv = common
             .iter()
             .cloned()
@@ -191,6 +194,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
+    let passes = match args.profile_args.passes(profile) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("diskbench run: {e}");
+            return Ok(Exit::Usage);
+        }
+    };
     if args.json && !profile.steps().is_empty() {
         eprintln!(
             "diskbench run: profile {} runs other commands ({}) whose output is not part of --json yet: \
@@ -200,7 +210,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         );
         return Ok(Exit::Usage);
     }
-    let groups = match suite(&args, profile, &dir) {
+    let groups = match suite(&args, profile, passes, &dir) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("diskbench run: {e}");
@@ -250,7 +260,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     let summary = soak::run(&measure, plan, |done| {
         let result = &done.outcome.result;
         if args.json {
-            docs.push(report::json::render(result));
+            docs.push(profiles::json_document(profile, result, passes));
         } else if done.soak.is_some() && !done.last {
             // A table per run is too much for a soak of 30: a line each, the table once.
             println!("{}", done.line());
@@ -259,7 +269,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
                 println!("{}", done.line());
                 println!();
             }
-            print!("{}", report::table::summary_table(result));
+            print!("{}", profiles::table(profile, result, passes));
             println!();
             let failure = &done.outcome.failure;
             let headline = profile.name == "default";
@@ -285,14 +295,14 @@ fn run_steps(args: &RunArgs, profile: &profiles::Profile, dir: &Path) -> anyhow:
         None if args.quick => 0.25,
         None => 1.0,
     };
-    let runtime_s = match &args.runtime {
-        Some(r) => model::units::parse_duration(r)?.as_secs().max(1),
-        None if args.quick => 2,
-        None => 7,
+    let runtime = match &args.runtime {
+        Some(r) => model::units::parse_duration(r)?,
+        None if args.quick => std::time::Duration::from_millis(1200),
+        None => std::time::Duration::from_secs(7),
     };
     let me = std::env::current_exe()?;
     for step in profile.steps() {
-        let argv = profiles::step_args(step, &dir.display().to_string(), size_gib, runtime_s);
+        let argv = profiles::step_args(step, &dir.display().to_string(), size_gib, runtime);
         println!("\n$ diskbench {}", argv.join(" "));
         std::io::Write::flush(&mut std::io::stdout())?;
         let status = std::process::Command::new(&me).args(&argv).status()?;
