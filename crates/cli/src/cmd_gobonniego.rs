@@ -9,6 +9,10 @@
 //! [`workloads::gobonniego`]; this file prints: the result lines on stdout
 //! as each test ends (or the `-json` document at the end), GoBonnieGo's
 //! `-v` diagnostics, how the cache was dropped and the warnings on stderr.
+//! Before anything is written it says, once, what it will do to the page
+//! cache: as root that is the whole host's cache, which every other program
+//! on the machine feels, so nobody should learn it afterwards. `-dir`
+//! defaults to the current directory, as every other diskbench command.
 
 use crate::outcome::Exit;
 use workloads::gobonniego::{self as gbg, doc, CacheDrop, Event, Options};
@@ -112,10 +116,17 @@ struct Printer {
 impl Printer {
     fn event(&mut self, e: &Event) {
         match e {
-            Event::Started { dir } if self.verbose => {
-                log(&format!("Bonnie working directory: {}", dir.display()))
+            Event::Started { dir } => {
+                // Once, before anything is written: dropping the host's
+                // cache touches every program on it, so it is said first.
+                eprintln!(
+                    "diskbench gobonniego: {}",
+                    cache_notice(gbg::host_cache_drop_allowed())
+                );
+                if self.verbose {
+                    log(&format!("Bonnie working directory: {}", dir.display()))
+                }
             }
-            Event::Started { .. } => {}
             Event::Written { figures: f, .. } => {
                 self.amount("Written", f.write_bytes, f.write_time);
                 self.line(format!(
@@ -178,6 +189,19 @@ impl Printer {
         if !self.json {
             println!("{text}");
         }
+    }
+}
+
+/// What the run will do to the page cache, said before it does it.
+fn cache_notice(host_wide: bool) -> &'static str {
+    if host_wide {
+        "before each read and IOPS test the page cache of the WHOLE HOST is dropped \
+         (echo 1 > /proc/sys/vm/drop_caches, allowed as root): every program's cached files \
+         are evicted, not only the test files, and are read from disk again afterwards"
+    } else {
+        "before each read and IOPS test the test files' cached pages are dropped \
+         (posix_fadvise DONTNEED); dropping the whole host's page cache \
+         (/proc/sys/vm/drop_caches) needs root and is not done"
     }
 }
 
