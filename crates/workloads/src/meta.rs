@@ -47,6 +47,7 @@ use std::time::Duration;
 mod passes;
 mod spec;
 mod worker;
+pub use passes::WALL_BUDGET;
 pub use spec::{file_name, file_size, FileSpec};
 
 /// Files per unit of NUM.

@@ -247,7 +247,7 @@ fn meta_phase_time_repeats_short_phases_and_leaves_the_files_as_they_were() {
     assert_eq!(out.failure, None);
     assert_eq!(out.result.phases.len(), 6);
     for p in &out.result.phases {
-        let budget = time * passes::WALL_BUDGET;
+        let budget = time * WALL_BUDGET;
         assert!(p.passes >= 1, "{p:?}");
         // 50 files in two threads take far under 300 ms: repeated.
         if p.phase.op() == Op::Stat {
