@@ -234,6 +234,11 @@ pub fn list_text() -> String {
                 .collect();
             what.push(format!("{} tests ({})", tests.len(), names.join(", ")));
         }
+        if let Some(n) = p.default_passes() {
+            what.push(format!(
+                "each test {n} times, the best pass kept (--passes N)"
+            ));
+        }
         what.extend(p.steps().iter().map(|s| s.to_string()));
         out.push_str(&format!(
             "{:<11} {}\n{:<11} runs: {}\n",
@@ -320,6 +325,7 @@ mod tests {
             lines[1]
         );
         assert_eq!(crystal.test_lines(1)[0], crystal.tests()[0]);
+        assert!(list_text().contains("each test 5 times, the best pass kept"));
         assert!(parse_passes("0").is_err() && parse_passes("x").is_err());
     }
 }
