@@ -14,6 +14,11 @@
 //! `--label`, `--no-save`, `--price-*`, as for `run`) as `import` saves a
 //! GoBonnieGo `-json` file, by the same conversion: three jobs named for
 //! what GoBonnieGo did, plus the run's lines and its part of the document.
+//!
+//! Before anything is written it says, once, what it will do to the page
+//! cache: as root that is the whole host's cache, which every other program
+//! on the machine feels, so nobody should learn it afterwards. `-dir`
+//! defaults to the current directory, as every other diskbench command.
 
 use crate::outcome::Exit;
 use workloads::gobonniego::{self as gbg, doc, CacheDrop, Event, Options};
@@ -189,10 +194,17 @@ struct Printer {
 impl Printer {
     fn event(&mut self, e: &Event) {
         match e {
-            Event::Started { dir } if self.verbose => {
-                log(&format!("Bonnie working directory: {}", dir.display()))
+            Event::Started { dir } => {
+                // Once, before anything is written: dropping the host's
+                // cache touches every program on it, so it is said first.
+                eprintln!(
+                    "diskbench gobonniego: {}",
+                    cache_notice(gbg::host_cache_drop_allowed())
+                );
+                if self.verbose {
+                    log(&format!("Bonnie working directory: {}", dir.display()))
+                }
             }
-            Event::Started { .. } => {}
             Event::Written {
                 figures: f, run, ..
             } => {
@@ -261,6 +273,19 @@ impl Printer {
             println!("{text}");
         }
         self.lines.push((run, text));
+    }
+}
+
+/// What the run will do to the page cache, said before it does it.
+fn cache_notice(host_wide: bool) -> &'static str {
+    if host_wide {
+        "before each read and IOPS test the page cache of the WHOLE HOST is dropped \
+         (echo 1 > /proc/sys/vm/drop_caches, allowed as root): every program's cached files \
+         are evicted, not only the test files, and are read from disk again afterwards"
+    } else {
+        "before each read and IOPS test the test files' cached pages are dropped \
+         (posix_fadvise DONTNEED); dropping the whole host's page cache \
+         (/proc/sys/vm/drop_caches) needs root and is not done"
     }
 }
 

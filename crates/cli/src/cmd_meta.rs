@@ -7,6 +7,8 @@
 //!   where a phase took under 500 ms, as bonnie++ prints; latency is the
 //!   slowest file, as bonnie++'s), then a table of every phase with the
 //!   figure it hides, starred, and latency percentiles;
+//! - `--runtime T`: each phase measured for T, so none is `+++++`
+//!   ([`workloads::meta`] repeats or cuts passes);
 //! - `--json`: `{"phases": [{"name", "files", "operations", "files_per_sec",
 //!   "latency_ns": {"min", "mean", "p50", "p90", "p99", "p99.9", "max"}, ...}]}`;
 //! - `--csv`: bonnie++ 2.0's CSV line (format 1.98), for bon_csv2txt and
@@ -61,6 +63,11 @@ pub struct MetaArgs {
     /// Seed for the names, sizes and random orders (default: from the clock), as bonnie++ -z
     #[arg(short = 'z', long, value_name = "SEED")]
     seed: Option<u64>,
+    /// Measure each phase for about TIME (e.g. 5s), so each has a figure: a phase done sooner
+    /// is repeated over the same files (put back untimed), one not done by then stops there.
+    /// At least 500 ms, bonnie++'s shortest trusted phase
+    #[arg(long, value_name = "TIME")]
+    runtime: Option<String>,
     /// Exact number of files instead of NUM×1024 (for tests)
     #[arg(long, hide = true)]
     files: Option<u64>,
@@ -73,11 +80,16 @@ pub fn run(args: MetaArgs) -> anyhow::Result<Exit> {
         Ok(s) => s,
         Err(e) => return Ok(refuse(&args, &e)),
     };
+    let phase_time = match args.runtime.as_deref().map(phase_time).transpose() {
+        Ok(t) => t,
+        Err(e) => return Ok(refuse(&args, &e)),
+    };
     let opts = MetaOptions {
         spec,
         files: args.files,
         threads: args.threads,
         seed: args.seed.unwrap_or_else(clock_seed),
+        phase_time,
     };
     let dir = args
         .dir
@@ -126,6 +138,25 @@ pub fn run(args: MetaArgs) -> anyhow::Result<Exit> {
         &args.save,
         Exit::of(&outcome.failure),
     ))
+}
+
+/// `--runtime`: a duration above 0, raised to bonnie++'s 500 ms (with a
+/// note) since a shorter phase would have no figure, which is what the
+/// option is for.
+fn phase_time(text: &str) -> Result<std::time::Duration, String> {
+    let t = model::units::parse_duration(text).map_err(|e| format!("--runtime: {e}"))?;
+    if t.is_zero() {
+        return Err(
+            "--runtime 0 measures nothing: give a time per phase, e.g. --runtime 5s".into(),
+        );
+    }
+    if t < meta::MIN_TRUSTED {
+        eprintln!(
+            "diskbench meta: note: --runtime {text} is under 500 ms, too short to time a phase \
+             (bonnie++ prints +++++): each phase runs 500 ms"
+        );
+    }
+    Ok(t.max(meta::MIN_TRUSTED))
 }
 
 /// A usage error before anything ran: the message on stderr (and in JSON), exit 2.
@@ -197,6 +228,7 @@ fn to_json(outcome: &MetaOutcome) -> Value {
                 "bytes": p.bytes,
                 "cpu_pct": p.cpu_pct(),
                 "too_short": p.too_short(),
+                "passes": p.passes,
                 "latency_ns": latency_json(p),
             })
         })
@@ -213,6 +245,7 @@ fn to_json(outcome: &MetaOutcome) -> Value {
         "chunk_size_bytes": r.spec.chunk_bytes,
         "threads": r.threads,
         "seed": r.seed,
+        "phase_time_ns": r.phase_time.map(|t| t.as_nanos() as u64),
         "phases": phases,
         "warnings": r.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
     });
@@ -220,6 +253,14 @@ fn to_json(outcome: &MetaOutcome) -> Value {
         doc["error"] = json!(e.to_string());
     }
     doc
+}
+
+/// Whether the bonnie++ block shows `+++++` for a phase: under 500 ms, as
+/// bonnie++, unless `--runtime` asked for a figure from every phase (a
+/// phase then falls short only when putting its files back took up its
+/// budget; its figure is then shown, and starred in the table below).
+fn hidden(r: &MetaResult, x: &PhaseResult) -> bool {
+    x.too_short() && r.phase_time.is_none()
 }
 
 /// The phase, if it finished.
@@ -308,7 +349,7 @@ fn text(r: &MetaResult, machine: &str) -> String {
     for p in Phase::ALL {
         match phase(r, p) {
             None => out.push_str("          "),
-            Some(x) if x.too_short() => out.push_str(" +++++ +++"),
+            Some(x) if hidden(r, x) => out.push_str(" +++++ +++"),
             Some(x) => {
                 let _ = write!(
                     out,
@@ -365,9 +406,18 @@ fn text(r: &MetaResult, machine: &str) -> String {
         "latency is per file; files/s counts the whole phase, with the sync that ends create and \
          delete\n",
     );
+    if let Some(t) = r.phase_time {
+        let _ = writeln!(
+            out,
+            "each phase measured for {:.1} s (--runtime): repeated over the same files when done \
+             sooner (files counts every pass), stopped there when not",
+            t.as_secs_f64()
+        );
+    }
     if r.phases.iter().any(PhaseResult::too_short) {
         out.push_str(
-            "* under 500 ms: too short to trust (bonnie++ prints +++++); use a larger -n\n",
+            "* under 500 ms: too short to trust (bonnie++ prints +++++); use a larger -n or a \
+             longer --runtime\n",
         );
     }
     out
@@ -406,7 +456,7 @@ fn csv_line(r: &MetaResult, machine: &str) -> String {
     for p in Phase::ALL {
         match phase(r, p) {
             None => f.extend([String::new(), String::new()]),
-            Some(x) if x.too_short() => f.extend(["+++++".into(), "+++".into()]),
+            Some(x) if hidden(r, x) => f.extend(["+++++".into(), "+++".into()]),
             Some(x) => f.extend([
                 (x.files_per_sec() as u64).to_string(),
                 (x.cpu_pct() as u64).to_string(),

@@ -55,6 +55,8 @@ pub struct RunArgs {
     #[command(flatten)]
     repeat: crate::soak::RepeatArgs,
     #[command(flatten)]
+    profile_args: profiles::ProfileArgs,
+    #[command(flatten)]
     faults: crate::history::FaultArgs,
 }
 
@@ -94,6 +96,7 @@ fn parse_run_engine(text: &str) -> Result<String, String> {
 fn suite(
     args: &RunArgs,
     profile: &profiles::Profile,
+    passes: u32,
     dir: &std::path::Path,
 ) -> Result<Vec<Vec<JobSpec>>, fio::FioError> {
     let size = args
@@ -120,7 +123,7 @@ fn suite(
     let mut groups: Vec<Vec<JobSpec>> = Vec::new();
     let mut capped = Vec::new();
     let mut merged = Vec::new();
-    for line in profile.tests() {
+    for line in profile.test_lines(passes) {
         let own: Vec<String> = common
             .iter()
             .cloned()
@@ -214,6 +217,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
+    let passes = match args.profile_args.passes(profile) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("diskbench run: {e}");
+            return Ok(Exit::Usage);
+        }
+    };
     if args.json && !profile.steps().is_empty() {
         eprintln!(
             "diskbench run: profile {} runs other commands ({}) whose output is not part of --json yet: \
@@ -227,7 +237,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         eprintln!("diskbench run: {e}");
         return Ok(Exit::Usage);
     }
-    let groups = match suite(&args, profile, &dir) {
+    let groups = match suite(&args, profile, passes, &dir) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("diskbench run: {e}");
@@ -277,7 +287,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     let summary = soak::run(&measure, plan, |done| {
         let result = &done.outcome.result;
         if args.json {
-            docs.push(report::json::render(result));
+            docs.push(profiles::json_document(profile, result, passes));
         } else if done.soak.is_some() && !done.last {
             // A table per run is too much for a soak of 30: a line each, the table once.
             println!("{}", done.line());
@@ -286,7 +296,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
                 println!("{}", done.line());
                 println!();
             }
-            print!("{}", report::table::summary_table(result));
+            print!("{}", profiles::table(profile, result, passes));
             println!();
             let failure = &done.outcome.failure;
             let headline = profile.name == "default";
@@ -351,14 +361,14 @@ fn run_steps(args: &RunArgs, profile: &profiles::Profile, dir: &Path) -> anyhow:
         None if args.quick => 0.25,
         None => 1.0,
     };
-    let runtime_s = match &args.runtime {
-        Some(r) => model::units::parse_duration(r)?.as_secs().max(1),
-        None if args.quick => 2,
-        None => 7,
+    let runtime = match &args.runtime {
+        Some(r) => model::units::parse_duration(r)?,
+        None if args.quick => std::time::Duration::from_millis(1200),
+        None => std::time::Duration::from_secs(7),
     };
     let me = std::env::current_exe()?;
     for step in profile.steps() {
-        let mut argv = profiles::step_args(step, &dir.display().to_string(), size_gib, runtime_s);
+        let mut argv = profiles::step_args(step, &dir.display().to_string(), size_gib, runtime);
         argv.extend(args.save.to_args());
         println!("\n$ diskbench {}", argv.join(" "));
         std::io::Write::flush(&mut std::io::stdout())?;

@@ -85,7 +85,7 @@ fn with_placeholders(u: &LiveUpdate) -> RunResult {
     result
 }
 
-fn placeholder(group: u32, spec: &JobSpec) -> JobResult {
+pub(crate) fn placeholder(group: u32, spec: &JobSpec) -> JobResult {
     JobResult::empty(spec, group, spec.numjobs.max(1))
 }
 
