@@ -33,6 +33,10 @@ pub fn run(args: ReportArgs) -> anyhow::Result<Exit> {
     let html = report::html::render_report(&runs, &args.by);
     std::fs::write(&args.output, html)
         .with_context(|| format!("writing the report to {}", args.output.display()))?;
-    eprintln!("wrote {} ({} runs)", args.output.display(), runs.len());
+    eprintln!(
+        "wrote {} ({})",
+        args.output.display(),
+        report::format::count(runs.len(), "run")
+    );
     Ok(Exit::Ok)
 }

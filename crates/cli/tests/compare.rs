@@ -193,3 +193,29 @@ fn a_series_chart_of_several_jobs_is_one_file_at_the_path_asked() {
         .collect();
     assert_eq!(names.len(), 2, "only s.svg and s.png: {names:?}");
 }
+
+/// One run: `compare` shows its figures without a `± 0`, and `report`
+/// says "1 run", not "1 runs".
+#[test]
+fn one_run_has_no_spread_and_is_one_run() {
+    let dir = real_dir();
+    let db = dir.path().join("h.sqlite3");
+    save(&db, "a");
+    let out = diskbench()
+        .args(["compare", "--by", "disk"])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(!table.contains('±'), "{table}");
+    let html = dir.path().join("r.html");
+    let out = diskbench()
+        .args(["report", "-o"])
+        .arg(&html)
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains(" (1 run)"), "{}", stderr_of(&out));
+}

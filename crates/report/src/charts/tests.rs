@@ -42,7 +42,7 @@ fn bars_are_sorted_best_first_with_error_bars() {
     // hdd has two runs and a spread: an error bar (a line and two caps); nvme one run: none.
     assert_eq!(count(&svg, "stroke=\"#222222\""), 3);
     assert!(
-        svg.contains("<title>disk=hdd: 121 ± 1 (2 runs; 95% CI"),
+        svg.contains("<title>disk=hdd: 121 ± 1 (mean ± sd of 2 runs; 95% CI"),
         "{svg}"
     );
     // Latency: lower is better, so the fast disk is on top too.

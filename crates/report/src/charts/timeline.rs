@@ -10,7 +10,7 @@ use super::line::{stacked, Line, Mark, Panel, XAxis, CLIFF_COLOUR, PANEL_H, STEA
 use super::scale::nice_step;
 use super::{colour, dashed};
 use crate::compare::{group_runs, Metric, RunFigures};
-use crate::format::ctime_utc;
+use crate::format::{count, ctime_utc};
 use crate::soak::SoakTracker;
 use model::RunRecord;
 
@@ -80,8 +80,7 @@ pub fn timeline_chart(name: &str, index: usize, runs: &[&RunRecord]) -> String {
         fmt: super::scale::compact,
         marks: soak_marks(runs),
     };
-    let plural = if runs.len() == 1 { "" } else { "s" };
-    let title = format!("{name}: run by run ({} run{plural})", runs.len());
+    let title = format!("{name}: run by run ({})", count(runs.len(), "run"));
     stacked("timeline", &title, &x, &panels, &[])
 }
 

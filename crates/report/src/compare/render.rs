@@ -12,11 +12,18 @@ fn priced(c: &Comparison) -> bool {
     c.groups.iter().any(|g| g.cost != Cost::Unpriced)
 }
 
-/// `3634 ± 12`, `92.0 ± 1.3`, `850 ± 20 us`; `n/a` when no run had the figure.
+/// `3634 ± 12`, `92.0 ± 1.3`, `850 ± 20 us`; the figure alone (`3634`) when
+/// one run gave it, as one run has no spread; `n/a` when no run had it.
 pub fn mean_sd(metric: Metric, s: Option<&Summary>) -> String {
     let Some(s) = s else {
         return "n/a".to_string();
     };
+    if !s.has_spread() {
+        return match metric {
+            Metric::P99LatencyUs => latency(s.mean * 1e3),
+            _ => crate::charts::bar::value_text(metric, s.mean),
+        };
+    }
     match metric {
         Metric::Iops => format!("{:.0} ± {:.0}", s.mean, s.stddev),
         Metric::ReadMbPerS | Metric::WriteMbPerS => format!("{:.1} ± {:.1}", s.mean, s.stddev),
@@ -109,9 +116,29 @@ fn blank_repeats(rows: &mut [Vec<String>], label_columns: usize) {
     }
 }
 
-/// Notes under the table: why a group's costs are mixed or unknown.
+/// What `±` means, for under a table that shows one.
+pub const PLUS_MINUS_NOTE: &str = "± is the sample standard deviation of the group's runs \
+     (a figure without ± came from one run, which has no spread)";
+
+/// True when some cell of the table reads `mean ± sd`.
+pub fn shows_spread(c: &Comparison) -> bool {
+    c.groups.iter().any(|g| {
+        Metric::ALL
+            .iter()
+            .any(|&m| !g.is_mixed(m) && g.summary(m).is_some_and(Summary::has_spread))
+    })
+}
+
+/// Notes under the table: what ± means (when one is shown), why a
+/// group's figures or costs are mixed or unknown.
 fn notes(c: &Comparison) -> String {
     let mut out = String::new();
+    if shows_spread(c) {
+        let _ = writeln!(
+            out,
+            "{PLUS_MINUS_NOTE}; --format csv or json adds the 95% confidence interval of the mean"
+        );
+    }
     for g in &c.groups {
         for (m, shapes) in &g.mixed {
             let _ = writeln!(
@@ -210,7 +237,8 @@ fn num(v: Option<f64>) -> String {
         .map_or(String::new(), |x| x.to_string())
 }
 
-/// One row per group; every statistic in its own column; empty = unknown.
+/// One row per group; every statistic in its own column; empty = unknown
+/// (so is the spread of a figure one run gave).
 pub fn render_csv(c: &Comparison) -> String {
     let labels = c.label_columns();
     let mut header: Vec<String> = labels.clone();
@@ -243,11 +271,12 @@ pub fn render_csv(c: &Comparison) -> String {
         row.push(g.runs.to_string());
         for m in Metric::ALL {
             let s = g.summary(m);
+            let spread = s.filter(|s| s.has_spread());
             row.extend([
                 num(s.map(|s| s.mean)),
-                num(s.map(|s| s.stddev)),
-                num(s.map(|s| s.ci95_low)),
-                num(s.map(|s| s.ci95_high)),
+                num(spread.map(|s| s.stddev)),
+                num(spread.map(|s| s.ci95_low)),
+                num(spread.map(|s| s.ci95_high)),
             ]);
         }
         row.push(num(g.p99_latency_us_merged));
@@ -265,9 +294,16 @@ pub fn render_csv(c: &Comparison) -> String {
     out
 }
 
+/// A metric's statistics; one run has a mean and `null` spread.
 fn summary_json(s: Option<&Summary>) -> Value {
     match s {
         None => Value::Null,
+        Some(s) if !s.has_spread() => json!({
+            "mean": s.mean,
+            "stddev": null,
+            "ci95_low": null,
+            "ci95_high": null,
+        }),
         Some(s) => json!({
             "mean": s.mean,
             "stddev": s.stddev,
@@ -312,7 +348,8 @@ fn group_json(g: &Group) -> Value {
 /// `{"groups": [{"labels", "runs", "iops": {"mean", "stddev", "ci95_low",
 /// "ci95_high"}, "read_mb_per_s", "write_mb_per_s", "p99_latency_us",
 /// "p99_latency_us_merged", "monthly_cost", "cost_per_1000_iops",
-/// "cost_per_mb_per_s"}]}`; a metric no run had is `null`.
+/// "cost_per_mb_per_s"}]}`; a metric no run had is `null`, and so are the
+/// `stddev` and interval of a metric one run gave (it has no spread).
 pub fn render_json(c: &Comparison) -> String {
     let groups: Vec<Value> = c.groups.iter().map(group_json).collect();
     let mut text = serde_json::to_string_pretty(&json!({ "groups": groups }))

@@ -3,8 +3,8 @@
 //! facts that tell two disks apart (host, target, device, labels).
 
 use crate::charts::escape;
-use crate::compare::{mean_sd, money, Comparison, Cost, Metric, RunFigures};
-use crate::format::{ctime_utc, size_both};
+use crate::compare::{mean_sd, money, shows_spread, Comparison, Cost, Metric, RunFigures};
+use crate::format::{count, ctime_utc, size_both};
 use model::RunRecord;
 use std::fmt::Write;
 
@@ -18,12 +18,13 @@ pub(super) fn compare_table(c: &Comparison) -> String {
     for l in &labels {
         let _ = write!(out, "<th>{}</th>", escape(l));
     }
+    // "mean ± sd" heads the columns only when some cell has a spread.
+    let what = match shows_spread(c) {
+        true => " <small>mean ± sd</small>",
+        false => "",
+    };
     for m in Metric::ALL {
-        let _ = write!(
-            out,
-            "<th class=\"num\">{} <small>mean ± sd</small></th>",
-            m.title()
-        );
+        let _ = write!(out, "<th class=\"num\">{}{what}</th>", m.title());
     }
     out.push_str("<th class=\"num\">p99 merged</th><th class=\"num\">runs</th>");
     if priced {
@@ -38,12 +39,16 @@ pub(super) fn compare_table(c: &Comparison) -> String {
         }
         for m in Metric::ALL {
             let s = g.summary(m);
-            let tip = s.map_or(String::new(), |s| {
-                format!(
-                    " title=\"95% CI {:.4} to {:.4} over {} runs\"",
-                    s.ci95_low, s.ci95_high, s.n
-                )
-            });
+            let tip = match s {
+                None => String::new(),
+                Some(s) if !s.has_spread() => " title=\"one run: no spread\"".to_string(),
+                Some(s) => format!(
+                    " title=\"95% CI {:.4} to {:.4} over {}\"",
+                    s.ci95_low,
+                    s.ci95_high,
+                    count(s.n, "run")
+                ),
+            };
             let _ = write!(
                 out,
                 "<td class=\"num\"{tip}>{}</td>",

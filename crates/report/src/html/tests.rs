@@ -120,3 +120,14 @@ fn no_runs_still_makes_a_page() {
     assert_eq!(html.matches("<svg ").count(), 9);
     assert!(html.ends_with("</html>\n"));
 }
+
+/// One run has no spread: no "± 0" in a cell, a tooltip or a bar, no
+/// "mean ± sd" heading, and counts read "1 run", "1 group".
+#[test]
+fn one_run_is_shown_without_a_spread() {
+    let html = render_report(&[record(1, &[("disk", "vda")], 100, 1.0, 1.0, 10)], &[]);
+    assert!(!html.contains('±'), "a ± for one run");
+    assert!(html.contains("1 run in 1 group "), "counts");
+    assert!(!html.contains("1 runs") && !html.contains("1 groups"));
+    assert!(html.contains("one run: no spread"));
+}
