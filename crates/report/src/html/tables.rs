@@ -5,6 +5,7 @@
 use crate::charts::escape;
 use crate::compare::{mean_sd, money, shows_spread, Comparison, Cost, Metric, RunFigures};
 use crate::format::{count, ctime_utc, size_both};
+use crate::table::{device_text, model_text, rotational_text};
 use model::RunRecord;
 use std::fmt::Write;
 
@@ -139,16 +140,12 @@ fn target_cell(r: &RunRecord) -> String {
         let _ = write!(fs, " ({})", escape(o));
     }
     let size = t.device_bytes.map_or("unknown".into(), size_both);
-    let rot = match t.rotational {
-        Some(true) => ", rotational",
-        Some(false) => ", not rotational",
-        None => "",
-    };
+    let rot = rotational_text(t).map_or(String::new(), |r| format!(", rotational {}", escape(&r)));
     format!(
         "{}<br>{fs}<br>device {}, model {}<br>{size}{rot}",
         escape(&t.path),
-        opt(&t.device),
-        opt(&t.model)
+        opt(&device_text(t)),
+        opt(&model_text(t))
     )
 }
 

@@ -131,3 +131,16 @@ fn one_run_is_shown_without_a_spread() {
     assert!(!html.contains("1 runs") && !html.contains("1 groups"));
     assert!(html.contains("one run: no spread"));
 }
+
+#[test]
+fn a_virtual_disk_is_named_in_the_runs_table() {
+    let mut r = record(1, &[("disk", "vda")], 100, 1.0, 1.0, 10);
+    let t = &mut r.result.targets[0];
+    (t.rotational, t.model, t.virtual_disk) = (Some(true), None, Some("virtio".into()));
+    let html = render_report(&[r], &[]);
+    assert!(
+        html.contains("device vda (virtio), model unknown (virtio reports none)"),
+        "device and model"
+    );
+    assert!(html.contains("rotational yes (as virtio reports it: not known)"));
+}
