@@ -219,3 +219,40 @@ fn one_run_has_no_spread_and_is_one_run() {
     assert!(out.status.success(), "{}", stderr_of(&out));
     assert!(stderr_of(&out).contains(" (1 run)"), "{}", stderr_of(&out));
 }
+
+/// A timeline of one run is one dot per panel: `chart --kind timeline`
+/// refuses it by saying why and what gives the figures, and leaves such
+/// groups out (naming them) when other groups have several runs.
+#[test]
+fn a_timeline_needs_a_group_of_two_runs() {
+    let dir = real_dir();
+    let db = dir.path().join("h.sqlite3");
+    save(&db, "a");
+    let svg = dir.path().join("t.svg");
+    let chart = || {
+        diskbench()
+            .args(["chart", "--kind", "timeline", "--by", "disk", "-o"])
+            .arg(&svg)
+            .arg(format!("--db={}", db.display()))
+            .output()
+            .unwrap()
+    };
+    let out = chart();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("each selected group has one run") && err.contains("diskbench compare"),
+        "{err}"
+    );
+    assert!(!svg.exists());
+    save(&db, "b");
+    save(&db, "b");
+    let out = chart();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains("left out the groups of one run, which have no timeline: a"));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.contains("b: run by run (2 runs)") && !text.contains("a: run by run"),
+        "{text}"
+    );
+}

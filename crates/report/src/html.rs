@@ -6,8 +6,10 @@
 //!
 //! Sections: the compare table, a bar chart per metric (linear and log
 //! pre-rendered; a switch shows one or the other), a run-by-run timeline
-//! per group, the latency percentile curves, the per-second series of each
-//! run (collapsed in `<details>`), and the runs with their host facts.
+//! per group of two runs or more (a group of one run gets a row of a small
+//! table instead: a line chart of one dot per panel is a page of nothing),
+//! the latency percentile curves, the per-second series of each run
+//! (collapsed in `<details>`), and the runs with their host facts.
 //!
 //! The one script does two things: the log-scale switch, and a self-check
 //! after the page is built: it lays out every chart (opening collapsed
@@ -139,13 +141,17 @@ pub fn render_report(records: &[RunRecord], by: &[String]) -> String {
         add(&mut body, &charts::bar_chart(&c, m, true), Some("log"));
     }
 
-    body.push_str(
-        "<h2 id=\"timelines\">Run by run</h2>\n<p class=\"muted\">Each group's runs in order: \
-         a burst-credit cliff shows as a drop.</p>\n",
-    );
-    for (_, svg) in charts::timeline_charts(records, by) {
-        add(&mut body, &svg, None);
+    body.push_str("<h2 id=\"timelines\">Run by run</h2>\n");
+    let timelines = charts::timeline_charts(records, by);
+    if !timelines.is_empty() {
+        body.push_str(
+            "<p class=\"muted\">Each group's runs in order: a burst-credit cliff shows as a drop.</p>\n",
+        );
     }
+    for (_, svg) in &timelines {
+        add(&mut body, svg, None);
+    }
+    body.push_str(&tables::one_run_table(&charts::one_run_groups(records, by)));
 
     body.push_str("<h2 id=\"percentiles\">Latency percentiles</h2>\n");
     add(&mut body, &charts::percentile_chart(records, by), None);

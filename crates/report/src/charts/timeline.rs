@@ -14,15 +14,30 @@ use crate::format::{count, ctime_utc};
 use crate::soak::SoakTracker;
 use model::RunRecord;
 
-/// One timeline per group, in the comparison's order: `(group label, svg)`.
+/// One timeline per group of two runs or more, in the comparison's order:
+/// `(group label, svg)`. A group of one run has none: four panels with one
+/// dot each show nothing a table does not (see [`one_run_groups`]).
 pub fn timeline_charts(records: &[RunRecord], by: &[String]) -> Vec<(String, String)> {
     group_runs(records, by)
         .into_iter()
         .enumerate()
+        .filter(|(_, (_, runs))| runs.len() >= 2)
         .map(|(i, (labels, runs))| {
             let name = group_label(by, &labels);
             let svg = timeline_chart(&name, i, &runs);
             (name, svg)
+        })
+        .collect()
+}
+
+/// The groups [`timeline_charts`] leaves out, each with its one run:
+/// `(group label, run)`, in the comparison's order.
+pub fn one_run_groups<'a>(records: &'a [RunRecord], by: &[String]) -> Vec<(String, &'a RunRecord)> {
+    group_runs(records, by)
+        .into_iter()
+        .filter_map(|(labels, runs)| match runs[..] {
+            [run] => Some((group_label(by, &labels), run)),
+            _ => None,
         })
         .collect()
 }

@@ -149,6 +149,47 @@ fn target_cell(r: &RunRecord) -> String {
     )
 }
 
+/// The figures of the groups that have one run, where the timelines are:
+/// one row each instead of a chart of one dot per panel.
+pub(super) fn one_run_table(groups: &[(String, &RunRecord)]) -> String {
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "<p>A group of one run has no run-by-run chart; its figures:</p>\n\
+         <div class=\"wide\"><table class=\"one-run\">\n<thead><tr><th>group</th><th>run</th>\
+         <th>started (UTC)</th>",
+    );
+    for m in Metric::ALL {
+        let _ = write!(out, "<th class=\"num\">{}</th>", m.title());
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for (name, r) in groups {
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td><a href=\"#run-{id}\">{id}</a></td><td>{}</td>",
+            escape(name),
+            ctime_utc(r.result.started_unix_ms / 1000),
+            id = r.id,
+        );
+        figure_cells(&mut out, r);
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table></div>\n");
+    out
+}
+
+/// A run's four figures as right-aligned cells, `n/a` where it has none.
+fn figure_cells(out: &mut String, r: &RunRecord) {
+    let f = RunFigures::of(&r.result);
+    for m in Metric::ALL {
+        let v = f
+            .get(m)
+            .map_or("n/a".into(), |v| crate::charts::bar::value_text(m, v));
+        let _ = write!(out, "<td class=\"num\">{}</td>", escape(&v));
+    }
+}
+
 pub(super) fn runs_table(runs: &[&RunRecord]) -> String {
     if runs.is_empty() {
         return "<p>No runs.</p>\n".into();
@@ -162,7 +203,6 @@ pub(super) fn runs_table(runs: &[&RunRecord]) -> String {
     }
     out.push_str("<th>notes</th></tr></thead>\n<tbody>\n");
     for r in runs {
-        let f = RunFigures::of(&r.result);
         let _ = write!(
             out,
             "<tr id=\"run-{id}\"><td>{id}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
@@ -173,12 +213,7 @@ pub(super) fn runs_table(runs: &[&RunRecord]) -> String {
             target_cell(r),
             id = r.id,
         );
-        for m in Metric::ALL {
-            let v = f
-                .get(m)
-                .map_or("n/a".into(), |v| crate::charts::bar::value_text(m, v));
-            let _ = write!(out, "<td class=\"num\">{}</td>", escape(&v));
-        }
+        figure_cells(&mut out, r);
         let mut notes: Vec<String> = r
             .result
             .warnings
