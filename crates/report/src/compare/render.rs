@@ -129,15 +129,22 @@ pub fn shows_spread(c: &Comparison) -> bool {
     })
 }
 
-/// Notes under the table: what ± means (when one is shown), why a
-/// group's figures or costs are mixed or unknown.
-fn notes(c: &Comparison) -> String {
+/// Notes under the table: what ± means (when one is shown; on the
+/// terminal, where the interval is too), why a group's figures or costs
+/// are mixed or unknown.
+fn notes(c: &Comparison, terminal: bool) -> String {
     let mut out = String::new();
-    if shows_spread(c) {
-        let _ = writeln!(
-            out,
-            "{PLUS_MINUS_NOTE}; --format csv or json adds the 95% confidence interval of the mean"
-        );
+    match (shows_spread(c), terminal) {
+        (true, true) => {
+            let _ = writeln!(
+                out,
+                "{PLUS_MINUS_NOTE}; --format csv or json adds the 95% confidence interval of the mean"
+            );
+        }
+        (true, false) => {
+            let _ = writeln!(out, "{PLUS_MINUS_NOTE}");
+        }
+        (false, _) => {}
     }
     for g in &c.groups {
         for (m, shapes) in &g.mixed {
@@ -190,7 +197,7 @@ pub fn render_table(c: &Comparison) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    out.push_str(&notes(c));
+    out.push_str(&notes(c, true));
     out
 }
 
@@ -213,7 +220,7 @@ pub fn render_markdown(c: &Comparison) -> String {
     for r in &rows {
         out.push_str(&line(r));
     }
-    let notes = notes(c);
+    let notes = notes(c, false);
     if !notes.is_empty() {
         out.push('\n');
         for n in notes.lines() {

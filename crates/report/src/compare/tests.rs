@@ -345,6 +345,8 @@ fn table_and_markdown_look_like_seed_000() {
         md.contains("\n- ± is the sample standard deviation"),
         "{md}"
     );
+    // A blog post has no command line: the --format hint is the terminal's.
+    assert!(!md.contains("--format") && table.contains("--format csv or json"));
 }
 
 #[test]
