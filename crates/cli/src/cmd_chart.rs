@@ -66,6 +66,11 @@ pub fn run(args: ChartArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
+    let example = if png { "chart.png" } else { "chart.svg" };
+    if let Some(problem) = crate::cmd_report::output_path_problem(&args.output, example) {
+        eprintln!("diskbench chart: {problem}");
+        return Ok(Exit::Usage);
+    }
     let store = crate::history::open(&args.db)?;
     let runs = match load_or_exit("chart", &args.selection, &store) {
         Ok(runs) => runs,

@@ -1,0 +1,85 @@
+//! What a new user types first, wrong as often as right: each mistake is a
+//! usage error (exit 2) that says in diskbench's words what was wrong and
+//! what to type instead, never a message from the parser's internals.
+
+mod common;
+use common::*;
+
+/// Saves a null-engine run in `db`, so the history commands have one to read.
+fn save_one(db: &std::path::Path) {
+    let out = diskbench()
+        .args(["fio", "--name=t", "--ioengine=null", "--size=4m"])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+}
+
+/// `show abc` used to answer "invalid digit found in string".
+#[test]
+fn a_run_id_that_is_not_a_number_names_where_ids_come_from() {
+    let dir = real_dir();
+    let db = dir.path().join("h.sqlite3");
+    save_one(&db);
+    let cases: [&[&str]; 6] = [
+        &["show", "abc"],
+        &["show", "0"],
+        &["rm", "1", "x"],
+        &["export", "1.5"],
+        &["compare", "last"],
+        &["report", "-o", "r.html", "first"],
+    ];
+    for args in cases {
+        let out = diskbench()
+            .args(args)
+            .arg(format!("--db={}", db.display()))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("is not a run id"), "{args:?}: {err}");
+        assert!(err.contains("diskbench history"), "{args:?}: {err}");
+        assert!(!err.contains("invalid digit"), "{args:?}: {err}");
+    }
+}
+
+/// `report -o` or `chart -o` into a directory that is not there (or onto a
+/// directory) is the user's to fix: exit 2 naming it, not an I/O error.
+#[test]
+fn an_output_in_a_missing_directory_is_a_usage_error() {
+    let dir = real_dir();
+    let db = dir.path().join("h.sqlite3");
+    save_one(&db);
+    let missing = dir.path().join("no/such/dir/r.html");
+    let here = dir.path().display().to_string();
+    let cases: [(Vec<String>, &str); 3] = [
+        (
+            vec!["report".into(), "-o".into(), missing.display().to_string()],
+            "does not exist: create it or choose another -o",
+        ),
+        (
+            vec![
+                "chart".into(),
+                "-o".into(),
+                missing.with_extension("svg").display().to_string(),
+            ],
+            "does not exist: create it or choose another -o",
+        ),
+        (
+            vec!["report".into(), "-o".into(), here.clone()],
+            "is a directory: give a file name, e.g. -o",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = diskbench()
+            .args(&args)
+            .arg(format!("--db={}", db.display()))
+            .output()
+            .unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+    assert!(!dir.path().join("no").exists());
+}
