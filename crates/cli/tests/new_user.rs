@@ -83,3 +83,26 @@ fn an_output_in_a_missing_directory_is_a_usage_error() {
     }
     assert!(!dir.path().join("no").exists());
 }
+
+/// A negative price was taken for a flag, and clap's tip (`-- -1`) would
+/// have made it the directory to measure: it is refused as a price instead.
+#[test]
+fn a_negative_price_is_refused_as_a_price() {
+    for flag in [
+        "--price-gib-month",
+        "--price-per-million-ios",
+        "--price-month",
+    ] {
+        let out = diskbench()
+            .args(["run", "--no-save", flag, "-1"])
+            .output()
+            .unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {err}");
+        assert!(
+            err.contains("'-1' is not a price: use a number of at least 0"),
+            "{flag}: {err}"
+        );
+        assert!(!err.contains("-- -1"), "{flag}: {err}");
+    }
+}
