@@ -76,6 +76,10 @@ pub fn run(args: ChartArgs) -> anyhow::Result<Exit> {
         Ok(runs) => runs,
         Err(exit) => return exit,
     };
+    if let Some(problem) = crate::cmd_compare::unknown_by_label(&runs, &args.by) {
+        eprintln!("diskbench chart: {problem}");
+        return Ok(Exit::Usage);
+    }
     let svgs: Vec<String> = match args.kind {
         Kind::Bar => {
             let metric = match args.metric {

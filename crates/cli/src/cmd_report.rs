@@ -55,6 +55,10 @@ pub fn run(args: ReportArgs) -> anyhow::Result<Exit> {
         Ok(runs) => runs,
         Err(exit) => return exit,
     };
+    if let Some(problem) = crate::cmd_compare::unknown_by_label(&runs, &args.by) {
+        eprintln!("diskbench report: {problem}");
+        return Ok(Exit::Usage);
+    }
     let html = report::html::render_report(&runs, &args.by);
     std::fs::write(&args.output, html)
         .with_context(|| format!("writing the report to {}", args.output.display()))?;

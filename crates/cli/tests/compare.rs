@@ -135,17 +135,34 @@ fn grouping_by_a_label_no_run_has_is_a_usage_error() {
     let db = dir.path().join("h.sqlite3");
     save(&db, "a");
     save(&db, "b");
-    let out = diskbench()
-        .args(["compare", "--by", "nosuchlabel"])
-        .arg(format!("--db={}", db.display()))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", stdout_of(&out));
-    let err = stderr_of(&out);
-    assert!(
-        err.contains("'nosuchlabel'") && err.contains("the selected runs have: disk"),
-        "{err}"
-    );
+    // The report and a chart group the same way, so they refuse it too.
+    let html = dir.path().join("r.html");
+    let svg = dir.path().join("c.svg");
+    let commands: [Vec<&std::ffi::OsStr>; 3] = [
+        vec!["compare".as_ref()],
+        vec!["report".as_ref(), "-o".as_ref(), html.as_os_str()],
+        vec!["chart".as_ref(), "-o".as_ref(), svg.as_os_str()],
+    ];
+    for command in commands {
+        let out = diskbench()
+            .args(&command)
+            .args(["--by", "nosuchlabel"])
+            .arg(format!("--db={}", db.display()))
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{command:?}: {}",
+            stdout_of(&out)
+        );
+        let err = stderr_of(&out);
+        assert!(
+            err.contains("'nosuchlabel'") && err.contains("the selected runs have: disk"),
+            "{command:?}: {err}"
+        );
+    }
+    assert!(!html.exists() && !svg.exists());
 }
 
 /// A run of several jobs gives one series chart per job, all in the one
