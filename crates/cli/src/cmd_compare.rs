@@ -16,9 +16,13 @@ use report::compare;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
+    /// Aligned columns for the terminal, mean ± sd
     Table,
+    /// The same as a Markdown table, for blog posts and issues
     Markdown,
+    /// One row per group, every statistic in its own column (95% interval too)
     Csv,
+    /// The groups with mean, stddev and 95% interval per metric, for programs
     Json,
 }
 
@@ -27,6 +31,7 @@ pub struct CompareArgs {
     /// Group runs by these labels (comma-separated); default: runs with the same labels group together
     #[arg(long, value_delimiter = ',', value_name = "LABEL,...")]
     by: Vec<String>,
+    /// How to print the comparison
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
     #[command(flatten)]

@@ -106,3 +106,20 @@ fn a_negative_price_is_refused_as_a_price() {
         assert!(!err.contains("-- -1"), "{flag}: {err}");
     }
 }
+
+/// `compare --help` says what each --format is for, not only its name.
+#[test]
+fn compare_help_explains_each_format() {
+    let out = diskbench().args(["compare", "--help"]).output().unwrap();
+    let help = stdout_of(&out);
+    for line in [
+        "- table:",
+        "- markdown:",
+        "- csv:",
+        "- json:",
+        "blog posts",
+        "95% interval",
+    ] {
+        assert!(help.contains(line), "{line:?} in {help}");
+    }
+}
