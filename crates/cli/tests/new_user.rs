@@ -123,3 +123,62 @@ fn compare_help_explains_each_format() {
         assert!(help.contains(line), "{line:?} in {help}");
     }
 }
+
+/// A directory this user may not write in is the user's to fix, as a
+/// read-only mount is: every command that makes test files there exits 2
+/// naming it, before describing the target (`run` used to print the
+/// target's facts, then fail with exit 1; `meta` alone said 2).
+#[test]
+fn a_directory_the_user_cannot_write_is_a_usage_error_for_every_command() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::Command as StdCommand;
+    let bin = assert_cmd::cargo::cargo_bin("diskbench");
+    // Root may write anywhere: run as nobody (65534) through setpriv.
+    let as_user = |args: &[&str]| -> std::process::Output {
+        let mut cmd = match is_root() {
+            true => {
+                let mut c = StdCommand::new("setpriv");
+                c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                    .arg(&bin);
+                c
+            }
+            false => StdCommand::new(&bin),
+        };
+        cmd.args(args)
+            .env("DISKBENCH_DB", "/nonexistent/history.sqlite3");
+        cmd.output().expect("diskbench runs")
+    };
+    if is_root() && StdCommand::new("setpriv").arg("--help").output().is_err() {
+        testbed::skip("needs setpriv (util-linux) to run as an unprivileged user");
+        return;
+    }
+    let dir = real_dir();
+    let shut = dir.path().join("shut");
+    std::fs::create_dir(&shut).unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&shut, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let d = shut.to_str().unwrap();
+    let directory = format!("--directory={d}");
+    let cases: [&[&str]; 6] = [
+        &["run", "--no-save", "--size", "1m", "--runtime", "1", d],
+        &["fio", "--no-save", "--name=t", "--size=64k", &directory],
+        &["ping", "-c", "1", d],
+        &["meta", "-n", "1", d],
+        &["fileserver", "-t", "1", d],
+        &["gobonniego", "-dir", d, "-size", "0.001"],
+    ];
+    for args in cases {
+        let out = as_user(args);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("is not writable by this user") && err.contains("choose a directory"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !stdout_of(&out).contains("Filesystem"),
+            "{args:?}: described first"
+        );
+    }
+    assert!(entries(&shut).is_empty());
+}

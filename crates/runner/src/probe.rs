@@ -120,14 +120,23 @@ fn mount_of(path: &Path) -> Option<Mount> {
     best
 }
 
-/// Why files cannot be written under `dir` when its mount is read-only:
-/// the message names the mount and the two ways out.
+/// Why files cannot be written under `dir`: its mount is read-only (the
+/// message names the mount and the two ways out), or its permissions shut
+/// this user out. Either is the user's to fix by choosing another place,
+/// so callers make it a usage error, found before anything is printed.
 pub fn read_only_refusal(dir: &Path) -> Option<String> {
     let abs = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let m = mount_of(&abs)?;
-    if !m.options.split(',').any(|o| o == "ro") {
-        return None;
-    }
+    let read_only_mount = mount_of(&abs).filter(|m| m.options.split(',').any(|o| o == "ro"));
+    let Some(m) = read_only_mount else {
+        return match sys::may_write_in(&abs) {
+            Err(e) if e.raw_os_error() == Some(libc::EACCES) => Some(format!(
+                "{} is not writable by this user ({e}): choose a directory you can write to, \
+                 or change its permissions",
+                dir.display()
+            )),
+            _ => None,
+        };
+    };
     Some(format!(
         "{} is on a read-only file system ({} mounted ro at {}): choose a directory on a \
          writable file system, or remount it read-write (mount -o remount,rw {})",
