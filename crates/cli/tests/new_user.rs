@@ -182,3 +182,26 @@ fn a_directory_the_user_cannot_write_is_a_usage_error_for_every_command() {
     }
     assert!(entries(&shut).is_empty());
 }
+
+/// `import` says "1 job" and "2 runs", not "1 job(s)".
+#[test]
+fn import_counts_in_words() {
+    let dir = real_dir();
+    let db = dir.path().join("h.sqlite3");
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let out = diskbench()
+        .arg("import")
+        .arg(fixtures.join("fio-3.33-randrw.json"))
+        .arg(fixtures.join("gobonniego-1.0.10-runs2.json"))
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    assert!(text.contains("(fio-3.33, 1 job) as run 1 in"), "{text}");
+    assert!(
+        text.contains("(gobonniego-1.0.10, 2 runs) as runs 2, 3 in"),
+        "{text}"
+    );
+    assert!(!text.contains("(s)"), "{text}");
+}
