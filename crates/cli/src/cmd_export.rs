@@ -28,7 +28,7 @@ pub enum Format {
 #[derive(Args)]
 pub struct ExportArgs {
     /// The run's id (see `diskbench history`)
-    #[arg(value_name = "RUN")]
+    #[arg(value_name = "RUN", value_parser = crate::selection::parse_run_id)]
     id: i64,
     #[arg(long, value_enum, default_value = "json")]
     format: Format,

@@ -299,13 +299,9 @@ fn bonnie_latency(ns: u64) -> String {
     }
 }
 
+/// A time in the phase table, as the `run` table writes one (`86.3 us`).
 fn short_ns(ns: u64) -> String {
-    match ns {
-        0..=999 => format!("{ns}ns"),
-        1_000..=999_999 => format!("{:.1}us", ns as f64 / 1e3),
-        1_000_000..=999_999_999 => format!("{:.1}ms", ns as f64 / 1e6),
-        _ => format!("{:.2}s", ns as f64 / 1e9),
-    }
+    report::format::latency(ns as f64)
 }
 
 fn text(r: &MetaResult, machine: &str) -> String {
@@ -385,13 +381,14 @@ fn text(r: &MetaResult, machine: &str) -> String {
     for x in &r.phases {
         let h = &x.latency;
         let star = if x.too_short() { "*" } else { " " };
-        let _ = writeln!(
+        let _ =
+            writeln!(
             out,
-            "{:<18} {:>8} {:>9.0}{star} {:>8.3}s {:>8} {:>5.0}  {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
+            "{:<18} {:>8} {:>9.0}{star} {:>9} {:>8} {:>5.0}  {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
             x.phase.name(),
             x.files,
             x.files_per_sec(),
-            x.elapsed.as_secs_f64(),
+            format!("{:.3} s", x.elapsed.as_secs_f64()),
             if x.phase.syncs() { short_ns(x.sync.as_nanos() as u64) } else { "-".into() },
             x.cpu_pct(),
             short_ns(h.min()),

@@ -12,7 +12,7 @@ use model::{RunKind, RunRecord};
 #[derive(Args)]
 pub struct ShowArgs {
     /// The run's id (see `diskbench history`)
-    #[arg(value_name = "RUN")]
+    #[arg(value_name = "RUN", value_parser = crate::selection::parse_run_id)]
     id: i64,
     #[command(flatten)]
     db: DbArgs,

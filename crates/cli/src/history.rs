@@ -57,13 +57,13 @@ pub struct TagArgs {
     #[arg(long = "label", value_name = "KEY=VALUE", value_parser = parse_label)]
     pub labels: Vec<(String, String)>,
     /// Price per GiB-month of the storage, for the cost columns of `compare`
-    #[arg(long, value_name = "PRICE", value_parser = parse_price)]
+    #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
     pub price_gib_month: Option<f64>,
     /// Price per million I/O requests
-    #[arg(long, value_name = "PRICE", value_parser = parse_price)]
+    #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
     pub price_per_million_ios: Option<f64>,
     /// Flat monthly price (provisioned IOPS, a VPS plan)
-    #[arg(long, value_name = "PRICE", value_parser = parse_price)]
+    #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
     pub price_month: Option<f64>,
 }
 

@@ -203,20 +203,23 @@ pub struct Finished<'a> {
 }
 
 impl Finished<'_> {
-    /// `run 3/30 at 0:12:34: IOPS 3634, Read 512.3 MB/s, Write 301.2 MB/s`.
+    /// `run 3/30 at 0:12:34: IOPS 3634, Read 512.3 MB/s, Write 301.2 MB/s`;
+    /// a figure the run has not is `n/a` without its unit (`Write n/a`).
     pub fn line(&self) -> String {
         let of = self.of.map(|n| format!("/{n}")).unwrap_or_default();
         let h = report::headline_figures(&self.outcome.result);
-        let fig = |f: Option<report::HeadlineFigure>, decimals: usize| {
-            f.map_or("-".to_string(), |f| format!("{:.decimals$}", f.value))
+        let fig = |f: Option<report::HeadlineFigure>, decimals: usize, unit: &str| {
+            f.map_or("n/a".to_string(), |f| {
+                format!("{:.decimals$}{unit}", f.value)
+            })
         };
         let mut line = format!(
-            "run {}{of} at {}: IOPS {}, Read {} MB/s, Write {} MB/s",
+            "run {}{of} at {}: IOPS {}, Read {}, Write {}",
             self.run,
             clock(self.at),
-            fig(h.iops, 0),
-            fig(h.read_mb_per_sec, 1),
-            fig(h.write_mb_per_sec, 1)
+            fig(h.iops, 0, ""),
+            fig(h.read_mb_per_sec, 1, " MB/s"),
+            fig(h.write_mb_per_sec, 1, " MB/s")
         );
         match &self.outcome.failure {
             Some(RunError::Interrupted) => line.push_str(" (interrupted)"),

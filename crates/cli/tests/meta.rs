@@ -96,6 +96,19 @@ fn meta_text_shows_the_bonnie_block_and_csv_has_its_fields() {
     for name in PHASES {
         assert!(text.contains(name), "{text}");
     }
+    // diskbench's own phase table writes times as everywhere else, with a
+    // space before the unit (bonnie++'s block above keeps its `9395us`).
+    let table = &text[text.find("\nphase ").expect("the phase table")..];
+    for row in table
+        .lines()
+        .filter(|l| PHASES.iter().any(|p| l.starts_with(p)))
+    {
+        let glued = row
+            .split_whitespace()
+            .find(|w| w.starts_with(|c: char| c.is_ascii_digit()) && w.ends_with('s'));
+        assert_eq!(glued, None, "a unit glued to its number in {row:?}");
+        assert!(row.contains(" us ") || row.contains(" ms "), "{row}");
+    }
     let out = diskbench()
         .args(["meta", "-n", "1:1k:0:2", "-m", "box", "-z", "7", "--csv"])
         .arg(dir.path())

@@ -124,6 +124,9 @@ fn runs_3_with_a_pause_saves_3_runs_of_one_soak() {
         assert!(text.contains(&format!("run {k}/3 at ")), "{text}");
         assert!(text.contains(&format!("(history run {k},")), "{text}");
     }
+    // The job only reads: its write figure is "n/a", not a dash with a unit.
+    assert!(text.contains("MB/s, Write n/a"), "{text}");
+    assert!(!text.contains("- MB/s"), "{text}");
     // `history --soak` selects them, and the table shows the soak.
     assert_eq!(history_json(&db, &["--soak", &soak]).len(), 3);
     assert!(history_json(&db, &["--soak", "nope"]).is_empty());

@@ -33,7 +33,7 @@
 
 use crate::format::{latency, mb_per_sec, mib_per_sec, size_both};
 use crate::stats::{self, DIRECTIONS};
-use model::{DirStats, Direction, JobResult, RunResult};
+use model::{DirStats, Direction, JobResult, RunResult, TargetInfo};
 use std::fmt::Write;
 
 /// The default suite's job that gives the headline IOPS (4 KiB random reads and writes, QD32).
@@ -101,6 +101,34 @@ fn is_suite_test(name: &str, headline_job: &str) -> bool {
     name == headline_job || (stem(name).is_some() && stem(name) == stem(headline_job))
 }
 
+/// The device's kernel name, with what makes it virtual: `vda (virtio)`.
+pub fn device_text(t: &TargetInfo) -> Option<String> {
+    let device = t.device.clone()?;
+    Some(match &t.virtual_disk {
+        Some(kind) => format!("{device} ({kind})"),
+        None => device,
+    })
+}
+
+/// The model; a virtual disk's missing one says why it is missing.
+pub fn model_text(t: &TargetInfo) -> Option<String> {
+    match (&t.model, &t.virtual_disk) {
+        (Some(model), _) => Some(model.clone()),
+        (None, Some(kind)) => Some(format!("unknown ({kind} reports none)")),
+        (None, None) => None,
+    }
+}
+
+/// `yes` or `no`; a virtual disk's flag is the hypervisor's default (virtio
+/// says yes whatever backs it), so it is shown as not known.
+pub fn rotational_text(t: &TargetInfo) -> Option<String> {
+    let flag = if t.rotational? { "yes" } else { "no" };
+    Some(match &t.virtual_disk {
+        Some(kind) => format!("{flag} (as {kind} reports it: not known)"),
+        None => flag.to_string(),
+    })
+}
+
 /// What was measured, from `result.targets[0]`; every fact not known reads "unknown".
 pub fn target_header(result: &RunResult) -> String {
     let t = result.targets.first();
@@ -118,8 +146,8 @@ pub fn target_header(result: &RunResult) -> String {
             known(t.map(|t| t.path.clone()).filter(|p| !p.is_empty())),
         ),
         ("Filesystem", known(filesystem)),
-        ("Device", known(t.and_then(|t| t.device.clone()))),
-        ("Model", known(t.and_then(|t| t.model.clone()))),
+        ("Device", known(t.and_then(device_text))),
+        ("Model", known(t.and_then(model_text))),
         (
             "Device size",
             known(t.and_then(|t| t.device_bytes).map(size_both)),
@@ -128,13 +156,7 @@ pub fn target_header(result: &RunResult) -> String {
             "Free space",
             known(t.and_then(|t| t.free_bytes).map(size_both)),
         ),
-        (
-            "Rotational",
-            known(
-                t.and_then(|t| t.rotational)
-                    .map(|r| if r { "yes" } else { "no" }.to_string()),
-            ),
-        ),
+        ("Rotational", known(t.and_then(rotational_text))),
         ("I/O scheduler", known(t.and_then(|t| t.scheduler.clone()))),
         (
             "Block size",
@@ -439,6 +461,30 @@ pub fn headline(result: &RunResult) -> String {
 mod tests {
     use super::*;
     use crate::testutil::*;
+
+    /// A virtio disk says rotational=1 and has no model whatever backs it:
+    /// the header must not present either as a fact about the storage.
+    #[test]
+    fn a_virtual_disk_is_named_and_its_defaults_are_not_facts() {
+        let mut r = sample_run();
+        r.targets[0].rotational = Some(true);
+        r.targets[0].model = None;
+        r.targets[0].virtual_disk = Some("virtio".into());
+        let text = target_header(&r);
+        assert!(text.contains("Device        vda (virtio)\n"), "{text}");
+        assert!(
+            text.contains("Model         unknown (virtio reports none)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Rotational    yes (as virtio reports it: not known)\n"),
+            "{text}"
+        );
+        // A physical disk's facts stand as they are.
+        r.targets[0].virtual_disk = None;
+        let text = target_header(&r);
+        assert!(text.contains("Rotational    yes\n") && text.contains("Model         unknown\n"));
+    }
 
     #[test]
     fn header_lists_the_target_and_says_unknown() {
