@@ -1,6 +1,6 @@
-//! Repetition (issue 6): `--runs N`, `--duration D` and `--pause D` on
+//! Repetition: `--runs N`, `--duration D` and `--pause D` on
 //! `run` and `fio`. A cloud disk can be fast for twenty minutes and then
-//! lose most of its speed (seed 000); one run reports the burst and
+//! lose most of its speed (the IaaS disk-speed study); one run reports the burst and
 //! misleads, so a soak repeats the same jobs and keeps every run.
 //!
 //! Each run is a run of its own in the history, saved as it finishes, and

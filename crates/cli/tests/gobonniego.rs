@@ -1,4 +1,4 @@
-//! `diskbench gobonniego` (issue 5, item 1): GoBonnieGo's flags, its text
+//! `diskbench gobonniego`: GoBonnieGo's flags, its text
 //! lines and `-json` keys, the 90/10 IOPS mix from the counters, bad input
 //! refused with exit 2, and no test file left behind, even on Ctrl-C.
 

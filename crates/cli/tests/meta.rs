@@ -1,4 +1,4 @@
-//! `diskbench meta` (issue 5, item 3: bonnie++ -n) from the command line:
+//! `diskbench meta` (bonnie++ -n) from the command line:
 //! every phase touches exactly NUM×1024 files (also with --threads), the
 //! JSON names the six phases in order, the CSV line has bonnie++'s 50
 //! fields, no file is left behind, and bad input exits 2 with the fix.

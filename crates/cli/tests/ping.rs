@@ -1,4 +1,4 @@
-//! `diskbench ping` (issue 5, item 2: ioping): its request count, its
+//! `diskbench ping` (ioping): its request count, its
 //! summary and JSON, its safety rules for writes, its bad input and its
 //! signals. Every run is short (`-c 5 -i 0`, small working sets).
 

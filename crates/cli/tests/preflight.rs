@@ -1,4 +1,4 @@
-//! Issue 7: what is checked before any I/O, on real small filesystems
+//! What is checked before any I/O, on real small filesystems
 //! (mounted by the test as root; skipped with a reason elsewhere): a job
 //! that does not fit fails before writing and leaves nothing; a filesystem
 //! without O_DIRECT is a clear error, not a silent fallback; and a disk that

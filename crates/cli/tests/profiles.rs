@@ -1,4 +1,4 @@
-//! Issue 5: named profiles for `diskbench run --profile NAME`, listed by
+//! Named profiles for `diskbench run --profile NAME`, listed by
 //! `diskbench profiles`; each is data (tests in fio's form, then steps that
 //! are other diskbench commands) and takes --size and --runtime.
 
@@ -33,7 +33,7 @@ fn profiles_lists_every_profile_with_its_origin() {
         assert!(text.lines().any(|l| l.starts_with(name)), "{name}: {text}");
     }
     assert!(
-        text.contains("seed 001") && text.contains("CrystalDiskMark"),
+        text.contains("Adventures in Storageland") && text.contains("CrystalDiskMark"),
         "{text}"
     );
 }

@@ -1,4 +1,4 @@
-//! Issue 3, part 6: the fio jobs of the seed articles (copied unchanged into
+//! The fio jobs of the seed articles (copied unchanged into
 //! `crates/fio/tests/fixtures/`) run through `diskbench fio`, shortened with
 //! `--size=16m --runtime=1 --time_based` on the command line (which
 //! overrides what the jobs say), in a temporary directory, with JSON output
@@ -7,15 +7,15 @@
 //! Where a seed, as the article prints it, cannot run (in real fio 3.33
 //! neither), the test asserts the clear error, then applies the smallest
 //! substitution and runs the result:
-//! - seed 001 (three job sections): `directory=/a/fio` is redirected with
+//! - "Adventures in Storageland" (three job sections): `directory=/a/fio` is redirected with
 //!   `--directory=TMP`; the files run as they are, `fadvise_hint=0`
 //!   included (no posix_fadvise advice, as in fio).
-//! - seed 002 (five command lines, four written as one with
+//! - the 2014 EBS benchmark (five command lines, four written as one with
 //!   `-rw=<read,write,randread,randwrite>`): `-ioengine=libio` is the
 //!   article's typo (fio: "engine libio not loadable"); diskbench refuses it
 //!   and suggests libaio; with libaio it runs. `/tmp/testfile` is redirected
 //!   with `--filename=TMP/testfile`.
-//! - seed 004 (three command lines): the article's web page turned `--` into
+//! - the AWS vs DigitalOcean article (three command lines): the article's web page turned `--` into
 //!   en dashes (fio: "unable to open '–randrepeat=1' job file"); diskbench
 //!   names the typographic dash. With `--` the lines run as they are, with
 //!   `filename=test` in the temporary directory (the current directory);

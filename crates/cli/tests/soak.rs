@@ -1,4 +1,4 @@
-//! Issue 6, part 1: repetition (`--runs`, `--duration`, `--pause`) on `run`
+//! Repetition (`--runs`, `--duration`, `--pause`) on `run`
 //! and `fio`, each run saved as it finishes and written while it goes on,
 //! so a soak killed with SIGKILL keeps its finished runs and the series of
 //! the unfinished one up to its last seconds. The null engine makes the

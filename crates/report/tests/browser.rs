@@ -1,4 +1,4 @@
-//! Issue 4's "done when": headless Chromium opens the report from a file
+//! headless Chromium opens the report from a file
 //! with the network unusable, every chart draws, the console stays silent
 //! and no request leaves the page. A screenshot is kept for people.
 //!

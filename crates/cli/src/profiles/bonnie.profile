@@ -1,4 +1,4 @@
-# origin: seed 003, "bonnie++ on a VM" (bonnie++'s block write, rewrite, block read and random seeks, then -n metadata)
+# origin: the bonnie++ article, "bonnie++ on a VM" (bonnie++'s block write, rewrite, block read and random seeks, then -n metadata)
 # bonnie++ writes and reads in 8 KiB chunks through the page cache, and
 # seeks with three processes; diskbench keeps the chunks and the three
 # seekers but uses direct I/O, so the cache cannot inflate them (the seed's

@@ -1,4 +1,4 @@
-# origin: seed 004, "VPS disk speed with fio and ioping" (its three fio tests, then ioping -c 10)
+# origin: the AWS vs DigitalOcean article, "VPS disk speed with fio and ioping" (its three fio tests, then ioping -c 10)
 # ioping -c 10 at its 1 s interval takes 9 s whatever --runtime says; here
 # the ten requests are spread over the runtime (-i a tenth of it) and -w
 # ends them at the runtime.
