@@ -110,7 +110,7 @@ fn assert_parses(dir: &Path, args: &[String], jobs: usize, must_contain: &[&str]
 const SEED_001: [(&str, usize); 3] = [("seq-read", 1), ("random-write", 8), ("read-write", 8)];
 
 #[test]
-fn seed_001_sections_run_unchanged() {
+fn adventures_in_storageland_sections_run_unchanged() {
     let dir = real_dir();
     for (name, numjobs) in SEED_001 {
         let file = fixture(&format!("001_{name}.fio")).display().to_string();
@@ -138,7 +138,7 @@ fn seed_001_sections_run_unchanged() {
 }
 
 #[test]
-fn seed_001_as_the_article_runs_it_with_section() {
+fn adventures_in_storageland_as_the_article_runs_it_with_section() {
     // `fio --section=seq-read ./fio.cfg`, the three sections in one file.
     let dir = real_dir();
     let all: String = SEED_001
@@ -165,7 +165,7 @@ fn seed_001_as_the_article_runs_it_with_section() {
 
 /// Seed 002's command lines: continuation lines joined, `$ fio` dropped, the
 /// `<read,write,randread,randwrite>` template written out: five lines.
-fn seed_002_lines() -> Vec<Vec<String>> {
+fn the_ebs_benchmark_lines() -> Vec<Vec<String>> {
     let text = fixture_text("002_commands.txt");
     let mut lines = Vec::new();
     for block in text.split("\n\n").filter(|b| !b.trim().is_empty()) {
@@ -192,8 +192,8 @@ fn seed_002_lines() -> Vec<Vec<String>> {
 }
 
 #[test]
-fn seed_002_command_lines() {
-    let lines = seed_002_lines();
+fn the_ebs_benchmark_command_lines() {
+    let lines = the_ebs_benchmark_lines();
     assert_eq!(lines.len(), 5);
     let dir = real_dir();
     for line in lines {
@@ -233,7 +233,7 @@ fn seed_002_command_lines() {
 }
 
 #[test]
-fn seed_004_command_lines() {
+fn the_aws_vs_digitalocean_article_command_lines() {
     let text = fixture_text("004_commands.txt");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3);

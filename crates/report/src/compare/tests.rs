@@ -302,7 +302,7 @@ fn one_run_shows_no_spread_anywhere() {
 }
 
 #[test]
-fn table_and_markdown_look_like_seed_000() {
+fn table_and_markdown_look_like_the_iaas_study() {
     let c = compare(&sample(), &by(&["provider", "disk"]));
     let table = render_table(&c);
     let lines: Vec<&str> = table.lines().collect();
