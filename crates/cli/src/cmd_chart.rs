@@ -16,7 +16,7 @@ use std::path::PathBuf;
 pub enum Kind {
     /// One metric across groups, with error bars
     Bar,
-    /// Run-by-run figures per group: where a throttling cliff shows
+    /// Run-by-run figures per group of two runs or more: where a throttling cliff shows
     Timeline,
     /// Latency percentile curves per group, log axis
     Percentiles,
@@ -66,11 +66,20 @@ pub fn run(args: ChartArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
+    let example = if png { "chart.png" } else { "chart.svg" };
+    if let Some(problem) = crate::cmd_report::output_path_problem(&args.output, example) {
+        eprintln!("diskbench chart: {problem}");
+        return Ok(Exit::Usage);
+    }
     let store = crate::history::open(&args.db)?;
     let runs = match load_or_exit("chart", &args.selection, &store) {
         Ok(runs) => runs,
         Err(exit) => return exit,
     };
+    if let Some(problem) = crate::cmd_compare::unknown_by_label(&runs, &args.by) {
+        eprintln!("diskbench chart: {problem}");
+        return Ok(Exit::Usage);
+    }
     let svgs: Vec<String> = match args.kind {
         Kind::Bar => {
             let metric = match args.metric {
@@ -85,10 +94,26 @@ pub fn run(args: ChartArgs) -> anyhow::Result<Exit> {
                 args.log,
             )]
         }
-        Kind::Timeline => charts::timeline_charts(&runs, &args.by)
-            .into_iter()
-            .map(|(_, s)| s)
-            .collect(),
+        Kind::Timeline => {
+            let single = charts::one_run_groups(&runs, &args.by);
+            let charts = charts::timeline_charts(&runs, &args.by);
+            if charts.is_empty() {
+                eprintln!(
+                    "diskbench chart: a timeline shows a group's runs one after another, and each \
+                     selected group has one run: `diskbench compare` gives their figures, or group \
+                     more runs together (fewer --by labels, or save more runs with --runs N)"
+                );
+                return Ok(Exit::Usage);
+            }
+            if !single.is_empty() {
+                let names: Vec<&str> = single.iter().map(|(name, _)| name.as_str()).collect();
+                eprintln!(
+                    "diskbench chart: left out the groups of one run, which have no timeline: {}",
+                    names.join(", ")
+                );
+            }
+            charts.into_iter().map(|(_, s)| s).collect()
+        }
         Kind::Percentiles => vec![charts::percentile_chart(&runs, &args.by)],
         Kind::Series => runs
             .iter()

@@ -1,22 +1,28 @@
-//! `diskbench compare`: seed 000's table. A row per group of runs (by
+//! `diskbench compare`: the IaaS disk-speed study's table. A row per group of runs (by
 //! label), IOPS, Read MB/s, Write MB/s and p99 latency as mean ± sd over
 //! the runs, and the costs when prices were given. Which job feeds which
 //! column is `report::compare`'s rule, defined once there. A column whose
 //! runs measured unlike jobs (another rw, bs, iodepth, numjobs, direct or
 //! engine) is not averaged but marked `mixed`, and a `--by` label no run
-//! has is an error: grouping by it would silently put every run in one row.
+//! has is an error ([`unknown_by_label`], which `report` and `chart` share):
+//! grouping by it would silently put every run in one row.
 
 use crate::history::DbArgs;
 use crate::outcome::Exit;
 use crate::selection::{load_or_exit, Selection};
 use clap::{Args, ValueEnum};
+use model::RunRecord;
 use report::compare;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
+    /// Aligned columns for the terminal, mean ± sd
     Table,
+    /// The same as a Markdown table, for blog posts and issues
     Markdown,
+    /// One row per group, every statistic in its own column (95% interval too)
     Csv,
+    /// The groups with mean, stddev and 95% interval per metric, for programs
     Json,
 }
 
@@ -25,6 +31,7 @@ pub struct CompareArgs {
     /// Group runs by these labels (comma-separated); default: runs with the same labels group together
     #[arg(long, value_delimiter = ',', value_name = "LABEL,...")]
     by: Vec<String>,
+    /// How to print the comparison
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
     #[command(flatten)]
@@ -33,23 +40,31 @@ pub struct CompareArgs {
     db: DbArgs,
 }
 
+/// A `--by` label no selected run has, named with the labels there are:
+/// grouping by it would silently put every run in one group. `compare`,
+/// `report` and `chart` all refuse it.
+pub fn unknown_by_label(runs: &[RunRecord], by: &[String]) -> Option<String> {
+    let known: std::collections::BTreeSet<&String> =
+        runs.iter().flat_map(|r| r.labels.keys()).collect();
+    let missing = by.iter().find(|k| !known.contains(k))?;
+    let list: Vec<&str> = known.iter().map(|k| k.as_str()).collect();
+    let have = match list.is_empty() {
+        true => "the selected runs have no labels (save runs with --label KEY=VALUE)".into(),
+        false => format!("the selected runs have: {}", list.join(", ")),
+    };
+    Some(format!(
+        "no selected run has the label '{missing}' to group --by: {have}"
+    ))
+}
+
 pub fn run(args: CompareArgs) -> anyhow::Result<Exit> {
     let store = crate::history::open(&args.db)?;
     let runs = match load_or_exit("compare", &args.selection, &store) {
         Ok(runs) => runs,
         Err(exit) => return exit,
     };
-    let known: std::collections::BTreeSet<&String> =
-        runs.iter().flat_map(|r| r.labels.keys()).collect();
-    if let Some(missing) = args.by.iter().find(|k| !known.contains(k)) {
-        let list: Vec<&str> = known.iter().map(|k| k.as_str()).collect();
-        let have = match list.is_empty() {
-            true => "the selected runs have no labels (save runs with --label KEY=VALUE)".into(),
-            false => format!("the selected runs have: {}", list.join(", ")),
-        };
-        eprintln!(
-            "diskbench compare: no selected run has the label '{missing}' to group --by: {have}"
-        );
+    if let Some(problem) = unknown_by_label(&runs, &args.by) {
+        eprintln!("diskbench compare: {problem}");
         return Ok(Exit::Usage);
     }
     let c = compare::compare(&runs, &args.by);

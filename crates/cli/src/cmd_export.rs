@@ -1,7 +1,9 @@
 //! `diskbench export RUN --format json|fio-json|csv`: one run out of the
 //! history for other tools: diskbench's own record (everything, histograms
 //! included), fio-compatible JSON, or CSV with one row per job and
-//! direction.
+//! direction. A run of `meta` or `fileserver` has no fio-shaped jobs (file
+//! operations are not reads and writes of a block size): fio's JSON and the
+//! CSV are refused for it, naming `--format json`, which holds its figures.
 
 use crate::cmd_history::csv_field;
 use crate::history::DbArgs;
@@ -26,7 +28,7 @@ pub enum Format {
 #[derive(Args)]
 pub struct ExportArgs {
     /// The run's id (see `diskbench history`)
-    #[arg(value_name = "RUN")]
+    #[arg(value_name = "RUN", value_parser = crate::selection::parse_run_id)]
     id: i64,
     #[arg(long, value_enum, default_value = "json")]
     format: Format,
@@ -36,6 +38,20 @@ pub struct ExportArgs {
 
 pub fn run(args: ExportArgs) -> anyhow::Result<Exit> {
     let record = crate::history::open(&args.db)?.get(args.id)?;
+    let fio_shaped = !matches!(args.format, Format::Json);
+    if let (true, true, Some(w)) = (
+        fio_shaped,
+        record.result.jobs.is_empty(),
+        &record.result.workload,
+    ) {
+        eprintln!(
+            "diskbench export: run {} is a `{}` run: its operations have no fio shape, so there \
+             is nothing to write as fio's JSON or CSV; `diskbench export {} --format json` \
+             gives its figures (under result.workload.document)",
+            record.id, w.command, record.id
+        );
+        return Ok(Exit::Usage);
+    }
     match args.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&record)?),
         Format::FioJson => print!("{}", report::json::render_with_histograms(&record.result)),

@@ -11,6 +11,11 @@
 //! `--json` prints one document (`throughput_mb_per_sec`, `clients`,
 //! `duration_s`, `max_latency_ms`, `operations: [{name, count, mean_ns,
 //! p99_ns, max_ns}]`, ...), with `error` when the run did not end well.
+//!
+//! The run is saved in the history (`--db`, `--label`, `--no-save`, as for
+//! `run`) with dbench's table and the JSON, whichever was printed; its file
+//! operations have no fio shape, so it has no jobs (no IOPS or MB/s in
+//! `history`): `show` prints the table, `export --format json` the JSON.
 
 use crate::outcome::Exit;
 use clap::Args;
@@ -71,6 +76,8 @@ pub struct FileserverArgs {
     /// Print the built-in mix as a dbench loadfile and exit
     #[arg(long)]
     show_mix: bool,
+    #[command(flatten)]
+    save: crate::history::SaveArgs,
 }
 
 /// The checked flags.
@@ -89,6 +96,7 @@ pub fn run(args: FileserverArgs) -> anyhow::Result<Exit> {
         Ok(plan) => plan,
         Err(e) => return Ok(fail(&args, &RunError::Usage(e))),
     };
+    let started_unix_ms = crate::timefmt::now_ms();
     // Before the directory exists, so a signal never leaves it behind.
     let stop = crate::outcome::stop_on_signals()?;
     let mut workspace = runner::Workspace::default();
@@ -122,7 +130,25 @@ pub fn run(args: FileserverArgs) -> anyhow::Result<Exit> {
         eprint!("\r\x1b[2K");
     }
     drop(workspace);
-    Ok(finish(&args, &plan.load, &summary))
+    let (exit, printed) = finish(&args, &plan.load, &summary);
+    let workload =
+        (summary.ops.iter().any(|(_, h)| h.count() > 0)).then(|| crate::history::Workload {
+            kind: model::RunKind::Fileserver,
+            target: plan.dir.clone(),
+            started_unix_ms,
+            text: fileserver::report::text(&summary),
+            document: printed.document,
+            jobs: Vec::new(),
+            error: printed.error,
+            interrupted: summary.interrupted,
+        });
+    Ok(crate::history::save_workload(workload, &args.save, exit))
+}
+
+/// What `finish` printed, for the history.
+struct Printed {
+    document: serde_json::Value,
+    error: Option<String>,
 }
 
 fn secs(d: Duration) -> String {
@@ -248,7 +274,7 @@ fn progress_line() -> Option<ProgressFn> {
 }
 
 /// Prints the result and what went wrong, and chooses the exit code.
-fn finish(args: &FileserverArgs, load: &Loadfile, s: &Summary) -> Exit {
+fn finish(args: &FileserverArgs, load: &Loadfile, s: &Summary) -> (Exit, Printed) {
     for m in &s.samples {
         eprintln!(
             "{}:{}: client {}: {} returned {}, the loadfile expects {}{}",
@@ -288,12 +314,12 @@ fn finish(args: &FileserverArgs, load: &Loadfile, s: &Summary) -> Exit {
             s.short_reads
         );
     }
+    let mut doc = fileserver::report::json(s, runner::TOOL_VERSION);
+    if let Some(f) = &failure {
+        doc["error"] = json!(f.message);
+        doc["failure"] = report::json::failure_value(f);
+    }
     if args.json {
-        let mut doc = fileserver::report::json(s, runner::TOOL_VERSION);
-        if let Some(f) = &failure {
-            doc["error"] = json!(f.message);
-            doc["failure"] = report::json::failure_value(f);
-        }
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     } else {
         print!("{}", fileserver::report::text(s));
@@ -301,7 +327,12 @@ fn finish(args: &FileserverArgs, load: &Loadfile, s: &Summary) -> Exit {
     if let Some(f) = &failure {
         eprintln!("diskbench fileserver: {}", f.message);
     }
-    Exit::of_kind(failure.map(|f| f.kind))
+    let exit = Exit::of_kind(failure.as_ref().map(|f| f.kind));
+    let printed = Printed {
+        document: doc,
+        error: failure.map(|f| f.message),
+    };
+    (exit, printed)
 }
 
 /// Nothing measured: the message (and a JSON document with `error`), exit 2

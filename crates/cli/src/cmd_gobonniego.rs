@@ -9,6 +9,16 @@
 //! [`workloads::gobonniego`]; this file prints: the result lines on stdout
 //! as each test ends (or the `-json` document at the end), GoBonnieGo's
 //! `-v` diagnostics, how the cache was dropped and the warnings on stderr.
+//!
+//! Each GoBonnieGo run is saved in the history (diskbench's `--db`,
+//! `--label`, `--no-save`, `--price-*`, as for `run`) as `import` saves a
+//! GoBonnieGo `-json` file, by the same conversion: three jobs named for
+//! what GoBonnieGo did, plus the run's lines and its part of the document.
+//!
+//! Before anything is written it says, once, what it will do to the page
+//! cache: as root that is the whole host's cache, which every other program
+//! on the machine feels, so nobody should learn it afterwards. `-dir`
+//! defaults to the current directory, as every other diskbench command.
 
 use crate::outcome::Exit;
 use workloads::gobonniego::{self as gbg, doc, CacheDrop, Event, Options};
@@ -26,6 +36,13 @@ struct Flags {
 }
 
 pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
+    let (args, save) = match crate::history::split_save_args(args) {
+        Ok(split) => split,
+        Err(e) => {
+            eprintln!("diskbench gobonniego: {e} ({USAGE_HINT})");
+            return Ok(Exit::Usage);
+        }
+    };
     let wants_json = args
         .iter()
         .any(|a| matches!(a.trim_start_matches('-'), "json" | "json=true" | "json=1"));
@@ -68,16 +85,17 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         verbose: flags.verbose,
         json: flags.json,
         last_drop: None,
+        lines: Vec::new(),
     };
     let out = gbg::run(opts, &stop, &mut |e| printer.event(e));
     for w in &out.report.warnings {
         eprintln!("diskbench gobonniego: warning: {w}");
     }
+    let document = doc::Document::new(&out.report, out.failure.as_ref());
     if flags.json {
-        let document = doc::Document::new(&out.report, out.failure.as_ref());
         println!("{}", serde_json::to_string(&document)?);
     }
-    Ok(match out.failure {
+    let exit = match &out.failure {
         None => Exit::Ok,
         Some(gbg::Error::Usage(m)) => {
             eprintln!("diskbench gobonniego: {m}");
@@ -93,7 +111,69 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
             eprintln!("diskbench gobonniego: {e}; test files removed");
             Exit::Runtime
         }
-    })
+    };
+    Ok(save_runs(&document, &opts.dir, &printer.lines, &save, exit))
+}
+
+/// Saves each finished GoBonnieGo run as its own history entry, converted
+/// as `import` converts GoBonnieGo's `-json` output.
+fn save_runs(
+    document: &doc::Document,
+    dir: &std::path::Path,
+    lines: &[(usize, String)],
+    save: &crate::history::SaveArgs,
+    exit: Exit,
+) -> Exit {
+    if save.no_save {
+        return exit;
+    }
+    let value = match serde_json::to_value(document) {
+        Ok(v) => v,
+        Err(e) => return not_saved(&e.to_string(), exit),
+    };
+    let finished = value["results"].as_array().map_or(0, Vec::len);
+    if finished == 0 {
+        return crate::history::save_workload(None, save, exit);
+    }
+    let command_line: Vec<String> = std::env::args().collect();
+    let runs = match crate::import::gobonniego::parse(&value, &command_line) {
+        Ok(runs) => runs,
+        Err(e) => return not_saved(&e, exit),
+    };
+    let target = runner::probe::target(dir);
+    let mut exit = exit;
+    for (i, mut result) in runs.into_iter().enumerate() {
+        let mut own = value.clone();
+        own["results"] = serde_json::Value::Array(vec![value["results"][i].clone()]);
+        let text: String = lines
+            .iter()
+            .filter(|(run, _)| *run == i)
+            .map(|(_, line)| format!("{line}\n"))
+            .collect();
+        result.host = runner::probe::host();
+        result.targets = vec![target.clone()];
+        result.workload = Some(model::WorkloadReport {
+            command: model::RunKind::GoBonnieGo.name().to_string(),
+            text,
+            document: own,
+        });
+        let none = crate::live::Written {
+            id: None,
+            store: None,
+        };
+        let kind = model::RunKind::GoBonnieGo;
+        exit = crate::history::save_run(kind, &result, None, none, save, exit).0;
+    }
+    exit
+}
+
+/// The runs could not be turned into history entries: said, and a clean exit becomes 1.
+fn not_saved(why: &str, exit: Exit) -> Exit {
+    eprintln!("diskbench gobonniego: not saved: {why}; the results above are complete");
+    match exit {
+        Exit::Ok => Exit::Runtime,
+        other => other,
+    }
 }
 
 /// A diagnostic line on stderr, timestamped as Go's `log` does.
@@ -107,21 +187,32 @@ struct Printer {
     json: bool,
     /// The cache-drop method last reported, so it is said once unless -v.
     last_drop: Option<CacheDrop>,
+    /// Each result line with its run (0-based), for the history.
+    lines: Vec<(usize, String)>,
 }
 
 impl Printer {
     fn event(&mut self, e: &Event) {
         match e {
-            Event::Started { dir } if self.verbose => {
-                log(&format!("Bonnie working directory: {}", dir.display()))
+            Event::Started { dir } => {
+                // Once, before anything is written: dropping the host's
+                // cache touches every program on it, so it is said first.
+                eprintln!(
+                    "diskbench gobonniego: {}",
+                    cache_notice(gbg::host_cache_drop_allowed())
+                );
+                if self.verbose {
+                    log(&format!("Bonnie working directory: {}", dir.display()))
+                }
             }
-            Event::Started { .. } => {}
-            Event::Written { figures: f, .. } => {
+            Event::Written {
+                figures: f, run, ..
+            } => {
                 self.amount("Written", f.write_bytes, f.write_time);
-                self.line(format!(
-                    "Sequential Write MB/s: {:.2}",
-                    f.write_mb_per_sec()
-                ));
+                self.line(
+                    *run,
+                    format!("Sequential Write MB/s: {:.2}", f.write_mb_per_sec()),
+                );
             }
             Event::CacheDropped { run, before, how } => {
                 if self.verbose || self.last_drop.as_ref() != Some(how) {
@@ -133,7 +224,7 @@ impl Printer {
                 }
                 self.last_drop = Some((*how).clone());
             }
-            Event::Read { figures: f, .. } => {
+            Event::Read { figures: f, run } => {
                 self.amount("Read", f.read_bytes, f.read_time);
                 if self.verbose {
                     log(&format!(
@@ -142,9 +233,12 @@ impl Printer {
                         f.blocks_verified
                     ));
                 }
-                self.line(format!("Sequential Read MB/s: {:.2}", f.read_mb_per_sec()));
+                self.line(
+                    *run,
+                    format!("Sequential Read MB/s: {:.2}", f.read_mb_per_sec()),
+                );
             }
-            Event::Iops { figures: f, .. } => {
+            Event::Iops { figures: f, run } => {
                 if self.verbose {
                     log(&format!("operations {}", f.io_operations));
                     log(&format!(
@@ -160,7 +254,7 @@ impl Printer {
                         f.iops_cache_drops
                     ));
                 }
-                self.line(format!("IOPS: {:.0}", f.iops()));
+                self.line(*run, format!("IOPS: {:.0}", f.iops()));
             }
         }
     }
@@ -174,10 +268,24 @@ impl Printer {
         }
     }
 
-    fn line(&self, text: String) {
+    fn line(&mut self, run: usize, text: String) {
         if !self.json {
             println!("{text}");
         }
+        self.lines.push((run, text));
+    }
+}
+
+/// What the run will do to the page cache, said before it does it.
+fn cache_notice(host_wide: bool) -> &'static str {
+    if host_wide {
+        "before each read and IOPS test the page cache of the WHOLE HOST is dropped \
+         (echo 1 > /proc/sys/vm/drop_caches, allowed as root): every program's cached files \
+         are evicted, not only the test files, and are read from disk again afterwards"
+    } else {
+        "before each read and IOPS test the test files' cached pages are dropped \
+         (posix_fadvise DONTNEED); dropping the whole host's page cache \
+         (/proc/sys/vm/drop_caches) needs root and is not done"
     }
 }
 
@@ -310,7 +418,17 @@ fn help() -> String {
          \x20 -v\tVerbose: diagnostics on stderr (RAM, cores, bytes, durations, cache drops, \
          IOPS mix)\n\
          \x20 -version\n\
-         \x20   \tPrint the version and exit\n",
+         \x20   \tPrint the version and exit\n\n\
+         History (diskbench's own flags, as for `diskbench run`; each run is saved):\n\
+         \x20 --db PATH\n\
+         \x20   \tHistory database (default: $DISKBENCH_DB, else \
+         $XDG_DATA_HOME/diskbench/history.sqlite3)\n\
+         \x20 --label KEY=VALUE\n\
+         \x20   \tLabel the runs, e.g. --label disk=gp2 (repeatable)\n\
+         \x20 --no-save\n\
+         \x20   \tDo not keep the runs in the history\n\
+         \x20 --price-gib-month, --price-per-million-ios, --price-month PRICE\n\
+         \x20   \tPrices, for the cost columns of `diskbench compare`\n",
         d.dir.display(),
         d.iops_seconds,
         d.size_gib,

@@ -7,10 +7,18 @@
 //!   where a phase took under 500 ms, as bonnie++ prints; latency is the
 //!   slowest file, as bonnie++'s), then a table of every phase with the
 //!   figure it hides, starred, and latency percentiles;
+//! - `--runtime T`: each phase measured for T, so none is `+++++`
+//!   ([`workloads::meta`] repeats or cuts passes);
 //! - `--json`: `{"phases": [{"name", "files", "operations", "files_per_sec",
 //!   "latency_ns": {"min", "mean", "p50", "p90", "p99", "p99.9", "max"}, ...}]}`;
 //! - `--csv`: bonnie++ 2.0's CSV line (format 1.98), for bon_csv2txt and
 //!   bon_csv2html.
+//!
+//! The run is saved in the history (`--db`, `--label`, `--no-save`, as for
+//! `run`) with its text and JSON, whichever was printed: file operations
+//! have no fio shape, so the run has no jobs, and `history` shows no IOPS
+//! or MB/s for it; `show` prints the text, `export --format json` the JSON
+//! (under `result.workload.document`).
 
 use crate::outcome::Exit;
 use clap::Args;
@@ -55,9 +63,16 @@ pub struct MetaArgs {
     /// Seed for the names, sizes and random orders (default: from the clock), as bonnie++ -z
     #[arg(short = 'z', long, value_name = "SEED")]
     seed: Option<u64>,
+    /// Measure each phase for about TIME (e.g. 5s), so each has a figure: a phase done sooner
+    /// is repeated over the same files (put back untimed), one not done by then stops there.
+    /// At least 500 ms, bonnie++'s shortest trusted phase
+    #[arg(long, value_name = "TIME")]
+    runtime: Option<String>,
     /// Exact number of files instead of NUM×1024 (for tests)
     #[arg(long, hide = true)]
     files: Option<u64>,
+    #[command(flatten)]
+    save: crate::history::SaveArgs,
 }
 
 pub fn run(args: MetaArgs) -> anyhow::Result<Exit> {
@@ -65,17 +80,23 @@ pub fn run(args: MetaArgs) -> anyhow::Result<Exit> {
         Ok(s) => s,
         Err(e) => return Ok(refuse(&args, &e)),
     };
+    let phase_time = match args.runtime.as_deref().map(phase_time).transpose() {
+        Ok(t) => t,
+        Err(e) => return Ok(refuse(&args, &e)),
+    };
     let opts = MetaOptions {
         spec,
         files: args.files,
         threads: args.threads,
         seed: args.seed.unwrap_or_else(clock_seed),
+        phase_time,
     };
     let dir = args
         .dir
         .clone()
         .or_else(|| args.dash_d.clone())
         .unwrap_or_else(|| PathBuf::from("."));
+    let started_unix_ms = crate::timefmt::now_ms();
     let stop = crate::outcome::stop_on_signals()?;
     let mut progress = Progress(std::io::stderr().is_terminal());
     let outcome = meta::run(&opts, &dir, &stop, &mut progress);
@@ -90,16 +111,55 @@ pub fn run(args: MetaArgs) -> anyhow::Result<Exit> {
         None => {}
     }
     let machine = args.machine.clone().unwrap_or_else(hostname);
+    let doc = to_json(&outcome);
+    let measured = !outcome.result.phases.is_empty();
+    let text = text(&outcome.result, &machine);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&to_json(&outcome))?);
-    } else if !outcome.result.phases.is_empty() {
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else if measured {
         if args.csv {
             println!("{}", csv_line(&outcome.result, &machine));
         } else {
-            print!("{}", text(&outcome.result, &machine));
+            print!("{text}");
         }
     }
-    Ok(Exit::of(&outcome.failure))
+    let workload = measured.then(|| crate::history::Workload {
+        kind: model::RunKind::Meta,
+        target: dir,
+        started_unix_ms,
+        text,
+        document: doc,
+        jobs: Vec::new(),
+        error: outcome.failure.as_ref().map(ToString::to_string),
+        interrupted: outcome
+            .failure
+            .as_ref()
+            .is_some_and(RunError::is_interrupted),
+    });
+    Ok(crate::history::save_workload(
+        workload,
+        &args.save,
+        Exit::of(&outcome.failure),
+    ))
+}
+
+/// `--runtime`: a duration above 0, raised to bonnie++'s 500 ms (with a
+/// note) since a shorter phase would have no figure, which is what the
+/// option is for.
+fn phase_time(text: &str) -> Result<std::time::Duration, String> {
+    let t = model::units::parse_duration(text).map_err(|e| format!("--runtime: {e}"))?;
+    if t.is_zero() {
+        return Err(
+            "--runtime 0 measures nothing: give a time per phase, e.g. --runtime 5s".into(),
+        );
+    }
+    if t < meta::MIN_TRUSTED {
+        eprintln!(
+            "diskbench meta: note: --runtime {text} is under 500 ms, too short to time a phase \
+             (bonnie++ prints +++++): each phase runs 500 ms"
+        );
+    }
+    Ok(t.max(meta::MIN_TRUSTED))
 }
 
 /// A usage error before anything ran: the message on stderr (and in JSON), exit 2.
@@ -171,6 +231,7 @@ fn to_json(outcome: &MetaOutcome) -> Value {
                 "bytes": p.bytes,
                 "cpu_pct": p.cpu_pct(),
                 "too_short": p.too_short(),
+                "passes": p.passes,
                 "latency_ns": latency_json(p),
             })
         })
@@ -187,6 +248,7 @@ fn to_json(outcome: &MetaOutcome) -> Value {
         "chunk_size_bytes": r.spec.chunk_bytes,
         "threads": r.threads,
         "seed": r.seed,
+        "phase_time_ns": r.phase_time.map(|t| t.as_nanos() as u64),
         "phases": phases,
         "warnings": r.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
     });
@@ -195,6 +257,14 @@ fn to_json(outcome: &MetaOutcome) -> Value {
         doc["failure"] = crate::outcome::failure_json(e);
     }
     doc
+}
+
+/// Whether the bonnie++ block shows `+++++` for a phase: under 500 ms, as
+/// bonnie++, unless `--runtime` asked for a figure from every phase (a
+/// phase then falls short only when putting its files back took up its
+/// budget; its figure is then shown, and starred in the table below).
+fn hidden(r: &MetaResult, x: &PhaseResult) -> bool {
+    x.too_short() && r.phase_time.is_none()
 }
 
 /// The phase, if it finished.
@@ -233,13 +303,9 @@ fn bonnie_latency(ns: u64) -> String {
     }
 }
 
+/// A time in the phase table, as the `run` table writes one (`86.3 us`).
 fn short_ns(ns: u64) -> String {
-    match ns {
-        0..=999 => format!("{ns}ns"),
-        1_000..=999_999 => format!("{:.1}us", ns as f64 / 1e3),
-        1_000_000..=999_999_999 => format!("{:.1}ms", ns as f64 / 1e6),
-        _ => format!("{:.2}s", ns as f64 / 1e9),
-    }
+    report::format::latency(ns as f64)
 }
 
 fn text(r: &MetaResult, machine: &str) -> String {
@@ -283,7 +349,7 @@ fn text(r: &MetaResult, machine: &str) -> String {
     for p in Phase::ALL {
         match phase(r, p) {
             None => out.push_str("          "),
-            Some(x) if x.too_short() => out.push_str(" +++++ +++"),
+            Some(x) if hidden(r, x) => out.push_str(" +++++ +++"),
             Some(x) => {
                 let _ = write!(
                     out,
@@ -319,13 +385,14 @@ fn text(r: &MetaResult, machine: &str) -> String {
     for x in &r.phases {
         let h = &x.latency;
         let star = if x.too_short() { "*" } else { " " };
-        let _ = writeln!(
+        let _ =
+            writeln!(
             out,
-            "{:<18} {:>8} {:>9.0}{star} {:>8.3}s {:>8} {:>5.0}  {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
+            "{:<18} {:>8} {:>9.0}{star} {:>9} {:>8} {:>5.0}  {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
             x.phase.name(),
             x.files,
             x.files_per_sec(),
-            x.elapsed.as_secs_f64(),
+            format!("{:.3} s", x.elapsed.as_secs_f64()),
             if x.phase.syncs() { short_ns(x.sync.as_nanos() as u64) } else { "-".into() },
             x.cpu_pct(),
             short_ns(h.min()),
@@ -340,9 +407,18 @@ fn text(r: &MetaResult, machine: &str) -> String {
         "latency is per file; files/s counts the whole phase, with the sync that ends create and \
          delete\n",
     );
+    if let Some(t) = r.phase_time {
+        let _ = writeln!(
+            out,
+            "each phase measured for {:.1} s (--runtime): repeated over the same files when done \
+             sooner (files counts every pass), stopped there when not",
+            t.as_secs_f64()
+        );
+    }
     if r.phases.iter().any(PhaseResult::too_short) {
         out.push_str(
-            "* under 500 ms: too short to trust (bonnie++ prints +++++); use a larger -n\n",
+            "* under 500 ms: too short to trust (bonnie++ prints +++++); use a larger -n or a \
+             longer --runtime\n",
         );
     }
     out
@@ -381,7 +457,7 @@ fn csv_line(r: &MetaResult, machine: &str) -> String {
     for p in Phase::ALL {
         match phase(r, p) {
             None => f.extend([String::new(), String::new()]),
-            Some(x) if x.too_short() => f.extend(["+++++".into(), "+++".into()]),
+            Some(x) if hidden(r, x) => f.extend(["+++++".into(), "+++".into()]),
             Some(x) => f.extend([
                 (x.files_per_sec() as u64).to_string(),
                 (x.cpu_pct() as u64).to_string(),

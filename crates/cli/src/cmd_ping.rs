@@ -19,6 +19,12 @@
 //!  "error": "..."}                                                   (only on failure)
 //! ```
 //!
+//! The run is saved in the history (`--db`, `--label`, `--no-save`, as for
+//! `run`): the summary as printed, the JSON document, and the requests as
+//! one fio-shaped job (`ping-randread-4k`: QD1, one worker), whose IOPS and
+//! MB/s are ioping's (per second of I/O time) and whose latency histogram
+//! is the requests'.
+//!
 //! Percentile keys are fio's (`"99.900000"`, fio's default list), so tools
 //! that read fio's `clat_ns.percentile` read these. `iops` and
 //! `bytes_per_sec` are ioping's (per second of I/O time); `generated` holds
@@ -90,6 +96,8 @@ pub struct PingArgs {
     /// Allow -W on a block device diskbench did not create (never a mounted one), or on a file without -WWW
     #[arg(long)]
     allow_destructive: bool,
+    #[command(flatten)]
+    save: crate::history::SaveArgs,
 }
 
 impl PingArgs {
@@ -133,6 +141,7 @@ impl PingArgs {
 }
 
 pub fn run(args: PingArgs) -> anyhow::Result<Exit> {
+    let started_unix_ms = crate::timefmt::now_ms();
     let stop = crate::outcome::stop_on_signals()?;
     let opts = match args.options() {
         Ok(o) => o,
@@ -167,8 +176,10 @@ pub fn run(args: PingArgs) -> anyhow::Result<Exit> {
     });
     drop(out);
     let stats = &outcome.stats;
+    let doc = document(&prepared, stats);
+    let text = summary(&prepared, stats);
     if args.json {
-        let mut doc = document(&prepared, stats);
+        let mut doc = doc.clone();
         if !quiet {
             doc["requests"] = Value::Array(requests);
         }
@@ -183,12 +194,77 @@ pub fn run(args: PingArgs) -> anyhow::Result<Exit> {
     } else if args.batch {
         emit(&format!("{}\n", raw_line(stats)));
     } else {
-        emit(&summary(&prepared, stats));
+        emit(&text);
     }
     if let Some(e) = &outcome.failure {
         eprintln!("diskbench ping: {}", failure_text(e));
     }
-    Ok(Exit::of(&outcome.failure))
+    let workload = (stats.count() > 0).then(|| crate::history::Workload {
+        kind: model::RunKind::Ping,
+        target: opts.target.clone(),
+        started_unix_ms,
+        text,
+        jobs: vec![as_job(&prepared, stats)],
+        document: doc,
+        error: outcome.failure.as_ref().map(failure_text),
+        interrupted: outcome
+            .failure
+            .as_ref()
+            .is_some_and(RunError::is_interrupted),
+    });
+    Ok(crate::history::save_workload(
+        workload,
+        &args.save,
+        Exit::of(&outcome.failure),
+    ))
+}
+
+/// The counted requests as the fio job they are: one worker at QD1, every
+/// request's time in the latency histogram, and ioping's rates (per second
+/// of I/O time, not of wall time with its `-i` pauses).
+fn as_job(p: &Prepared, s: &ping::PingStats) -> model::JobResult {
+    use model::RwMode;
+    let rw = match (p.write, p.sequential) {
+        (false, false) => RwMode::RandRead,
+        (false, true) => RwMode::Read,
+        (true, false) => RwMode::RandWrite,
+        (true, true) => RwMode::Write,
+    };
+    let bs = model::units::format_size(p.size_bytes);
+    let name = format!("ping-{}-{bs}", rw.fio_name());
+    let mut spec = model::JobSpec::new(name.clone());
+    spec.rw = rw;
+    spec.bs_bytes = p.size_bytes;
+    spec.direct = p.mode == IoMode::Direct;
+    spec.size_bytes = Some(p.work_size_bytes);
+    spec.offset_bytes = p.work_offset_bytes;
+    spec.options = vec![
+        ("rw".into(), rw.fio_name().into()),
+        ("bs".into(), bs),
+        ("iodepth".into(), "1".into()),
+        ("direct".into(), u8::from(spec.direct).to_string()),
+    ];
+    let done = model::DirStats {
+        ios: s.count(),
+        bytes: s.count() * s.size_bytes,
+        runtime_ns: s.sum_ns.min(u128::from(u64::MAX)) as u64,
+        slat: None,
+        clat: s.histogram.clone(),
+        lat: s.histogram.clone(),
+        response: None,
+    };
+    let (read, write) = match p.write {
+        true => (model::DirStats::default(), done),
+        false => (done, model::DirStats::default()),
+    };
+    model::JobResult {
+        name,
+        engine: model::EngineKind::Sync,
+        runtime_ns: s.load_ns,
+        read,
+        write,
+        ..model::JobResult::empty(&spec, 0, 1)
+    }
 }
 
 /// `4 KiB <<< /tmp (ext4 /dev/vda 252.0 GiB): request=1 time=136.3 us (warmup)`;

@@ -8,7 +8,7 @@ use crate::outcome::Exit;
 use crate::selection::{load_or_exit, Selection};
 use anyhow::Context;
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args)]
 pub struct ReportArgs {
@@ -24,15 +24,48 @@ pub struct ReportArgs {
     db: DbArgs,
 }
 
+/// Why `-o PATH` cannot be written, as a usage error the user fixes by
+/// choosing another path: a directory that is not there, or a directory
+/// given where a file is meant. Checked before the history is read.
+pub fn output_path_problem(path: &Path, example: &str) -> Option<String> {
+    if path.is_dir() {
+        return Some(format!(
+            "{} is a directory: give a file name, e.g. -o {}",
+            path.display(),
+            path.join(example).display()
+        ));
+    }
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty())?;
+    (!parent.is_dir()).then(|| {
+        format!(
+            "cannot write {}: the directory {} does not exist: create it or choose another -o",
+            path.display(),
+            parent.display()
+        )
+    })
+}
+
 pub fn run(args: ReportArgs) -> anyhow::Result<Exit> {
+    if let Some(problem) = output_path_problem(&args.output, "diskbench-report.html") {
+        eprintln!("diskbench report: {problem}");
+        return Ok(Exit::Usage);
+    }
     let store = crate::history::open(&args.db)?;
     let runs = match load_or_exit("report", &args.selection, &store) {
         Ok(runs) => runs,
         Err(exit) => return exit,
     };
+    if let Some(problem) = crate::cmd_compare::unknown_by_label(&runs, &args.by) {
+        eprintln!("diskbench report: {problem}");
+        return Ok(Exit::Usage);
+    }
     let html = report::html::render_report(&runs, &args.by);
     std::fs::write(&args.output, html)
         .with_context(|| format!("writing the report to {}", args.output.display()))?;
-    eprintln!("wrote {} ({} runs)", args.output.display(), runs.len());
+    eprintln!(
+        "wrote {} ({})",
+        args.output.display(),
+        report::format::count(runs.len(), "run")
+    );
     Ok(Exit::Ok)
 }

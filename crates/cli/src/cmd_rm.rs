@@ -8,7 +8,7 @@ use clap::Args;
 #[derive(Args)]
 pub struct RmArgs {
     /// The ids of the runs to remove (see `diskbench history`)
-    #[arg(value_name = "RUN", required = true)]
+    #[arg(value_name = "RUN", required = true, value_parser = crate::selection::parse_run_id)]
     ids: Vec<i64>,
     #[command(flatten)]
     db: DbArgs,

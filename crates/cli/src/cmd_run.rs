@@ -19,6 +19,13 @@ use std::path::{Path, PathBuf};
 /// Every test shares this one file, laid out once.
 const SUITE_FILE: &str = "diskbench-run.dat";
 
+/// A test measured for less than this gives a figure one hiccup (a
+/// flush, a garbage collection, another process) moves by itself.
+const TRUSTED_RUNTIME_NS: u64 = 2_000_000_000;
+/// Nor is an average of fewer I/Os than this worth a headline: a slow
+/// disk's sequential or QD1 test can run 2 s and do a few dozen.
+const TRUSTED_IOS: u64 = 500;
+
 #[derive(Args)]
 pub struct RunArgs {
     /// Directory to measure; the test file goes in a fresh subdirectory and is removed after
@@ -42,9 +49,13 @@ pub struct RunArgs {
     #[arg(long, default_value = "io_uring", value_parser = parse_run_engine)]
     engine: String,
     #[command(flatten)]
+    shape: crate::run_shape::ShapeArgs,
+    #[command(flatten)]
     save: crate::history::SaveArgs,
     #[command(flatten)]
     repeat: crate::soak::RepeatArgs,
+    #[command(flatten)]
+    profile_args: profiles::ProfileArgs,
     #[command(flatten)]
     faults: crate::history::FaultArgs,
 }
@@ -85,18 +96,20 @@ fn parse_run_engine(text: &str) -> Result<String, String> {
 fn suite(
     args: &RunArgs,
     profile: &profiles::Profile,
+    passes: u32,
     dir: &std::path::Path,
 ) -> Result<Vec<Vec<JobSpec>>, fio::FioError> {
     let size = args
         .size
         .clone()
         .unwrap_or_else(|| if args.quick { "256m" } else { "1g" }.into());
-    let (default_runtime, ramp) = if args.quick {
+    let (default_runtime, default_ramp) = if args.quick {
         ("1200ms", "0")
     } else {
         ("7", "1")
     };
     let runtime = args.runtime.as_deref().unwrap_or(default_runtime);
+    let ramp = args.shape.ramp.as_deref().unwrap_or(default_ramp);
     let common = [
         "--direct=1".to_string(),
         format!("--ioengine={}", args.engine),
@@ -109,27 +122,39 @@ fn suite(
     ];
     let mut groups: Vec<Vec<JobSpec>> = Vec::new();
     let mut capped = Vec::new();
-    for line in profile.tests() {
-        let argv = common
+    let mut merged = Vec::new();
+    for line in profile.test_lines(passes) {
+        let own: Vec<String> = common
             .iter()
             .cloned()
-            .chain(line.split_whitespace().map(with_value));
-        let parsed = fio::parse_args(argv)?;
-        for mut job in parsed.jobs {
+            .chain(line.split_whitespace().map(with_value))
+            .collect();
+        let asked = fio::parse_args(own.clone())?.jobs;
+        // The shape flags follow the test's own options, so they win.
+        let shaped = fio::parse_args(own.into_iter().chain(args.shape.fio_options()))?;
+        for (mut job, asked) in shaped.jobs.into_iter().zip(&asked) {
             job.target = FileTarget::Generated {
                 directory: dir.to_path_buf(),
                 nrfiles: 1,
                 shared: Some(SUITE_FILE.to_string()),
             };
-            if let Some(asked) = cap_sync_depth(&mut job) {
-                capped.push((asked, job.name.clone()));
+            let reshaped = args.shape.changes_tests();
+            crate::run_shape::rename(&mut job, asked, reshaped);
+            let capped_now = cap_sync_depth(&mut job, asked, reshaped);
+            if let Some(was) = &capped_now {
+                capped.push((was.clone(), job.name.clone()));
             }
-            // A capped test and its QD1 twin are the same test: measured once.
-            let twin = capped.iter().any(|(_, ran)| *ran == job.name)
-                && groups.iter().flatten().any(|j| j.name == job.name);
-            if !twin {
-                groups.push(vec![job]);
+            // Two tests made alike (QD32 capped to QD1 beside the QD1
+            // test, or both given one --iodepth) are one test: measured once.
+            let capped_alike = capped.iter().any(|(_, ran)| *ran == job.name);
+            if (reshaped || capped_alike) && groups.iter().flatten().any(|j| j.name == job.name) {
+                // The capped warning says it for a sync engine.
+                if reshaped && !capped_alike {
+                    merged.push((asked.name.clone(), job.name.clone()));
+                }
+                continue;
             }
+            groups.push(vec![job]);
         }
     }
     if !capped.is_empty() {
@@ -142,6 +167,11 @@ fn suite(
                 .map(|(asked, ran)| format!("{asked} runs as {ran}"))
                 .collect::<Vec<_>>()
                 .join(", ")
+        );
+    }
+    for (asked, ran) in &merged {
+        eprintln!(
+            "diskbench run: {asked} is {ran} with these flags, which already runs: measured once"
         );
     }
     Ok(groups)
@@ -158,34 +188,37 @@ fn with_value(arg: &str) -> String {
 
 /// A synchronous engine keeps one I/O in flight whatever `iodepth` says, so
 /// a suite test asking for more runs at QD1 and is named for what it runs
-/// (`rand-read-4k-qd32` becomes `rand-read-4k-qd1`); its old name is
-/// returned. A name without a `-qdN` suffix is kept.
-fn cap_sync_depth(job: &mut JobSpec) -> Option<String> {
+/// (`rand-read-4k-qd32` becomes `rand-read-4k-qd1`, CrystalDiskMark's
+/// `RND4K-Q32T1-read` becomes `RND4K-Q1T1-read`); its old name is
+/// returned. A name that does not tell its depth is kept, unless shape
+/// flags are given (`append`): it then has the depth that ran appended.
+fn cap_sync_depth(job: &mut JobSpec, asked: &JobSpec, append: bool) -> Option<String> {
     if job.engine != model::EngineKind::Sync || job.iodepth <= 1 {
         return None;
     }
-    let asked = job.name.clone();
+    let was = job.name.clone();
     job.iodepth = 1;
-    if let Some((stem, depth)) = asked.rsplit_once("-qd") {
-        if !depth.is_empty() && depth.bytes().all(|b| b.is_ascii_digit()) {
-            job.name = format!("{stem}-qd1");
-        }
-    }
+    crate::run_shape::rename(job, asked, append);
     // The job options echo what ran, so pasting them into fio gives this job.
     for (key, value) in &mut job.options {
-        match key.as_str() {
-            "iodepth" => *value = "1".into(),
-            "name" => value.clone_from(&job.name),
-            _ => {}
+        if key == "iodepth" {
+            *value = "1".into();
         }
     }
-    Some(asked)
+    Some(was)
 }
 
 pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     let profile = match profiles::find(&args.profile) {
         Ok(p) => p,
+        Err(e) => {
+            eprintln!("diskbench run: {e}");
+            return Ok(Exit::Usage);
+        }
+    };
+    let passes = match args.profile_args.passes(profile) {
+        Ok(n) => n,
         Err(e) => {
             eprintln!("diskbench run: {e}");
             return Ok(Exit::Usage);
@@ -200,7 +233,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         );
         return Ok(Exit::Usage);
     }
-    let groups = match suite(&args, profile, &dir) {
+    if let Err(e) = args.shape.check() {
+        eprintln!("diskbench run: {e}");
+        return Ok(Exit::Usage);
+    }
+    let groups = match suite(&args, profile, passes, &dir) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("diskbench run: {e}");
@@ -250,7 +287,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     let summary = soak::run(&measure, plan, |done| {
         let result = &done.outcome.result;
         if args.json {
-            docs.push(report::json::render(result));
+            docs.push(profiles::json_document(profile, result, passes));
         } else if done.soak.is_some() && !done.last {
             // A table per run is too much for a soak of 30: a line each, the table once.
             println!("{}", done.line());
@@ -259,7 +296,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
                 println!("{}", done.line());
                 println!();
             }
-            print!("{}", report::table::summary_table(result));
+            print!("{}", profiles::table(profile, result, passes));
             println!();
             let failure = &done.outcome.failure;
             let headline = profile.name == "default";
@@ -267,6 +304,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
                 && (failure.is_none() || failure.as_ref().is_some_and(RunError::is_interrupted))
             {
                 print!("{}", report::table::headline(result));
+            }
+        }
+        if done.last || done.soak.is_none() {
+            if let Some(warning) = too_short(result, args.quick) {
+                std::io::Write::flush(&mut std::io::stdout())?;
+                eprintln!("{warning}");
             }
         }
         Ok(())
@@ -279,6 +322,39 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     step_exit(summary.exit)
 }
 
+/// The warning for the tests whose figures are too short to trust (under
+/// [`TRUSTED_RUNTIME_NS`] or [`TRUSTED_IOS`]), saying how to get figures
+/// that are; `None` when every test measured long enough.
+fn too_short(result: &model::RunResult, quick: bool) -> Option<String> {
+    let short: Vec<String> = result
+        .jobs
+        .iter()
+        .filter(|j| j.error.is_none())
+        .filter(|j| j.runtime_ns < TRUSTED_RUNTIME_NS || j.total_ios() < TRUSTED_IOS)
+        .map(|j| {
+            let secs = j.runtime_ns as f64 / 1e9;
+            match j.total_ios() < TRUSTED_IOS {
+                true => format!("{} ({secs:.1} s, {} I/Os)", j.name, j.total_ios()),
+                false => format!("{} ({secs:.1} s)", j.name),
+            }
+        })
+        .collect();
+    if short.is_empty() {
+        return None;
+    }
+    let fix = match quick {
+        true => "drop --quick (7 s a test) or give --runtime, e.g. --runtime 30s",
+        false => "raise --runtime, e.g. --runtime 30s",
+    };
+    Some(format!(
+        "diskbench run: warning: too short to trust: {}: a figure needs at least {} s and {} I/Os \
+         of measuring before one hiccup stops moving it; {fix}",
+        short.join(", "),
+        TRUSTED_RUNTIME_NS / 1_000_000_000,
+        TRUSTED_IOS
+    ))
+}
+
 /// Runs the profile's steps (other diskbench commands) one after another,
 /// as child processes of this same binary; the first that fails ends them.
 fn run_steps(args: &RunArgs, profile: &profiles::Profile, dir: &Path) -> anyhow::Result<Exit> {
@@ -287,14 +363,15 @@ fn run_steps(args: &RunArgs, profile: &profiles::Profile, dir: &Path) -> anyhow:
         None if args.quick => 0.25,
         None => 1.0,
     };
-    let runtime_s = match &args.runtime {
-        Some(r) => model::units::parse_duration(r)?.as_secs().max(1),
-        None if args.quick => 2,
-        None => 7,
+    let runtime = match &args.runtime {
+        Some(r) => model::units::parse_duration(r)?,
+        None if args.quick => std::time::Duration::from_millis(1200),
+        None => std::time::Duration::from_secs(7),
     };
     let me = std::env::current_exe()?;
     for step in profile.steps() {
-        let argv = profiles::step_args(step, &dir.display().to_string(), size_gib, runtime_s);
+        let mut argv = profiles::step_args(step, &dir.display().to_string(), size_gib, runtime);
+        argv.extend(args.save.to_args());
         println!("\n$ diskbench {}", argv.join(" "));
         std::io::Write::flush(&mut std::io::stdout())?;
         let status = std::process::Command::new(&me).args(&argv).status()?;
@@ -307,4 +384,50 @@ fn run_steps(args: &RunArgs, profile: &profiles::Profile, dir: &Path) -> anyhow:
         }
     }
     Ok(Exit::Ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(name: &str, runtime_ns: u64, ios: u64) -> model::JobResult {
+        model::JobResult {
+            engine: model::EngineKind::IoUring,
+            read: model::DirStats {
+                ios,
+                runtime_ns,
+                ..Default::default()
+            },
+            runtime_ns,
+            ..model::JobResult::empty(&JobSpec::new(name), 0, 1)
+        }
+    }
+
+    #[test]
+    fn only_tests_too_short_to_trust_are_named() {
+        let s = 1_000_000_000;
+        let result = model::RunResult {
+            jobs: vec![
+                job("long", 7 * s, 70_000),
+                job("brief", 1_200_000_000, 90_000),
+                job("few", 7 * s, 120),
+            ],
+            ..Default::default()
+        };
+        let warning = too_short(&result, true).unwrap();
+        assert!(
+            warning.contains("brief (1.2 s), few (7.0 s, 120 I/Os):"),
+            "{warning}"
+        );
+        assert!(!warning.contains("long"), "{warning}");
+        assert!(warning.contains("drop --quick"), "{warning}");
+        assert!(too_short(&result, false)
+            .unwrap()
+            .contains("raise --runtime"));
+        let trusted = model::RunResult {
+            jobs: vec![job("long", 7 * s, 70_000)],
+            ..Default::default()
+        };
+        assert_eq!(too_short(&trusted, false), None);
+    }
 }

@@ -1,6 +1,8 @@
 //! `diskbench show RUN`: one run from the history, printed as it was
 //! printed when it ran (the suite's table and headline for `run`, fio's
-//! text for `fio` and for imports), warnings and errors on stderr again.
+//! text for `fio` and for imports, the command's own text for `ping`,
+//! `meta`, `fileserver` and `gobonniego`), warnings and errors on stderr
+//! again.
 
 use crate::history::DbArgs;
 use crate::outcome::Exit;
@@ -10,7 +12,7 @@ use model::{RunKind, RunRecord};
 #[derive(Args)]
 pub struct ShowArgs {
     /// The run's id (see `diskbench history`)
-    #[arg(value_name = "RUN")]
+    #[arg(value_name = "RUN", value_parser = crate::selection::parse_run_id)]
     id: i64,
     #[command(flatten)]
     db: DbArgs,
@@ -26,6 +28,9 @@ pub fn run(args: ShowArgs) -> anyhow::Result<Exit> {
 /// The stdout of the command that made the run.
 pub fn render(record: &RunRecord) -> String {
     let r = &record.result;
+    if let Some(w) = &r.workload {
+        return w.text.clone();
+    }
     match record.kind {
         RunKind::Suite => {
             let mut out = report::table::target_header(r);
@@ -39,8 +44,14 @@ pub fn render(record: &RunRecord) -> String {
             }
             out
         }
-        RunKind::Fio | RunKind::ImportedFio | RunKind::ImportedGoBonnieGo => {
-            report::fio_normal::render(r)
-        }
+        // A run of the other commands always has its text (`workload`);
+        // fio's is the best of what is left should one come without.
+        RunKind::Fio
+        | RunKind::ImportedFio
+        | RunKind::ImportedGoBonnieGo
+        | RunKind::Ping
+        | RunKind::Meta
+        | RunKind::Fileserver
+        | RunKind::GoBonnieGo => report::fio_normal::render(r),
     }
 }

@@ -1,6 +1,7 @@
 //! The history options every measuring command shares (`--db`, `--no-save`,
 //! `--label`, `--price-*`) and the one way a result is saved, so `run`,
-//! `fio` and later commands keep runs alike and fail alike.
+//! `fio`, `ping`, `meta`, `fileserver` and `gobonniego` keep runs alike
+//! and fail alike.
 //!
 //! Saving comes after the results are printed: a database that is locked,
 //! damaged, from a newer diskbench or on a read-only path costs the user
@@ -12,7 +13,7 @@ use crate::outcome::Exit;
 use crate::soak::RepeatArgs;
 use anyhow::Context;
 use clap::{Args, Parser};
-use model::{Prices, RunKind, RunRecord, RunResult, SoakRef};
+use model::{JobResult, Prices, RunKind, RunRecord, RunResult, SoakRef, WorkloadReport};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use store::Store;
@@ -56,13 +57,13 @@ pub struct TagArgs {
     #[arg(long = "label", value_name = "KEY=VALUE", value_parser = parse_label)]
     pub labels: Vec<(String, String)>,
     /// Price per GiB-month of the storage, for the cost columns of `compare`
-    #[arg(long, value_name = "PRICE", value_parser = parse_price)]
+    #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
     pub price_gib_month: Option<f64>,
     /// Price per million I/O requests
-    #[arg(long, value_name = "PRICE", value_parser = parse_price)]
+    #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
     pub price_per_million_ios: Option<f64>,
     /// Flat monthly price (provisioned IOPS, a VPS plan)
-    #[arg(long, value_name = "PRICE", value_parser = parse_price)]
+    #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
     pub price_month: Option<f64>,
 }
 
@@ -104,6 +105,34 @@ pub struct SaveArgs {
     pub tags: TagArgs,
 }
 
+impl SaveArgs {
+    /// These options as a command line, for the other diskbench commands a
+    /// profile runs, so their runs are kept (or not) where this one's are.
+    pub fn to_args(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(db) = &self.db.db {
+            out.push(format!("--db={}", db.display()));
+        }
+        if self.no_save {
+            out.push("--no-save".into());
+        }
+        for (k, v) in &self.tags.labels {
+            out.push(format!("--label={k}={v}"));
+        }
+        let t = &self.tags;
+        for (flag, price) in [
+            ("--price-gib-month", t.price_gib_month),
+            ("--price-per-million-ios", t.price_per_million_ios),
+            ("--price-month", t.price_month),
+        ] {
+            if let Some(p) = price {
+                out.push(format!("{flag}={p}"));
+            }
+        }
+        out
+    }
+}
+
 /// `key=value`, both sides non-empty.
 pub fn parse_label(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
@@ -126,7 +155,7 @@ fn parse_price(text: &str) -> Result<f64, String> {
 }
 
 /// The diskbench flags taken out of a fio-style command line; the others
-/// say whether they take a value.
+/// say whether they take a value. The first [`SAVE_FLAGS`] are the history's.
 const FLAGS: [(&str, bool); 17] = [
     ("--db", true),
     ("--no-save", false),
@@ -146,6 +175,7 @@ const FLAGS: [(&str, bool); 17] = [
     ("--readonly", false),
     ("--inject-fault", true),
 ];
+const SAVE_FLAGS: usize = 6;
 
 /// Only diskbench's own flags, parsed by clap so they mean what they mean for `run`.
 #[derive(Parser)]
@@ -203,6 +233,54 @@ pub struct OwnArgs {
 /// `--label k=v`, ...; repetition: `--runs`, `--duration`, `--pause`) from
 /// the fio options of `diskbench fio`, which go on to the fio parser.
 pub fn split_own_args(args: Vec<String>) -> Result<OwnArgs, String> {
+    let (rest, ours) = take_flags(args, &FLAGS)?;
+    let parsed = OwnOnly::try_parse_from(&ours).map_err(first_line)?;
+    Ok(OwnArgs {
+        rest,
+        save: parsed.save,
+        repeat: parsed.repeat,
+        safety: parsed.safety,
+        faults: parsed.faults,
+    })
+}
+
+/// Only the history flags, for a command with a parser of its own whose
+/// other flags may look like diskbench's (GoBonnieGo's `-runs`).
+#[derive(Parser)]
+#[command(no_binary_name = true, disable_help_flag = true)]
+struct SaveOnly {
+    #[command(flatten)]
+    save: SaveArgs,
+}
+
+/// Splits the history flags (`--db`, `--no-save`, `--label`, `--price-*`)
+/// from the other arguments of `diskbench gobonniego`, also in the one-dash
+/// form (`-db PATH`) Go's flags take there.
+pub fn split_save_args(args: Vec<String>) -> Result<(Vec<String>, SaveArgs), String> {
+    let save_flags = &FLAGS[..SAVE_FLAGS];
+    let two_dashes = args.into_iter().map(|arg| {
+        let name = arg.split('=').next().unwrap_or_default();
+        let known = save_flags
+            .iter()
+            .any(|(f, _)| f.strip_prefix('-') == Some(name));
+        if known {
+            format!("-{arg}")
+        } else {
+            arg
+        }
+    });
+    let (rest, ours) = take_flags(two_dashes.collect(), save_flags)?;
+    let parsed = SaveOnly::try_parse_from(&ours).map_err(first_line)?;
+    Ok((rest, parsed.save))
+}
+
+/// Takes the `flags` out of `args`, each as one `--flag=value` token (so a
+/// value such as "-3" reaches the value parser and its message instead of
+/// looking like a flag); the rest keep their order.
+fn take_flags(
+    args: Vec<String>,
+    flags: &[(&str, bool)],
+) -> Result<(Vec<String>, Vec<String>), String> {
     let mut rest = Vec::new();
     let mut ours = Vec::new();
     let mut args = args.into_iter();
@@ -211,10 +289,8 @@ pub fn split_own_args(args: Vec<String>) -> Result<OwnArgs, String> {
             Some((n, v)) => (n, Some(v)),
             None => (arg.as_str(), None),
         };
-        match FLAGS.iter().find(|(f, _)| *f == name) {
+        match flags.iter().find(|(f, _)| *f == name) {
             None => rest.push(arg),
-            // One `--flag=value` token each, so a value such as "-3" reaches
-            // the value parser (and its message) instead of looking like a flag.
             Some((flag, takes_value)) => match (takes_value, inline) {
                 (true, Some(v)) => ours.push(format!("{flag}={v}")),
                 (true, None) => match args.next() {
@@ -226,22 +302,23 @@ pub fn split_own_args(args: Vec<String>) -> Result<OwnArgs, String> {
             },
         }
     }
-    let parsed = OwnOnly::try_parse_from(&ours).map_err(|e| {
-        let text = e.to_string();
-        let first = text.lines().next().unwrap_or("invalid option");
-        first.trim_start_matches("error: ").to_string()
-    })?;
-    Ok(OwnArgs {
-        rest,
-        save: parsed.save,
-        repeat: parsed.repeat,
-        safety: parsed.safety,
-        faults: parsed.faults,
-    })
+    Ok((rest, ours))
 }
 
-/// True when the run measured nothing worth keeping: it failed before any I/O.
+/// clap's message without its `error: ` prefix and usage lines.
+fn first_line(e: clap::Error) -> String {
+    let text = e.to_string();
+    let first = text.lines().next().unwrap_or("invalid option");
+    first.trim_start_matches("error: ").to_string()
+}
+
+/// True when the run measured nothing worth keeping: it failed before any
+/// I/O. A command that measures in its own terms (`workload`) decides that
+/// itself: see [`save_workload`].
 fn nothing_measured(result: &RunResult) -> bool {
+    if result.workload.is_some() {
+        return false;
+    }
     let no_io = result.jobs.iter().all(|j| j.total_ios() == 0);
     no_io && (result.jobs.is_empty() || result.error.is_some())
 }
@@ -297,6 +374,67 @@ pub fn save_run(
                 exit
             };
             (exit, None)
+        }
+    }
+}
+
+/// What a command that measures in its own terms (ping, meta, fileserver,
+/// gobonniego) hands over to be saved: its output, and the fio-shaped jobs
+/// its work has, if any (see [`model::WorkloadReport`]).
+pub struct Workload {
+    pub kind: RunKind,
+    /// What was measured: the directory, file or device named.
+    pub target: PathBuf,
+    pub started_unix_ms: u64,
+    pub text: String,
+    pub document: serde_json::Value,
+    pub jobs: Vec<JobResult>,
+    /// Why it stopped early, as it said on stderr.
+    pub error: Option<String>,
+    pub interrupted: bool,
+}
+
+impl Workload {
+    pub fn result(self) -> RunResult {
+        RunResult {
+            schema_version: model::result::SCHEMA_VERSION,
+            tool_version: runner::TOOL_VERSION.to_string(),
+            command_line: std::env::args().collect(),
+            started_unix_ms: self.started_unix_ms,
+            finished_unix_ms: crate::timefmt::now_ms(),
+            host: runner::probe::host(),
+            targets: vec![runner::probe::target(&self.target)],
+            jobs: self.jobs,
+            error: self.error,
+            interrupted: self.interrupted,
+            workload: Some(WorkloadReport {
+                command: self.kind.name().to_string(),
+                text: self.text,
+                document: self.document,
+            }),
+            ..RunResult::default()
+        }
+    }
+}
+
+/// Saves the run of a command that measures in its own terms, after its
+/// output was printed, as [`save_run`] saves `run`'s and `fio`'s: `None`
+/// when nothing was measured (nothing is saved, and it is said). Returns
+/// the exit code to end with.
+pub fn save_workload(workload: Option<Workload>, args: &SaveArgs, exit: Exit) -> Exit {
+    let none = Written {
+        id: None,
+        store: None,
+    };
+    match workload {
+        _ if args.no_save => exit,
+        None => {
+            eprintln!("diskbench: nothing was measured, so nothing was saved");
+            exit
+        }
+        Some(w) => {
+            let kind = w.kind;
+            save_run(kind, &w.result(), None, none, args, exit).0
         }
     }
 }
@@ -419,6 +557,25 @@ mod tests {
         assert_eq!(repeat.pause, Some(std::time::Duration::from_millis(200)));
         let e = split(&["--runs=0"]).unwrap_err();
         assert!(e.contains("at least 1"), "{e}");
+    }
+
+    #[test]
+    fn history_flags_come_out_of_go_style_flags_with_one_dash_or_two() {
+        let args = [
+            "-dir",
+            "/d",
+            "-db",
+            "/h.db",
+            "--label=a=b",
+            "-runs",
+            "3",
+            "-no-save",
+        ];
+        let (rest, save) = split_save_args(args.iter().map(|s| s.to_string()).collect()).unwrap();
+        assert_eq!(rest, ["-dir", "/d", "-runs", "3"]);
+        assert_eq!(save.db.db, Some(PathBuf::from("/h.db")));
+        assert_eq!(save.tags.labels, [("a".into(), "b".into())]);
+        assert!(save.no_save);
     }
 
     #[test]

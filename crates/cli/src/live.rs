@@ -1,4 +1,4 @@
-//! Keeps a run in the history while it goes on (issue 6): a soak of hours
+//! Keeps a run in the history while it goes on: a soak of hours
 //! killed by SIGKILL, a crash or a lost machine must lose seconds, not
 //! hours. The store's side (one `runs` row made at the first write, a
 //! `live_series` table, the row saved whole at the end) is described in
@@ -85,7 +85,7 @@ fn with_placeholders(u: &LiveUpdate) -> RunResult {
     result
 }
 
-fn placeholder(group: u32, spec: &JobSpec) -> JobResult {
+pub(crate) fn placeholder(group: u32, spec: &JobSpec) -> JobResult {
     JobResult::empty(spec, group, spec.numjobs.max(1))
 }
 

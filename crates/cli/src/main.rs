@@ -23,6 +23,7 @@ mod live;
 mod outcome;
 mod profiles;
 mod progress;
+mod run_shape;
 mod selection;
 mod soak;
 mod timefmt;

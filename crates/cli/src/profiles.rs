@@ -3,8 +3,21 @@
 //! that says where it comes from, tests in fio's command-line form (one per
 //! line, run like the default suite on one shared test file), and steps:
 //! other diskbench commands (`ping`, `meta`, `gobonniego`) run after the
-//! tests, with `{dir}`, `{size_gib}` and `{runtime_s}` filled in.
-//! `diskbench profiles` lists them.
+//! tests, with placeholders filled in (see [`step_args`]). `diskbench
+//! profiles` lists them.
+//!
+//! `--size` and `--runtime` shrink every part of a profile, steps included,
+//! so a profile asked to be short is short: a step's time comes from
+//! `{runtime}` and its kin, never from a fixed count of seconds.
+//!
+//! A `# passes: N` line makes the profile keep the best of N passes of each
+//! test, as CrystalDiskMark does (`--passes` changes N); [`crystal`] prints
+//! such a profile as CrystalDiskMark's grid and says in the JSON which pass
+//! was kept.
+
+pub mod crystal;
+
+use std::time::Duration;
 
 #[derive(Debug)]
 pub struct Profile {
@@ -71,6 +84,80 @@ impl Profile {
     pub fn steps(&self) -> Vec<&'static str> {
         self.lines().filter(|l| !l.starts_with("--")).collect()
     }
+
+    /// For a best-of profile, its default number of passes (`# passes: N`).
+    pub fn default_passes(&self) -> Option<u32> {
+        self.text
+            .lines()
+            .find_map(|l| l.strip_prefix("# passes:"))
+            .and_then(|n| n.trim().parse().ok())
+    }
+
+    /// The tests to run, in order: each test's passes one after another
+    /// (as CrystalDiskMark runs them), named `NAME-passK` when there are
+    /// several so each pass is its own job in the results.
+    pub fn test_lines(&self, passes: u32) -> Vec<String> {
+        let mut out = Vec::new();
+        for line in self.tests() {
+            for k in 1..=passes {
+                out.push(match passes {
+                    1 => line.to_string(),
+                    _ => line
+                        .split_whitespace()
+                        .map(|w| match w.strip_prefix("--name=") {
+                            Some(name) => format!("--name={}", crystal::pass_name(name, k)),
+                            None => w.to_string(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                });
+            }
+        }
+        out
+    }
+}
+
+/// The options of `run` that only profiles take.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct ProfileArgs {
+    /// For a profile that keeps the best of several passes (crystal: default 5, as
+    /// CrystalDiskMark): run each test N times and keep its best
+    #[arg(long, value_name = "N", value_parser = parse_passes)]
+    pub passes: Option<u32>,
+}
+
+fn parse_passes(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(n) if (1..=100).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a number of passes: give a whole number from 1 to 100, e.g. --passes 3"
+        )),
+    }
+}
+
+impl ProfileArgs {
+    /// The passes to run for `profile`: 1 for a profile that is not best-of,
+    /// where `--passes` is a usage error rather than silently ignored.
+    pub fn passes(&self, profile: &Profile) -> Result<u32, String> {
+        match (self.passes, profile.default_passes()) {
+            (Some(n), Some(_)) => Ok(n),
+            (None, Some(n)) => Ok(n),
+            (None, None) => Ok(1),
+            (Some(_), None) => {
+                let best_of: Vec<&str> = PROFILES
+                    .iter()
+                    .filter(|p| p.default_passes().is_some())
+                    .map(|p| p.name)
+                    .collect();
+                Err(format!(
+                    "--passes is for a profile that keeps the best of several passes ({}); \
+                     profile {} runs each test once: leave --passes out",
+                    best_of.join(", "),
+                    profile.name
+                ))
+            }
+        }
+    }
 }
 
 pub fn find(name: &str) -> Result<&'static Profile, String> {
@@ -83,15 +170,55 @@ pub fn find(name: &str) -> Result<&'static Profile, String> {
     })
 }
 
-/// A step's arguments with its placeholders filled in.
-pub fn step_args(step: &str, dir: &str, size_gib: f64, runtime_s: u64) -> Vec<String> {
+/// A step's arguments with its placeholders filled in: `{dir}`,
+/// `{size_gib}` (`--size` in GiB), `{runtime_s}` (`--runtime` in seconds,
+/// fractions kept), `{runtime}` (the same as `NNNms`, which every
+/// diskbench command's time options read) and `{runtime/N}` (a tenth,
+/// say, to spread N requests over the runtime).
+pub fn step_args(step: &str, dir: &str, size_gib: f64, runtime: Duration) -> Vec<String> {
+    let ms = |d: Duration| format!("{}ms", d.as_millis().max(1));
     step.split_whitespace()
         .map(|w| {
-            w.replace("{dir}", dir)
+            let mut w = w
+                .replace("{dir}", dir)
                 .replace("{size_gib}", &format!("{size_gib}"))
-                .replace("{runtime_s}", &runtime_s.to_string())
+                .replace("{runtime_s}", &format!("{}", runtime.as_secs_f64()))
+                .replace("{runtime}", &ms(runtime));
+            while let Some((head, rest)) = w.split_once("{runtime/") {
+                let Some((n, tail)) = rest.split_once('}') else {
+                    break;
+                };
+                let parts = n.parse::<u32>().unwrap_or(1).max(1);
+                w = format!("{head}{}{tail}", ms(runtime / parts));
+            }
+            w
         })
         .collect()
+}
+
+/// The table of a run: CrystalDiskMark's grid for a best-of profile,
+/// the summary table for the others.
+pub fn table(profile: &Profile, result: &model::RunResult, passes: u32) -> String {
+    match profile.default_passes() {
+        Some(_) => crystal::grid(result, passes),
+        None => report::table::summary_table(result),
+    }
+}
+
+/// The JSON of a run, with a best-of profile's passes (every pass's
+/// figures and the one kept) under `profile`.
+pub fn json_document(profile: &Profile, result: &model::RunResult, passes: u32) -> String {
+    let text = report::json::render(result);
+    if profile.default_passes().is_none() {
+        return text;
+    }
+    match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(mut doc) => {
+            doc["profile"] = crystal::json(result, profile.name, passes);
+            serde_json::to_string_pretty(&doc).unwrap_or(text)
+        }
+        Err(_) => text,
+    }
 }
 
 /// `diskbench profiles`: each profile with its origin and what it runs.
@@ -106,6 +233,11 @@ pub fn list_text() -> String {
                 .filter_map(|t| t.split_whitespace().find_map(|w| w.strip_prefix("--name=")))
                 .collect();
             what.push(format!("{} tests ({})", tests.len(), names.join(", ")));
+        }
+        if let Some(n) = p.default_passes() {
+            what.push(format!(
+                "each test {n} times, the best pass kept (--passes N)"
+            ));
         }
         what.extend(p.steps().iter().map(|s| s.to_string()));
         out.push_str(&format!(
@@ -141,8 +273,59 @@ mod tests {
         assert_eq!(find("crystal").unwrap().tests().len(), 8);
         assert!(find("ssd").unwrap_err().contains("crystal"));
         assert_eq!(
-            step_args("gobonniego -dir {dir} -size {size_gib}", "/m", 0.25, 7),
+            step_args(
+                "gobonniego -dir {dir} -size {size_gib}",
+                "/m",
+                0.25,
+                Duration::from_secs(7)
+            ),
             ["gobonniego", "-dir", "/m", "-size", "0.25"]
         );
+    }
+
+    #[test]
+    fn every_step_takes_its_time_from_the_runtime() {
+        let runtime = Duration::from_millis(1500);
+        assert_eq!(
+            step_args(
+                "ping -i {runtime/10} -w {runtime} -x {runtime_s}",
+                "/m",
+                1.0,
+                runtime
+            ),
+            ["ping", "-i", "150ms", "-w", "1500ms", "-x", "1.5"]
+        );
+        for p in &PROFILES {
+            for s in p.steps() {
+                assert!(s.contains("{runtime"), "{}: {s} ignores --runtime", p.name);
+            }
+        }
+    }
+
+    #[test]
+    fn passes_belong_to_best_of_profiles() {
+        let crystal = find("crystal").unwrap();
+        let none = ProfileArgs::default();
+        assert_eq!(none.passes(crystal), Ok(5), "CrystalDiskMark's default");
+        assert_eq!(none.passes(find("default").unwrap()), Ok(1));
+        let three = ProfileArgs { passes: Some(3) };
+        assert_eq!(three.passes(crystal), Ok(3));
+        let err = three.passes(find("ebs-4k").unwrap()).unwrap_err();
+        assert!(err.contains("crystal") && err.contains("ebs-4k"), "{err}");
+        let lines = crystal.test_lines(2);
+        assert_eq!(lines.len(), 16);
+        assert!(
+            lines[0].starts_with("--name=SEQ1M-Q8T1-read-pass1 "),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[1].starts_with("--name=SEQ1M-Q8T1-read-pass2 "),
+            "{}",
+            lines[1]
+        );
+        assert_eq!(crystal.test_lines(1)[0], crystal.tests()[0]);
+        assert!(list_text().contains("each test 5 times, the best pass kept"));
+        assert!(parse_passes("0").is_err() && parse_passes("x").is_err());
     }
 }

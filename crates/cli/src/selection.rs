@@ -20,7 +20,7 @@ pub struct Filters {
     #[arg(long, value_name = "TIME")]
     pub until: Option<String>,
     /// Only runs made by this command
-    #[arg(long, value_name = "COMMAND", value_parser = ["run", "fio", "import-fio", "import-gobonniego"])]
+    #[arg(long, value_name = "COMMAND", value_parser = RunKind::ALL.map(RunKind::name))]
     pub command: Option<String>,
     /// Only the runs of this soak (`--runs`/`--duration`; its id is printed at its end)
     #[arg(long, value_name = "ID")]
@@ -44,10 +44,21 @@ impl Filters {
     }
 }
 
+/// A run id as `history` lists them; anything else is named with the fix
+/// (the parser's own "invalid digit found in string" tells a user nothing).
+pub fn parse_run_id(text: &str) -> Result<i64, String> {
+    match text.trim().parse::<i64>() {
+        Ok(id) if id > 0 => Ok(id),
+        _ => Err(format!(
+            "'{text}' is not a run id: use the number in the id column of `diskbench history`, e.g. 3"
+        )),
+    }
+}
+
 #[derive(Args, Clone)]
 pub struct Selection {
     /// Run ids (see `diskbench history`); default: every run the filters match
-    #[arg(value_name = "RUN")]
+    #[arg(value_name = "RUN", value_parser = parse_run_id)]
     pub runs: Vec<i64>,
     #[command(flatten)]
     pub filters: Filters,

@@ -1,6 +1,6 @@
-//! Repetition (issue 6): `--runs N`, `--duration D` and `--pause D` on
+//! Repetition: `--runs N`, `--duration D` and `--pause D` on
 //! `run` and `fio`. A cloud disk can be fast for twenty minutes and then
-//! lose most of its speed (seed 000); one run reports the burst and
+//! lose most of its speed (the IaaS disk-speed study); one run reports the burst and
 //! misleads, so a soak repeats the same jobs and keeps every run.
 //!
 //! Each run is a run of its own in the history, saved as it finishes, and
@@ -9,7 +9,11 @@
 //! to its last seconds. The runs of a soak share a [`SoakRef`] id (its
 //! start time and a random suffix), whatever their labels, and are numbered
 //! from 1. Both commands run the same loop ([`run`]) and differ only in how
-//! they print a run, so a soak means the same thing for both.
+//! they print a run, so a soak means the same thing for both. Each soak
+//! ends with each job's lowest, median and highest figures across its runs
+//! ([`spread`]), in every output form.
+
+pub mod spread;
 
 use crate::history::SaveArgs;
 use crate::live::LiveWriter;
@@ -199,20 +203,23 @@ pub struct Finished<'a> {
 }
 
 impl Finished<'_> {
-    /// `run 3/30 at 0:12:34: IOPS 3634, Read 512.3 MB/s, Write 301.2 MB/s`.
+    /// `run 3/30 at 0:12:34: IOPS 3634, Read 512.3 MB/s, Write 301.2 MB/s`;
+    /// a figure the run has not is `n/a` without its unit (`Write n/a`).
     pub fn line(&self) -> String {
         let of = self.of.map(|n| format!("/{n}")).unwrap_or_default();
         let h = report::headline_figures(&self.outcome.result);
-        let fig = |f: Option<report::HeadlineFigure>, decimals: usize| {
-            f.map_or("-".to_string(), |f| format!("{:.decimals$}", f.value))
+        let fig = |f: Option<report::HeadlineFigure>, decimals: usize, unit: &str| {
+            f.map_or("n/a".to_string(), |f| {
+                format!("{:.decimals$}{unit}", f.value)
+            })
         };
         let mut line = format!(
-            "run {}{of} at {}: IOPS {}, Read {} MB/s, Write {} MB/s",
+            "run {}{of} at {}: IOPS {}, Read {}, Write {}",
             self.run,
             clock(self.at),
-            fig(h.iops, 0),
-            fig(h.read_mb_per_sec, 1),
-            fig(h.write_mb_per_sec, 1)
+            fig(h.iops, 0, ""),
+            fig(h.read_mb_per_sec, 1, " MB/s"),
+            fig(h.write_mb_per_sec, 1, " MB/s")
         );
         match &self.outcome.failure {
             Some(RunError::Interrupted) => line.push_str(" (interrupted)"),
@@ -244,6 +251,8 @@ pub struct Summary {
     pub elapsed: Duration,
     /// Each job's cliff, steady state and recovery over the soak's runs.
     pub verdicts: Vec<JobVerdict>,
+    /// Each job's min / median / max across the runs (the recovery run left out).
+    pub spreads: Vec<spread::JobSpread>,
     /// What `--until-*` waited for and whether it came: (attained, what).
     pub until: Option<(bool, &'static str)>,
     /// Sentences about how the soak ended, for the text output.
@@ -274,10 +283,12 @@ pub fn run(
         runs: Vec::new(),
         elapsed: Duration::ZERO,
         verdicts: Vec::new(),
+        spreads: Vec::new(),
         until: None,
         notes: Vec::new(),
     };
     let mut tracker = SoakTracker::default();
+    let mut spreads = spread::SpreadTracker::default();
     // The verdicts over the runs so far (the recovery run left out).
     let mut verdicts: Vec<JobVerdict> = Vec::new();
     // One workspace for every run: files are laid out once, removed at the end.
@@ -299,6 +310,7 @@ pub fn run(
         if recovering.is_none() {
             tracker.add(k, &outcome.result);
             verdicts = tracker.verdicts();
+            spreads.add(&outcome.result);
         }
         let failed = outcome.failure.is_some();
         let more = !failed
@@ -363,6 +375,7 @@ pub fn run(
         }
     }
     summary.elapsed = started.elapsed();
+    summary.spreads = spreads.spreads();
     summary.until = plan.and_then(|p| p.until_outcome(&verdicts));
     if summary.verdicts.is_empty() {
         summary.verdicts = verdicts;
@@ -490,6 +503,7 @@ pub fn list_text(s: &Summary) -> String {
             format_utc(r.started_unix_ms)
         ));
     }
+    out.push_str(&spread::text(&s.spreads));
     if !s.verdicts.is_empty() {
         out.push_str("\nOver the runs:\n");
         out.push_str(&report::soak::text(&s.verdicts));
@@ -512,7 +526,9 @@ pub fn list_text(s: &Summary) -> String {
 ///   (`UNTIL` is what `--until-*` waited for, `ATTAINED` 1 or 0);
 /// - per run, `diskbench-soak-run;1;N;HISTORY_ID;STARTED_UNIX_MS`;
 /// - per job, `diskbench-soak-job;1;NAME;RUNS;CLIFF;CLIFF_AT_RUN;IOPS_BEFORE;IOPS_AFTER;DROP_PCT;STEADY`
-///   (`CLIFF` 1 or 0; `STEADY` 1 or 0, empty with fewer runs than SNIA's window).
+///   (`CLIFF` 1 or 0; `STEADY` 1 or 0, empty with fewer runs than SNIA's window);
+/// - per job, `diskbench-soak-spread;1;NAME;RUNS;IOPS_MIN;IOPS_MEDIAN;IOPS_MAX;MBPS_MIN;MBPS_MEDIAN;MBPS_MAX;P99_CLAT_US_MIN;P99_CLAT_US_MEDIAN;P99_CLAT_US_MAX`
+///   (across the runs; MB = 10^6 bytes).
 pub fn soak_terse(s: &Summary, plan: &Plan) -> String {
     let Some(id) = &s.soak else {
         return String::new();
@@ -551,6 +567,9 @@ pub fn soak_terse(s: &Summary, plan: &Plan) -> String {
             opt(v.steady.as_ref().map(|st| flag(st.attained))),
         ));
     }
+    for sp in &s.spreads {
+        out.push_str(&spread::terse(sp));
+    }
     out
 }
 
@@ -561,6 +580,13 @@ pub fn soak_json(s: &Summary, plan: &Plan, docs: &[String]) -> String {
         .map(|d| serde_json::from_str(d).unwrap_or_else(|_| serde_json::Value::String(d.clone())))
         .collect();
     let ids: Vec<Option<i64>> = s.runs.iter().map(|r| r.id).collect();
+    let mut jobs = report::soak::to_json(&s.verdicts);
+    for job in jobs.as_array_mut().into_iter().flatten() {
+        let sp = s.spreads.iter().find(|sp| job["name"] == sp.name.as_str());
+        if let Some(sp) = sp {
+            job["across_runs"] = spread::to_json(sp);
+        }
+    }
     let doc = serde_json::json!({
         "soak": {
             "id": s.soak,
@@ -575,7 +601,7 @@ pub fn soak_json(s: &Summary, plan: &Plan, docs: &[String]) -> String {
                 "attained": attained,
             })),
             "recovery_check_s": plan.recovery.map(|d| d.as_secs_f64()),
-            "jobs": report::soak::to_json(&s.verdicts),
+            "jobs": jobs,
         },
         "runs": runs,
     });

@@ -135,17 +135,34 @@ fn grouping_by_a_label_no_run_has_is_a_usage_error() {
     let db = dir.path().join("h.sqlite3");
     save(&db, "a");
     save(&db, "b");
-    let out = diskbench()
-        .args(["compare", "--by", "nosuchlabel"])
-        .arg(format!("--db={}", db.display()))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", stdout_of(&out));
-    let err = stderr_of(&out);
-    assert!(
-        err.contains("'nosuchlabel'") && err.contains("the selected runs have: disk"),
-        "{err}"
-    );
+    // The report and a chart group the same way, so they refuse it too.
+    let html = dir.path().join("r.html");
+    let svg = dir.path().join("c.svg");
+    let commands: [Vec<&std::ffi::OsStr>; 3] = [
+        vec!["compare".as_ref()],
+        vec!["report".as_ref(), "-o".as_ref(), html.as_os_str()],
+        vec!["chart".as_ref(), "-o".as_ref(), svg.as_os_str()],
+    ];
+    for command in commands {
+        let out = diskbench()
+            .args(&command)
+            .args(["--by", "nosuchlabel"])
+            .arg(format!("--db={}", db.display()))
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{command:?}: {}",
+            stdout_of(&out)
+        );
+        let err = stderr_of(&out);
+        assert!(
+            err.contains("'nosuchlabel'") && err.contains("the selected runs have: disk"),
+            "{command:?}: {err}"
+        );
+    }
+    assert!(!html.exists() && !svg.exists());
 }
 
 /// A run of several jobs gives one series chart per job, all in the one
@@ -192,4 +209,67 @@ fn a_series_chart_of_several_jobs_is_one_file_at_the_path_asked() {
         .filter(|n| n.starts_with("s"))
         .collect();
     assert_eq!(names.len(), 2, "only s.svg and s.png: {names:?}");
+}
+
+/// One run: `compare` shows its figures without a `± 0`, and `report`
+/// says "1 run", not "1 runs".
+#[test]
+fn one_run_has_no_spread_and_is_one_run() {
+    let dir = real_dir();
+    let db = dir.path().join("h.sqlite3");
+    save(&db, "a");
+    let out = diskbench()
+        .args(["compare", "--by", "disk"])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(!table.contains('±'), "{table}");
+    let html = dir.path().join("r.html");
+    let out = diskbench()
+        .args(["report", "-o"])
+        .arg(&html)
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains(" (1 run)"), "{}", stderr_of(&out));
+}
+
+/// A timeline of one run is one dot per panel: `chart --kind timeline`
+/// refuses it by saying why and what gives the figures, and leaves such
+/// groups out (naming them) when other groups have several runs.
+#[test]
+fn a_timeline_needs_a_group_of_two_runs() {
+    let dir = real_dir();
+    let db = dir.path().join("h.sqlite3");
+    save(&db, "a");
+    let svg = dir.path().join("t.svg");
+    let chart = || {
+        diskbench()
+            .args(["chart", "--kind", "timeline", "--by", "disk", "-o"])
+            .arg(&svg)
+            .arg(format!("--db={}", db.display()))
+            .output()
+            .unwrap()
+    };
+    let out = chart();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("each selected group has one run") && err.contains("diskbench compare"),
+        "{err}"
+    );
+    assert!(!svg.exists());
+    save(&db, "b");
+    save(&db, "b");
+    let out = chart();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains("left out the groups of one run, which have no timeline: a"));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.contains("b: run by run (2 runs)") && !text.contains("a: run by run"),
+        "{text}"
+    );
 }

@@ -179,8 +179,8 @@ fn requests_split_by_the_device_are_warned() {
     let message = w["message"].as_str().unwrap();
     for needle in [
         name.as_str(),
-        "64.0KiB",
-        "1.0MiB",
+        "64.0 KiB",
+        "1.0 MiB",
         "max_sectors_kb",
         "max_segments",
     ] {

@@ -1,4 +1,4 @@
-//! Issue 3, item 3: fio's pattern, pacing, limit and log options, run end to
+//! fio's pattern, pacing, limit and log options, run end to
 //! end through `diskbench fio` on the null engine (no device noise) and
 //! checked against what fio 3.33 does with the same options.
 
@@ -315,7 +315,7 @@ fn percentage_random_mixes_in_sequential_ios() {
     assert!((0.73..0.77).contains(&share), "{share}");
 }
 
-/// Issue 6: fio's `steadystate`. A rate-limited job is flat, so it stops
+/// fio's `steadystate`. A rate-limited job is flat, so it stops
 /// once its first window (after the ramp) is within the limit, long before
 /// its runtime; fio's JSON object comes with it. Without `ss_dur` it is off,
 /// as in fio; a criterion fio does not know is refused by name.

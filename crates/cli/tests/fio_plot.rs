@@ -1,4 +1,4 @@
-//! Issue 3, "Done when": fio-plot (PyPI `fio-plot`, checked with 1.1.21)
+//! fio-plot (PyPI `fio-plot`, checked with 1.1.21)
 //! draws its bar charts from a folder of diskbench JSON results as it does
 //! from fio's, and the values it shows are diskbench's.
 //!

@@ -1,6 +1,5 @@
 //! Inputs the fuzz targets (`fuzz/`) found to panic, kept as tests through
-//! the commands a user would run; each names the target that found it
-//! (issue 7, item 5). The unit-level tests are in
+//! the commands a user would run; each names the target that found it. The unit-level tests are in
 //! `crates/model/tests/fuzz_regressions.rs`.
 
 mod common;

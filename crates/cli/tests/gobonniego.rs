@@ -1,4 +1,4 @@
-//! `diskbench gobonniego` (issue 5, item 1): GoBonnieGo's flags, its text
+//! `diskbench gobonniego`: GoBonnieGo's flags, its text
 //! lines and `-json` keys, the 90/10 IOPS mix from the counters, bad input
 //! refused with exit 2, and no test file left behind, even on Ctrl-C.
 
@@ -207,4 +207,71 @@ fn ctrl_c_removes_the_files_and_exits_130() {
     let doc = json_of(&out);
     assert!(doc["error"].as_str().unwrap().contains("interrupted"));
     assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+}
+
+/// The small run of [`small`] without `-dir`, started in `cwd`, with `-v`.
+fn small_in_cwd(cwd: &Path) -> std::process::Output {
+    let args: Vec<String> = small(cwd)
+        .into_iter()
+        .take_while(|a| a != "-dir")
+        .chain(["-v".to_string()])
+        .collect();
+    diskbench().current_dir(cwd).args(args).output().unwrap()
+}
+
+#[test]
+fn without_dir_it_measures_the_current_directory() {
+    let dir = real_dir();
+    let out = small_in_cwd(dir.path());
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    let working = err
+        .lines()
+        .find_map(|l| l.split_once("Bonnie working directory: ").map(|(_, d)| d))
+        .unwrap_or_else(|| panic!("-v names the working directory: {err}"));
+    let parent = dir.path().join(working).parent().unwrap().to_path_buf();
+    assert_eq!(
+        parent.canonicalize().unwrap(),
+        dir.path().canonicalize().unwrap(),
+        "the test directory goes in the current one: {working}"
+    );
+    let help = diskbench().args(["gobonniego", "-h"]).output().unwrap();
+    assert!(
+        stdout_of(&help).contains("(default \".\")"),
+        "{}",
+        stdout_of(&help)
+    );
+    assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+}
+
+#[test]
+fn it_says_what_it_does_to_the_page_cache_once_before_dropping_it() {
+    let dir = real_dir();
+    let out = diskbench()
+        .args(small(dir.path()))
+        .args(["-runs", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    let notice = "before each read and IOPS test";
+    assert_eq!(err.matches(notice).count(), 1, "said once: {err}");
+    let said = err.find(notice).unwrap();
+    let dropped = err.find("Cache before the read test").expect("a drop");
+    assert!(said < dropped, "said before the first drop: {err}");
+    let host_wide = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/proc/sys/vm/drop_caches")
+        .is_ok();
+    let line = err.lines().find(|l| l.contains(notice)).unwrap();
+    match host_wide {
+        true => assert!(
+            line.contains("WHOLE HOST") && line.contains("root"),
+            "{line}"
+        ),
+        false => assert!(
+            line.contains("needs root") && line.contains("not done"),
+            "{line}"
+        ),
+    }
 }

@@ -201,7 +201,7 @@ fn a_constant_limit_is_not_a_cliff() {
     );
 }
 
-/// Issue 6 across runs: the bucket runs dry after 15 s of I/O in a soak
+/// Across runs: the bucket runs dry after 15 s of I/O in a soak
 /// of 6-second runs, so in the middle of run 3; `--until-throttled` stops
 /// once the cliff is confirmed, and `--recovery-check` idles 6 s (3,000
 /// credits at the 500/s baseline) and measures what came back. The gaps
@@ -270,7 +270,7 @@ fn a_soak_names_the_run_of_the_cliff_stops_there_and_measures_the_recovery() {
     assert!(r["recovered_pct"].as_f64().unwrap() > 80.0, "{r}");
 }
 
-/// Issue 6, steady state (SNIA rounds, one run each): a constant limit is
+/// Steady state (SNIA rounds, one run each): a constant limit is
 /// steady within the first window, and `--until-steady` stops there; a
 /// bucket that runs dry inside the window is not steady.
 #[test]

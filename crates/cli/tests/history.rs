@@ -1,4 +1,4 @@
-//! The history from the command line (issue 4, parts 1 to 3): measuring
+//! The history from the command line: measuring
 //! commands save their runs, `history`/`show`/`rm`/`export` read them back,
 //! `import` brings in fio and GoBonnieGo results, and a database that
 //! cannot be written never costs the measurement.

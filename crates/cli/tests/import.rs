@@ -1,4 +1,4 @@
-//! `diskbench import` (issue 4, part 3): fio's JSON made by fio in the test
+//! `diskbench import`: fio's JSON made by fio in the test
 //! and GoBonnieGo's sample come into the history with the figures the files
 //! hold; a file that is neither is refused and nothing is imported.
 

@@ -1,4 +1,4 @@
-//! Issue 3, parts 1 and 4: `diskbench fio JOBFILE...` runs fio job files
+//! `diskbench fio JOBFILE...` runs fio job files
 //! group by group, `--parse-only` prints the jobs without running them, and
 //! errors name the `file:line`.
 

@@ -1,4 +1,4 @@
-//! `diskbench meta` (issue 5, item 3: bonnie++ -n) from the command line:
+//! `diskbench meta` (bonnie++ -n) from the command line:
 //! every phase touches exactly NUM×1024 files (also with --threads), the
 //! JSON names the six phases in order, the CSV line has bonnie++'s 50
 //! fields, no file is left behind, and bad input exits 2 with the fix.
@@ -95,6 +95,19 @@ fn meta_text_shows_the_bonnie_block_and_csv_has_its_fields() {
     assert!(text.contains("  1:1024:0/2 "), "{text}");
     for name in PHASES {
         assert!(text.contains(name), "{text}");
+    }
+    // diskbench's own phase table writes times as everywhere else, with a
+    // space before the unit (bonnie++'s block above keeps its `9395us`).
+    let table = &text[text.find("\nphase ").expect("the phase table")..];
+    for row in table
+        .lines()
+        .filter(|l| PHASES.iter().any(|p| l.starts_with(p)))
+    {
+        let glued = row
+            .split_whitespace()
+            .find(|w| w.starts_with(|c: char| c.is_ascii_digit()) && w.ends_with('s'));
+        assert_eq!(glued, None, "a unit glued to its number in {row:?}");
+        assert!(row.contains(" us ") || row.contains(" ms "), "{row}");
     }
     let out = diskbench()
         .args(["meta", "-n", "1:1k:0:2", "-m", "box", "-z", "7", "--csv"])

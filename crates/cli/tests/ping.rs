@@ -1,4 +1,4 @@
-//! `diskbench ping` (issue 5, item 2: ioping): its request count, its
+//! `diskbench ping` (ioping): its request count, its
 //! summary and JSON, its safety rules for writes, its bad input and its
 //! signals. Every run is short (`-c 5 -i 0`, small working sets).
 
@@ -23,7 +23,7 @@ fn request_lines(text: &str) -> Vec<&str> {
 }
 
 #[test]
-fn issue5_ping_makes_count_requests_the_first_a_warmup() {
+fn ping_makes_count_requests_the_first_a_warmup() {
     let dir = real_dir();
     let out = ping(&["-c", "5", "-i", "0"], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
@@ -53,7 +53,7 @@ fn issue5_ping_makes_count_requests_the_first_a_warmup() {
 }
 
 #[test]
-fn issue5_ping_json_summary_has_its_keys_and_ordered_latencies() {
+fn ping_json_summary_has_its_keys_and_ordered_latencies() {
     let dir = real_dir();
     let out = ping(&["-c", "6", "-i", "0", "-S", "64k", "--json"], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
@@ -102,7 +102,7 @@ fn issue5_ping_json_summary_has_its_keys_and_ordered_latencies() {
 }
 
 #[test]
-fn issue5_ping_linear_goes_in_order_and_wraps() {
+fn ping_linear_goes_in_order_and_wraps() {
     let dir = real_dir();
     let args = [
         "-L", "-s", "16k", "-S", "64k", "-c", "6", "-i", "0", "--json",
@@ -119,7 +119,7 @@ fn issue5_ping_linear_goes_in_order_and_wraps() {
 }
 
 #[test]
-fn issue5_ping_quiet_prints_only_the_summary() {
+fn ping_quiet_prints_only_the_summary() {
     let dir = real_dir();
     let out = ping(&["-q", "-c", "5", "-i", "0"], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
@@ -130,7 +130,7 @@ fn issue5_ping_quiet_prints_only_the_summary() {
 }
 
 #[test]
-fn issue5_ping_batch_prints_iopings_raw_line() {
+fn ping_batch_prints_iopings_raw_line() {
     let dir = real_dir();
     let out = ping(&["-B", "-c", "4", "-i", "0"], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
@@ -145,7 +145,7 @@ fn issue5_ping_batch_prints_iopings_raw_line() {
 }
 
 #[test]
-fn issue5_ping_interval_spaces_requests() {
+fn ping_interval_spaces_requests() {
     let dir = real_dir();
     let began = Instant::now();
     let out = ping(&["-q", "-c", "3", "-i", "200ms"], dir.path());
@@ -160,7 +160,7 @@ fn issue5_ping_interval_spaces_requests() {
 }
 
 #[test]
-fn issue5_ping_write_uses_its_own_file_and_leaves_nothing() {
+fn ping_write_uses_its_own_file_and_leaves_nothing() {
     let dir = real_dir();
     let mine = dir.path().join("mine.dat");
     std::fs::write(&mine, b"the user's data").unwrap();
@@ -176,7 +176,7 @@ fn issue5_ping_write_uses_its_own_file_and_leaves_nothing() {
 }
 
 #[test]
-fn issue5_ping_never_writes_a_users_file_without_www() {
+fn ping_never_writes_a_users_file_without_www() {
     let dir = real_dir();
     let file = dir.path().join("data.bin");
     let pattern: Vec<u8> = (0..(256u32 << 10)).map(|i| (i % 251) as u8).collect();
@@ -216,7 +216,7 @@ fn issue5_ping_never_writes_a_users_file_without_www() {
 }
 
 #[test]
-fn issue5_ping_bad_input_exits_2_and_says_how_to_fix_it() {
+fn ping_bad_input_exits_2_and_says_how_to_fix_it() {
     let dir = real_dir();
     let missing = dir.path().join("nowhere");
     let cases: [(&[&str], &Path, &str); 7] = [
@@ -246,7 +246,7 @@ fn issue5_ping_bad_input_exits_2_and_says_how_to_fix_it() {
 }
 
 #[test]
-fn issue5_ping_modes_direct_by_default_else_iopings_non_cached_or_cached() {
+fn ping_modes_direct_by_default_else_iopings_non_cached_or_cached() {
     let dir = real_dir();
     let mode = |args: &[&str]| {
         let mut all = vec!["-c", "3", "-i", "0", "--json"];
@@ -265,7 +265,7 @@ fn issue5_ping_modes_direct_by_default_else_iopings_non_cached_or_cached() {
 }
 
 #[test]
-fn issue5_ping_ctrl_c_prints_the_summary_so_far() {
+fn ping_ctrl_c_prints_the_summary_so_far() {
     let dir = real_dir();
     let target = dir.path().display().to_string();
     let (out, took) = interrupt(
@@ -288,7 +288,7 @@ fn issue5_ping_ctrl_c_prints_the_summary_so_far() {
 }
 
 #[test]
-fn issue5_ping_refuses_to_write_a_block_device() {
+fn ping_refuses_to_write_a_block_device() {
     if !is_root() {
         testbed::skip("needs root for a loop device");
         return;

@@ -1,4 +1,4 @@
-//! Issue 7: what is checked before any I/O, on real small filesystems
+//! What is checked before any I/O, on real small filesystems
 //! (mounted by the test as root; skipped with a reason elsewhere): a job
 //! that does not fit fails before writing and leaves nothing; a filesystem
 //! without O_DIRECT is a clear error, not a silent fallback; and a disk that
@@ -63,6 +63,10 @@ fn a_write_job_larger_than_a_small_filesystem_fails_before_writing() {
         assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
         let err = stderr_of(&out);
         assert!(err.contains("free") && err.contains("--size"), "{err}");
+        // Sizes as everywhere else: a space between the number and the unit.
+        let need = format!("need {}.0 MiB in", size.trim_end_matches('m'));
+        assert!(err.contains(&need), "{need:?} in {err}");
+        assert!(err.contains(" MiB is free"), "{err}");
         assert!(entries(m.path()).is_empty(), "{:?}", entries(m.path()));
     }
 }

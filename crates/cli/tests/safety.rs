@@ -1,4 +1,4 @@
-//! Issue 7: diskbench never writes what it did not create unless told to.
+//! diskbench never writes what it did not create unless told to.
 //! A user's file named by a write job is refused and left byte for byte;
 //! `--allow-overwrite` is the way to say "I mean it"; a file diskbench
 //! created itself carries a `user.diskbench` mark and may be written again;

@@ -1,4 +1,4 @@
-//! Issue 3, part 6: the fio jobs of the seed articles (copied unchanged into
+//! The fio jobs of the seed articles (copied unchanged into
 //! `crates/fio/tests/fixtures/`) run through `diskbench fio`, shortened with
 //! `--size=16m --runtime=1 --time_based` on the command line (which
 //! overrides what the jobs say), in a temporary directory, with JSON output
@@ -7,15 +7,15 @@
 //! Where a seed, as the article prints it, cannot run (in real fio 3.33
 //! neither), the test asserts the clear error, then applies the smallest
 //! substitution and runs the result:
-//! - seed 001 (three job sections): `directory=/a/fio` is redirected with
+//! - "Adventures in Storageland" (three job sections): `directory=/a/fio` is redirected with
 //!   `--directory=TMP`; the files run as they are, `fadvise_hint=0`
 //!   included (no posix_fadvise advice, as in fio).
-//! - seed 002 (five command lines, four written as one with
+//! - the 2014 EBS benchmark (five command lines, four written as one with
 //!   `-rw=<read,write,randread,randwrite>`): `-ioengine=libio` is the
 //!   article's typo (fio: "engine libio not loadable"); diskbench refuses it
 //!   and suggests libaio; with libaio it runs. `/tmp/testfile` is redirected
 //!   with `--filename=TMP/testfile`.
-//! - seed 004 (three command lines): the article's web page turned `--` into
+//! - the AWS vs DigitalOcean article (three command lines): the article's web page turned `--` into
 //!   en dashes (fio: "unable to open '–randrepeat=1' job file"); diskbench
 //!   names the typographic dash. With `--` the lines run as they are, with
 //!   `filename=test` in the temporary directory (the current directory);
@@ -110,7 +110,7 @@ fn assert_parses(dir: &Path, args: &[String], jobs: usize, must_contain: &[&str]
 const SEED_001: [(&str, usize); 3] = [("seq-read", 1), ("random-write", 8), ("read-write", 8)];
 
 #[test]
-fn seed_001_sections_run_unchanged() {
+fn adventures_in_storageland_sections_run_unchanged() {
     let dir = real_dir();
     for (name, numjobs) in SEED_001 {
         let file = fixture(&format!("001_{name}.fio")).display().to_string();
@@ -138,7 +138,7 @@ fn seed_001_sections_run_unchanged() {
 }
 
 #[test]
-fn seed_001_as_the_article_runs_it_with_section() {
+fn adventures_in_storageland_as_the_article_runs_it_with_section() {
     // `fio --section=seq-read ./fio.cfg`, the three sections in one file.
     let dir = real_dir();
     let all: String = SEED_001
@@ -165,7 +165,7 @@ fn seed_001_as_the_article_runs_it_with_section() {
 
 /// Seed 002's command lines: continuation lines joined, `$ fio` dropped, the
 /// `<read,write,randread,randwrite>` template written out: five lines.
-fn seed_002_lines() -> Vec<Vec<String>> {
+fn the_ebs_benchmark_lines() -> Vec<Vec<String>> {
     let text = fixture_text("002_commands.txt");
     let mut lines = Vec::new();
     for block in text.split("\n\n").filter(|b| !b.trim().is_empty()) {
@@ -192,8 +192,8 @@ fn seed_002_lines() -> Vec<Vec<String>> {
 }
 
 #[test]
-fn seed_002_command_lines() {
-    let lines = seed_002_lines();
+fn the_ebs_benchmark_command_lines() {
+    let lines = the_ebs_benchmark_lines();
     assert_eq!(lines.len(), 5);
     let dir = real_dir();
     for line in lines {
@@ -233,7 +233,7 @@ fn seed_002_command_lines() {
 }
 
 #[test]
-fn seed_004_command_lines() {
+fn the_aws_vs_digitalocean_article_command_lines() {
     let text = fixture_text("004_commands.txt");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3);

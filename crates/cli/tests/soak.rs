@@ -1,4 +1,4 @@
-//! Issue 6, part 1: repetition (`--runs`, `--duration`, `--pause`) on `run`
+//! Repetition (`--runs`, `--duration`, `--pause`) on `run`
 //! and `fio`, each run saved as it finishes and written while it goes on,
 //! so a soak killed with SIGKILL keeps its finished runs and the series of
 //! the unfinished one up to its last seconds. The null engine makes the
@@ -124,6 +124,9 @@ fn runs_3_with_a_pause_saves_3_runs_of_one_soak() {
         assert!(text.contains(&format!("run {k}/3 at ")), "{text}");
         assert!(text.contains(&format!("(history run {k},")), "{text}");
     }
+    // The job only reads: its write figure is "n/a", not a dash with a unit.
+    assert!(text.contains("MB/s, Write n/a"), "{text}");
+    assert!(!text.contains("- MB/s"), "{text}");
     // `history --soak` selects them, and the table shows the soak.
     assert_eq!(history_json(&db, &["--soak", &soak]).len(), 3);
     assert!(history_json(&db, &["--soak", "nope"]).is_empty());
@@ -236,7 +239,8 @@ fn run_prints_a_line_per_run_and_the_table_of_the_last() {
     ];
     let text = stdout_of(&run_ok(&args, &db));
     assert_eq!(text.matches("Target ").count(), 1, "{text}");
-    let (runs, verdicts) = text.split_once("Over the runs:").expect("the verdicts");
+    let (runs, rest) = text.split_once("Across the runs").expect("the spread");
+    let (_, verdicts) = rest.split_once("Over the runs:").expect("the verdicts");
     assert_eq!(
         runs.matches("seq-read-1m-qd8").count(),
         2,
@@ -288,7 +292,7 @@ fn fio_json_of_a_soak_is_one_document() {
 fn fio_terse_of_a_soak_ends_with_the_soaks_lines() {
     let text = stdout_of(&two_runs_as("terse"));
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 6, "{text}");
+    assert_eq!(lines.len(), 7, "{text}");
     assert!(lines[..2].iter().all(|l| l.starts_with("3;")), "{text}");
     let soak: Vec<&str> = lines[2].split(';').collect();
     assert_eq!(&soak[..2], ["diskbench-soak", "1"], "{text}");
@@ -305,6 +309,76 @@ fn fio_terse_of_a_soak_ends_with_the_soaks_lines() {
     }
     let job: Vec<&str> = lines[5].split(';').collect();
     assert_eq!(job[..4], ["diskbench-soak-job", "1", "t", "2"], "{text}");
+    let spread: Vec<&str> = lines[6].split(';').collect();
+    assert_eq!(
+        spread[..4],
+        ["diskbench-soak-spread", "1", "t", "2"],
+        "{text}"
+    );
+    assert_eq!(
+        spread.len(),
+        13,
+        "min, median, max of three figures: {text}"
+    );
+    let iops: Vec<f64> = spread[4..7].iter().map(|v| v.parse().unwrap()).collect();
+    assert!(
+        iops[0] > 0.0 && iops[0] <= iops[1] && iops[1] <= iops[2],
+        "{text}"
+    );
+}
+
+/// A soak's point is how far apart its runs are: each job's min / median /
+/// max across the runs, not only the last run's table.
+#[test]
+fn a_soak_prints_each_jobs_min_median_and_max_across_the_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    let dir = tmp.path().display().to_string();
+    let base = [
+        "run",
+        &dir,
+        "--quick",
+        "--engine",
+        "null",
+        "--size",
+        "16m",
+        "--runtime",
+        "300ms",
+        "--runs",
+        "3",
+    ];
+    let text = stdout_of(&run_ok(&base, &db));
+    let (_, across) = text
+        .split_once("Across the runs (min / median / max):")
+        .unwrap_or_else(|| panic!("no spread: {text}"));
+    let across = across.split("Over the runs:").next().unwrap();
+    for job in ["seq-read-1m-qd8", "rand-write-4k-qd1", "mixed-4k-qd32"] {
+        let line = across
+            .lines()
+            .find(|l| l.trim_start().starts_with(job))
+            .unwrap_or_else(|| panic!("{job}: {across}"));
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(cols[1], "3", "runs: {line}");
+        let iops: Vec<f64> = [cols[2], cols[4], cols[6]]
+            .iter()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert!(iops[0] <= iops[1] && iops[1] <= iops[2], "{line}");
+    }
+    let json_args: Vec<&str> = base.iter().copied().chain(["--json"]).collect();
+    let doc = json_of(&run_ok(&json_args, &db));
+    for job in doc["soak"]["jobs"].as_array().unwrap() {
+        let a = &job["across_runs"];
+        assert_eq!(a["runs"], 3, "{job}");
+        for figure in ["iops", "mb_per_sec", "p99_clat_us"] {
+            let f = |k: &str| a[figure][k].as_f64().unwrap();
+            assert!(
+                f("min") <= f("median") && f("median") <= f("max"),
+                "{figure}: {a}"
+            );
+        }
+        assert!(a["iops"]["min"].as_f64().unwrap() > 0.0, "{a}");
+    }
 }
 
 #[test]

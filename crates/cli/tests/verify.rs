@@ -1,4 +1,4 @@
-//! Issue 7: `verify=` checks that the disk returns what was written, and a
+//! `verify=` checks that the disk returns what was written, and a
 //! bad chunk is named for what it is (corrupted, stale, misdirected) with
 //! its offset. Damage is made two ways: by hand, behind diskbench's back,
 //! on a real file; and by the fault-injection engine, one kind at a time.

@@ -33,6 +33,7 @@
 //! The runner wraps an engine only when faults are given, so a normal run
 //! pays nothing for this.
 
+use crate::BufferPool;
 use crate::{AnyEngine, Capabilities, Completion, Direction, Engine, EngineError, IoRequest};
 use model::{FaultKind, FaultRule};
 
@@ -156,11 +157,11 @@ impl Engine for FaultyEngine {
     fn capabilities(&self) -> Capabilities {
         self.inner.capabilities()
     }
-    fn memory(&self) -> model::BufferMemory {
-        self.inner.memory()
+    fn pool(&self) -> &BufferPool {
+        self.inner.pool()
     }
-    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
-        self.inner.buffer(slot)
+    fn pool_mut(&mut self) -> &mut BufferPool {
+        self.inner.pool_mut()
     }
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {
         let d = match req.dir {

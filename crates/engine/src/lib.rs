@@ -48,6 +48,18 @@ pub struct Completion {
     pub result: i64,
 }
 
+impl Capabilities {
+    /// An engine that does real I/O with plain buffers and files.
+    pub const fn io(asynchronous: bool) -> Capabilities {
+        Capabilities {
+            asynchronous,
+            does_io: true,
+            registered_buffers: false,
+            registered_files: false,
+        }
+    }
+}
+
 /// What an engine can do, checked by the runner before any I/O.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Capabilities {
@@ -64,12 +76,21 @@ pub struct Capabilities {
 pub trait Engine {
     fn name(&self) -> &'static str;
     fn capabilities(&self) -> Capabilities;
+    /// The engine's buffers, one slot per I/O that can be in flight.
+    fn pool(&self) -> &BufferPool;
+    fn pool_mut(&mut self) -> &mut BufferPool;
     /// The buffers: what memory they are and how much of it is huge pages.
-    fn memory(&self) -> model::BufferMemory;
+    fn memory(&self) -> model::BufferMemory {
+        self.pool().memory()
+    }
     /// The buffer of `slot`, to fill before a write or read after a read.
     /// An error while that slot's I/O is in flight: the kernel may be
     /// writing it.
-    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError>;
+    #[inline]
+    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
+        let name = self.name();
+        open::slot_buffer(name, self.pool_mut(), slot)
+    }
     /// Adds one I/O to the batch (a synchronous engine does it now).
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError>;
     /// Hands the queued batch to the kernel; returns how many were submitted.

@@ -6,7 +6,7 @@
 //! only way to keep many direct I/Os in flight from one thread. Without
 //! O_DIRECT the kernel does the I/O inside `io_submit`, as fio's libaio does.
 
-use crate::open::{checked_buffer, slot_buffer, sync_fd};
+use crate::open::{checked_buffer, sync_fd};
 use crate::{
     BufferPool, Capabilities, Completion, Direction, Engine, EngineConfig, EngineError, IoRequest,
 };
@@ -235,18 +235,13 @@ impl Engine for LibaioEngine {
         "libaio"
     }
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            asynchronous: true,
-            does_io: true,
-            registered_buffers: false,
-            registered_files: false,
-        }
+        Capabilities::io(true)
     }
-    fn memory(&self) -> model::BufferMemory {
-        self.buffers.memory()
+    fn pool(&self) -> &BufferPool {
+        &self.buffers
     }
-    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
-        slot_buffer("libaio", &mut self.buffers, slot)
+    fn pool_mut(&mut self) -> &mut BufferPool {
+        &mut self.buffers
     }
     #[inline]
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {

@@ -1,7 +1,6 @@
 //! `null`: completes every I/O at once without touching a file, as fio's null
 //! engine does. It measures the tool itself and drives the runner's tests.
 
-use crate::open::slot_buffer;
 use crate::{BufferPool, Capabilities, Completion, Engine, EngineConfig, EngineError, IoRequest};
 
 /// One list of I/Os, the first `submitted` of them handed over: moving a
@@ -37,11 +36,11 @@ impl Engine for NullEngine {
             registered_files: false,
         }
     }
-    fn memory(&self) -> model::BufferMemory {
-        self.buffers.memory()
+    fn pool(&self) -> &BufferPool {
+        &self.buffers
     }
-    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
-        slot_buffer("null", &mut self.buffers, slot)
+    fn pool_mut(&mut self) -> &mut BufferPool {
+        &mut self.buffers
     }
     #[inline]
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {

@@ -5,7 +5,7 @@ use crate::{
     BufferPool, Capabilities, Completion, Engine, EngineError, FaultyEngine, IoRequest,
     LibaioEngine, NullEngine, SyncEngine, UringEngine,
 };
-use model::{BufferMemory, EngineKind, FaultRule, IoMem, UringOptions};
+use model::{EngineKind, FaultRule, IoMem, UringOptions};
 use std::fs::File;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -147,12 +147,11 @@ impl Engine for AnyEngine {
     fn capabilities(&self) -> Capabilities {
         dispatch!(self, e => e.capabilities())
     }
-    fn memory(&self) -> BufferMemory {
-        dispatch!(self, e => e.memory())
+    fn pool(&self) -> &BufferPool {
+        dispatch!(self, e => e.pool())
     }
-    #[inline]
-    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
-        dispatch!(self, e => e.buffer(slot))
+    fn pool_mut(&mut self) -> &mut BufferPool {
+        dispatch!(self, e => e.pool_mut())
     }
     #[inline]
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {

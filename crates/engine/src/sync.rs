@@ -1,6 +1,6 @@
 //! `sync` / `psync`: pread and pwrite, one I/O at a time, done inside `queue`.
 
-use crate::open::{checked_buffer, slot_buffer, sync_fd};
+use crate::open::{checked_buffer, sync_fd};
 use crate::{
     BufferPool, Capabilities, Completion, Direction, Engine, EngineConfig, EngineError, IoRequest,
 };
@@ -27,18 +27,13 @@ impl Engine for SyncEngine {
         "psync"
     }
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            asynchronous: false,
-            does_io: true,
-            registered_buffers: false,
-            registered_files: false,
-        }
+        Capabilities::io(false)
     }
-    fn memory(&self) -> model::BufferMemory {
-        self.buffers.memory()
+    fn pool(&self) -> &BufferPool {
+        &self.buffers
     }
-    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
-        slot_buffer("psync", &mut self.buffers, slot)
+    fn pool_mut(&mut self) -> &mut BufferPool {
+        &mut self.buffers
     }
     #[inline]
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {

@@ -271,6 +271,16 @@ pub fn free_space(path: &Path) -> io::Result<(u64, u64)> {
     Ok((st.f_bavail * frsize, st.f_blocks * frsize))
 }
 
+/// Whether this process may make files in the directory `path` (write and
+/// search permission, as `access(2)` judges them with the real ids): the
+/// error is EACCES for a directory whose mode or ACL shuts this user out.
+pub fn may_write_in(path: &Path) -> io::Result<()> {
+    let c = CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains a NUL byte"))?;
+    // SAFETY: a valid C string; access only reads it.
+    check(unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) })
+}
+
 /// The number of CPUs the system has (online or not): valid CPU numbers are below it.
 pub fn cpus_configured() -> usize {
     // SAFETY: sysconf only reads a system value.

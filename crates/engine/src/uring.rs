@@ -22,7 +22,7 @@
 //! When the kernel or a seccomp profile refuses `io_uring_setup`, `new`
 //! returns [`EngineError::Setup`] and `open_with_fallback` tries libaio.
 
-use crate::open::{checked_buffer, slot_buffer, sync_fd};
+use crate::open::{checked_buffer, sync_fd};
 use crate::uring_setup as setup;
 use crate::{
     BufferPool, Capabilities, Completion, Direction, Engine, EngineConfig, EngineError, IoRequest,
@@ -211,11 +211,11 @@ impl Engine for UringEngine {
             registered_files: self.fixed_files,
         }
     }
-    fn memory(&self) -> model::BufferMemory {
-        self.buffers.memory()
+    fn pool(&self) -> &BufferPool {
+        &self.buffers
     }
-    fn buffer(&mut self, slot: u32) -> Result<&mut [u8], EngineError> {
-        slot_buffer("io_uring", &mut self.buffers, slot)
+    fn pool_mut(&mut self) -> &mut BufferPool {
+        &mut self.buffers
     }
     #[inline]
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {

@@ -12,26 +12,19 @@
 
 use crate::error::{FioError, Scope};
 use crate::options::Key;
-use crate::values;
+use crate::values::Given;
 use model::{EngineKind, IoMem, JobSpec};
 
 /// Applies one of these options; `false` when `key` is not one of them.
-pub(crate) fn apply(
-    spec: &mut JobSpec,
-    key: Key,
-    scope: &Scope,
-    name: &str,
-    text: &str,
-    value: Option<&str>,
-) -> Result<bool, FioError> {
+pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
     let uring = &mut spec.uring;
-    match key {
-        Key::IoMem => spec.iomem = iomem(scope, name, text)?,
-        Key::FixedBufs => uring.fixedbufs = Some(values::flag(scope, name, value)?),
-        Key::RegisterFiles => uring.registerfiles = Some(values::flag(scope, name, value)?),
-        Key::SqThreadPoll => uring.sqthread_poll = Some(values::flag(scope, name, value)?),
-        Key::SqThreadPollCpu => uring.sqthread_poll_cpu = Some(values::int_u32(scope, name, text)?),
-        Key::HiPri => uring.hipri = Some(values::flag(scope, name, value)?),
+    match o.key {
+        Key::IoMem => spec.iomem = iomem(o.scope, o.name, o.text)?,
+        Key::FixedBufs => uring.fixedbufs = Some(o.flag()?),
+        Key::RegisterFiles => uring.registerfiles = Some(o.flag()?),
+        Key::SqThreadPoll => uring.sqthread_poll = Some(o.flag()?),
+        Key::SqThreadPollCpu => uring.sqthread_poll_cpu = Some(o.int_u32()?),
+        Key::HiPri => uring.hipri = Some(o.flag()?),
         _ => return Ok(false),
     }
     Ok(true)

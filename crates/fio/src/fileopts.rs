@@ -17,36 +17,28 @@
 use crate::error::{FioError, Scope};
 use crate::options::Key;
 use crate::values;
+use crate::values::Given;
 use model::fileopts::{Fallocate, FileOptions, SizeRange, SyncFileRange};
 use model::units::format_size;
 use model::{EngineKind, FileTarget, JobSpec};
 
 /// Applies one of the file options (the keys listed in `jobs::apply_more`).
-pub(crate) fn apply(
-    spec: &mut JobSpec,
-    key: Key,
-    scope: &Scope,
-    name: &str,
-    text: &str,
-) -> Result<(), FioError> {
+pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<(), FioError> {
     let f = &mut spec.file_options;
-    match key {
-        Key::FileSize => f.filesize = filesize(scope, name, text)?,
+    match o.key {
+        Key::FileSize => f.filesize = filesize(o.scope, o.name, o.text)?,
         Key::Fallocate => {
-            f.fallocate = Fallocate::parse(text.trim()).ok_or_else(|| {
-                FioError::invalid(scope, name, text, format!("use {}", Fallocate::NAMES))
-            })?
+            f.fallocate = Fallocate::parse(o.text.trim())
+                .ok_or_else(|| o.invalid(format!("use {}", Fallocate::NAMES)))?
         }
-        Key::Unlink => f.unlink = values::boolean(scope, name, text)?,
-        Key::UnlinkEachLoop => f.unlink_each_loop = values::boolean(scope, name, text)?,
-        Key::CreateOnOpen => f.create_on_open = values::boolean(scope, name, text)?,
-        Key::AllowFileCreate => f.allow_file_create = values::boolean(scope, name, text)?,
-        Key::CreateOnly => f.create_only = values::boolean(scope, name, text)?,
+        Key::Unlink => f.unlink = o.boolean()?,
+        Key::UnlinkEachLoop => f.unlink_each_loop = o.boolean()?,
+        Key::CreateOnOpen => f.create_on_open = o.boolean()?,
+        Key::AllowFileCreate => f.allow_file_create = o.boolean()?,
+        Key::CreateOnly => f.create_only = o.boolean()?,
         // fio: 0 is "not given", every file open.
-        Key::OpenFiles => {
-            f.openfiles = Some(values::int_u32(scope, name, text)?).filter(|&n| n > 0)
-        }
-        Key::SyncFileRange => f.sync_file_range = sync_file_range(scope, name, text)?,
+        Key::OpenFiles => f.openfiles = Some(o.int_u32()?).filter(|&n| n > 0),
+        Key::SyncFileRange => f.sync_file_range = sync_file_range(o.scope, o.name, o.text)?,
         other => unreachable!("{other:?} is not a file option"),
     }
     Ok(())

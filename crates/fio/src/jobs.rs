@@ -41,6 +41,24 @@ pub(crate) struct Order {
     pub at: Option<Origin>,
 }
 
+impl Order {
+    /// `stonewall`, `new_group` or `wait_for`, given at `at`.
+    fn set(&mut self, o: &values::Given, at: &Option<Origin>) -> Result<(), FioError> {
+        match o.key {
+            Key::Stonewall => self.stonewall = o.flag()?,
+            Key::NewGroup => {
+                self.new_group = o.flag()?;
+                self.at = at.clone();
+            }
+            _ => {
+                self.wait_for = Some(o.text.to_string());
+                self.at = at.clone();
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A job being built: the options that only make sense together are kept
 /// aside until the job is complete.
 #[derive(Clone, Debug)]
@@ -183,12 +201,19 @@ fn apply_one(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioEr
     let value = opt.value.as_deref();
     // Only flags come without a value, and they do not read `text`.
     let text = value.unwrap_or("");
+    let o = values::Given {
+        key: opt.def.key,
+        scope,
+        name,
+        text,
+        value,
+    };
     let spec = &mut draft.spec;
     match opt.def.key {
         Key::Name => spec.name = text.to_string(),
         Key::Rw => spec.rw = values::rw(scope, text)?,
-        Key::RwMixRead => spec.rwmix_read_pct = values::percent(scope, name, text)?,
-        Key::RwMixWrite => spec.rwmix_read_pct = 100 - values::percent(scope, name, text)?,
+        Key::RwMixRead => spec.rwmix_read_pct = o.percent()?,
+        Key::RwMixWrite => spec.rwmix_read_pct = 100 - o.percent()?,
         Key::Bs => {
             draft.bs = pattern::per_dir(scope, name, text, (DEFAULT_BS, DEFAULT_BS), |p| {
                 values::block_size(scope, p).map(|b| (b, b))
@@ -204,7 +229,7 @@ fn apply_one(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioEr
                 pattern::bssplit(scope, p).map(Some)
             })?
         }
-        Key::BsIsSeqRand => draft.bs_is_seq_rand = values::boolean(scope, name, text)?,
+        Key::BsIsSeqRand => draft.bs_is_seq_rand = o.boolean()?,
         // fio treats size=0 as "not given": the size of the file or device.
         Key::Size => {
             spec.size_bytes = Some(values::size_or_percent(scope, name, text)?).filter(|&b| b > 0)
@@ -213,88 +238,53 @@ fn apply_one(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioEr
         Key::Filename => draft.filename = Some(values::single_path(scope, name, text)?),
         Key::Directory => draft.directory = Some(values::single_path(scope, name, text)?),
         Key::NrFiles => {
-            draft.nrfiles = values::at_least_one(
-                scope,
-                name,
-                text,
-                "a job needs at least one file: use nrfiles=1 or more",
-            )?
+            draft.nrfiles =
+                o.at_least_one("a job needs at least one file: use nrfiles=1 or more")?
         }
         Key::NumJobs => {
-            spec.numjobs = values::at_least_one(
-                scope,
-                name,
-                text,
-                "a job needs at least one clone: use numjobs=1 or more",
-            )?
+            spec.numjobs =
+                o.at_least_one("a job needs at least one clone: use numjobs=1 or more")?
         }
         Key::IoDepth => {
-            spec.iodepth = values::at_least_one(
-                scope,
-                name,
-                text,
+            spec.iodepth = o.at_least_one(
                 "the queue depth must be at least 1: use e.g. iodepth=1 (sync engines) \
                  or iodepth=32 (io_uring, libaio)",
             )?
         }
-        Key::IoDepthBatchSubmit => spec.iodepth_batch_submit = values::int_u32(scope, name, text)?,
+        Key::IoDepthBatchSubmit => spec.iodepth_batch_submit = o.int_u32()?,
         Key::IoEngine => spec.engine = values::engine(scope, text)?,
-        Key::Direct => spec.direct = values::boolean(scope, name, text)?,
-        Key::Buffered => spec.direct = !values::boolean(scope, name, text)?,
-        Key::Invalidate => spec.invalidate = values::boolean(scope, name, text)?,
-        Key::Fsync => spec.fsync_every = values::int_u32(scope, name, text)?,
-        Key::Fdatasync => spec.fdatasync_every = values::int_u32(scope, name, text)?,
-        Key::EndFsync => spec.end_fsync = values::boolean(scope, name, text)?,
+        Key::Direct => spec.direct = o.boolean()?,
+        Key::Buffered => spec.direct = !o.boolean()?,
+        Key::Invalidate => spec.invalidate = o.boolean()?,
+        Key::Fsync => spec.fsync_every = o.int_u32()?,
+        Key::Fdatasync => spec.fdatasync_every = o.int_u32()?,
+        Key::EndFsync => spec.end_fsync = o.boolean()?,
         // fio treats runtime=0 as "no limit".
-        Key::Runtime => {
-            spec.runtime = Some(values::duration(scope, name, text)?).filter(|d| !d.is_zero())
-        }
-        Key::TimeBased => spec.time_based = values::flag(scope, name, value)?,
-        Key::RampTime => spec.ramp_time = values::duration(scope, name, text)?,
-        Key::SteadyState => {
-            let (metric, limit, percent) = steady_criterion(scope, name, text)?;
-            let ss = spec.steadystate.get_or_insert(default_steady());
-            (ss.metric, ss.limit, ss.percent) = (metric, limit, percent);
-        }
-        Key::SteadyStateDuration => {
-            spec.steadystate.get_or_insert(default_steady()).duration =
-                values::duration(scope, name, text)?
-        }
-        Key::SteadyStateRamp => {
-            spec.steadystate.get_or_insert(default_steady()).ramp =
-                values::duration(scope, name, text)?
+        Key::Runtime => spec.runtime = Some(o.duration()?).filter(|d| !d.is_zero()),
+        Key::TimeBased => spec.time_based = o.flag()?,
+        Key::RampTime => spec.ramp_time = o.duration()?,
+        Key::SteadyState | Key::SteadyStateDuration | Key::SteadyStateRamp => {
+            steady_option(spec, &o)?
         }
         Key::Loops => {
-            spec.loops = values::at_least_one(
-                scope,
-                name,
-                text,
-                "that would run nothing: use loops=1 (the default) or more",
-            )?
+            spec.loops =
+                o.at_least_one("that would run nothing: use loops=1 (the default) or more")?
         }
-        Key::RandRepeat => spec.randrepeat = values::boolean(scope, name, text)?,
-        Key::RandSeed => spec.randseed = values::int(scope, name, text)?,
-        Key::GroupReporting => spec.group_reporting = values::flag(scope, name, value)?,
+        Key::RandRepeat => spec.randrepeat = o.boolean()?,
+        Key::RandSeed => spec.randseed = o.int()?,
+        Key::GroupReporting => spec.group_reporting = o.flag()?,
         // diskbench always runs its workers as threads.
         Key::Thread => {
-            values::flag(scope, name, value)?;
+            o.flag()?;
         }
-        Key::Stonewall => draft.order.stonewall = values::flag(scope, name, value)?,
-        Key::NewGroup => {
-            draft.order.new_group = values::flag(scope, name, value)?;
-            draft.order.at = opt.at.clone();
-        }
-        Key::WaitFor => {
-            draft.order.wait_for = Some(text.to_string());
-            draft.order.at = opt.at.clone();
-        }
+        Key::Stonewall | Key::NewGroup | Key::WaitFor => draft.order.set(&o, &opt.at)?,
         Key::FadviseHint => spec.fadvise_hint = values::fadvise_hint(scope, text)?,
-        Key::GtodReduce => spec.gtod_reduce = values::flag(scope, name, value)?,
+        Key::GtodReduce => spec.gtod_reduce = o.flag()?,
         Key::PercentileList => spec.percentile_list = values::percentile_list(scope, text)?,
-        Key::ClatPercentiles => spec.clat_percentiles = values::flag(scope, name, value)?,
-        Key::LatPercentiles => spec.lat_percentiles = values::flag(scope, name, value)?,
+        Key::ClatPercentiles => spec.clat_percentiles = o.flag()?,
+        Key::LatPercentiles => spec.lat_percentiles = o.flag()?,
         Key::Description => spec.description = Some(text.to_string()),
-        _ => apply_more(spec, opt.def.key, scope, name, text, value)?,
+        _ => apply_more(spec, &o)?,
     }
     // fio echoes options with a value; a bare flag does not show in its
     // `job options` (see the sample's `--time_based`).
@@ -305,14 +295,14 @@ fn apply_one(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioEr
 }
 
 /// The options of the I/O pattern, pacing and reporting (see `pattern`).
-fn apply_more(
-    spec: &mut JobSpec,
-    key: Key,
-    scope: &Scope,
-    name: &str,
-    text: &str,
-    value: Option<&str>,
-) -> Result<(), FioError> {
+fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
+    let values::Given {
+        key,
+        scope,
+        name,
+        text,
+        ..
+    } = *o;
     let rate = &mut spec.rate;
     let think = &mut spec.thinktime;
     match key {
@@ -336,21 +326,14 @@ fn apply_more(
             }
         }
         Key::RateCycle => {
-            rate.cycle_ms = values::at_least_one(
-                scope,
-                name,
-                text,
-                "the cycle is in milliseconds: use e.g. rate_cycle=1000",
-            )?
-            .into()
+            rate.cycle_ms = o
+                .at_least_one("the cycle is in milliseconds: use e.g. rate_cycle=1000")?
+                .into()
         }
-        Key::RateIgnoreThinktime => rate.ignore_thinktime = values::flag(scope, name, value)?,
+        Key::RateIgnoreThinktime => rate.ignore_thinktime = o.flag()?,
         Key::ThinkTime => think.think = pattern::duration_us(scope, name, text)?,
         Key::ThinkTimeSpin => think.spin = pattern::duration_us(scope, name, text)?,
-        Key::ThinkTimeBlocks => {
-            think.blocks =
-                values::at_least_one(scope, name, text, "use thinktime_blocks=1 or more")?
-        }
+        Key::ThinkTimeBlocks => think.blocks = o.at_least_one("use thinktime_blocks=1 or more")?,
         Key::ThinkTimeBlocksType => {
             think.on_issue = match text.trim() {
                 "complete" => false,
@@ -365,36 +348,28 @@ fn apply_more(
                 }
             }
         }
-        Key::BsUnaligned => spec.bs_unaligned = values::flag(scope, name, value)?,
+        Key::BsUnaligned => spec.bs_unaligned = o.flag()?,
         // Seconds when bare, as fio reads it.
-        Key::ThinkTimeIoTime => think.iotime = values::duration(scope, name, text)?,
+        Key::ThinkTimeIoTime => think.iotime = o.duration()?,
         Key::RandomDistribution => {
             spec.random.distribution = pattern::random_distribution(scope, text)?
         }
-        Key::NoRandomMap => spec.random.norandommap = values::flag(scope, name, value)?,
+        Key::NoRandomMap => spec.random.norandommap = o.flag()?,
         Key::RandomGenerator => spec.random.generator = pattern::random_generator(scope, text)?,
         Key::PercentageRandom => {
             spec.random.percentage_random = pattern::percent_dirs(scope, name, text, 100)?
         }
         // fio treats 0 as "not given" for both.
-        Key::IoSize => {
-            spec.io_size_bytes = Some(values::size(scope, name, text)?).filter(|&b| b > 0)
-        }
-        Key::NumberIos => {
-            spec.number_ios = Some(values::int(scope, name, text)?).filter(|&n| n > 0)
-        }
+        Key::IoSize => spec.io_size_bytes = Some(o.size()?).filter(|&b| b > 0),
+        Key::NumberIos => spec.number_ios = Some(o.int()?).filter(|&n| n > 0),
         Key::StartDelay => spec.startdelay = pattern::delay_range(scope, name, text)?,
-        Key::SlatPercentiles => spec.slat_percentiles = values::flag(scope, name, value)?,
+        Key::SlatPercentiles => spec.slat_percentiles = o.flag()?,
         Key::CpusAllowed => spec.cpus_allowed = Some(pattern::cpu_list(scope, text)?),
-        Key::FsyncOnClose => spec.fsync_on_close = values::boolean(scope, name, text)?,
+        Key::FsyncOnClose => spec.fsync_on_close = o.boolean()?,
         Key::FileServiceType => spec.file_service = pattern::file_service(scope, text)?,
-        Key::IoDepthBatchCompleteMin => {
-            spec.iodepth_batch_complete_min = values::int_u32(scope, name, text)?
-        }
-        Key::IoDepthBatchCompleteMax => {
-            spec.iodepth_batch_complete_max = values::int_u32(scope, name, text)?
-        }
-        Key::IoDepthLow => spec.iodepth_low = Some(values::int_u32(scope, name, text)?),
+        Key::IoDepthBatchCompleteMin => spec.iodepth_batch_complete_min = o.int_u32()?,
+        Key::IoDepthBatchCompleteMax => spec.iodepth_batch_complete_max = o.int_u32()?,
+        Key::IoDepthLow => spec.iodepth_low = Some(o.int_u32()?),
         Key::FileSize
         | Key::Fallocate
         | Key::Unlink
@@ -403,11 +378,11 @@ fn apply_more(
         | Key::AllowFileCreate
         | Key::CreateOnly
         | Key::OpenFiles
-        | Key::SyncFileRange => crate::fileopts::apply(spec, key, scope, name, text)?,
+        | Key::SyncFileRange => crate::fileopts::apply(spec, o)?,
         other => {
-            if !output_opts::apply(spec, other, scope, name, text, value)?
-                && !verify_opts::apply(spec, other, scope, name, text, value)?
-                && !engine_opts::apply(spec, other, scope, name, text, value)?
+            if !output_opts::apply(spec, o)?
+                && !verify_opts::apply(spec, o)?
+                && !engine_opts::apply(spec, o)?
             {
                 unreachable!("{other:?} is applied in `apply`")
             }
@@ -543,6 +518,19 @@ fn check_time_based(spec: &JobSpec) -> Result<(), FioError> {
 
 /// Cross-option checks, and the target built from filename/directory/nrfiles.
 /// fio's defaults: `iops_slope:0.01%`, no window (which turns it off).
+/// `steadystate`, `ss_dur`, `ss_ramp`: each sets its part of the one criterion.
+fn steady_option(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
+    let ss = spec.steadystate.get_or_insert(default_steady());
+    match o.key {
+        Key::SteadyState => {
+            (ss.metric, ss.limit, ss.percent) = steady_criterion(o.scope, o.name, o.text)?
+        }
+        Key::SteadyStateDuration => ss.duration = o.duration()?,
+        _ => ss.ramp = o.duration()?,
+    }
+    Ok(())
+}
+
 fn default_steady() -> SteadyStateSpec {
     SteadyStateSpec {
         metric: SteadyMetric::IopsSlope,

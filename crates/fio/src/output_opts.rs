@@ -10,52 +10,40 @@
 use crate::error::{FioError, Scope};
 use crate::options::Key;
 use crate::values;
+use crate::values::Given;
 use model::fio_plat::{MAX_COARSENESS, PLAT_BINS};
 use model::JobSpec;
 
 /// Applies one of these options; `false` when `key` is not one of them.
-pub(crate) fn apply(
-    spec: &mut JobSpec,
-    key: Key,
-    scope: &Scope,
-    name: &str,
-    text: &str,
-    value: Option<&str>,
-) -> Result<bool, FioError> {
+pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
     let logs = &mut spec.logs;
-    match key {
+    match o.key {
         // An empty prefix stands for the job's name until the job is complete.
-        Key::WriteBwLog => logs.bw = Some(log_prefix(scope, name, value)?),
-        Key::WriteIopsLog => logs.iops = Some(log_prefix(scope, name, value)?),
-        Key::WriteLatLog => logs.lat = Some(log_prefix(scope, name, value)?),
-        Key::WriteHistLog => logs.hist = Some(log_prefix(scope, name, value)?),
-        Key::LogAvgMsec => logs.avg_msec = values::int(scope, name, text)?,
-        Key::LogHistMsec => logs.hist_msec = values::int(scope, name, text)?,
-        Key::LogHistCoarseness => logs.hist_coarseness = coarseness(scope, name, text)?,
-        Key::LogOffset => logs.offset = values::flag(scope, name, value)?,
-        Key::LogMaxValue => logs.max_value = values::flag(scope, name, value)?,
-        Key::PerJobLogs => logs.shared = !values::boolean(scope, name, text)?,
-        Key::KbBase => spec.units.kb_base_1000 = match values::int(scope, name, text)? {
+        Key::WriteBwLog => logs.bw = Some(log_prefix(o.scope, o.name, o.value)?),
+        Key::WriteIopsLog => logs.iops = Some(log_prefix(o.scope, o.name, o.value)?),
+        Key::WriteLatLog => logs.lat = Some(log_prefix(o.scope, o.name, o.value)?),
+        Key::WriteHistLog => logs.hist = Some(log_prefix(o.scope, o.name, o.value)?),
+        Key::LogAvgMsec => logs.avg_msec = o.int()?,
+        Key::LogHistMsec => logs.hist_msec = o.int()?,
+        Key::LogHistCoarseness => logs.hist_coarseness = coarseness(o.scope, o.name, o.text)?,
+        Key::LogOffset => logs.offset = o.flag()?,
+        Key::LogMaxValue => logs.max_value = o.flag()?,
+        Key::PerJobLogs => logs.shared = !o.boolean()?,
+        Key::KbBase => spec.units.kb_base_1000 = match o.int()? {
             1024 => false,
             1000 => true,
-            _ => return Err(FioError::invalid(
-                scope,
-                name,
-                text,
+            _ => return Err(o.invalid(
                 "use 1024 (4k is 4096 bytes, fio's default) or 1000 (4k is 4000 bytes, 4ki 4096)",
             )),
         },
         Key::UnitBase => {
-            spec.units.bits = match values::int(scope, name, text)? {
+            spec.units.bits = match o.int()? {
                 0 | 8 => false,
                 1 => true,
                 _ => {
-                    return Err(FioError::invalid(
-                        scope,
-                        name,
-                        text,
-                        "use 0 or 8 (bandwidth in bytes, fio's default) or 1 (in bits)",
-                    ))
+                    return Err(
+                        o.invalid("use 0 or 8 (bandwidth in bytes, fio's default) or 1 (in bits)")
+                    )
                 }
             }
         }
@@ -125,14 +113,14 @@ mod tests {
     }
 
     fn set(spec: &mut JobSpec, name: &str, value: Option<&str>) -> Result<bool, FioError> {
-        apply(
-            spec,
-            key(name),
-            &Scope::Global,
+        let given = Given {
+            key: key(name),
+            scope: &Scope::Global,
             name,
-            value.unwrap_or(""),
+            text: value.unwrap_or(""),
             value,
-        )
+        };
+        apply(spec, &given)
     }
 
     #[test]

@@ -35,11 +35,33 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     if stonewall {
         opts.push(("stonewall", None));
     }
+    shape_opts(job, &mut opts);
+    queue_opts(job, &defaults, &mut opts);
+    time_and_report_opts(job, &defaults, &mut opts);
+    pattern_opts(job, &defaults, &mut opts);
+    pace_opts(job, &defaults, &mut opts);
+    other_opts(job, &defaults, &mut opts);
+    crate::fileopts::show(job, &mut opts);
+    crate::verify_opts::show(job, &mut opts);
+    crate::engine_opts::show(job, &mut opts);
+    unit_opts(job, &mut opts);
+    let words: Vec<String> = opts
+        .into_iter()
+        .map(|(name, value)| match value {
+            Some(v) => format!("--{name}={}", quote(&v)),
+            None => format!("--{name}"),
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// What the job does and where: rw, block sizes, size, offset, its files.
+fn shape_opts(job: &JobSpec, opts: &mut Opts) {
     opts.push(("rw", Some(job.rw.fio_name().to_string())));
     if matches!(job.rw, RwMode::ReadWrite | RwMode::RandRw) {
         opts.push(("rwmixread", Some(job.rwmix_read_pct.to_string())));
     }
-    block_size_opts(job, &mut opts);
+    block_size_opts(job, opts);
     if job.bs_unaligned {
         opts.push(("bs_unaligned", None));
     }
@@ -65,6 +87,10 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
             }
         }
     }
+}
+
+/// How the I/O is issued: engine, depth, clones, syncs, loops, direct and the flags that differ from fio's defaults.
+fn queue_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
     opts.push(("ioengine", Some(job.engine.fio_name().to_string())));
     opts.push(("iodepth", Some(job.iodepth.to_string())));
     opts.push(("numjobs", Some(job.numjobs.to_string())));
@@ -105,6 +131,10 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
             opts.push((name, Some(u8::from(value).to_string())));
         }
     }
+}
+
+/// Caching hints, percentiles, seed, the time options and reporting.
+fn time_and_report_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
     if job.fadvise_hint != defaults.fadvise_hint {
         opts.push((
             "fadvise_hint",
@@ -133,21 +163,6 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     if job.group_reporting {
         opts.push(("group_reporting", None));
     }
-    pattern_opts(job, &defaults, &mut opts);
-    pace_opts(job, &defaults, &mut opts);
-    other_opts(job, &defaults, &mut opts);
-    crate::fileopts::show(job, &mut opts);
-    crate::verify_opts::show(job, &mut opts);
-    crate::engine_opts::show(job, &mut opts);
-    unit_opts(job, &mut opts);
-    let words: Vec<String> = opts
-        .into_iter()
-        .map(|(name, value)| match value {
-            Some(v) => format!("--{name}={}", quote(&v)),
-            None => format!("--{name}"),
-        })
-        .collect();
-    words.join(" ")
 }
 
 type Opts = Vec<(&'static str, Option<String>)>;

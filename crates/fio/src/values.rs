@@ -315,3 +315,57 @@ mod tests {
         assert!(msg.contains("several files"), "{msg}");
     }
 }
+
+/// One option as the user gave it, and where: what every option module's
+/// `apply` reads. The common readings are methods, so an option's line says
+/// only what it sets (`Key::Unlink => f.unlink = o.boolean()?`).
+#[derive(Clone, Copy)]
+pub(crate) struct Given<'a> {
+    pub key: crate::options::Key,
+    pub scope: &'a Scope,
+    pub name: &'a str,
+    /// The value as written ("" for a flag given bare).
+    pub text: &'a str,
+    /// `None` only for a flag given bare (`--time_based`).
+    pub value: Option<&'a str>,
+}
+
+impl Given<'_> {
+    pub(crate) fn flag(&self) -> Result<bool, FioError> {
+        flag(self.scope, self.name, self.value)
+    }
+
+    pub(crate) fn boolean(&self) -> Result<bool, FioError> {
+        boolean(self.scope, self.name, self.text)
+    }
+
+    pub(crate) fn int(&self) -> Result<u64, FioError> {
+        int(self.scope, self.name, self.text)
+    }
+
+    pub(crate) fn int_u32(&self) -> Result<u32, FioError> {
+        int_u32(self.scope, self.name, self.text)
+    }
+
+    pub(crate) fn size(&self) -> Result<u64, FioError> {
+        size(self.scope, self.name, self.text)
+    }
+
+    pub(crate) fn duration(&self) -> Result<Duration, FioError> {
+        duration(self.scope, self.name, self.text)
+    }
+
+    pub(crate) fn percent(&self) -> Result<u32, FioError> {
+        percent(self.scope, self.name, self.text)
+    }
+
+    /// A count of at least one; `zero` says what to give instead of 0.
+    pub(crate) fn at_least_one(&self, zero: &str) -> Result<u32, FioError> {
+        at_least_one(self.scope, self.name, self.text, zero)
+    }
+
+    /// The value is refused: `problem` says why and what to give instead.
+    pub(crate) fn invalid(&self, problem: impl Into<String>) -> FioError {
+        FioError::invalid(self.scope, self.name, self.text, problem)
+    }
+}

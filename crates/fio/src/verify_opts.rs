@@ -9,22 +9,15 @@
 
 use crate::error::{FioError, Scope};
 use crate::options::Key;
-use crate::values;
+use crate::values::Given;
 use model::verify::{PatternPiece, VerifyAlgo, VerifySpec};
 use model::JobSpec;
 
 /// Applies one `verify*` option; `false` when `key` is not one of them.
-pub(crate) fn apply(
-    spec: &mut JobSpec,
-    key: Key,
-    scope: &Scope,
-    name: &str,
-    text: &str,
-    value: Option<&str>,
-) -> Result<bool, FioError> {
+pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
     let v = || VerifySpec::default();
-    match key {
-        Key::Verify => match text.trim() {
+    match o.key {
+        Key::Verify => match o.text.trim() {
             "0" | "none" | "" => spec.verify_draft().algo = VerifyAlgo::Null,
             t => {
                 let algo = VerifyAlgo::parse(t).ok_or_else(|| {
@@ -35,24 +28,22 @@ pub(crate) fn apply(
                         ),
                         false => format!("use one of {}", VerifyAlgo::NAMES),
                     };
-                    FioError::invalid(scope, name, t, &hint)
+                    FioError::invalid(o.scope, o.name, t, &hint)
                 })?;
                 spec.verify.get_or_insert_with(v).algo = algo;
             }
         },
-        Key::DoVerify => spec.verify_draft().do_verify = values::boolean(scope, name, text)?,
-        Key::VerifyOnly => spec.verify_draft().only = values::flag(scope, name, value)?,
+        Key::DoVerify => spec.verify_draft().do_verify = o.boolean()?,
+        Key::VerifyOnly => spec.verify_draft().only = o.flag()?,
         Key::VerifyInterval => {
-            spec.verify_draft().interval = values::size(scope, name, text)?;
+            spec.verify_draft().interval = o.size()?;
         }
-        Key::VerifyOffset => spec.verify_draft().header_offset = values::size(scope, name, text)?,
-        Key::VerifyPattern => spec.verify_draft().pattern = Some(pattern(scope, name, text)?),
-        Key::VerifyFatal => spec.verify_draft().fatal = values::boolean(scope, name, text)?,
-        Key::VerifyDump => spec.verify_draft().dump = values::boolean(scope, name, text)?,
-        Key::VerifyBacklog => spec.verify_draft().backlog = values::int(scope, name, text)?,
-        Key::VerifyBacklogBatch => {
-            spec.verify_draft().backlog_batch = values::int(scope, name, text)?
-        }
+        Key::VerifyOffset => spec.verify_draft().header_offset = o.size()?,
+        Key::VerifyPattern => spec.verify_draft().pattern = Some(pattern(o.scope, o.name, o.text)?),
+        Key::VerifyFatal => spec.verify_draft().fatal = o.boolean()?,
+        Key::VerifyDump => spec.verify_draft().dump = o.boolean()?,
+        Key::VerifyBacklog => spec.verify_draft().backlog = o.int()?,
+        Key::VerifyBacklogBatch => spec.verify_draft().backlog_batch = o.int()?,
         _ => return Ok(false),
     }
     Ok(true)

@@ -236,7 +236,7 @@ fn rw_modes() {
 
 #[test]
 fn block_size_ranges_point_at_bsrange_and_bssplit() {
-    // Issue 3: `bs=4k,8k` (per direction) is carried out; a range in bs is not fio's syntax.
+    // `bs=4k,8k` (per direction) is carried out; a range in bs is not fio's syntax.
     message(
         "--name=a --size=1m --bs=4k-16k",
         &["bs=4k-16k", "bsrange=4k-64k", "bssplit=4k/60:64k/40"],

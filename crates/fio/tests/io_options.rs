@@ -1,4 +1,4 @@
-//! Issue 3, item 3: fio's options for block sizes, rates, thinktime, random
+//! Fio's options for block sizes, rates, thinktime, random
 //! distributions, limits and logs parse to what fio means by them, are
 //! refused with a reason when they make no sense, and survive the trip
 //! through `--parse-only`'s command line.

@@ -20,7 +20,7 @@ fn args(list: &[&str]) -> Vec<String> {
 }
 
 #[test]
-fn seed_001_is_what_the_article_describes() {
+fn adventures_in_storageland_is_what_the_article_describes() {
     let mut specs = Vec::new();
     for name in ["seq-read", "random-write", "read-write"] {
         let path = fixture(&format!("001_{name}.fio"));
@@ -57,7 +57,7 @@ fn seed_001_is_what_the_article_describes() {
 }
 
 #[test]
-fn seed_002_typo_gets_a_suggestion() {
+fn the_ebs_benchmark_typo_gets_a_suggestion() {
     let text = std::fs::read_to_string(fixture("002_commands.txt")).unwrap();
     let first = text.split("\n\n").nth(1).unwrap().replace("\\\n", " ");
     let words: Vec<&str> = first.split_whitespace().skip(2).collect();
@@ -76,7 +76,7 @@ fn seed_002_typo_gets_a_suggestion() {
 }
 
 #[test]
-fn seed_004_dashes_then_runs_with_gtod_reduce() {
+fn the_aws_vs_digitalocean_article_dashes_then_runs_with_gtod_reduce() {
     let text = std::fs::read_to_string(fixture("004_commands.txt")).unwrap();
     let line = text.lines().next().unwrap();
     let words: Vec<&str> = line.split_whitespace().skip(1).collect();

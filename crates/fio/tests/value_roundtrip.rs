@@ -1,6 +1,5 @@
-//! Issue 3 ("Done when": proptest checks the value parsers against their
-//! round trip) and issue 7 item 5: fio's values, written the ways people
-//! write them, parse to what they mean, and what diskbench prints parses back
+//! Property tests of the value parsers against their round trip: fio's
+//! values, written the ways people write them, parse to what they mean, and what diskbench prints parses back
 //! to the same thing.
 //!
 //! - sizes: a number with k/m/g/t/p in any case and spelling (`k`, `kb`,

@@ -19,27 +19,61 @@ pub enum RunKind {
     ImportedFio,
     /// Imported from GoBonnieGo's `-json` output.
     ImportedGoBonnieGo,
+    /// `diskbench ping`: ioping's output (`RunResult::workload`).
+    Ping,
+    /// `diskbench meta`: bonnie++ -n's file create/stat/delete rates.
+    Meta,
+    /// `diskbench fileserver`: dbench's table and throughput.
+    Fileserver,
+    /// `diskbench gobonniego`: GoBonnieGo's lines, one run each.
+    GoBonnieGo,
 }
 
 impl RunKind {
+    /// Every kind, in the order `--command` lists them.
+    pub const ALL: [RunKind; 8] = [
+        RunKind::Suite,
+        RunKind::Fio,
+        RunKind::Ping,
+        RunKind::Meta,
+        RunKind::Fileserver,
+        RunKind::GoBonnieGo,
+        RunKind::ImportedFio,
+        RunKind::ImportedGoBonnieGo,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             RunKind::Suite => "run",
             RunKind::Fio => "fio",
             RunKind::ImportedFio => "import-fio",
             RunKind::ImportedGoBonnieGo => "import-gobonniego",
+            RunKind::Ping => "ping",
+            RunKind::Meta => "meta",
+            RunKind::Fileserver => "fileserver",
+            RunKind::GoBonnieGo => "gobonniego",
         }
     }
     pub fn parse(text: &str) -> Option<RunKind> {
-        [
-            RunKind::Suite,
-            RunKind::Fio,
-            RunKind::ImportedFio,
-            RunKind::ImportedGoBonnieGo,
-        ]
-        .into_iter()
-        .find(|k| k.name() == text)
+        RunKind::ALL.into_iter().find(|k| k.name() == text)
     }
+}
+
+/// What a command that is not fio-shaped (ping, meta, fileserver,
+/// gobonniego) measured, in its own terms: the history keeps its output as
+/// printed, so `show` prints it as it was, and its JSON document, so
+/// `export` gives every figure. Where its work has a fio shape (ping's
+/// requests, GoBonnieGo's three tests) the run's `jobs` hold it too, for
+/// `history`'s columns and `compare`; meta's and fileserver's file
+/// operations have none, and their `jobs` stay empty.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WorkloadReport {
+    /// The command (`RunKind::name`), e.g. "ping".
+    pub command: String,
+    /// Its normal text output (what it prints without `--json`).
+    pub text: String,
+    /// Its `--json` document.
+    pub document: serde_json::Value,
 }
 
 /// What the storage costs, when the user says (`--price-*`): for the cost

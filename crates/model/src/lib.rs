@@ -28,7 +28,7 @@ pub use disk::DiskUtil;
 pub use failure::{Failure, FailureKind};
 pub use fault::{FaultKind, FaultParseError, FaultRule};
 pub use histogram::Histogram;
-pub use history::{LivePoint, Prices, RunKind, RunRecord, RunState, SoakRef};
+pub use history::{LivePoint, Prices, RunKind, RunRecord, RunState, SoakRef, WorkloadReport};
 pub use imported::Imported;
 pub use job::{
     Direction, EngineKind, FadviseHint, FileTarget, JobSpec, RwMode, SteadyMetric, SteadyStateSpec,

@@ -40,6 +40,10 @@ pub struct RunResult {
     /// jobs (fio's `time`, `global options`, `disk_util`, ...), as read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported: Option<crate::Imported>,
+    /// The output of a command that is not fio-shaped (ping, meta,
+    /// fileserver, gobonniego); `None` for `run`, `fio` and imports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload: Option<crate::WorkloadReport>,
 }
 
 impl RunResult {
@@ -76,6 +80,12 @@ pub struct TargetInfo {
     pub rotational: Option<bool>,
     pub scheduler: Option<String>,
     pub logical_block_bytes: Option<u64>,
+    /// What makes the disk a virtual one (`virtio`, `Xen`, `NVMe over TCP`,
+    /// `VMware`, ...), when it is: its rotational flag and its missing
+    /// model are then the hypervisor's defaults, not facts about the storage
+    /// behind it (a virtio disk says rotational=1 whatever backs it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub virtual_disk: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

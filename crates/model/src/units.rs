@@ -137,7 +137,10 @@ pub fn format_size(bytes: u64) -> String {
     bytes.to_string()
 }
 
-/// Formats a byte count as binary units with one decimal: `1.0GiB`, `512.0MiB`.
+/// Formats a byte count as binary units with one decimal: `1.0 GiB`,
+/// `512.0 MiB`, `0 B`. A space between number and unit, as in every size a
+/// person reads from diskbench (`Free space 75.2 GiB`); fio's own compact
+/// forms (`399MiB`) stay only where fio's output is reproduced.
 pub fn format_bytes_binary(bytes: u64) -> String {
     let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
     let mut v = bytes as f64;
@@ -147,9 +150,9 @@ pub fn format_bytes_binary(bytes: u64) -> String {
         i += 1;
     }
     if i == 0 {
-        format!("{bytes}B")
+        format!("{bytes} B")
     } else {
-        format!("{v:.1}{}", units[i])
+        format!("{v:.1} {}", units[i])
     }
 }
 
@@ -215,6 +218,8 @@ mod tests {
         assert_eq!(format_size(4096), "4k");
         assert_eq!(format_size(1 << 30), "1g");
         assert_eq!(format_size(1000), "1000");
-        assert_eq!(format_bytes_binary(1 << 30), "1.0GiB");
+        assert_eq!(format_bytes_binary(1 << 30), "1.0 GiB");
+        assert_eq!(format_bytes_binary(500 << 30), "500.0 GiB");
+        assert_eq!(format_bytes_binary(0), "0 B");
     }
 }

@@ -1,5 +1,5 @@
 //! Inputs the fuzz targets (`fuzz/`) found to panic, kept as tests; each
-//! names the target that found it (issue 7, item 5).
+//! names the target that found it.
 
 use diskbench_model::Histogram;
 

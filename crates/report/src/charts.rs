@@ -6,7 +6,8 @@
 //!
 //! One file per kind of chart:
 //! - [`bar`]: a metric across groups, mean with a ± stddev error bar, linear or log;
-//! - [`timeline`]: a group's runs in order, where a burst-credit cliff shows;
+//! - [`timeline`]: a group's runs in order, where a burst-credit cliff shows
+//!   (groups of two runs or more: one run is a table's job, not a chart's);
 //! - [`series`]: one job's per-second IOPS and MB/s per direction;
 //! - [`percentiles`]: latency percentile curves on a "nines" axis, one per group;
 //! - [`png`]: rasterising with resvg.
@@ -29,7 +30,7 @@ pub use bar::bar_chart;
 pub use percentiles::percentile_chart;
 pub use png::{svg_to_png, PngError};
 pub use series::{series_chart, series_charts};
-pub use timeline::{timeline_chart, timeline_charts};
+pub use timeline::{one_run_groups, timeline_chart, timeline_charts};
 
 use std::fmt::Write;
 

@@ -1,4 +1,4 @@
-//! `diskbench compare`: seed 000's table built from the history. Runs are
+//! `diskbench compare`: the IaaS disk-speed study's table built from the history. Runs are
 //! grouped by labels (provider, disk, size, ...) and each group gets the
 //! mean, spread and confidence of its per-run figures, so "gp2 does 3634
 //! IOPS" comes with "± 12 over 10 runs" instead of one lucky run.
@@ -29,7 +29,10 @@
 //!
 //! Mean, sample standard deviation (n - 1) and the 95% confidence interval
 //! of the mean, `mean ± t(0.975, n - 1) · sd / √n` with Student's t (see
-//! [`student_t_975`]). One run: deviation 0 and the interval is the mean.
+//! [`student_t_975`]). One run has no spread: [`Summary::has_spread`] is
+//! false and every rendering shows the figure alone (no `± 0`, empty CSV
+//! cells, `null` in JSON), since a deviation of 0 would claim a certainty
+//! one run cannot give.
 //! `p99_latency_us_merged` is the p99 of the histograms of all the group's
 //! runs merged, never an average of percentiles.
 //!
@@ -51,7 +54,10 @@ mod tstat;
 pub(crate) mod tests;
 
 pub use cost::{Cost, CostFigures};
-pub use render::{mean_sd, money, render_csv, render_json, render_markdown, render_table};
+pub use render::{
+    mean_sd, money, render_csv, render_json, render_markdown, render_table, shows_spread,
+    PLUS_MINUS_NOTE,
+};
 pub use tstat::student_t_975;
 
 use crate::table::headline_figures;
@@ -113,13 +119,20 @@ pub struct Summary {
     /// How many runs had the figure.
     pub n: usize,
     pub mean: f64,
-    /// Sample standard deviation (n - 1); 0 for one run.
+    /// Sample standard deviation (n - 1); 0 for one run, where it is
+    /// undefined ([`Summary::has_spread`]).
     pub stddev: f64,
     pub ci95_low: f64,
     pub ci95_high: f64,
 }
 
 impl Summary {
+    /// True when the figure came from two runs or more, so the deviation
+    /// and the interval mean something; with one run they are placeholders.
+    pub fn has_spread(&self) -> bool {
+        self.n >= 2
+    }
+
     /// `None` for no values; non-finite values are left out.
     pub fn of(values: &[f64]) -> Option<Summary> {
         let v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
@@ -173,7 +186,7 @@ impl Metric {
             Metric::P99LatencyUs => "p99_latency_us",
         }
     }
-    /// The column title, as seed 000 wrote it.
+    /// The column title, as the IaaS disk-speed study wrote it.
     pub fn title(self) -> &'static str {
         match self {
             Metric::Iops => "IOPS",

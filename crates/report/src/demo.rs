@@ -254,6 +254,7 @@ pub fn records() -> Vec<RunRecord> {
                     failure: None,
                     global_options: Vec::new(),
                     imported: None,
+                    workload: None,
                 },
                 soak: None,
                 state: Default::default(),

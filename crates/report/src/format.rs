@@ -197,7 +197,16 @@ fn scaled(bytes: u64, base: f64, units: &[&str; 7]) -> String {
     }
 }
 
-/// A rate in decimal megabytes per second (10^6 bytes), as disk vendors and seed 000 quote them.
+/// A count and its noun, singular for one: `1 run`, `2 runs`, `0 runs`.
+/// Every "N things" a person reads goes through here, so none says "1 runs".
+pub fn count(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
+/// A rate in decimal megabytes per second (10^6 bytes), as disk vendors and the IaaS disk-speed study quote them.
 pub fn mb_per_sec(bytes_per_sec: f64) -> f64 {
     bytes_per_sec / 1e6
 }
@@ -355,6 +364,13 @@ mod tests {
         assert_eq!(size_both(20 << 30), "20.0 GiB (21.5 GB)");
         assert_eq!(mb_per_sec(139_337_703.0).round(), 139.0);
         assert_eq!(mib_per_sec(139_337_703.0).round(), 133.0);
+    }
+
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(count(1, "run"), "1 run");
+        assert_eq!(count(0, "run"), "0 runs");
+        assert_eq!(count(28, "group"), "28 groups");
     }
 
     #[test]

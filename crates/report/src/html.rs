@@ -6,8 +6,10 @@
 //!
 //! Sections: the compare table, a bar chart per metric (linear and log
 //! pre-rendered; a switch shows one or the other), a run-by-run timeline
-//! per group, the latency percentile curves, the per-second series of each
-//! run (collapsed in `<details>`), and the runs with their host facts.
+//! per group of two runs or more (a group of one run gets a row of a small
+//! table instead: a line chart of one dot per panel is a page of nothing),
+//! the latency percentile curves, the per-second series of each run
+//! (collapsed in `<details>`), and the runs with their host facts.
 //!
 //! The one script does two things: the log-scale switch, and a self-check
 //! after the page is built: it lays out every chart (opening collapsed
@@ -19,8 +21,8 @@
 mod tables;
 
 use crate::charts::{self, bar::group_label, escape};
-use crate::compare::{compare, group_runs, Metric};
-use crate::format::ctime_utc;
+use crate::compare::{compare, group_runs, shows_spread, Metric, PLUS_MINUS_NOTE};
+use crate::format::{count, ctime_utc};
 use model::RunRecord;
 use std::fmt::Write;
 
@@ -105,21 +107,29 @@ pub fn render_report(records: &[RunRecord], by: &[String]) -> String {
     };
     let _ = write!(
         body,
-        "<h1>diskbench report</h1>\n<p>{} runs in {} groups (grouped by {grouping}){span}.</p>\n\
+        "<h1>diskbench report</h1>\n<p>{} in {} (grouped by {grouping}){span}.</p>\n\
          <nav><a href=\"#compare\">Comparison</a><a href=\"#bars\">Charts</a>\
          <a href=\"#timelines\">Run by run</a><a href=\"#percentiles\">Latency percentiles</a>\
          <a href=\"#series\">Per second</a><a href=\"#runs\">Runs</a></nav>\n",
-        records.len(),
-        c.groups.len()
+        count(records.len(), "run"),
+        count(c.groups.len(), "group")
     );
 
     body.push_str("<h2 id=\"compare\">Comparison</h2>\n");
     body.push_str(&tables::compare_table(&c));
-    body.push_str(
+    let spread = match shows_spread(&c) {
+        true => format!(
+            "{PLUS_MINUS_NOTE}; the 95% confidence interval of the mean is in each cell's tooltip."
+        ),
+        false => {
+            "Each group has one run: its figures are that run's, with no spread to show.".into()
+        }
+    };
+    let _ = writeln!(
+        body,
         "<p class=\"muted\">IOPS from the suite's mixed random job, MB/s (10<sup>6</sup> bytes) from its \
          sequential jobs (for other runs: the best job); p99 is the total latency of the IOPS job. \
-         Mean ± sample standard deviation over runs; the 95% confidence interval is in each cell's tooltip; \
-         \"p99 merged\" comes from all runs' histograms merged.</p>\n",
+         {spread} \"p99 merged\" comes from all runs' histograms merged.</p>",
     );
 
     body.push_str(
@@ -131,13 +141,17 @@ pub fn render_report(records: &[RunRecord], by: &[String]) -> String {
         add(&mut body, &charts::bar_chart(&c, m, true), Some("log"));
     }
 
-    body.push_str(
-        "<h2 id=\"timelines\">Run by run</h2>\n<p class=\"muted\">Each group's runs in order: \
-         a burst-credit cliff shows as a drop.</p>\n",
-    );
-    for (_, svg) in charts::timeline_charts(records, by) {
-        add(&mut body, &svg, None);
+    body.push_str("<h2 id=\"timelines\">Run by run</h2>\n");
+    let timelines = charts::timeline_charts(records, by);
+    if !timelines.is_empty() {
+        body.push_str(
+            "<p class=\"muted\">Each group's runs in order: a burst-credit cliff shows as a drop.</p>\n",
+        );
     }
+    for (_, svg) in &timelines {
+        add(&mut body, svg, None);
+    }
+    body.push_str(&tables::one_run_table(&charts::one_run_groups(records, by)));
 
     body.push_str("<h2 id=\"percentiles\">Latency percentiles</h2>\n");
     add(&mut body, &charts::percentile_chart(records, by), None);
@@ -148,12 +162,11 @@ pub fn render_report(records: &[RunRecord], by: &[String]) -> String {
             let series = charts::series_charts(r);
             let _ = writeln!(
                 body,
-                "<details><summary>{} · run {} · {} UTC · {} chart{}</summary>",
+                "<details><summary>{} · run {} · {} UTC · {}</summary>",
                 escape(&group_label(by, &labels)),
                 r.id,
                 ctime_utc(r.result.started_unix_ms / 1000),
-                series.len(),
-                if series.len() == 1 { "" } else { "s" }
+                count(series.len(), "chart")
             );
             if series.is_empty() {
                 body.push_str("<p>No per-second figures in this run.</p>\n");

@@ -15,7 +15,7 @@
 //!   the renderers print instead of deriving them, and the marks for what
 //!   they must derive from histograms rebuilt on import (approximate);
 //! - [`compare`]: runs grouped by labels, mean ± sd and 95% CI per metric,
-//!   costs (seed 000's table) as text, Markdown, CSV and JSON;
+//!   costs (the IaaS disk-speed study's table) as text, Markdown, CSV and JSON;
 //! - [`charts`]: hand-written SVG charts (bars, run-by-run timelines,
 //!   per-second series, latency percentiles) and their PNG export;
 //! - [`html`]: the self-contained, offline HTML report of many runs.

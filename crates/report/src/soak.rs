@@ -9,6 +9,7 @@
 //! not its latency histograms, so a soak of hundreds of runs stays small.
 
 use crate::cliff::{self, CliffReport, RunSlice};
+use crate::format::count;
 use analysis::cliff::{median, sorted};
 use analysis::{steady_state, SteadyRules, SteadyState};
 use model::{Histogram, JobResult, RunResult};
@@ -255,8 +256,8 @@ fn steady_json(s: Option<&SteadyState>, runs: usize) -> Value {
 pub fn text(verdicts: &[JobVerdict]) -> String {
     let mut out = String::new();
     for v in verdicts {
-        let cliff =
-            cliff::sentence(&v.cliff).unwrap_or_else(|| format!("no cliff over {} runs", v.runs));
+        let cliff = cliff::sentence(&v.cliff)
+            .unwrap_or_else(|| format!("no cliff over {}", count(v.runs, "run")));
         out.push_str(&format!(
             "  {}: {cliff}; {}.\n",
             v.name,
@@ -275,7 +276,7 @@ pub fn text(verdicts: &[JobVerdict]) -> String {
 fn steady_sentence(s: Option<&SteadyState>, runs: usize) -> String {
     let w = SteadyRules::default().window;
     match s {
-        None => format!("steady state not judged (it needs {w} runs, there were {runs})"),
+        None => format!("steady state not judged (it needs {w} runs, the soak had {runs})"),
         Some(s) if s.attained => format!(
             "steady state from run {} to {}: {:.0} IOPS, range {:.1}% and slope {:.1}% of the mean",
             s.window_start + 1,
@@ -378,5 +379,14 @@ mod tests {
         }
         assert!(!steady(&t.verdicts()));
         assert!(text(&t.verdicts()).contains("not attained"));
+    }
+
+    #[test]
+    fn one_run_is_one_run() {
+        let mut t = SoakTracker::default();
+        t.add(1, &run_at(0, &[1500; 5]));
+        let line = text(&t.verdicts());
+        assert!(line.contains("no cliff over 1 run;"), "{line}");
+        assert!(line.contains("(it needs 5 runs, the soak had 1)"), "{line}");
     }
 }

@@ -1,10 +1,10 @@
 //! The `diskbench run` summary for the terminal: what was measured (the
 //! target), one aligned row per job and direction, and the three headline
-//! figures of seed 000 (IOPS, Read MB/s, Write MB/s).
+//! figures of the IaaS disk-speed study (IOPS, Read MB/s, Write MB/s).
 //!
 //! fio's text answers every question; this answers the first one, "how fast
 //! is this disk?", in a screenful. Bandwidth is in decimal MB/s (10^6 bytes,
-//! as disk vendors and seed 000 quote it) with MiB/s beside it, and latency
+//! as disk vendors and the IaaS disk-speed study quote it) with MiB/s beside it, and latency
 //! is the total latency (submission + completion) a program sees, with
 //! units chosen per value (`212 us`, `5.50 ms`).
 //!
@@ -33,7 +33,7 @@
 
 use crate::format::{latency, mb_per_sec, mib_per_sec, size_both};
 use crate::stats::{self, DIRECTIONS};
-use model::{DirStats, Direction, JobResult, RunResult};
+use model::{DirStats, Direction, JobResult, RunResult, TargetInfo};
 use std::fmt::Write;
 
 /// The default suite's job that gives the headline IOPS (4 KiB random reads and writes, QD32).
@@ -42,6 +42,92 @@ pub const HEADLINE_IOPS_JOB: &str = "mixed-4k-qd32";
 pub const HEADLINE_READ_JOB: &str = "seq-read-1m-qd8";
 /// The default suite's job that gives the headline Write MB/s (1 MiB sequential writes, QD8).
 pub const HEADLINE_WRITE_JOB: &str = "seq-write-1m-qd8";
+
+/// A default-suite test's name for the shape that ran: `rand-read-4k-qd32`,
+/// with `-x4` for four workers and `-buffered` without direct I/O. `run`'s
+/// shape flags (`--bs`, `--iodepth`, `--numjobs`, `--buffered`) rename the
+/// tests by it, so a name always says what ran.
+pub fn suite_test_name(stem: &str, shape: &SuiteShape) -> String {
+    let mut name = format!(
+        "{stem}-{}-qd{}",
+        model::units::format_size(shape.bs_bytes),
+        shape.iodepth
+    );
+    if shape.numjobs > 1 {
+        let _ = write!(name, "-x{}", shape.numjobs);
+    }
+    if !shape.direct {
+        name.push_str("-buffered");
+    }
+    name
+}
+
+/// The shape a default-suite test name tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SuiteShape {
+    pub bs_bytes: u64,
+    pub iodepth: u32,
+    pub numjobs: u32,
+    pub direct: bool,
+}
+
+/// The stem and shape of a name [`suite_test_name`] made (`mixed-8k-qd16`
+/// is `mixed` at 8 KiB, QD16); `None` for any other name.
+pub fn parse_suite_test_name(name: &str) -> Option<(&str, SuiteShape)> {
+    let (rest, direct) = match name.strip_suffix("-buffered") {
+        Some(rest) => (rest, false),
+        None => (name, true),
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let (rest, numjobs) = match rest.rsplit_once("-x") {
+        Some((r, n)) if digits(n) => (r, n.parse().ok()?),
+        _ => (rest, 1),
+    };
+    let (rest, qd) = rest.rsplit_once("-qd").filter(|(_, q)| digits(q))?;
+    let (stem, bs) = rest.rsplit_once('-')?;
+    let shape = SuiteShape {
+        bs_bytes: model::units::parse_size(bs).ok()?,
+        iodepth: qd.parse().ok()?,
+        numjobs,
+        direct,
+    };
+    // Only the canonical spelling: `4k`, not `4096` or `4KiB`.
+    (!stem.is_empty() && suite_test_name(stem, &shape) == name).then_some((stem, shape))
+}
+
+/// True when `name` is the suite test `headline_job` names, in any shape.
+fn is_suite_test(name: &str, headline_job: &str) -> bool {
+    let stem = |n| parse_suite_test_name(n).map(|(stem, _)| stem);
+    name == headline_job || (stem(name).is_some() && stem(name) == stem(headline_job))
+}
+
+/// The device's kernel name, with what makes it virtual: `vda (virtio)`.
+pub fn device_text(t: &TargetInfo) -> Option<String> {
+    let device = t.device.clone()?;
+    Some(match &t.virtual_disk {
+        Some(kind) => format!("{device} ({kind})"),
+        None => device,
+    })
+}
+
+/// The model; a virtual disk's missing one says why it is missing.
+pub fn model_text(t: &TargetInfo) -> Option<String> {
+    match (&t.model, &t.virtual_disk) {
+        (Some(model), _) => Some(model.clone()),
+        (None, Some(kind)) => Some(format!("unknown ({kind} reports none)")),
+        (None, None) => None,
+    }
+}
+
+/// `yes` or `no`; a virtual disk's flag is the hypervisor's default (virtio
+/// says yes whatever backs it), so it is shown as not known.
+pub fn rotational_text(t: &TargetInfo) -> Option<String> {
+    let flag = if t.rotational? { "yes" } else { "no" };
+    Some(match &t.virtual_disk {
+        Some(kind) => format!("{flag} (as {kind} reports it: not known)"),
+        None => flag.to_string(),
+    })
+}
 
 /// What was measured, from `result.targets[0]`; every fact not known reads "unknown".
 pub fn target_header(result: &RunResult) -> String {
@@ -60,8 +146,8 @@ pub fn target_header(result: &RunResult) -> String {
             known(t.map(|t| t.path.clone()).filter(|p| !p.is_empty())),
         ),
         ("Filesystem", known(filesystem)),
-        ("Device", known(t.and_then(|t| t.device.clone()))),
-        ("Model", known(t.and_then(|t| t.model.clone()))),
+        ("Device", known(t.and_then(device_text))),
+        ("Model", known(t.and_then(model_text))),
         (
             "Device size",
             known(t.and_then(|t| t.device_bytes).map(size_both)),
@@ -70,13 +156,7 @@ pub fn target_header(result: &RunResult) -> String {
             "Free space",
             known(t.and_then(|t| t.free_bytes).map(size_both)),
         ),
-        (
-            "Rotational",
-            known(
-                t.and_then(|t| t.rotational)
-                    .map(|r| if r { "yes" } else { "no" }.to_string()),
-            ),
-        ),
+        ("Rotational", known(t.and_then(rotational_text))),
         ("I/O scheduler", known(t.and_then(|t| t.scheduler.clone()))),
         (
             "Block size",
@@ -94,18 +174,29 @@ pub fn target_header(result: &RunResult) -> String {
 }
 
 /// One row per job and direction (mixed jobs get a read and a write row),
-/// columns aligned, failed jobs listed under the table.
+/// columns aligned, failed jobs listed under the table. The last two
+/// columns are the test's, on its first row: the benchmark's own CPU use
+/// (user + system, a share of its threads' wall time, as fio's `usr_cpu` +
+/// `sys_cpu`: near 100% means the tool, not the disk, was the limit) and
+/// how long the figures were measured for (after the ramp).
 pub fn summary_table(result: &RunResult) -> String {
     let header = [
-        "test", "rw", "MB/s", "MiB/s", "IOPS", "lat mean", "p50", "p99",
+        "test", "rw", "MB/s", "MiB/s", "IOPS", "lat mean", "p50", "p99", "CPU%", "runtime",
     ];
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     for job in &result.jobs {
-        for dir in shown_directions(job) {
-            rows.push(row(job, dir));
+        for (i, dir) in shown_directions(job).into_iter().enumerate() {
+            let mut cells = row(job, dir);
+            if i == 0 {
+                let (usr, sys) = stats::cpu_percents(job);
+                cells.push(format!("{:.1}", usr + sys));
+                cells.push(runtime(job.runtime_ns));
+            }
+            rows.push(cells);
         }
     }
-    let mut out = aligned(&rows, &[false, false, true, true, true, true, true, true]);
+    let right = [false, false, true, true, true, true, true, true, true, true];
+    let mut out = aligned(&rows, &right);
     for job in &result.jobs {
         if let Some(error) = &job.error {
             let _ = writeln!(out, "{}: failed: {error}", job.name);
@@ -115,6 +206,14 @@ pub fn summary_table(result: &RunResult) -> String {
         }
     }
     out
+}
+
+/// A test's measured time: `7.00 s`, `1.20 s`, `350 ms`.
+fn runtime(ns: u64) -> String {
+    match ns {
+        0..=999_999_999 => format!("{} ms", ns / 1_000_000),
+        _ => format!("{:.2} s", ns as f64 / 1e9),
+    }
 }
 
 /// What `verify=` found: a clean count, or every bad chunk kept.
@@ -248,7 +347,10 @@ fn did(d: &DirStats) -> bool {
 /// A run of the default suite: one of its headline jobs is there.
 fn is_suite(result: &RunResult) -> bool {
     let named = [HEADLINE_IOPS_JOB, HEADLINE_READ_JOB, HEADLINE_WRITE_JOB];
-    result.jobs.iter().any(|j| named.contains(&j.name.as_str()))
+    result
+        .jobs
+        .iter()
+        .any(|j| named.iter().any(|n| is_suite_test(&j.name, n)))
 }
 
 fn figure(
@@ -257,7 +359,7 @@ fn figure(
     value: impl Fn(&JobResult) -> f64,
     eligible: impl Fn(&JobResult) -> bool,
 ) -> Option<HeadlineFigure> {
-    if let Some(job) = result.jobs.iter().find(|j| j.name == name) {
+    if let Some(job) = result.jobs.iter().find(|j| is_suite_test(&j.name, name)) {
         return Some(HeadlineFigure {
             value: value(job),
             job: job.name.clone(),
@@ -360,6 +462,30 @@ mod tests {
     use super::*;
     use crate::testutil::*;
 
+    /// A virtio disk says rotational=1 and has no model whatever backs it:
+    /// the header must not present either as a fact about the storage.
+    #[test]
+    fn a_virtual_disk_is_named_and_its_defaults_are_not_facts() {
+        let mut r = sample_run();
+        r.targets[0].rotational = Some(true);
+        r.targets[0].model = None;
+        r.targets[0].virtual_disk = Some("virtio".into());
+        let text = target_header(&r);
+        assert!(text.contains("Device        vda (virtio)\n"), "{text}");
+        assert!(
+            text.contains("Model         unknown (virtio reports none)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Rotational    yes (as virtio reports it: not known)\n"),
+            "{text}"
+        );
+        // A physical disk's facts stand as they are.
+        r.targets[0].virtual_disk = None;
+        let text = target_header(&r);
+        assert!(text.contains("Rotational    yes\n") && text.contains("Model         unknown\n"));
+    }
+
     #[test]
     fn header_lists_the_target_and_says_unknown() {
         let text = target_header(&sample_run());
@@ -408,6 +534,70 @@ mod tests {
         assert!(lines
             .iter()
             .any(|l| l.starts_with("randrw-75") && l.contains(" write ")));
+    }
+
+    #[test]
+    fn suite_names_say_their_shape_and_the_headline_finds_them_in_any() {
+        let shape = SuiteShape {
+            bs_bytes: 8192,
+            iodepth: 16,
+            numjobs: 4,
+            direct: false,
+        };
+        let name = suite_test_name("mixed", &shape);
+        assert_eq!(name, "mixed-8k-qd16-x4-buffered");
+        assert_eq!(parse_suite_test_name(&name), Some(("mixed", shape)));
+        let (stem, plain) = parse_suite_test_name(MIXED_NAME).unwrap();
+        assert_eq!((stem, plain.bs_bytes, plain.iodepth), ("mixed", 4096, 32));
+        assert!(plain.direct && plain.numjobs == 1);
+        for other in [
+            "randread",
+            "mixed-4096-qd1",
+            "-4k-qd1",
+            "mixed-4k-qd",
+            "SEQ1M-Q8T1-read",
+        ] {
+            assert_eq!(parse_suite_test_name(other), None, "{other}");
+        }
+        // The mixed test at QD16 still gives the IOPS, not the faster randrw-75.
+        let mut result = suite_run();
+        for job in &mut result.jobs {
+            if job.name == MIXED_NAME {
+                job.name = "mixed-4k-qd16".into();
+            }
+        }
+        let iops = headline_figures(&result).iops.unwrap();
+        assert_eq!((iops.job.as_str(), iops.fallback), ("mixed-4k-qd16", false));
+    }
+
+    #[test]
+    fn each_test_shows_its_cpu_use_and_runtime_once() {
+        let mut result = suite_run();
+        for job in &mut result.jobs {
+            job.cpu.user_ns = job.runtime_ns / 10;
+            job.cpu.system_ns = job.runtime_ns / 4;
+            job.cpu.wall_ns = job.runtime_ns;
+        }
+        let text = summary_table(&result);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].ends_with("CPU%  runtime"), "{text}");
+        // 10% user + 25% system of the threads' wall time.
+        let seq = lines.iter().find(|l| l.starts_with(SEQ_READ_NAME)).unwrap();
+        let measured = runtime(result.jobs[0].runtime_ns);
+        let cells: Vec<&str> = seq.split_whitespace().collect();
+        assert_eq!(
+            cells[cells.len() - 3..].join(" "),
+            format!("35.0 {measured}")
+        );
+        // A mixed job's figures are on its read row only.
+        let mixed: Vec<&&str> = lines
+            .iter()
+            .filter(|l| l.starts_with("randrw-75"))
+            .collect();
+        assert!(mixed[0].contains("35.0"), "{text}");
+        assert!(!mixed[1].contains("35.0"), "{text}");
+        assert_eq!(runtime(1_200_000_000), "1.20 s");
+        assert_eq!(runtime(350_000_000), "350 ms");
     }
 
     #[test]

@@ -216,6 +216,7 @@ pub fn run(jobs: Vec<JobResult>) -> RunResult {
         failure: None,
         global_options: Vec::new(),
         imported: None,
+        workload: None,
     }
 }
 

@@ -1,4 +1,4 @@
-//! Issue 4's "done when": headless Chromium opens the report from a file
+//! headless Chromium opens the report from a file
 //! with the network unusable, every chart draws, the console stays silent
 //! and no request leaves the page. A screenshot is kept for people.
 //!
@@ -247,4 +247,76 @@ fn report_draws_offline_without_errors_or_requests() {
         "{expected} of {expected} charts drawn; screenshot: {}",
         shot.display()
     );
+}
+
+/// Measures, in the laid-out page, what the "Run by run" section shows:
+/// the timelines (how many, the fewest dots in one, the shortest) and the
+/// one-run table (its height, whether it names `group`). The test appends
+/// it to a copy of the report; the report itself has one script only.
+fn layout_probe(group: &str) -> String {
+    format!(
+        "<script>(function(){{\
+         function meta(n,v){{var m=document.createElement('meta');m.name=n;m.content=String(v);document.head.appendChild(m);}}\
+         var tl=document.querySelectorAll('svg.chart-timeline');var dots=1e9,tall=1e9;\
+         Array.prototype.forEach.call(tl,function(s){{dots=Math.min(dots,s.querySelectorAll('circle').length);\
+         tall=Math.min(tall,s.getBoundingClientRect().height);}});\
+         var t=document.querySelector('table.one-run');\
+         meta('timelines',tl.length);meta('timeline-fewest-dots',dots);meta('timeline-shortest',Math.round(tall));\
+         meta('one-run-table-height',t?Math.round(t.getBoundingClientRect().height):0);\
+         meta('one-run-table-names-group',t&&t.innerText.indexOf({group:?})>=0?1:0);\
+         }})();</script>"
+    )
+}
+
+/// A group of one run in the real browser: a short table row with its
+/// figures, not four full-height line charts with one dot each, while the
+/// groups of several runs keep their timelines.
+#[test]
+fn a_group_of_one_run_is_a_short_table_not_line_charts() {
+    let Some(bin) = chromium() else {
+        testbed::skip("chromium not found (Debian: apt-get install chromium; or set CHROMIUM)");
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser-one-run");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut records = demo::records();
+    let mut single = records[0].clone();
+    single.id = 2000;
+    single.labels = [("provider", "local"), ("disk", "sd-card")]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    records.push(single);
+    let by = vec!["provider".to_string(), "disk".to_string()];
+    let html = render_report(&records, &by);
+    let page = dir.join("report.html");
+    let probed = html.replacen(
+        "</body>",
+        &format!("{}</body>", layout_probe("local sd-card")),
+        1,
+    );
+    std::fs::write(&page, probed).unwrap();
+    let run = open(&bin, &dir, "one-run", &page, &["--dump-dom".to_string()]);
+    let console = console_lines(&run.stderr);
+    assert!(console.is_empty(), "console output: {console:#?}");
+    let expected = meta(&run.dom, "charts-expected");
+    assert_eq!(
+        meta(&run.dom, "charts-drawn"),
+        expected,
+        "every chart drawn"
+    );
+    let m = |name: &str| meta(&run.dom, name).unwrap_or_else(|| panic!("{name} not measured"));
+    // The demo's five groups of several runs, each a point per run and metric.
+    assert_eq!(m("timelines"), 5);
+    assert!(m("timeline-fewest-dots") >= 2 * 4, "a timeline of one run");
+    // The one-run group is a table row, shorter than one panel of a timeline.
+    assert_eq!(m("one-run-table-names-group"), 1);
+    let (table, shortest) = (m("one-run-table-height"), m("timeline-shortest"));
+    assert!(table > 0, "the one-run table is laid out");
+    assert!(
+        table * 4 < shortest,
+        "the one-run table ({table} px) is not small beside a timeline ({shortest} px)"
+    );
+    println!("one-run table {table} px; shortest timeline {shortest} px");
 }

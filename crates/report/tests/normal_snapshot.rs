@@ -1,4 +1,4 @@
-//! Issue 3, "Done when": the `normal` output of a randrw job next to fio's
+//! the `normal` output of a randrw job next to fio's
 //! for the same job, with the same sections in the same order.
 //!
 //! - `fixtures/fio-3.33-randrw.txt`: fio 3.33's normal output of the job

@@ -56,10 +56,10 @@ impl Workspace {
                     return Ok(candidate);
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => n += 1,
-                Err(e) if e.raw_os_error() == Some(libc::EROFS) => {
+                Err(e) if matches!(e.raw_os_error(), Some(libc::EROFS | libc::EACCES)) => {
                     let why = crate::probe::read_only_refusal(parent).unwrap_or_else(|| {
                         format!(
-                            "{} is on a read-only file system: choose a writable directory",
+                            "cannot create test files in {}: {e}; choose a writable directory",
                             parent.display()
                         )
                     });

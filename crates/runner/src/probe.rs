@@ -120,14 +120,23 @@ fn mount_of(path: &Path) -> Option<Mount> {
     best
 }
 
-/// Why files cannot be written under `dir` when its mount is read-only:
-/// the message names the mount and the two ways out.
+/// Why files cannot be written under `dir`: its mount is read-only (the
+/// message names the mount and the two ways out), or its permissions shut
+/// this user out. Either is the user's to fix by choosing another place,
+/// so callers make it a usage error, found before anything is printed.
 pub fn read_only_refusal(dir: &Path) -> Option<String> {
     let abs = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let m = mount_of(&abs)?;
-    if !m.options.split(',').any(|o| o == "ro") {
-        return None;
-    }
+    let read_only_mount = mount_of(&abs).filter(|m| m.options.split(',').any(|o| o == "ro"));
+    let Some(m) = read_only_mount else {
+        return match sys::may_write_in(&abs) {
+            Err(e) if e.raw_os_error() == Some(libc::EACCES) => Some(format!(
+                "{} is not writable by this user ({e}): choose a directory you can write to, \
+                 or change its permissions",
+                dir.display()
+            )),
+            _ => None,
+        };
+    };
     Some(format!(
         "{} is on a read-only file system ({} mounted ro at {}): choose a directory on a \
          writable file system, or remount it read-write (mount -o remount,rw {})",
@@ -136,6 +145,72 @@ pub fn read_only_refusal(dir: &Path) -> Option<String> {
         m.point.display(),
         m.point.display()
     ))
+}
+
+/// Hypervisors and storage services that show up as a SCSI, ATA or NVMe
+/// disk's vendor or model (a prefix of either): their disks are virtual too.
+const VIRTUAL_VENDORS: [(&str, &str); 8] = [
+    ("QEMU", "QEMU"),
+    ("VMware", "VMware"),
+    ("Virtual disk", "VMware"),
+    ("Msft", "Hyper-V"),
+    ("VBOX", "VirtualBox"),
+    ("Google", "Google Persistent Disk"),
+    ("nvme_card-pd", "Google Persistent Disk"),
+    ("Amazon Elastic Block Store", "Amazon EBS"),
+];
+
+/// What makes the disk at `disk` (its /sys/block/DEV directory) a virtual
+/// one, or `None` for a disk that looks physical. A paravirtual disk reports
+/// rotational=1 and no model whatever backs it, so the target header must
+/// not present those as facts. In order: the driver (`virtio_blk`, Xen's
+/// `vbd`), NVMe's transport (anything but PCIe is over a network), a vendor
+/// or model a hypervisor uses, then the kernel name (`vd*`, `xvd*`) for a
+/// /sys without the driver link.
+pub fn virtual_disk(disk: &Path) -> Option<String> {
+    let device = disk.join("device");
+    let driver = fs::read_link(device.join("driver"))
+        .ok()
+        .and_then(|l| l.file_name().map(|n| n.to_string_lossy().into_owned()));
+    match driver.as_deref() {
+        Some("virtio_blk") => return Some("virtio".into()),
+        Some("vbd") => return Some("Xen".into()),
+        _ => {}
+    }
+    if let Some(transport) = read_trim(device.join("transport")) {
+        let network = match transport.as_str() {
+            "tcp" => Some("NVMe over TCP"),
+            "rdma" => Some("NVMe over RDMA"),
+            "fc" => Some("NVMe over Fibre Channel"),
+            "loop" => Some("NVMe loopback"),
+            _ => None,
+        };
+        if let Some(kind) = network {
+            return Some(kind.into());
+        }
+    }
+    for fact in ["vendor", "model"] {
+        if let Some(value) = read_trim(device.join(fact)) {
+            let found = VIRTUAL_VENDORS
+                .iter()
+                .find(|(prefix, _)| value.starts_with(prefix));
+            if let Some((_, kind)) = found {
+                return Some((*kind).into());
+            }
+        }
+    }
+    let name = disk.file_name()?.to_str()?;
+    let lettered = |prefix: &str| {
+        name.strip_prefix(prefix)
+            .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_lowercase()))
+    };
+    if lettered("xvd") {
+        Some("Xen".into())
+    } else if lettered("vd") {
+        Some("virtio".into())
+    } else {
+        None
+    }
 }
 
 pub fn target(path: &Path) -> TargetInfo {
@@ -173,6 +248,7 @@ pub fn target(path: &Path) -> TargetInfo {
         });
         info.logical_block_bytes =
             read_trim(disk.join("queue/logical_block_size")).and_then(|s| s.parse().ok());
+        info.virtual_disk = virtual_disk(&disk);
     }
     info
 }
@@ -187,6 +263,108 @@ mod tests {
         assert!(h.cpus >= 1);
         assert!(h.mem_bytes > 0);
         assert!(!h.kernel.is_empty());
+    }
+
+    /// A fake /sys/block/DEV: `files` are (path under it, content), and
+    /// `driver` the name the `device/driver` link points at.
+    fn fake_disk(name: &str, driver: Option<&str>, files: &[(&str, &str)]) -> tempfile::TempDir {
+        let root = tempfile::tempdir().unwrap();
+        let disk = root.path().join(name);
+        fs::create_dir_all(disk.join("device")).unwrap();
+        if let Some(d) = driver {
+            let target = root.path().join("bus/drivers").join(d);
+            fs::create_dir_all(&target).unwrap();
+            std::os::unix::fs::symlink(target, disk.join("device/driver")).unwrap();
+        }
+        for (path, content) in files {
+            fs::write(disk.join(path), content).unwrap();
+        }
+        root
+    }
+
+    #[test]
+    fn virtual_disks_are_recognised_and_physical_ones_are_not() {
+        /// (kernel name, driver, files under /sys/block/NAME, expected kind)
+        type Case<'a> = (
+            &'a str,
+            Option<&'a str>,
+            &'a [(&'a str, &'a str)],
+            Option<&'a str>,
+        );
+        let cases: [Case; 8] = [
+            (
+                "vda",
+                Some("virtio_blk"),
+                &[("device/vendor", "0x1af4\n")],
+                Some("virtio"),
+            ),
+            ("xvda", Some("vbd"), &[], Some("Xen")),
+            (
+                "nvme1n1",
+                None,
+                &[("device/transport", "tcp\n")],
+                Some("NVMe over TCP"),
+            ),
+            (
+                "nvme0n1",
+                None,
+                &[
+                    ("device/transport", "pcie\n"),
+                    ("device/model", "Samsung SSD 980\n"),
+                ],
+                None,
+            ),
+            (
+                "nvme0n1",
+                None,
+                &[
+                    ("device/transport", "pcie\n"),
+                    ("device/model", "Amazon Elastic Block Store\n"),
+                ],
+                Some("Amazon EBS"),
+            ),
+            (
+                "sda",
+                Some("sd"),
+                &[
+                    ("device/vendor", "QEMU    \n"),
+                    ("device/model", "QEMU HARDDISK\n"),
+                ],
+                Some("QEMU"),
+            ),
+            (
+                "sda",
+                Some("sd"),
+                &[
+                    ("device/vendor", "ATA     \n"),
+                    ("device/model", "WDC WD40EFRX-68N\n"),
+                ],
+                None,
+            ),
+            // No driver link (an old or partial /sys): the kernel name says it.
+            ("vdb", None, &[], Some("virtio")),
+        ];
+        for (name, driver, files, expected) in cases {
+            let root = fake_disk(name, driver, files);
+            let found = virtual_disk(&root.path().join(name));
+            assert_eq!(found.as_deref(), expected, "{name} {driver:?} {files:?}");
+        }
+        // A name that only starts like one is not one.
+        let root = fake_disk("vd0", None, &[]);
+        assert_eq!(virtual_disk(&root.path().join("vd0")), None);
+    }
+
+    /// This machine's own disk, when it is a virtio one (as in most clouds and CI).
+    #[test]
+    fn a_virtio_target_says_so() {
+        let t = target(Path::new(env!("CARGO_MANIFEST_DIR")));
+        let Some(device) = t.device.clone() else {
+            return;
+        };
+        let driver = fs::read_link(format!("/sys/block/{device}/device/driver"));
+        if driver.is_ok_and(|d| d.ends_with("virtio_blk")) {
+            assert_eq!(t.virtual_disk.as_deref(), Some("virtio"), "{t:?}");
+        }
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Issue 7, item 5: the workload generators never send an I/O outside its
+//! the workload generators never send an I/O outside its
 //! file or off its alignment, and with the random map each block (or
 //! position) is visited exactly once per pass, whatever the pattern options.
 //!

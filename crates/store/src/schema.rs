@@ -62,7 +62,7 @@ CREATE TABLE labels (
 CREATE INDEX labels_key_value ON labels (key, value);
 ";
 
-/// Schema version 2 (issue 6, performance over time): the soak a run
+/// Schema version 2 (performance over time): the soak a run
 /// belongs to, and runs written while they go on. A row whose `live_host`
 /// is set has not been saved whole yet: its `result_json` holds the groups
 /// that ended plus one placeholder job per job of group `live_group`, whose

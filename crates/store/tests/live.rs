@@ -1,4 +1,4 @@
-//! Runs written while they go on (issue 6): seen once, live or saved; a
+//! Runs written while they go on: seen once, live or saved; a
 //! dead owner makes them killed; soaks tie runs together.
 
 mod common;

@@ -2,7 +2,7 @@
 //! tree (`clients/clientN/...`), creating, writing, reading, listing,
 //! renaming and deleting files the way a Windows file server's clients do.
 //!
-//! Users of dbench (seed 002 measures EBS volumes with `dbench 1` and
+//! Users of dbench (the 2014 EBS benchmark measures EBS volumes with `dbench 1` and
 //! `dbench 4`) bring its loadfile, Debian's `/usr/share/dbench/client.txt`
 //! recorded from a NetBench run, and expect its figures: this module replays
 //! that format as dbench's fileio backend does ([`ops`]) and prints dbench's

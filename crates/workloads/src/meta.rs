@@ -28,27 +28,27 @@
 //! `threads` parallel clients each take an equal run of the file numbers
 //! (and so their own directories when DIRS >= threads); bonnie++ has one.
 //! A phase under 500 ms is reported but flagged, where bonnie++ prints
-//! `+++++`. The stat phases follow the creates, so the inodes are cached,
+//! `+++++`; with a time per phase ([`MetaOptions::phase_time`], the CLI's
+//! `--runtime`) each phase lasts that long and so has a figure (see
+//! [`passes`] for how). The stat phases follow the creates, so the inodes are cached,
 //! as in bonnie++: those rates are the kernel's, not the disk's.
 
 use engine::sys;
 use model::Histogram;
-use runner::offsets::Rng;
 use runner::{IoError, RunError, Workspace};
 use rustix::fd::OwnedFd;
-use rustix::fs::{self as rfs, Access, AtFlags, Mode, OFlags};
-use std::ffi::OsStr;
+use rustix::fs::{self as rfs, Access, Mode, OFlags};
 use std::fmt;
 use std::ops::Range;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Barrier;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+mod passes;
 mod spec;
+mod worker;
+pub use passes::WALL_BUDGET;
 pub use spec::{file_name, file_size, FileSpec};
-use spec::{mix, sequential_index, write_name};
 
 /// Files per unit of NUM.
 pub const FILES_PER_NUM: u64 = 1024;
@@ -67,6 +67,9 @@ pub struct MetaOptions {
     pub threads: u32,
     /// Seed for the names' random letters, the sizes and the random orders.
     pub seed: u64,
+    /// Measure each phase for this long (passes cut short or repeated);
+    /// `None`: one pass over all the files, as bonnie++.
+    pub phase_time: Option<Duration>,
 }
 
 impl MetaOptions {
@@ -152,7 +155,8 @@ impl Phase {
 #[derive(Clone, Debug)]
 pub struct PhaseResult {
     pub phase: Phase,
-    /// Files created, stat'ed or deleted, counted as each operation succeeds.
+    /// Files created, stat'ed or deleted, counted as each operation
+    /// succeeds, over all passes.
     pub files: u64,
     /// Data written (create) or read (stat).
     pub bytes: u64,
@@ -163,6 +167,9 @@ pub struct PhaseResult {
     /// CPU time (user + system) of the workers and of the sync.
     pub cpu: Duration,
     pub threads: u32,
+    /// Passes over the files that were timed and added (1 without a
+    /// phase time; see [`passes`]).
+    pub passes: u32,
     /// One value per file, in ns.
     pub latency: Histogram,
 }
@@ -196,7 +203,7 @@ impl fmt::Display for MetaWarning {
             MetaWarning::TooShort { phases } => write!(
                 f,
                 "{} took under 500 ms: too short to trust (bonnie++ prints +++++ there); \
-                 use a larger -n, e.g. -n 64 or -n 128",
+                 use a larger -n, e.g. -n 64 or -n 128, or a longer --runtime",
                 phases.join(", ")
             ),
             MetaWarning::CpuBound { phases } => write!(
@@ -217,6 +224,8 @@ pub struct MetaResult {
     pub files: u64,
     pub threads: u32,
     pub seed: u64,
+    /// The time each phase was measured for, when one was asked.
+    pub phase_time: Option<Duration>,
     /// The directory the user named.
     pub directory: PathBuf,
     pub phases: Vec<PhaseResult>,
@@ -254,6 +263,7 @@ pub fn run(
         files: opts.files(),
         threads: opts.threads,
         seed: opts.seed,
+        phase_time: opts.phase_time,
         directory: parent.to_path_buf(),
         phases: Vec::new(),
         warnings: Vec::new(),
@@ -297,13 +307,14 @@ fn run_phases(
     let root = workspace.dir_in(parent)?.join("files");
     for random in [false, true] {
         let tree = Tree::make(&root, lay.dirs)?;
+        let mut present = vec![0; lay.threads as usize];
         for op in [Op::Create, Op::Stat, Op::Delete] {
             let phase = Phase::ALL[random as usize * 3 + op as usize];
             if stop.load(Ordering::Relaxed) {
                 return Err(RunError::Interrupted);
             }
             observer.phase_started(phase);
-            let result = run_phase(phase, &lay, &tree, stop)?;
+            let result = passes::measure(phase, &lay, &tree, stop, opts.phase_time, &mut present)?;
             if stop.load(Ordering::Relaxed) {
                 return Err(RunError::Interrupted);
             }
@@ -488,265 +499,6 @@ fn left_behind(p: &Path, e: std::io::Error) -> RunError {
         .saying(what)
         .note("(did something else write there?)")
         .into()
-}
-
-/// Runs one phase on all workers at once; the clock starts when every
-/// worker is ready (orders shuffled, buffers filled) and stops after the sync.
-fn run_phase(
-    phase: Phase,
-    lay: &Layout,
-    tree: &Tree,
-    stop: &AtomicBool,
-) -> Result<PhaseResult, RunError> {
-    let barrier = Barrier::new(lay.threads as usize + 1);
-    let (joined, start) = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..lay.threads)
-            .map(|t| {
-                let barrier = &barrier;
-                s.spawn(move || {
-                    let mut w = Worker::new(phase, lay, tree, stop, t);
-                    barrier.wait();
-                    let before = cpu_now();
-                    let outcome = w.work();
-                    outcome.map(|()| (w, cpu_now().saturating_sub(before)))
-                })
-            })
-            .collect();
-        barrier.wait();
-        let start = Instant::now();
-        let joined: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
-        (joined, start)
-    });
-    let mut result = PhaseResult {
-        phase,
-        files: 0,
-        bytes: 0,
-        elapsed: Duration::ZERO,
-        sync: Duration::ZERO,
-        cpu: Duration::ZERO,
-        threads: lay.threads as u32,
-        latency: Histogram::new(),
-    };
-    for j in joined {
-        let (w, cpu) =
-            j.map_err(|_| RunError::Other(format!("a {} worker failed", phase.name())))??;
-        result.files += w.files;
-        result.bytes += w.bytes;
-        result.cpu += cpu;
-        result.latency.merge(&w.latency);
-    }
-    if phase.syncs() && !stop.load(Ordering::Relaxed) {
-        let (t0, c0) = (Instant::now(), cpu_now());
-        rfs::syncfs(&tree.fds[0]).map_err(|e| {
-            let what = format!("cannot sync the filesystem of {}", tree.root.display());
-            IoError::new("syncfs", &tree.root, e.into()).saying(what)
-        })?;
-        result.sync = t0.elapsed();
-        result.cpu += cpu_now().saturating_sub(c0);
-    }
-    result.elapsed = start.elapsed();
-    Ok(result)
-}
-
-fn cpu_now() -> Duration {
-    let u = sys::thread_usage();
-    Duration::from_nanos(u.user_ns + u.system_ns)
-}
-
-/// One client: its share of the files, its buffer, its counters.
-struct Worker<'a> {
-    phase: Phase,
-    lay: &'a Layout,
-    tree: &'a Tree,
-    stop: &'a AtomicBool,
-    share: Range<u64>,
-    /// File numbers in the order the random stat/delete visit them.
-    order: Vec<u64>,
-    buf: Vec<u8>,
-    files: u64,
-    bytes: u64,
-    latency: Histogram,
-}
-
-impl<'a> Worker<'a> {
-    fn new(phase: Phase, lay: &'a Layout, tree: &'a Tree, stop: &'a AtomicBool, t: u64) -> Self {
-        let share = lay.share(t);
-        let mut order = Vec::new();
-        if phase.is_random() && phase.op() != Op::Create {
-            order.extend(share.clone());
-            let mut rng = Rng::new(lay.seed ^ mix(phase as u64) ^ mix(t));
-            for i in (1..order.len()).rev() {
-                order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-            }
-        }
-        let mut buf = vec![0u8; lay.chunk as usize];
-        engine::fill_random(&mut buf, lay.seed | 1);
-        Worker {
-            phase,
-            lay,
-            tree,
-            stop,
-            share,
-            order,
-            buf,
-            files: 0,
-            bytes: 0,
-            latency: Histogram::new(),
-        }
-    }
-
-    fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    fn work(&mut self) -> Result<(), RunError> {
-        let random = self.phase.is_random();
-        let mut name = Vec::with_capacity(32);
-        match (self.phase.op(), random) {
-            (Op::Create, _) => {
-                for i in self.share.clone() {
-                    if self.stopped() {
-                        break;
-                    }
-                    write_name(&mut name, self.lay.seed, i, random);
-                    self.create(
-                        self.lay.dir_of(i),
-                        &name,
-                        file_size(self.lay.seed, self.lay.min, self.lay.max, i),
-                    )?;
-                }
-            }
-            (op, true) => {
-                let order = std::mem::take(&mut self.order);
-                for &i in &order {
-                    if self.stopped() {
-                        break;
-                    }
-                    write_name(&mut name, self.lay.seed, i, true);
-                    self.stat_or_delete(op, self.lay.dir_of(i), &name)?;
-                }
-            }
-            (op, false) => self.walk(op)?,
-        }
-        if !self.stopped() && self.files != self.share.end - self.share.start {
-            return Err(RunError::Other(format!(
-                "{}: touched {} of this worker's {} files: something else changed {}",
-                self.phase.name(),
-                self.files,
-                self.share.end - self.share.start,
-                self.tree.root.display()
-            )));
-        }
-        Ok(())
-    }
-
-    /// Sequential stat/delete: readdir order, this worker's files only.
-    fn walk(&mut self, op: Op) -> Result<(), RunError> {
-        let (first, last) = (
-            self.lay.dir_of(self.share.start),
-            self.lay.dir_of(self.share.end - 1),
-        );
-        for d in first..=last {
-            let mut dir =
-                rfs::Dir::read_from(&self.tree.fds[d]).map_err(|e| self.fail("read", d, b"", e))?;
-            while let Some(entry) = dir.read() {
-                if self.stopped() {
-                    return Ok(());
-                }
-                let entry = entry.map_err(|e| self.fail("read", d, b"", e))?;
-                let name = entry.file_name().to_bytes();
-                match sequential_index(name) {
-                    Some(i) if self.share.contains(&i) => self.stat_or_delete(op, d, name)?,
-                    _ => continue,
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn stat_or_delete(&mut self, op: Op, d: usize, name: &[u8]) -> Result<(), RunError> {
-        if op == Op::Stat {
-            self.stat(d, name)
-        } else {
-            self.delete(d, name)
-        }
-    }
-
-    fn create(&mut self, d: usize, name: &[u8], size: u64) -> Result<(), RunError> {
-        let t0 = Instant::now();
-        let flags = OFlags::CREATE | OFlags::EXCL | OFlags::WRONLY | OFlags::CLOEXEC;
-        let fd = rfs::openat(
-            &self.tree.fds[d],
-            OsStr::from_bytes(name),
-            flags,
-            Mode::RUSR | Mode::WUSR,
-        )
-        .map_err(|e| self.fail("create", d, name, e))?;
-        let mut left = size;
-        while left > 0 {
-            let n = left.min(self.lay.chunk) as usize;
-            match rustix::io::write(&fd, &self.buf[..n]) {
-                Ok(0) => return Err(self.fail("write", d, name, rustix::io::Errno::NOSPC)),
-                Ok(w) => left -= w as u64,
-                Err(e) => return Err(self.fail("write", d, name, e)),
-            }
-        }
-        drop(fd);
-        self.done(t0, size);
-        Ok(())
-    }
-
-    fn stat(&mut self, d: usize, name: &[u8]) -> Result<(), RunError> {
-        let t0 = Instant::now();
-        let dir = &self.tree.fds[d];
-        let path = OsStr::from_bytes(name);
-        let st =
-            rfs::statat(dir, path, AtFlags::empty()).map_err(|e| self.fail("stat", d, name, e))?;
-        let size = st.st_size.max(0) as u64;
-        if size > 0 {
-            let flags = OFlags::RDONLY | OFlags::CLOEXEC;
-            let fd = rfs::openat(dir, path, flags, Mode::empty())
-                .map_err(|e| self.fail("open", d, name, e))?;
-            let mut got = 0;
-            while got < size {
-                let n = (size - got).min(self.lay.chunk) as usize;
-                match rustix::io::read(&fd, &mut self.buf[..n]) {
-                    Ok(0) => {
-                        return Err(self.fail(
-                            "read (file shorter than stat said)",
-                            d,
-                            name,
-                            rustix::io::Errno::IO,
-                        ))
-                    }
-                    Ok(r) => got += r as u64,
-                    Err(e) => return Err(self.fail("read", d, name, e)),
-                }
-            }
-        }
-        self.done(t0, size);
-        Ok(())
-    }
-
-    fn delete(&mut self, d: usize, name: &[u8]) -> Result<(), RunError> {
-        let t0 = Instant::now();
-        rfs::unlinkat(&self.tree.fds[d], OsStr::from_bytes(name), AtFlags::empty())
-            .map_err(|e| self.fail("delete", d, name, e))?;
-        self.done(t0, 0);
-        Ok(())
-    }
-
-    fn done(&mut self, t0: Instant, bytes: u64) {
-        self.latency.record(t0.elapsed().as_nanos() as u64);
-        self.files += 1;
-        self.bytes += bytes;
-    }
-
-    fn fail(&self, op: &'static str, d: usize, name: &[u8], e: rustix::io::Errno) -> RunError {
-        let path = self.tree.paths[d].join(OsStr::from_bytes(name));
-        let what = format!("{}: cannot {op} {}", self.phase.name(), path.display());
-        IoError::new(op, &path, e.into()).saying(what).into()
-    }
 }
 
 #[cfg(test)]

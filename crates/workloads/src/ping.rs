@@ -166,6 +166,7 @@ fn runtime(op: &'static str, path: &Path, e: io::Error) -> RunError {
     IoError::new(op, path, e).into()
 }
 
+#[derive(Clone, Copy)]
 enum Kind {
     Dir,
     File(u64),
@@ -184,97 +185,12 @@ pub fn prepare(opts: &PingOptions, stop: &AtomicBool) -> Result<Prepared, RunErr
             "request size must be greater than zero: give -s 4k or more".into(),
         ));
     }
-    let meta = match fs::metadata(target) {
-        Ok(m) => m,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(usage(format!(
-                "{} does not exist: give a directory (a temporary file is made in it), a file \
-                 or a block device",
-                target.display()
-            )))
-        }
-        Err(e) => return Err(runtime("stat", target, e)),
-    };
-    let ft = meta.file_type();
-    let kind = if ft.is_dir() {
-        Kind::Dir
-    } else if ft.is_file() {
-        Kind::File(meta.len())
-    } else if ft.is_block_device() {
-        Kind::Device
-    } else {
-        return Err(usage(format!(
-            "{} is neither a directory, a file nor a block device: give one of those",
-            target.display()
-        )));
-    };
+    let (kind, meta) = classify(target)?;
     let write = opts.write > 0;
     let mut notes = Vec::new();
-    let mut workspace = None;
-    let (path, target_bytes, work_size) = match kind {
-        Kind::Dir => {
-            let default = if opts.rapid { 64 * MIB } else { MIB };
-            let work = opts.work_size_bytes.unwrap_or(default.max(size));
-            let mut ws = Workspace::default();
-            let dir = ws.dir_in(target)?;
-            let path = dir.join(TEMP_FILE);
-            let need = opts.work_offset_bytes + work;
-            check_free_space(target, need)?;
-            lay_out(&path, need, stop)?;
-            if !opts.cached {
-                // Honest by default: the first reads must not find it cached.
-                let f = File::open(&path).map_err(|e| runtime("open", &path, e))?;
-                let _ = sys::drop_cache(&f);
-            }
-            workspace = Some(ws);
-            (path, need, work)
-        }
-        Kind::File(len) => {
-            if write && opts.write < 3 && !opts.allow_destructive {
-                return Err(usage(format!(
-                    "-W would overwrite the data of {}, a file diskbench did not create: repeat \
-                     it as -WWW (as ioping asks) or pass --allow-destructive if you mean it, or \
-                     give a directory to write a temporary file in",
-                    target.display()
-                )));
-            }
-            (target.clone(), len, opts.work_size_bytes.unwrap_or(0))
-        }
-        Kind::Device => {
-            let mut dev = File::open(target).map_err(|e| runtime("open", target, e))?;
-            let len = dev.seek(SeekFrom::End(0)).map_err(|e| {
-                let what = format!("size of {}", target.display());
-                RunError::from(IoError::new("lseek", target, e).saying(what))
-            })?;
-            if write {
-                runner::guard::check_writable(target, &dev, len, opts.allow_destructive)
-                    .map_err(|why| usage(format!("-W refused: {why}")))?;
-            }
-            (target.clone(), len, opts.work_size_bytes.unwrap_or(0))
-        }
-    };
+    let (path, target_bytes, work_size, workspace) = place(opts, kind, size, stop)?;
     let offset = opts.work_offset_bytes;
-    if work_size > target_bytes || offset > target_bytes - work_size {
-        return Err(usage(format!(
-            "{} is too small for this: {} bytes, but the working set needs {} from offset {}; \
-             lower -S or -o",
-            target.display(),
-            target_bytes,
-            work_size,
-            offset
-        )));
-    }
-    let work_size = if work_size == 0 {
-        target_bytes - offset
-    } else {
-        work_size
-    };
-    if size > work_size {
-        return Err(usage(format!(
-            "request size {size} is too big for this target (working set {work_size} bytes): \
-             lower -s or raise -S"
-        )));
-    }
+    let work_size = working_set(target, target_bytes, offset, work_size, size)?;
     let is_dev = matches!(kind, Kind::Device);
     let (file, mode, mem_align) = open_measured(opts, &path, is_dev, write, size, &mut notes)?;
     if mode != IoMode::Direct && (!opts.sequential || mode == IoMode::NonCached) {
@@ -326,6 +242,126 @@ pub fn prepare(opts: &PingOptions, stop: &AtomicBool) -> Result<Prepared, RunErr
         buffer: BufferPool::new(1, size as usize, mem_align.max(4096) as usize),
         _workspace: workspace,
     })
+}
+
+/// What the target is (directory, file with its length, block device),
+/// with its metadata; anything else is a usage error.
+fn classify(target: &Path) -> Result<(Kind, fs::Metadata), RunError> {
+    let meta = match fs::metadata(target) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(usage(format!(
+                "{} does not exist: give a directory (a temporary file is made in it), a file \
+                 or a block device",
+                target.display()
+            )))
+        }
+        Err(e) => return Err(runtime("stat", target, e)),
+    };
+    let ft = meta.file_type();
+    let kind = if ft.is_dir() {
+        Kind::Dir
+    } else if ft.is_file() {
+        Kind::File(meta.len())
+    } else if ft.is_block_device() {
+        Kind::Device
+    } else {
+        return Err(usage(format!(
+            "{} is neither a directory, a file nor a block device: give one of those",
+            target.display()
+        )));
+    };
+    Ok((kind, meta))
+}
+
+/// Where the requests go: a temporary file laid out in a directory (kept
+/// in the returned workspace), or the file or device itself, which is
+/// written only with consent. Returns the path, the target's size and the
+/// working set asked for (0: all of it).
+fn place(
+    opts: &PingOptions,
+    kind: Kind,
+    size: u64,
+    stop: &AtomicBool,
+) -> Result<(PathBuf, u64, u64, Option<Workspace>), RunError> {
+    let target = &opts.target;
+    let write = opts.write > 0;
+    let mut workspace = None;
+    let (path, target_bytes, work_size) = match kind {
+        Kind::Dir => {
+            let default = if opts.rapid { 64 * MIB } else { MIB };
+            let work = opts.work_size_bytes.unwrap_or(default.max(size));
+            let mut ws = Workspace::default();
+            let dir = ws.dir_in(target)?;
+            let path = dir.join(TEMP_FILE);
+            let need = opts.work_offset_bytes + work;
+            check_free_space(target, need)?;
+            lay_out(&path, need, stop)?;
+            if !opts.cached {
+                // Honest by default: the first reads must not find it cached.
+                let f = File::open(&path).map_err(|e| runtime("open", &path, e))?;
+                let _ = sys::drop_cache(&f);
+            }
+            workspace = Some(ws);
+            (path, need, work)
+        }
+        Kind::File(len) => {
+            if write && opts.write < 3 && !opts.allow_destructive {
+                return Err(usage(format!(
+                    "-W would overwrite the data of {}, a file diskbench did not create: repeat \
+                     it as -WWW (as ioping asks) or pass --allow-destructive if you mean it, or \
+                     give a directory to write a temporary file in",
+                    target.display()
+                )));
+            }
+            (target.clone(), len, opts.work_size_bytes.unwrap_or(0))
+        }
+        Kind::Device => {
+            let mut dev = File::open(target).map_err(|e| runtime("open", target, e))?;
+            let len = dev.seek(SeekFrom::End(0)).map_err(|e| {
+                let what = format!("size of {}", target.display());
+                RunError::from(IoError::new("lseek", target, e).saying(what))
+            })?;
+            if write {
+                runner::guard::check_writable(target, &dev, len, opts.allow_destructive)
+                    .map_err(|why| usage(format!("-W refused: {why}")))?;
+            }
+            (target.clone(), len, opts.work_size_bytes.unwrap_or(0))
+        }
+    };
+    Ok((path, target_bytes, work_size, workspace))
+}
+
+/// The working set in bytes: what was asked (0: from `offset` to the end),
+/// checked against the target's size and the request size.
+fn working_set(
+    target: &Path,
+    target_bytes: u64,
+    offset: u64,
+    work_size: u64,
+    size: u64,
+) -> Result<u64, RunError> {
+    if work_size > target_bytes || offset > target_bytes - work_size {
+        return Err(usage(format!(
+            "{} is too small for this: {} bytes, but the working set needs {} from offset {}; \
+             lower -S or -o",
+            target.display(),
+            target_bytes,
+            work_size,
+            offset
+        )));
+    }
+    let work_size = match work_size {
+        0 => target_bytes - offset,
+        asked => asked,
+    };
+    if size > work_size {
+        return Err(usage(format!(
+            "request size {size} is too big for this target (working set {work_size} bytes): \
+             lower -s or raise -S"
+        )));
+    }
+    Ok(work_size)
 }
 
 fn check_free_space(dir: &Path, need: u64) -> Result<(), RunError> {

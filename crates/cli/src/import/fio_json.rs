@@ -217,28 +217,19 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         0 => None,
         code => Some(format!("fio reported error {code}")),
     };
+    let clones = match spec.group_reporting {
+        true => spec.numjobs,
+        false => 1,
+    };
     Ok(JobResult {
         name,
-        groupid: uint(job, "groupid") as u32,
-        clones: if spec.group_reporting {
-            spec.numjobs
-        } else {
-            1
-        },
-        engine: spec.engine,
-        spec,
         read,
         write,
         runtime_ns,
         cpu,
-        series: Vec::new(),
         error,
-        failure: None,
-        steadystate: None,
-        verify: None,
-        depth: Default::default(),
-        buffers: None,
         imported: Some(imported),
+        ..JobResult::empty(&spec, uint(job, "groupid") as u32, clones)
     })
 }
 

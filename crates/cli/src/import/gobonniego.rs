@@ -288,23 +288,11 @@ fn job(
     ];
     let runtime_ns = read.runtime_ns.max(write.runtime_ns);
     JobResult {
-        name: name.to_string(),
-        groupid,
-        clones: setup.threads,
         engine: EngineKind::Sync,
-        spec,
         read,
         write,
         runtime_ns,
-        cpu: Default::default(),
-        series: Vec::new(),
-        error: None,
-        failure: None,
-        steadystate: None,
-        verify: None,
-        depth: Default::default(),
-        buffers: None,
-        imported: None,
+        ..JobResult::empty(&spec, groupid, setup.threads)
     }
 }
 

@@ -8,10 +8,11 @@
 
 mod check;
 mod fio_json;
-mod gobonniego;
+pub mod gobonniego;
 mod hist;
 
 use model::{RunKind, RunResult};
+use report::format::count;
 use serde_json::Value;
 use std::path::Path;
 
@@ -37,18 +38,18 @@ pub fn read(path: &Path, command_line: &[String]) -> Result<Imported, String> {
     let converted = if doc.get("fio version").is_some() {
         fio_json::parse(&doc, command_line).map(|r| Imported {
             kind: RunKind::ImportedFio,
-            summary: format!("{}, {} job(s)", r.tool_version, r.jobs.len()),
+            summary: format!("{}, {}", r.tool_version, count(r.jobs.len(), "job")),
             results: vec![r],
         })
     } else if gobonniego::looks_like(&doc) {
         gobonniego::parse(&doc, command_line).map(|results| Imported {
             kind: RunKind::ImportedGoBonnieGo,
             summary: format!(
-                "{}, {} run(s)",
+                "{}, {}",
                 results
                     .first()
                     .map_or("gobonniego", |r| r.tool_version.as_str()),
-                results.len()
+                count(results.len(), "run")
             ),
             results,
         })

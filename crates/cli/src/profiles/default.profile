@@ -1,4 +1,4 @@
-# origin: diskbench's own suite (seed 000's three headline figures: IOPS, Read MB/s, Write MB/s)
+# origin: diskbench's own suite (the IaaS disk-speed study's three headline figures: IOPS, Read MB/s, Write MB/s)
 # The default suite of `diskbench run`: one line per test, in fio's
 # command-line form. Every test runs on the same file, with direct I/O and
 # io_uring; `diskbench run` adds size, runtime, ramp and the file itself.

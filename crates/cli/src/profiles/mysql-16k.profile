@@ -1,4 +1,4 @@
-# origin: seed 001, "fio benchmarks for MySQL" (its three job sections: 16 KiB, InnoDB's page size)
+# origin: "Adventures in Storageland", "fio benchmarks for MySQL" (its three job sections: 16 KiB, InnoDB's page size)
 # The article's files are 5-40 GiB per job and run 300 s each; `run` shortens
 # them with --size and --runtime. Its 8 processes share diskbench's one test
 # file here (fio gave each its own 5 GiB file).

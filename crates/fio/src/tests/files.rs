@@ -93,7 +93,7 @@ fn comments_and_whitespace() {
 }
 
 #[test]
-fn indented_options_as_in_seed_001() {
+fn indented_options_as_in_adventures_in_storageland() {
     let d = Dir::new();
     let f = d.file(
         "s.fio",

@@ -1,4 +1,4 @@
-//! Issue 3: the options that shape what is reported (`percentile_list`,
+//! The options that shape what is reported (`percentile_list`,
 //! `clat_percentiles`, `lat_percentiles`, `description`) and the two the
 //! seeds need (`fadvise_hint`, `gtod_reduce`), with fio 3.33's defaults.
 

@@ -1,13 +1,14 @@
 //! Seed 000's charts: one metric across groups, a horizontal bar per group
 //! (long labels such as "google pd-standard 256GiB" stay readable) with the
 //! mean ± sample standard deviation as an error bar. Bars are sorted best
-//! first (highest IOPS or MB/s, lowest latency on top), as seed 000's
-//! were; each keeps its group's colour. The log scale is seed 003's lesson:
+//! first (highest IOPS or MB/s, lowest latency on top), as the IaaS disk-speed study's
+//! were; each keeps its group's colour. The log scale is the bonnie++ article's lesson:
 //! when one disk does 300,000 IOPS and another 120, only a log axis shows both.
 
 use super::scale::{compact, latency_us, Scale};
 use super::{colour, text_px, truncate, x_axis, Area, Svg, WIDTH};
 use crate::compare::{Comparison, Group, Metric, Summary};
+use crate::format::count;
 use std::collections::BTreeMap;
 
 const ROW: f64 = 30.0;
@@ -91,7 +92,12 @@ pub fn bar_chart(c: &Comparison, metric: Metric, log: bool) -> String {
     };
     let height = TOP + plot.h + BOTTOM;
     let scale_note = if log { ", log scale" } else { "" };
-    let title = format!("{} by group (mean ± sd{scale_note})", metric.title());
+    // "mean ± sd" only where some bar has a spread to show.
+    let what = match rows.iter().any(|r| r.2.is_some_and(Summary::has_spread)) {
+        true => "mean ± sd",
+        false => "one run each",
+    };
+    let title = format!("{} by group ({what}{scale_note})", metric.title());
     let mut svg = Svg::new(if log { "bar-log" } else { "bar" }, WIDTH, height, &title);
     let extent = rows
         .iter()
@@ -126,15 +132,22 @@ pub fn bar_chart(c: &Comparison, metric: Metric, log: bool) -> String {
             svg.text(x0 + 6.0, cy + 4.0, "start", "n/a", "fill-opacity=\"0.7\"");
             continue;
         };
-        let tip = format!(
-            "{}: {} ± {} ({} runs; 95% CI {} to {})",
-            group.name(),
-            value_text(metric, s.mean),
-            value_text(metric, s.stddev),
-            s.n,
-            value_text(metric, s.ci95_low),
-            value_text(metric, s.ci95_high),
-        );
+        let tip = match s.has_spread() {
+            true => format!(
+                "{}: {} ± {} (mean ± sd of {}; 95% CI {} to {})",
+                group.name(),
+                value_text(metric, s.mean),
+                value_text(metric, s.stddev),
+                count(s.n, "run"),
+                value_text(metric, s.ci95_low),
+                value_text(metric, s.ci95_high),
+            ),
+            false => format!(
+                "{}: {} (one run: no spread)",
+                group.name(),
+                value_text(metric, s.mean)
+            ),
+        };
         let end = scale.px(s.mean);
         let bar = Area {
             x: x0,

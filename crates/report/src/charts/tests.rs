@@ -42,7 +42,7 @@ fn bars_are_sorted_best_first_with_error_bars() {
     // hdd has two runs and a spread: an error bar (a line and two caps); nvme one run: none.
     assert_eq!(count(&svg, "stroke=\"#222222\""), 3);
     assert!(
-        svg.contains("<title>disk=hdd: 121 ± 1 (2 runs; 95% CI"),
+        svg.contains("<title>disk=hdd: 121 ± 1 (mean ± sd of 2 runs; 95% CI"),
         "{svg}"
     );
     // Latency: lower is better, so the fast disk is on top too.
@@ -65,7 +65,11 @@ fn log_scale_spans_the_decades() {
 
 #[test]
 fn text_is_escaped() {
-    let runs = vec![record(1, &[("disk", "<a&b \"q\">")], 100, 1.0, 1.0, 10)];
+    let nasty = [("disk", "<a&b \"q\">")];
+    let runs = vec![
+        record(1, &nasty, 100, 1.0, 1.0, 10),
+        record(2, &nasty, 100, 1.0, 1.0, 10),
+    ];
     let c = compare(&runs, &[]);
     for svg in [
         bar_chart(&c, Metric::Iops, false),
@@ -157,11 +161,49 @@ fn empty_input_draws_empty_charts() {
     assert_valid(&svg);
     assert!(svg.contains("no data"));
     assert!(timeline_charts(&[], &[]).is_empty());
-    // A run without I/O: the timeline and the bars still draw.
+    // Runs without I/O: the timeline and the bars still draw.
     let mut r = record(1, &[], 1, 1.0, 1.0, 1);
     r.result.jobs.clear();
-    assert_valid(&timeline_charts(std::slice::from_ref(&r), &[])[0].1);
-    assert_valid(&bar_chart(&compare(&[r], &[]), Metric::Iops, true));
+    let mut again = r.clone();
+    again.id = 2;
+    let runs = [r, again];
+    assert_valid(&timeline_charts(&runs, &[])[0].1);
+    assert_valid(&bar_chart(&compare(&runs, &[]), Metric::Iops, true));
+}
+
+/// A group of one run would be four panels with one dot each: it gets no
+/// timeline, and `one_run_groups` hands it to a table instead.
+#[test]
+fn a_group_of_one_run_has_no_timeline() {
+    let mut records = demo::records();
+    records.push(record(
+        99,
+        &[("provider", "local"), ("disk", "sd-card")],
+        50,
+        20.0,
+        10.0,
+        900,
+    ));
+    let by = by(&["provider", "disk"]);
+    let charts = timeline_charts(&records, &by);
+    assert_eq!(
+        charts.len(),
+        5,
+        "the demo's five groups, not the one-run group"
+    );
+    assert!(charts.iter().all(|(name, _)| name != "local sd-card"));
+    for (name, svg) in &charts {
+        assert!(
+            count(svg, "<circle ") >= 2 * 4,
+            "{name}: a point per run and metric"
+        );
+    }
+    let single = one_run_groups(&records, &by);
+    assert_eq!(single.len(), 1);
+    assert_eq!(
+        (single[0].0.as_str(), single[0].1.id),
+        ("local sd-card", 99)
+    );
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! A group's runs one after the other: seed 000's most telling chart. GCE's
+//! A group's runs one after the other: the IaaS disk-speed study's most telling chart. GCE's
 //! 20 GiB pd-standard read 98 MB/s for four runs and 6 MB/s from the fifth
 //! on, AWS gp2 fell off on the 34th: a mean hides that, a timeline shows
 //! it. x is the run's place in its group (oldest first; each point's
@@ -10,19 +10,34 @@ use super::line::{stacked, Line, Mark, Panel, XAxis, CLIFF_COLOUR, PANEL_H, STEA
 use super::scale::nice_step;
 use super::{colour, dashed};
 use crate::compare::{group_runs, Metric, RunFigures};
-use crate::format::ctime_utc;
+use crate::format::{count, ctime_utc};
 use crate::soak::SoakTracker;
 use model::RunRecord;
 
-/// One timeline per group, in the comparison's order: `(group label, svg)`.
+/// One timeline per group of two runs or more, in the comparison's order:
+/// `(group label, svg)`. A group of one run has none: four panels with one
+/// dot each show nothing a table does not (see [`one_run_groups`]).
 pub fn timeline_charts(records: &[RunRecord], by: &[String]) -> Vec<(String, String)> {
     group_runs(records, by)
         .into_iter()
         .enumerate()
+        .filter(|(_, (_, runs))| runs.len() >= 2)
         .map(|(i, (labels, runs))| {
             let name = group_label(by, &labels);
             let svg = timeline_chart(&name, i, &runs);
             (name, svg)
+        })
+        .collect()
+}
+
+/// The groups [`timeline_charts`] leaves out, each with its one run:
+/// `(group label, run)`, in the comparison's order.
+pub fn one_run_groups<'a>(records: &'a [RunRecord], by: &[String]) -> Vec<(String, &'a RunRecord)> {
+    group_runs(records, by)
+        .into_iter()
+        .filter_map(|(labels, runs)| match runs[..] {
+            [run] => Some((group_label(by, &labels), run)),
+            _ => None,
         })
         .collect()
 }
@@ -80,8 +95,7 @@ pub fn timeline_chart(name: &str, index: usize, runs: &[&RunRecord]) -> String {
         fmt: super::scale::compact,
         marks: soak_marks(runs),
     };
-    let plural = if runs.len() == 1 { "" } else { "s" };
-    let title = format!("{name}: run by run ({} run{plural})", runs.len());
+    let title = format!("{name}: run by run ({})", count(runs.len(), "run"));
     stacked("timeline", &title, &x, &panels, &[])
 }
 

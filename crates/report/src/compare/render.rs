@@ -1,5 +1,5 @@
 //! The four outputs of `diskbench compare`: an aligned terminal table laid
-//! out like seed 000's (label columns, then IOPS, Read MB/s, Write MB/s as
+//! out like the IaaS disk-speed study's (label columns, then IOPS, Read MB/s, Write MB/s as
 //! `mean ± sd`), the same as Markdown for blog posts and issues, CSV for
 //! spreadsheets (every statistic in its own column) and JSON for programs.
 
@@ -12,11 +12,18 @@ fn priced(c: &Comparison) -> bool {
     c.groups.iter().any(|g| g.cost != Cost::Unpriced)
 }
 
-/// `3634 ± 12`, `92.0 ± 1.3`, `850 ± 20 us`; `n/a` when no run had the figure.
+/// `3634 ± 12`, `92.0 ± 1.3`, `850 ± 20 us`; the figure alone (`3634`) when
+/// one run gave it, as one run has no spread; `n/a` when no run had it.
 pub fn mean_sd(metric: Metric, s: Option<&Summary>) -> String {
     let Some(s) = s else {
         return "n/a".to_string();
     };
+    if !s.has_spread() {
+        return match metric {
+            Metric::P99LatencyUs => latency(s.mean * 1e3),
+            _ => crate::charts::bar::value_text(metric, s.mean),
+        };
+    }
     match metric {
         Metric::Iops => format!("{:.0} ± {:.0}", s.mean, s.stddev),
         Metric::ReadMbPerS | Metric::WriteMbPerS => format!("{:.1} ± {:.1}", s.mean, s.stddev),
@@ -112,9 +119,36 @@ fn blank_repeats(rows: &mut [Vec<String>], label_columns: usize) {
     }
 }
 
-/// Notes under the table: why a group's costs are mixed or unknown.
-fn notes(c: &Comparison) -> String {
+/// What `±` means, for under a table that shows one.
+pub const PLUS_MINUS_NOTE: &str = "± is the sample standard deviation of the group's runs \
+     (a figure without ± came from one run, which has no spread)";
+
+/// True when some cell of the table reads `mean ± sd`.
+pub fn shows_spread(c: &Comparison) -> bool {
+    c.groups.iter().any(|g| {
+        Metric::ALL
+            .iter()
+            .any(|&m| !g.is_mixed(m) && g.summary(m).is_some_and(Summary::has_spread))
+    })
+}
+
+/// Notes under the table: what ± means (when one is shown; on the
+/// terminal, where the interval is too), why a group's figures or costs
+/// are mixed or unknown.
+fn notes(c: &Comparison, terminal: bool) -> String {
     let mut out = String::new();
+    match (shows_spread(c), terminal) {
+        (true, true) => {
+            let _ = writeln!(
+                out,
+                "{PLUS_MINUS_NOTE}; --format csv or json adds the 95% confidence interval of the mean"
+            );
+        }
+        (true, false) => {
+            let _ = writeln!(out, "{PLUS_MINUS_NOTE}");
+        }
+        (false, _) => {}
+    }
     for g in &c.groups {
         for (m, shapes) in &g.mixed {
             let _ = writeln!(
@@ -177,7 +211,7 @@ pub fn render_table(c: &Comparison) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    out.push_str(&notes(c));
+    out.push_str(&notes(c, true));
     out
 }
 
@@ -200,7 +234,7 @@ pub fn render_markdown(c: &Comparison) -> String {
     for r in &rows {
         out.push_str(&line(r));
     }
-    let notes = notes(c);
+    let notes = notes(c, false);
     if !notes.is_empty() {
         out.push('\n');
         for n in notes.lines() {
@@ -224,7 +258,8 @@ fn num(v: Option<f64>) -> String {
         .map_or(String::new(), |x| x.to_string())
 }
 
-/// One row per group; every statistic in its own column; empty = unknown.
+/// One row per group; every statistic in its own column; empty = unknown
+/// (so is the spread of a figure one run gave).
 pub fn render_csv(c: &Comparison) -> String {
     let labels = c.label_columns();
     let mut header: Vec<String> = labels.clone();
@@ -258,11 +293,12 @@ pub fn render_csv(c: &Comparison) -> String {
         row.push(g.runs.to_string());
         for m in Metric::ALL {
             let s = g.summary(m);
+            let spread = s.filter(|s| s.has_spread());
             row.extend([
                 num(s.map(|s| s.mean)),
-                num(s.map(|s| s.stddev)),
-                num(s.map(|s| s.ci95_low)),
-                num(s.map(|s| s.ci95_high)),
+                num(spread.map(|s| s.stddev)),
+                num(spread.map(|s| s.ci95_low)),
+                num(spread.map(|s| s.ci95_high)),
             ]);
         }
         row.push(num(g.p99_latency_us_merged));
@@ -282,9 +318,16 @@ pub fn render_csv(c: &Comparison) -> String {
     out
 }
 
+/// A metric's statistics; one run has a mean and `null` spread.
 fn summary_json(s: Option<&Summary>) -> Value {
     match s {
         None => Value::Null,
+        Some(s) if !s.has_spread() => json!({
+            "mean": s.mean,
+            "stddev": null,
+            "ci95_low": null,
+            "ci95_high": null,
+        }),
         Some(s) => json!({
             "mean": s.mean,
             "stddev": s.stddev,
@@ -331,7 +374,9 @@ fn group_json(g: &Group) -> Value {
 /// "ci95_high"}, "read_mb_per_s", "write_mb_per_s", "p99_latency_us",
 /// "p99_latency_us_merged", "p99_latency_us_approximate_runs" (runs whose
 /// p99 is re-derived from histograms rebuilt on import), "monthly_cost",
-/// "cost_per_1000_iops", "cost_per_mb_per_s"}]}`; a metric no run had is `null`.
+/// "cost_per_1000_iops", "cost_per_mb_per_s"}]}`; a metric no run had is
+/// `null`, and so are the `stddev` and interval of a metric one run gave
+/// (it has no spread).
 pub fn render_json(c: &Comparison) -> String {
     let groups: Vec<Value> = c.groups.iter().map(group_json).collect();
     let mut text = serde_json::to_string_pretty(&json!({ "groups": groups }))

@@ -29,6 +29,9 @@ pub fn of_job(job: &JobResult) -> String {
 
 /// The shape of the job each metric of `result` comes from (the headline
 /// rule; latency comes from the IOPS job), `None` for a metric it lacks.
+/// A job of a command with its own method (`ping`'s requests, timed one
+/// by one with pauses between; `gobonniego`'s tests) is named with the
+/// command: it is like only the same command's, not a fio job of its shape.
 pub fn of_metric(result: &RunResult, metric: Metric) -> Option<String> {
     let h = headline_figures(result);
     let figure = match metric {
@@ -36,11 +39,11 @@ pub fn of_metric(result: &RunResult, metric: Metric) -> Option<String> {
         Metric::ReadMbPerS => h.read_mb_per_sec,
         Metric::WriteMbPerS => h.write_mb_per_sec,
     }?;
-    result
-        .jobs
-        .iter()
-        .find(|j| j.name == figure.job)
-        .map(of_job)
+    let job = result.jobs.iter().find(|j| j.name == figure.job)?;
+    Some(match &result.workload {
+        Some(w) => format!("{}: {}", w.command, of_job(job)),
+        None => of_job(job),
+    })
 }
 
 /// The distinct shapes, in first-seen order, when there are two or more.

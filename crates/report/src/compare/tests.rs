@@ -271,21 +271,58 @@ fn p99_follows_the_job_that_feeds_iops() {
     assert!(render_table(&c).contains("n/a"));
 }
 
+/// A deviation of 0 from one run would claim a certainty one run cannot
+/// give: the figure stands alone in the table, Markdown, CSV and JSON, and
+/// no note explains a ± that is not there.
 #[test]
-fn table_and_markdown_look_like_seed_000() {
+fn one_run_shows_no_spread_anywhere() {
+    let c = compare(&[record(1, PD, 11728, 138.0, 149.0, 300)], &by(&["disk"]));
+    let table = render_table(&c);
+    assert!(!table.contains('±'), "{table}");
+    assert!(!table.contains("standard deviation"), "{table}");
+    let row = table.lines().nth(1).unwrap();
+    for cell in ["11728", "138.0", "149.0", "300 us"] {
+        assert!(row.contains(cell), "{cell} in {table}");
+    }
+    assert!(!render_markdown(&c).contains('±'));
+    let csv = render_csv(&c);
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("pd-ssd,1,11728,,,,138,,,,149,,,,300,,,,"),
+        "{csv}"
+    );
+    let json: Value = serde_json::from_str(&render_json(&c)).unwrap();
+    let iops = &json["groups"][0]["iops"];
+    assert_eq!(iops["mean"].as_f64(), Some(11728.0));
+    for key in ["stddev", "ci95_low", "ci95_high"] {
+        assert!(iops[key].is_null(), "{key}: {iops}");
+    }
+}
+
+#[test]
+fn table_and_markdown_look_like_the_iaas_study() {
     let c = compare(&sample(), &by(&["provider", "disk"]));
     let table = render_table(&c);
     let lines: Vec<&str> = table.lines().collect();
-    assert_eq!(lines.len(), 4, "{table}");
+    assert_eq!(lines.len(), 5, "{table}");
     assert!(lines[0].starts_with("provider  disk    "), "{table}");
     assert!(lines[1].starts_with("aws       gp2"), "{table}");
-    // The repeated provider is left blank, as in seed 000.
+    // The repeated provider is left blank, as in the IaaS disk-speed study.
     assert!(lines[2].starts_with("          io1"), "{table}");
     for cell in ["1150 ± 129", "93.0 ± 2.6", "103.0 ± 2.6", "650 ± 129 us"] {
         assert!(lines[1].contains(cell), "{cell} in {table}");
     }
+    // One run has no spread: the figure alone, never "± 0".
     assert!(
-        lines[3].contains("11728 ± 0") && lines[3].ends_with(" 1"),
+        lines[3].contains(" 11728 ") && lines[3].ends_with(" 1"),
+        "{table}"
+    );
+    assert!(!lines[3].contains('±'), "{table}");
+    // The table shows ±, so the note under it says what ± is.
+    assert!(
+        table.contains("± is the sample standard deviation of the group's runs"),
         "{table}"
     );
     assert!(
@@ -300,7 +337,16 @@ fn table_and_markdown_look_like_seed_000() {
         "| provider | disk | IOPS | Read MB/s | Write MB/s | p99 latency | runs |"
     );
     assert_eq!(lines[1], "| --- | --- | ---: | ---: | ---: | ---: | ---: |");
-    assert!(lines[3].starts_with("|  | io1 | 1210 ± 0 |"), "{md}");
+    assert!(
+        lines[3].starts_with("|  | io1 | 1210 | 94.0 | 102.0 | 900 us | 1 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("\n- ± is the sample standard deviation"),
+        "{md}"
+    );
+    // A blog post has no command line: the --format hint is the terminal's.
+    assert!(!md.contains("--format") && table.contains("--format csv or json"));
 }
 
 #[test]
@@ -317,7 +363,7 @@ fn csv_has_a_column_per_statistic_and_quotes() {
     assert_eq!(header.last(), Some(&"p99_latency_us_approximate_runs"));
     assert!(lines[1].starts_with("aws,gp2,4,1150,129.0994"), "{csv}");
     assert!(
-        lines[3].starts_with("google,\"pd-ssd, \"\"big\"\"\",1,11728,0,11728,11728"),
+        lines[3].starts_with("google,\"pd-ssd, \"\"big\"\"\",1,11728,,,,"),
         "{csv}"
     );
     assert!(lines[1].ends_with(",800,,,,"), "{csv}");

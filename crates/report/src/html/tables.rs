@@ -1,10 +1,11 @@
-//! The report's two tables: the comparison (seed 000's table, with the
+//! The report's two tables: the comparison (the IaaS disk-speed study's table, with the
 //! confidence interval and run ids in tooltips) and the runs with the
 //! facts that tell two disks apart (host, target, device, labels).
 
 use crate::charts::escape;
-use crate::compare::{mean_sd, money, Comparison, Cost, Metric, RunFigures};
-use crate::format::{ctime_utc, size_both};
+use crate::compare::{mean_sd, money, shows_spread, Comparison, Cost, Metric, RunFigures};
+use crate::format::{count, ctime_utc, size_both};
+use crate::table::{device_text, model_text, rotational_text};
 use model::RunRecord;
 use std::fmt::Write;
 
@@ -18,12 +19,13 @@ pub(super) fn compare_table(c: &Comparison) -> String {
     for l in &labels {
         let _ = write!(out, "<th>{}</th>", escape(l));
     }
+    // "mean ± sd" heads the columns only when some cell has a spread.
+    let what = match shows_spread(c) {
+        true => " <small>mean ± sd</small>",
+        false => "",
+    };
     for m in Metric::ALL {
-        let _ = write!(
-            out,
-            "<th class=\"num\">{} <small>mean ± sd</small></th>",
-            m.title()
-        );
+        let _ = write!(out, "<th class=\"num\">{}{what}</th>", m.title());
     }
     out.push_str("<th class=\"num\">p99 merged</th><th class=\"num\">runs</th>");
     if priced {
@@ -38,12 +40,16 @@ pub(super) fn compare_table(c: &Comparison) -> String {
         }
         for m in Metric::ALL {
             let s = g.summary(m);
-            let tip = s.map_or(String::new(), |s| {
-                format!(
-                    " title=\"95% CI {:.4} to {:.4} over {} runs\"",
-                    s.ci95_low, s.ci95_high, s.n
-                )
-            });
+            let tip = match s {
+                None => String::new(),
+                Some(s) if !s.has_spread() => " title=\"one run: no spread\"".to_string(),
+                Some(s) => format!(
+                    " title=\"95% CI {:.4} to {:.4} over {}\"",
+                    s.ci95_low,
+                    s.ci95_high,
+                    count(s.n, "run")
+                ),
+            };
             let _ = write!(
                 out,
                 "<td class=\"num\"{tip}>{}</td>",
@@ -134,17 +140,54 @@ fn target_cell(r: &RunRecord) -> String {
         let _ = write!(fs, " ({})", escape(o));
     }
     let size = t.device_bytes.map_or("unknown".into(), size_both);
-    let rot = match t.rotational {
-        Some(true) => ", rotational",
-        Some(false) => ", not rotational",
-        None => "",
-    };
+    let rot = rotational_text(t).map_or(String::new(), |r| format!(", rotational {}", escape(&r)));
     format!(
         "{}<br>{fs}<br>device {}, model {}<br>{size}{rot}",
         escape(&t.path),
-        opt(&t.device),
-        opt(&t.model)
+        opt(&device_text(t)),
+        opt(&model_text(t))
     )
+}
+
+/// The figures of the groups that have one run, where the timelines are:
+/// one row each instead of a chart of one dot per panel.
+pub(super) fn one_run_table(groups: &[(String, &RunRecord)]) -> String {
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "<p>A group of one run has no run-by-run chart; its figures:</p>\n\
+         <div class=\"wide\"><table class=\"one-run\">\n<thead><tr><th>group</th><th>run</th>\
+         <th>started (UTC)</th>",
+    );
+    for m in Metric::ALL {
+        let _ = write!(out, "<th class=\"num\">{}</th>", m.title());
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for (name, r) in groups {
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td><a href=\"#run-{id}\">{id}</a></td><td>{}</td>",
+            escape(name),
+            ctime_utc(r.result.started_unix_ms / 1000),
+            id = r.id,
+        );
+        figure_cells(&mut out, r);
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table></div>\n");
+    out
+}
+
+/// A run's four figures as right-aligned cells, `n/a` where it has none.
+fn figure_cells(out: &mut String, r: &RunRecord) {
+    let f = RunFigures::of(&r.result);
+    for m in Metric::ALL {
+        let v = f
+            .get(m)
+            .map_or("n/a".into(), |v| crate::charts::bar::value_text(m, v));
+        let _ = write!(out, "<td class=\"num\">{}</td>", escape(&v));
+    }
 }
 
 pub(super) fn runs_table(runs: &[&RunRecord]) -> String {
@@ -160,7 +203,6 @@ pub(super) fn runs_table(runs: &[&RunRecord]) -> String {
     }
     out.push_str("<th>notes</th></tr></thead>\n<tbody>\n");
     for r in runs {
-        let f = RunFigures::of(&r.result);
         let _ = write!(
             out,
             "<tr id=\"run-{id}\"><td>{id}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
@@ -171,12 +213,7 @@ pub(super) fn runs_table(runs: &[&RunRecord]) -> String {
             target_cell(r),
             id = r.id,
         );
-        for m in Metric::ALL {
-            let v = f
-                .get(m)
-                .map_or("n/a".into(), |v| crate::charts::bar::value_text(m, v));
-            let _ = write!(out, "<td class=\"num\">{}</td>", escape(&v));
-        }
+        figure_cells(&mut out, r);
         let mut notes: Vec<String> = r
             .result
             .warnings

@@ -120,3 +120,67 @@ fn no_runs_still_makes_a_page() {
     assert_eq!(html.matches("<svg ").count(), 9);
     assert!(html.ends_with("</html>\n"));
 }
+
+/// One run has no spread: no "± 0" in a cell, a tooltip or a bar, no
+/// "mean ± sd" heading, and counts read "1 run", "1 group".
+#[test]
+fn one_run_is_shown_without_a_spread() {
+    let html = render_report(&[record(1, &[("disk", "vda")], 100, 1.0, 1.0, 10)], &[]);
+    assert!(!html.contains('±'), "a ± for one run");
+    assert!(html.contains("1 run in 1 group "), "counts");
+    assert!(!html.contains("1 runs") && !html.contains("1 groups"));
+    assert!(html.contains("one run: no spread"));
+}
+
+#[test]
+fn a_virtual_disk_is_named_in_the_runs_table() {
+    let mut r = record(1, &[("disk", "vda")], 100, 1.0, 1.0, 10);
+    let t = &mut r.result.targets[0];
+    (t.rotational, t.model, t.virtual_disk) = (Some(true), None, Some("virtio".into()));
+    let html = render_report(&[r], &[]);
+    assert!(
+        html.contains("device vda (virtio), model unknown (virtio reports none)"),
+        "device and model"
+    );
+    assert!(html.contains("rotational yes (as virtio reports it: not known)"));
+}
+
+/// A group of one run gets a row of figures where the timelines are, not
+/// four full-height panels with one dot each; groups of several keep theirs.
+#[test]
+fn a_group_of_one_run_is_a_table_row_not_a_timeline() {
+    let mut records = demo::records();
+    records.push(record(
+        99,
+        &[("provider", "local"), ("disk", "sd-card")],
+        50,
+        20.0,
+        10.0,
+        900,
+    ));
+    let html = render_report(&records, &by(&["provider", "disk"]));
+    let section = &html[html.find("<h2 id=\"timelines\">").unwrap()
+        ..html.find("<h2 id=\"percentiles\">").unwrap()];
+    assert_eq!(section.matches("class=\"chart chart-timeline\"").count(), 5);
+    assert!(
+        !section.contains("local sd-card: run by run"),
+        "a timeline for one run"
+    );
+    let table = &section[section
+        .find("<table class=\"one-run\">")
+        .expect("the one-run table")..];
+    for cell in [
+        "<td>local sd-card</td>",
+        "<a href=\"#run-99\">99</a>",
+        ">50<",
+        ">20.0<",
+        ">10.0<",
+        ">900 us<",
+    ] {
+        assert!(table.contains(cell), "{cell} in {table}");
+    }
+    // Only one-run groups: no timeline at all, and no sentence about them.
+    let one = render_report(&records[records.len() - 1..], &[]);
+    assert!(!one.contains("chart-timeline") && !one.contains("burst-credit cliff shows"));
+    assert!(one.contains("<table class=\"one-run\">"));
+}

@@ -86,6 +86,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
         failure: None,
         global_options: Vec::new(),
         imported: None,
+        workload: None,
     }
 }
 

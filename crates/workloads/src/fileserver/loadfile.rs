@@ -422,49 +422,13 @@ fn unknown(keyword: &str) -> String {
     )
 }
 
+/// The operation `kind` with its fields `a` (the line's words after the
+/// keyword, their count already checked).
 fn build(kind: OpKind, a: &[&str]) -> Result<Op, String> {
-    let field = |i: usize| {
-        kind.usage()
-            .split(' ')
-            .nth(i)
-            .unwrap_or("argument")
-            .to_ascii_lowercase()
-            .replace('_', " ")
-    };
-    let num = |i: usize| -> Result<u64, String> {
-        number(a[i]).ok_or_else(|| {
-            format!(
-                "'{}' is not a number (the {} of {})",
-                a[i],
-                field(i),
-                kind.keyword()
-            )
-        })
-    };
-    let small = |i: usize| -> Result<u32, String> {
-        u32::try_from(num(i)?).map_err(|_| {
-            format!(
-                "'{}' is too large for the {} of {}",
-                a[i],
-                field(i),
-                kind.keyword()
-            )
-        })
-    };
-    let path = |i: usize| load_path(a[i]).map_err(|why| format!("the path '{}' {why}", a[i]));
-    let named = |i: usize| -> Result<LoadPath, String> {
-        let p = path(i)?;
-        if p.rel.is_empty() {
-            return Err(format!(
-                "{} of the test directory itself is refused: name a file or directory in it",
-                kind.keyword()
-            ));
-        }
-        Ok(p)
-    };
+    let f = Fields { kind, a };
     Ok(match kind {
         OpKind::NtCreateX => {
-            let disposition = small(2)?;
+            let disposition = f.small(2)?;
             if disposition > OVERWRITE_IF {
                 return Err(format!(
                     "disposition {} is not one of NT's 0 (supersede) .. 5 (overwrite_if)",
@@ -472,72 +436,138 @@ fn build(kind: OpKind, a: &[&str]) -> Result<Op, String> {
                 ));
             }
             Op::NtCreateX {
-                path: path(0)?,
-                options: small(1)?,
+                path: f.path(0)?,
+                options: f.small(1)?,
                 disposition,
-                handle: small(3)?,
+                handle: f.small(3)?,
             }
         }
-        OpKind::Close => Op::Close { handle: small(0)? },
+        OpKind::Close => Op::Close {
+            handle: f.small(0)?,
+        },
         OpKind::Rename => Op::Rename {
-            from: named(0)?,
-            to: named(1)?,
+            from: f.named(0)?,
+            to: f.named(1)?,
         },
         OpKind::Unlink => {
-            small(1)?;
-            Op::Unlink { path: named(0)? }
+            f.small(1)?;
+            Op::Unlink { path: f.named(0)? }
         }
-        OpKind::Deltree => Op::Deltree { path: named(0)? },
-        OpKind::Rmdir => Op::Rmdir { path: named(0)? },
-        OpKind::Mkdir => Op::Mkdir { path: named(0)? },
+        OpKind::Deltree => Op::Deltree { path: f.named(0)? },
+        OpKind::Rmdir => Op::Rmdir { path: f.named(0)? },
+        OpKind::Mkdir => Op::Mkdir { path: f.named(0)? },
         OpKind::Qpathinfo => {
-            small(1)?;
-            Op::Qpathinfo { path: path(0)? }
+            f.small(1)?;
+            Op::Qpathinfo { path: f.path(0)? }
         }
         OpKind::Qfileinfo => {
-            small(1)?;
-            Op::Qfileinfo { handle: small(0)? }
+            f.small(1)?;
+            Op::Qfileinfo {
+                handle: f.small(0)?,
+            }
         }
         OpKind::Qfsinfo => {
-            small(0)?;
+            f.small(0)?;
             Op::Qfsinfo
         }
         OpKind::Sfileinfo => Op::Sfileinfo {
-            handle: small(0)?,
-            level: small(1)?,
+            handle: f.small(0)?,
+            level: f.small(1)?,
         },
         OpKind::Find => {
-            small(1)?;
-            small(2)?;
-            small(3)?;
-            Op::Find { pattern: named(0)? }
+            f.small(1)?;
+            f.small(2)?;
+            f.small(3)?;
+            Op::Find {
+                pattern: f.named(0)?,
+            }
         }
         OpKind::WriteX => {
-            small(3)?;
+            f.small(3)?;
             Op::WriteX {
-                handle: small(0)?,
-                offset: offset(num(1)?, a[1])?,
-                size: small(2)?,
+                handle: f.small(0)?,
+                offset: offset(f.num(1)?, a[1])?,
+                size: f.small(2)?,
             }
         }
         OpKind::ReadX => Op::ReadX {
-            handle: small(0)?,
-            offset: offset(num(1)?, a[1])?,
-            size: small(2)?,
-            returned: small(3)?,
+            handle: f.small(0)?,
+            offset: offset(f.num(1)?, a[1])?,
+            size: f.small(2)?,
+            returned: f.small(3)?,
         },
         OpKind::LockX | OpKind::UnlockX => {
-            num(1)?;
-            num(2)?;
-            let handle = small(0)?;
+            f.num(1)?;
+            f.num(2)?;
+            let handle = f.small(0)?;
             if kind == OpKind::LockX {
                 Op::LockX { handle }
             } else {
                 Op::UnlockX { handle }
             }
         }
-        OpKind::Flush => Op::Flush { handle: small(0)? },
+        OpKind::Flush => Op::Flush {
+            handle: f.small(0)?,
+        },
     })
+}
+
+/// A loadfile line's fields, read with errors that name the field and the
+/// operation.
+struct Fields<'a> {
+    kind: OpKind,
+    a: &'a [&'a str],
+}
+
+impl Fields<'_> {
+    /// The name of field `i`, from the operation's usage line.
+    fn name(&self, i: usize) -> String {
+        self.kind
+            .usage()
+            .split(' ')
+            .nth(i)
+            .unwrap_or("argument")
+            .to_ascii_lowercase()
+            .replace('_', " ")
+    }
+
+    fn num(&self, i: usize) -> Result<u64, String> {
+        number(self.a[i]).ok_or_else(|| {
+            format!(
+                "'{}' is not a number (the {} of {})",
+                self.a[i],
+                self.name(i),
+                self.kind.keyword()
+            )
+        })
+    }
+
+    fn small(&self, i: usize) -> Result<u32, String> {
+        u32::try_from(self.num(i)?).map_err(|_| {
+            format!(
+                "'{}' is too large for the {} of {}",
+                self.a[i],
+                self.name(i),
+                self.kind.keyword()
+            )
+        })
+    }
+
+    fn path(&self, i: usize) -> Result<LoadPath, String> {
+        load_path(self.a[i]).map_err(|why| format!("the path '{}' {why}", self.a[i]))
+    }
+
+    /// A path that must name something inside the test directory.
+    fn named(&self, i: usize) -> Result<LoadPath, String> {
+        let p = self.path(i)?;
+        if p.rel.is_empty() {
+            return Err(format!(
+                "{} of the test directory itself is refused: name a file or directory in it",
+                self.kind.keyword()
+            ));
+        }
+        Ok(p)
+    }
 }
 
 fn offset(value: u64, text: &str) -> Result<u64, String> {

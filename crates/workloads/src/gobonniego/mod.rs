@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime};
 
-pub use phases::{verify_block, CacheDrop};
+pub use phases::{host_cache_drop_allowed, verify_block, CacheDrop};
 
 /// The GoBonnieGo release whose method and output this follows.
 pub const GOBONNIEGO_VERSION: &str = "1.0.10";
@@ -71,11 +71,13 @@ pub struct Options {
 }
 
 impl Options {
-    /// GoBonnieGo's defaults: the temp directory, twice the RAM, one run,
-    /// one thread per CPU, a 15-second IOPS test.
+    /// GoBonnieGo's defaults, but for the directory: twice the RAM, one
+    /// run, one thread per CPU, a 15-second IOPS test. The directory is the
+    /// current one, as for every other diskbench command (GoBonnieGo's is
+    /// the temp directory, often tmpfs, which would measure memory).
     pub fn defaults() -> Options {
         Options {
-            dir: std::env::temp_dir(),
+            dir: PathBuf::from("."),
             size_gib: runner::probe::mem_total_bytes().map_or(0.0, default_size_gib),
             runs: 1,
             seconds: 0,

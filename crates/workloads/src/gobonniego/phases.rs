@@ -259,6 +259,14 @@ fn iops_file(path: &Path, time: Duration, seed: u64, halt: &Halt) -> Result<(u64
     Ok((reads, writes))
 }
 
+/// Whether this process may write `/proc/sys/vm/drop_caches`, which empties
+/// the page cache of the whole host (root, and a writable /proc/sys).
+pub fn host_cache_drop_allowed() -> bool {
+    rustix::fs::access(DROP_CACHES, rustix::fs::Access::WRITE_OK).is_ok()
+}
+
+const DROP_CACHES: &str = "/proc/sys/vm/drop_caches";
+
 /// Empties the page cache of `files` before a test: fsync each (only clean
 /// pages can be dropped), then drop_caches if allowed, and fadvise anyway.
 pub fn drop_cache(files: &[PathBuf]) -> CacheDrop {
@@ -272,7 +280,7 @@ pub fn drop_cache(files: &[PathBuf]) -> CacheDrop {
     // "1": the page cache only; dentries and inodes do not hold file data.
     let global = OpenOptions::new()
         .write(true)
-        .open("/proc/sys/vm/drop_caches")
+        .open(DROP_CACHES)
         .and_then(|mut f| f.write_all(b"1"));
     let mut advised = Ok(());
     for (f, p) in opened.iter().zip(files) {

@@ -77,7 +77,9 @@ fn a_run_measures_all_three_tests_with_a_90_10_mix_and_cleans_up() {
     assert_eq!(f.read_bytes, f.write_bytes);
     // 80 blocks per file: the 127th is never reached.
     assert_eq!(f.blocks_verified, 0);
-    assert!(f.io_operations > 100, "{f:?}");
+    // Enough operations for the 9:1 mix to show (a quiet disk does
+    // thousands in the 0.5 s; one busy with other builds' writes did 18).
+    assert!(f.io_operations >= 10, "{f:?}");
     assert_eq!(f.io_reads + f.io_writes, f.io_operations);
     // Each thread's operations 0, 10, 20, ... are writes: ceil(n/10) per thread.
     let excess = 10 * f.io_writes - f.io_operations;

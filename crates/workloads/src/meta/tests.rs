@@ -12,6 +12,7 @@ fn opts(files: u64, spec: &str, threads: u32) -> MetaOptions {
         files: Some(files),
         threads,
         seed: 42,
+        phase_time: None,
     }
 }
 
@@ -228,5 +229,55 @@ fn meta_refuses_unusable_targets_and_options() {
     usage(&opts(10, "1", 0), parent.path(), "--threads 0");
     usage(&opts(10, "1", 11), parent.path(), "--threads 11");
     usage(&opts(10, "1:0:0:11", 1), parent.path(), "DIRS 11");
+    assert!(std::fs::read_dir(parent.path()).unwrap().next().is_none());
+}
+
+/// `--runtime`: a phase done sooner than its time is repeated over the
+/// same files, so each phase has a figure from (about) that long, and the
+/// files are exactly those created once the last phase is over.
+#[test]
+fn meta_phase_time_repeats_short_phases_and_leaves_the_files_as_they_were() {
+    let parent = tempfile::tempdir().unwrap();
+    let time = Duration::from_millis(300);
+    let o = MetaOptions {
+        phase_time: Some(time),
+        ..opts(50, "1:0:0:2", 2)
+    };
+    let stop = AtomicBool::new(false);
+    let mut rec = Recorder::default();
+    let out = run(&o, parent.path(), &stop, &mut rec);
+    assert!(out.failure.is_none(), "{:?}", out.failure);
+    assert_eq!(out.result.phases.len(), 6);
+    for p in &out.result.phases {
+        let budget = time * WALL_BUDGET;
+        assert!(p.passes >= 1, "{p:?}");
+        // 50 files in two threads take far under 300 ms: repeated. The
+        // passes add up to the time unless the phase's wall budget ran out
+        // first: each pass starts its threads again, outside the clock,
+        // which on a loaded machine (five builds on two cores) left 264 ms
+        // measured of the 900 ms budget after 477 passes.
+        if p.phase.op() == Op::Stat {
+            assert!(
+                p.passes > 1 && p.elapsed >= time / WALL_BUDGET,
+                "{}: {p:?}",
+                p.phase.name()
+            );
+        }
+        assert_eq!(p.latency.count(), p.files, "{}", p.phase.name());
+        assert!(
+            p.files >= 50 || p.elapsed >= time,
+            "{}: {p:?}",
+            p.phase.name()
+        );
+        assert!(p.elapsed < budget + Duration::from_secs(5), "{p:?}");
+    }
+    for (phase, files) in &rec.after {
+        let count: usize = files.values().map(Vec::len).sum();
+        match phase.op() {
+            // Cut at the time, or all 50; stat leaves what create made.
+            Op::Create | Op::Stat => assert!((1..=50).contains(&count), "{phase:?}: {count}"),
+            Op::Delete => assert_eq!(count, 0, "{phase:?} left {files:?}"),
+        }
+    }
     assert!(std::fs::read_dir(parent.path()).unwrap().next().is_none());
 }

@@ -1,0 +1,152 @@
+//! `--runtime`: each phase measured for a set time, so every phase has a
+//! figure. bonnie++ prints `+++++` for a phase under 500 ms and tells its
+//! users to raise `-n`; but no one count suits every disk: the stats of
+//! cached inodes run at a million a second, so a count that times them
+//! takes minutes to create on a slow disk. So the count stays bonnie++'s,
+//! and time decides how much of it is done:
+//!
+//! - a pass that reaches the time stops starting files and counts those it
+//!   finished (the files it created are the ones the next phases use);
+//! - a phase done before the time is repeated over the same files: the
+//!   files are put back as they were, outside the clock (the created files
+//!   removed, the deleted ones created again), and the next pass is timed
+//!   and added, until the passes add up to the time.
+//!
+//! files/s is then every pass's files over every pass's time, syncs
+//! included, and the latency histogram holds every file of every pass.
+//! Without `--runtime` a phase is one pass over all the files, as bonnie++.
+//!
+//! Putting files back costs time no figure shows: a delete pass that is
+//! ten times faster than creating needs ten times its time to recreate the
+//! files. So a phase, resets included, ends after [`WALL_BUDGET`] times
+//! its time, even if its passes add up to less; it then has a figure from
+//! a shorter time, which the CLI shows (its clock is exact to the
+//! nanosecond, unlike the one bonnie++'s `+++++` rule was made for) and
+//! flags as under 500 ms.
+
+use super::worker::run_pass;
+use super::{Layout, Op, Phase, PhaseResult, Tree};
+use runner::{IoError, RunError};
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A phase ends, resets included, after this many times its time.
+pub const WALL_BUDGET: u32 = 3;
+
+/// Runs `phase` as `target` says (see the module comment). `present[t]`
+/// is how many files of worker `t`'s share exist, from its first number
+/// on; it is kept up to date, and is all zeros after a delete phase.
+pub(super) fn measure(
+    phase: Phase,
+    lay: &Layout,
+    tree: &Tree,
+    stop: &AtomicBool,
+    target: Option<Duration>,
+    present: &mut [u64],
+) -> Result<PhaseResult, RunError> {
+    let whole: Vec<u64> = (0..lay.threads).map(|t| share_len(lay, t)).collect();
+    let before = present.to_vec();
+    let started = Instant::now();
+    let mut total: Option<PhaseResult> = None;
+    loop {
+        if total.is_some() {
+            put_back(phase, lay, tree, stop, &before, present)?;
+        }
+        let counts = match phase.op() {
+            Op::Create => whole.clone(),
+            _ => present.to_vec(),
+        };
+        let spent = total.as_ref().map_or(Duration::ZERO, |t| t.elapsed);
+        let left = target.map(|t| t.saturating_sub(spent));
+        let (pass, finished) = run_pass(phase, lay, tree, stop, &ranges(lay, &counts), left)?;
+        if phase.op() == Op::Create {
+            present.copy_from_slice(&finished);
+        }
+        let touched = pass.files;
+        let sum = match total.take() {
+            None => pass,
+            Some(t) => add(t, pass),
+        };
+        let enough = target.is_none_or(|t| sum.elapsed >= t);
+        let spent_all = target.is_some_and(|t| started.elapsed() >= t * WALL_BUDGET);
+        total = Some(sum);
+        if enough || spent_all || touched == 0 || stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    if phase.op() == Op::Delete {
+        // A pass cut short leaves files behind: removed outside the clock.
+        empty(tree)?;
+        present.fill(0);
+    }
+    Ok(total.expect("one pass at least"))
+}
+
+fn share_len(lay: &Layout, t: u64) -> u64 {
+    let s = lay.share(t);
+    s.end - s.start
+}
+
+/// Worker `t`'s first `counts[t]` file numbers.
+fn ranges(lay: &Layout, counts: &[u64]) -> Vec<Range<u64>> {
+    (0..lay.threads)
+        .map(|t| {
+            let start = lay.share(t).start;
+            start..start + counts[t as usize]
+        })
+        .collect()
+}
+
+/// Makes the files what they were before the phase's first pass, untimed.
+fn put_back(
+    phase: Phase,
+    lay: &Layout,
+    tree: &Tree,
+    stop: &AtomicBool,
+    before: &[u64],
+    present: &mut [u64],
+) -> Result<(), RunError> {
+    match phase.op() {
+        Op::Stat => {}
+        Op::Create => {
+            empty(tree)?;
+            present.fill(0);
+        }
+        Op::Delete => {
+            empty(tree)?;
+            let create = Phase::ALL[phase.is_random() as usize * 3];
+            run_pass(create, lay, tree, stop, &ranges(lay, before), None)?;
+            present.copy_from_slice(before);
+        }
+    }
+    Ok(())
+}
+
+/// Removes every file of the tree (its directories stay).
+fn empty(tree: &Tree) -> Result<(), RunError> {
+    for dir in &tree.paths {
+        let fail = |e: std::io::Error| {
+            IoError::new("unlink", dir, e).saying(format!("cannot empty {}", dir.display()))
+        };
+        for entry in std::fs::read_dir(dir).map_err(fail)? {
+            let entry = entry.map_err(fail)?;
+            if !entry.file_type().map_err(fail)?.is_dir() {
+                std::fs::remove_file(entry.path()).map_err(fail)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Two passes of one phase as one result.
+fn add(mut a: PhaseResult, b: PhaseResult) -> PhaseResult {
+    a.files += b.files;
+    a.bytes += b.bytes;
+    a.elapsed += b.elapsed;
+    a.sync += b.sync;
+    a.cpu += b.cpu;
+    a.passes += b.passes;
+    a.latency.merge(&b.latency);
+    a
+}
