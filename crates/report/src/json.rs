@@ -595,5 +595,4 @@ fn warning_value(w: &Warning) -> Value {
 }
 
 #[cfg(test)]
-#[path = "json_tests.rs"]
 mod tests;

@@ -608,5 +608,4 @@ fn load_path(text: &str) -> Result<LoadPath, &'static str> {
 }
 
 #[cfg(test)]
-#[path = "loadfile_tests.rs"]
 mod tests;

@@ -5,7 +5,7 @@ use super::*;
 use crate::testutil::*;
 use serde_json::Value;
 
-const FIO_SAMPLE: &str = include_str!("../../../fixtures/fio-3.33-randrw.json");
+const FIO_SAMPLE: &str = include_str!("../../../../fixtures/fio-3.33-randrw.json");
 
 /// Top-level keys of fio's output that diskbench leaves out, and why: none.
 const OMITTED_TOP_KEYS: &[(&str, &str)] = &[];
