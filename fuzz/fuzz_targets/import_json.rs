@@ -13,7 +13,7 @@ mod common;
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../crates/cli/src/import.rs"]
+#[path = "../../crates/cli/src/import/mod.rs"]
 #[allow(dead_code)]
 mod import;
 

@@ -162,7 +162,6 @@ pub struct CloneFiles {
     pub set: Option<crate::fileset::FileSet>,
 }
 
-/// Finds or creates the files of clone `clone` of `spec`, lays them out, opens them.
 /// What the user allowed beyond diskbench's own test files.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Allow {
@@ -171,6 +170,7 @@ pub struct Allow {
     pub overwrite: bool,
 }
 
+/// Finds or creates the files of clone `clone` of `spec`, lays them out, opens them.
 pub fn prepare_clone(
     spec: &JobSpec,
     clone: u32,
@@ -179,76 +179,132 @@ pub fn prepare_clone(
     stop: &AtomicBool,
     warnings: &mut Vec<Warning>,
 ) -> Result<CloneFiles, RunError> {
-    let reads = spec.rw.reads();
-    let writes = spec.writes_data();
-    let mut paths = Vec::new();
-    let mut sizes = Vec::new();
-    let (mut lens, mut removable) = (Vec::new(), Vec::new());
+    let mut found = Found::default();
     match &spec.target {
         FileTarget::Named(path) => {
-            if spec.verify.is_some() && writes && spec.numjobs > 1 {
-                return Err(RunError::Usage(format!(
-                    "job '{}': verify with numjobs={} on one file: the clones would overwrite each \
-                     other's blocks and every check would fail; use numjobs=1, or directory= \
-                     (a file per clone)",
-                    spec.name, spec.numjobs
-                )));
-            }
-            let existed = path.exists();
-            let size = prepare_named(spec, path, allow, stop, warnings)?;
-            let ours = !existed || crate::fileset::is_ours(path);
-            removable.push(ours);
-            if spec.file_options.unlink && !ours && clone == 0 {
-                warnings.push(Warning::FileKept {
-                    job: spec.name.clone(),
-                    path: path.display().to_string(),
-                });
-            }
-            lens.push(spec.offset_bytes + size);
-            paths.push(path.clone());
-            sizes.push(size);
+            found_named(spec, path, clone, allow, stop, warnings, &mut found)?
         }
         FileTarget::Generated {
             directory,
             nrfiles,
             shared,
-        } => {
-            if spec.verify.as_ref().is_some_and(|v| v.only) {
-                return Err(RunError::Usage(format!(
-                    "job '{}': verify_only checks the files of an earlier run, and a job without \
-                     filename= gets new files: name the file the writing run used with filename=",
-                    spec.name
-                )));
-            }
-            let dir = ws.dir_in(directory)?;
-            let names: Vec<String> = match shared {
-                Some(name) => vec![name.clone()],
-                None => (0..*nrfiles)
-                    .map(|f| format!("{}.{clone}.{f}", spec.name))
-                    .collect(),
-            };
-            let lengths = crate::fileset::lengths(spec, clone, names.len());
-            for (name, (need, per_file)) in names.into_iter().zip(lengths) {
-                let path = dir.join(&name);
-                let already = ws.laid.get(&path).copied().unwrap_or(0);
-                let fallocate = spec.file_options.fallocate;
-                if !path.exists() {
-                    // create_on_open: the job's open makes it (see `fileset`).
-                    if !spec.file_options.create_on_open {
-                        create_file(&path, need, reads, fallocate, stop)?;
-                    }
-                } else if reads && already < need {
-                    lay_out(&path, 0, need, stop)?;
-                }
-                let laid = if reads { need } else { already };
-                ws.laid.insert(path.clone(), laid.max(already));
-                lens.push(need);
-                removable.push(true);
-                paths.push(path);
-                sizes.push(per_file);
-            }
-        }
+        } => found_generated(
+            spec, clone, ws, directory, *nrfiles, shared, stop, &mut found,
+        )?,
     }
+    open_clone(spec, found, warnings)
+}
+
+/// A clone's files, found or created and laid out, not yet opened.
+#[derive(Default)]
+struct Found {
+    paths: Vec<PathBuf>,
+    /// The region each file gives the job, and each file's whole length.
+    sizes: Vec<u64>,
+    lens: Vec<u64>,
+    /// Whether the run may remove it (it made it, or it carries the mark).
+    removable: Vec<bool>,
+}
+
+/// The file the user named (`filename=`), checked and laid out.
+fn found_named(
+    spec: &JobSpec,
+    path: &Path,
+    clone: u32,
+    allow: Allow,
+    stop: &AtomicBool,
+    warnings: &mut Vec<Warning>,
+    found: &mut Found,
+) -> Result<(), RunError> {
+    let writes = spec.writes_data();
+    if spec.verify.is_some() && writes && spec.numjobs > 1 {
+        return Err(RunError::Usage(format!(
+            "job '{}': verify with numjobs={} on one file: the clones would overwrite each \
+             other's blocks and every check would fail; use numjobs=1, or directory= \
+             (a file per clone)",
+            spec.name, spec.numjobs
+        )));
+    }
+    let existed = path.exists();
+    let size = prepare_named(spec, path, allow, stop, warnings)?;
+    let ours = !existed || crate::fileset::is_ours(path);
+    found.removable.push(ours);
+    if spec.file_options.unlink && !ours && clone == 0 {
+        warnings.push(Warning::FileKept {
+            job: spec.name.clone(),
+            path: path.display().to_string(),
+        });
+    }
+    found.lens.push(spec.offset_bytes + size);
+    found.paths.push(path.to_path_buf());
+    found.sizes.push(size);
+    Ok(())
+}
+
+/// Test files diskbench makes in a fresh directory of the workspace
+/// (`directory=`), laid out once per workspace.
+#[allow(clippy::too_many_arguments)]
+fn found_generated(
+    spec: &JobSpec,
+    clone: u32,
+    ws: &mut Workspace,
+    directory: &Path,
+    nrfiles: u32,
+    shared: &Option<String>,
+    stop: &AtomicBool,
+    found: &mut Found,
+) -> Result<(), RunError> {
+    let reads = spec.rw.reads();
+    if spec.verify.as_ref().is_some_and(|v| v.only) {
+        return Err(RunError::Usage(format!(
+            "job '{}': verify_only checks the files of an earlier run, and a job without \
+             filename= gets new files: name the file the writing run used with filename=",
+            spec.name
+        )));
+    }
+    let dir = ws.dir_in(directory)?;
+    let names: Vec<String> = match shared {
+        Some(name) => vec![name.clone()],
+        None => (0..nrfiles)
+            .map(|f| format!("{}.{clone}.{f}", spec.name))
+            .collect(),
+    };
+    let lengths = crate::fileset::lengths(spec, clone, names.len());
+    for (name, (need, per_file)) in names.into_iter().zip(lengths) {
+        let path = dir.join(&name);
+        let already = ws.laid.get(&path).copied().unwrap_or(0);
+        let fallocate = spec.file_options.fallocate;
+        if !path.exists() {
+            // create_on_open: the job's open makes it (see `fileset`).
+            if !spec.file_options.create_on_open {
+                create_file(&path, need, reads, fallocate, stop)?;
+            }
+        } else if reads && already < need {
+            lay_out(&path, 0, need, stop)?;
+        }
+        let laid = if reads { need } else { already };
+        ws.laid.insert(path.clone(), laid.max(already));
+        found.lens.push(need);
+        found.removable.push(true);
+        found.paths.push(path);
+        found.sizes.push(per_file);
+    }
+    Ok(())
+}
+
+/// Opens the first `openfiles` of the clone's files, checks their direct-I/O
+/// alignment or applies the buffered-I/O advice, and gives each its region.
+fn open_clone(
+    spec: &JobSpec,
+    found: Found,
+    warnings: &mut Vec<Warning>,
+) -> Result<CloneFiles, RunError> {
+    let Found {
+        paths,
+        sizes,
+        lens,
+        removable,
+    } = found;
     let mut files = Vec::with_capacity(paths.len());
     let mut regions = Vec::with_capacity(paths.len());
     let mut mem_align = 4096usize;
@@ -348,26 +404,7 @@ fn prepare_named(
         .filesize
         .map(|_| crate::fileset::lengths(spec, 0, 1)[0]);
     let Some(meta) = meta else {
-        no_creation(spec, path, "does not exist")?;
-        let size = match filesize {
-            Some((_, region)) => region,
-            None => spec.size_bytes.ok_or_else(|| {
-                RunError::Usage(format!(
-                    "job '{}': {} does not exist and no size= is given: give size= to create it",
-                    spec.name,
-                    path.display()
-                ))
-            })?,
-        };
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            check_directory(parent)?;
-        }
-        // create_on_open: the job's open makes it, empty.
-        if !spec.file_options.create_on_open {
-            let (reads, how) = (spec.rw.reads(), spec.file_options.fallocate);
-            create_file(path, spec.offset_bytes + size, reads, how, stop)?;
-        }
-        return Ok(size);
+        return create_named(spec, path, filesize, stop);
     };
     let ft = meta.file_type();
     if ft.is_dir() {
@@ -401,20 +438,7 @@ fn prepare_named(
     }
     let changes_file = spec.writes_data() || size > available;
     if ft.is_file() && changes_file && !allow.overwrite {
-        let ours = File::open(path).is_ok_and(|f| engine::xattr::is_marked(&f));
-        if !ours {
-            let how = if spec.writes_data() {
-                "writing to it would destroy what it holds"
-            } else {
-                "laying out size= would append to it"
-            };
-            return Err(RunError::Usage(format!(
-                "job '{}' refused: {} is a file diskbench did not create, and {how}; \
-                 pass --allow-overwrite if you mean it, or name a new file (diskbench creates and marks it)",
-                spec.name,
-                path.display()
-            )));
-        }
+        refuse_unless_ours(spec, path)?;
     }
     if size > available {
         if ft.is_block_device() {
@@ -446,6 +470,56 @@ fn prepare_named(
         });
     }
     Ok(size)
+}
+
+/// A named file that does not exist yet: created as fio would, with the
+/// job's size (or `filesize`), in a directory that must exist.
+fn create_named(
+    spec: &JobSpec,
+    path: &Path,
+    filesize: Option<(u64, u64)>,
+    stop: &AtomicBool,
+) -> Result<u64, RunError> {
+    no_creation(spec, path, "does not exist")?;
+    let size = match filesize {
+        Some((_, region)) => region,
+        None => spec.size_bytes.ok_or_else(|| {
+            RunError::Usage(format!(
+                "job '{}': {} does not exist and no size= is given: give size= to create it",
+                spec.name,
+                path.display()
+            ))
+        })?,
+    };
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        check_directory(parent)?;
+    }
+    // create_on_open: the job's open makes it, empty.
+    if !spec.file_options.create_on_open {
+        let (reads, how) = (spec.rw.reads(), spec.file_options.fallocate);
+        create_file(path, spec.offset_bytes + size, reads, how, stop)?;
+    }
+    Ok(size)
+}
+
+/// Changing a file diskbench did not create (its mark is missing) needs
+/// `--allow-overwrite`.
+fn refuse_unless_ours(spec: &JobSpec, path: &Path) -> Result<(), RunError> {
+    let ours = File::open(path).is_ok_and(|f| engine::xattr::is_marked(&f));
+    if !ours {
+        let how = if spec.writes_data() {
+            "writing to it would destroy what it holds"
+        } else {
+            "laying out size= would append to it"
+        };
+        return Err(RunError::Usage(format!(
+            "job '{}' refused: {} is a file diskbench did not create, and {how}; \
+             pass --allow-overwrite if you mean it, or name a new file (diskbench creates and marks it)",
+            spec.name,
+            path.display()
+        )));
+    }
+    Ok(())
 }
 
 fn io_err(op: &'static str, path: &Path, e: io::Error) -> RunError {
