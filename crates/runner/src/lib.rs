@@ -362,9 +362,6 @@ fn run_group(
     ws: &mut Workspace,
     result: &mut RunResult,
 ) -> Result<Vec<RunError>, RunError> {
-    let mut clones = Vec::new();
-    // fio numbers threads over the whole run (log file names use it).
-    let threads_before: u32 = result.jobs.iter().map(|j| j.clones).sum();
     let mut watch = Watch {
         seconds: Vec::new(),
         steady: group
@@ -375,22 +372,7 @@ fn run_group(
             })
             .collect(),
     };
-    for (j, spec) in group.iter().enumerate() {
-        let spec = Arc::new(spec.clone());
-        // Ends all of this job's clones (and only them): its steadystate
-        // was reached, or one of them failed.
-        let job_stop = match &watch.steady[j] {
-            Some(w) => Arc::clone(&w.stop),
-            None => Arc::new(AtomicBool::new(false)),
-        };
-        for c in 0..spec.numjobs.max(1) {
-            let mut plan = plan_clone(&spec, c, ws, opts, &mut result.warnings)?;
-            plan.place = (gid, j as u32);
-            plan.job_stop = Some(Arc::clone(&job_stop));
-            plan.thread_number = threads_before + clones.len() as u32 + 1;
-            clones.push(Clone_ { job: j, plan });
-        }
-    }
+    let clones = plan_group(gid, group, opts, ws, &watch, result)?;
     let shared = Shared {
         clock: clock.clone(),
         stop: Arc::clone(&opts.stop),
@@ -464,11 +446,58 @@ fn run_group(
         (outcomes, disk_stretch)
     });
 
+    let errors = record_group(gid, group, &mut outcomes, &jobs_of, &watch, result);
+    diskstats::split_warnings(group, &disk_stretch, &mut result.warnings);
+    Ok(errors)
+}
+
+/// One worker plan per clone of each job of the group, numbered as fio
+/// numbers threads over the whole run (log file names use it).
+fn plan_group(
+    gid: u32,
+    group: &[JobSpec],
+    opts: &RunOptions,
+    ws: &mut Workspace,
+    watch: &Watch,
+    result: &mut RunResult,
+) -> Result<Vec<Clone_>, RunError> {
+    let mut clones = Vec::new();
+    let threads_before: u32 = result.jobs.iter().map(|j| j.clones).sum();
+    for (j, spec) in group.iter().enumerate() {
+        let spec = Arc::new(spec.clone());
+        // Ends all of this job's clones (and only them): its steadystate
+        // was reached, or one of them failed.
+        let job_stop = match &watch.steady[j] {
+            Some(w) => Arc::clone(&w.stop),
+            None => Arc::new(AtomicBool::new(false)),
+        };
+        for c in 0..spec.numjobs.max(1) {
+            let mut plan = plan_clone(&spec, c, ws, opts, &mut result.warnings)?;
+            plan.place = (gid, j as u32);
+            plan.job_stop = Some(Arc::clone(&job_stop));
+            plan.thread_number = threads_before + clones.len() as u32 + 1;
+            clones.push(Clone_ { job: j, plan });
+        }
+    }
+    Ok(clones)
+}
+
+/// The group's jobs into the result (one entry per job with
+/// `group_reporting`, else one per clone), with their warnings; returns
+/// each failed job's first error.
+fn record_group(
+    gid: u32,
+    group: &[JobSpec],
+    outcomes: &mut [WorkerOutcome],
+    jobs_of: &[usize],
+    watch: &Watch,
+    result: &mut RunResult,
+) -> Vec<RunError> {
     let mut errors = Vec::new();
     for (j, spec) in group.iter().enumerate() {
         let mine: Vec<&WorkerOutcome> = outcomes
             .iter()
-            .zip(&jobs_of)
+            .zip(jobs_of)
             .filter(|(_, &job)| job == j)
             .map(|(o, _)| o)
             .collect();
@@ -487,13 +516,12 @@ fn run_group(
         // One error per job, the first of its clones'.
         let first = outcomes
             .iter_mut()
-            .zip(&jobs_of)
+            .zip(jobs_of)
             .filter(|(_, &job)| job == j)
             .find_map(|(o, _)| o.error.take());
         errors.extend(first);
     }
-    diskstats::split_warnings(group, &disk_stretch, &mut result.warnings);
-    Ok(errors)
+    errors
 }
 
 /// What the runner's thread keeps of the workers' seconds while a group runs.
