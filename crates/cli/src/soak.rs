@@ -259,6 +259,49 @@ pub struct Summary {
     pub notes: Vec<String>,
 }
 
+impl Summary {
+    fn new(soak: Option<String>) -> Summary {
+        Summary {
+            exit: Exit::Ok,
+            soak,
+            runs: Vec::new(),
+            elapsed: Duration::ZERO,
+            verdicts: Vec::new(),
+            spreads: Vec::new(),
+            until: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Saves one run in the history and keeps its line; the soak's exit is
+    /// the first run's that was not ok.
+    fn save(
+        &mut self,
+        m: &Measure,
+        outcome: &runner::RunOutcome,
+        soak: Option<SoakRef>,
+        written: crate::live::Written,
+        line: String,
+    ) {
+        let (exit, id) = crate::history::save_run(
+            m.kind,
+            &outcome.result,
+            soak,
+            written,
+            m.save,
+            Exit::of(&outcome.failure),
+        );
+        if self.exit == Exit::Ok {
+            self.exit = exit;
+        }
+        self.runs.push(RunLine {
+            id,
+            started_unix_ms: outcome.result.started_unix_ms,
+            line,
+        });
+    }
+}
+
 /// Runs the jobs once, or as the plan says, printing each run with `print`
 /// and saving it as it finishes. Ctrl-C stops after saving what was
 /// measured; a run that fails ends the soak (repeating an error measures
@@ -277,16 +320,7 @@ pub fn run(
     }
     let soak_id = plan.map(|_| new_soak_id());
     let started = Instant::now();
-    let mut summary = Summary {
-        exit: Exit::Ok,
-        soak: soak_id.clone(),
-        runs: Vec::new(),
-        elapsed: Duration::ZERO,
-        verdicts: Vec::new(),
-        spreads: Vec::new(),
-        until: None,
-        notes: Vec::new(),
-    };
+    let mut summary = Summary::new(soak_id.clone());
     let mut tracker = SoakTracker::default();
     let mut spreads = spread::SpreadTracker::default();
     // The verdicts over the runs so far (the recovery run left out).
@@ -313,14 +347,10 @@ pub fn run(
             spreads.add(&outcome.result);
         }
         let failed = outcome.failure.is_some();
-        let more = !failed
-            && recovering.is_none()
-            && plan.is_some_and(|p| p.more_after(k, started.elapsed(), &verdicts));
-        let recover_next = !failed
-            && recovering.is_none()
-            && !more
-            && plan.is_some_and(|p| p.recovery.is_some())
-            && verdicts.iter().any(|v| v.cliff.detected);
+        let (more, recover_next) = match (failed, recovering) {
+            (false, None) => next_step(plan, k, started.elapsed(), &verdicts),
+            _ => (false, false),
+        };
         let last = !more && !recover_next;
         let done = Finished {
             outcome: &outcome,
@@ -334,22 +364,7 @@ pub fn run(
         let line = done.line();
         report_problems(&outcome);
         std::io::Write::flush(&mut std::io::stdout()).context("writing results")?;
-        let (exit, id) = crate::history::save_run(
-            m.kind,
-            &outcome.result,
-            soak,
-            written,
-            m.save,
-            Exit::of(&outcome.failure),
-        );
-        if summary.exit == Exit::Ok {
-            summary.exit = exit;
-        }
-        summary.runs.push(RunLine {
-            id,
-            started_unix_ms: outcome.result.started_unix_ms,
-            line,
-        });
+        summary.save(m, &outcome, soak, written, line);
         if let (Some(idle), false) = (recovering, failed) {
             summary.verdicts = tracker.with_recovery(&outcome.result, idle.as_secs_f64());
         }
@@ -374,11 +389,40 @@ pub fn run(
             break;
         }
     }
-    summary.elapsed = started.elapsed();
+    finish(&mut summary, plan, &verdicts, &spreads, started.elapsed());
+    Ok(summary)
+}
+
+/// After run `k` went well and was not the recovery run: whether another
+/// run follows (`more`), or else the recovery run after a cliff.
+fn next_step(
+    plan: Option<Plan>,
+    k: u32,
+    elapsed: Duration,
+    verdicts: &[JobVerdict],
+) -> (bool, bool) {
+    let Some(p) = plan else {
+        return (false, false);
+    };
+    let more = p.more_after(k, elapsed, verdicts);
+    let recover = !more && p.recovery.is_some() && verdicts.iter().any(|v| v.cliff.detected);
+    (more, recover)
+}
+
+/// The soak's closing figures: its time, the spread across runs, whether
+/// `--until` came, and the notes on what was not done.
+fn finish(
+    summary: &mut Summary,
+    plan: Option<Plan>,
+    verdicts: &[JobVerdict],
+    spreads: &spread::SpreadTracker,
+    elapsed: Duration,
+) {
+    summary.elapsed = elapsed;
     summary.spreads = spreads.spreads();
-    summary.until = plan.and_then(|p| p.until_outcome(&verdicts));
+    summary.until = plan.and_then(|p| p.until_outcome(verdicts));
     if summary.verdicts.is_empty() {
-        summary.verdicts = verdicts;
+        summary.verdicts = verdicts.to_vec();
     }
     if let Some(p) = &plan {
         if let Some((false, what)) = summary.until {
@@ -394,7 +438,6 @@ pub fn run(
                 .push("no cliff was found, so there was nothing to recover from: --recovery-check skipped".into());
         }
     }
-    Ok(summary)
 }
 
 fn limit_text(p: &Plan) -> String {
