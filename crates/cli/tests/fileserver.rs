@@ -1,4 +1,4 @@
-//! `diskbench fileserver` (issue 5, item 4): dbench's load from the command
+//! `diskbench fileserver`: dbench's load from the command
 //! line, its output and JSON, its dbench-style flags, bad input refused
 //! with exit 2 before any file is written, and nothing left behind.
 

@@ -212,7 +212,7 @@ fn every_submit_batch_size_does_the_same_io() {
     }
 }
 
-/// The live hook sees every full second as it closes (issue 6: a soak's
+/// The live hook sees every full second as it closes (a soak's
 /// series reach the history while the run goes on), with the groups that
 /// already ended complete in the snapshot.
 #[test]

@@ -331,7 +331,7 @@ fn a_version_1_database_opens_with_its_runs_intact() {
     assert_eq!(b.result.jobs[0].read.ios, 500);
     assert!(b.result.interrupted);
 
-    // v2 (issue 6): the old runs belong to no soak and were saved whole.
+    // v2: the old runs belong to no soak and were saved whole.
     assert!(runs.iter().all(|r| r.soak.is_none() && r.state.is_saved()));
 
     // The upgraded file is the current version and takes new runs, soaks
