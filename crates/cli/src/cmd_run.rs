@@ -210,46 +210,33 @@ fn cap_sync_depth(job: &mut JobSpec, asked: &JobSpec, append: bool) -> Option<St
 
 pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    let usage = |message: String| refuse(&args, model::Failure::usage(message));
     let profile = match profiles::find(&args.profile) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("diskbench run: {e}");
-            return Ok(Exit::Usage);
-        }
+        Err(e) => return usage(e.to_string()),
     };
     let passes = match args.profile_args.passes(profile) {
         Ok(n) => n,
-        Err(e) => {
-            eprintln!("diskbench run: {e}");
-            return Ok(Exit::Usage);
-        }
+        Err(e) => return usage(e.to_string()),
     };
     if args.json && !profile.steps().is_empty() {
-        eprintln!(
-            "diskbench run: profile {} runs other commands ({}) whose output is not part of --json yet: \
+        return usage(format!(
+            "profile {} runs other commands ({}) whose output is not part of --json yet: \
              run it without --json, or run those commands with their own --json",
             profile.name,
             profile.steps().join("; ")
-        );
-        return Ok(Exit::Usage);
+        ));
     }
     if let Err(e) = args.shape.check() {
-        eprintln!("diskbench run: {e}");
-        return Ok(Exit::Usage);
+        return usage(e.to_string());
     }
     let groups = match suite(&args, profile, passes, &dir) {
         Ok(g) => g,
-        Err(e) => {
-            eprintln!("diskbench run: {e}");
-            return Ok(Exit::Usage);
-        }
+        Err(e) => return usage(e.to_string()),
     };
     let plan = match args.repeat.plan() {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("diskbench run: {e}");
-            return Ok(Exit::Usage);
-        }
+        Err(e) => return usage(e.to_string()),
     };
     let step_exit = |exit: Exit| -> anyhow::Result<Exit> {
         if exit != Exit::Ok {
@@ -262,8 +249,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     }
     // An unusable target is reported alone, before any description of it.
     if let Err(e) = runner::check_targets(&groups) {
-        eprintln!("diskbench run: {e}");
-        return Ok(Exit::of(&Some(e)));
+        return refuse(&args, e.failure());
     }
     if !args.json {
         let before = model::RunResult {
@@ -320,6 +306,21 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         (_, false) => print!("{}", soak::list_text(&summary)),
     }
     step_exit(summary.exit)
+}
+
+/// Stops a run that could not start: the message on stderr and, with
+/// `--json`, the one JSON document the output contract promises (its
+/// `error` and `diskbench.failure`), so a script reading stdout still
+/// parses it. The exit code follows the failure's kind.
+fn refuse(args: &RunArgs, failure: model::Failure) -> anyhow::Result<Exit> {
+    if args.json {
+        print!(
+            "{}",
+            report::json::error_json(&failure, runner::TOOL_VERSION)
+        );
+    }
+    eprintln!("diskbench run: {}", failure.message);
+    Ok(Exit::of_kind(Some(failure.kind)))
 }
 
 /// The warning for the tests whose figures are too short to trust (under

@@ -124,9 +124,35 @@ fn exit_quietly_on_closed_stdout() {
     }));
 }
 
+/// A command line clap refuses: its message on stderr and exit 2, as
+/// `Cli::parse` does, and for `run --json` also the one JSON document with
+/// the error that the output contract promises on stdout (`fio` parses its
+/// own arguments and does the same there).
+fn refuse_command_line(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    let shown_on_request = matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let run_json = args.first().is_some_and(|a| a == "run") && args.iter().any(|a| a == "--json");
+    if run_json && !shown_on_request {
+        let rendered = e.to_string();
+        let first_line = rendered.lines().next().unwrap_or_default();
+        let failure = model::Failure::usage(first_line.trim_start_matches("error: "));
+        print!(
+            "{}",
+            report::json::error_json(&failure, runner::TOOL_VERSION)
+        );
+    }
+    e.exit()
+}
+
 fn main() -> ExitCode {
     exit_quietly_on_closed_stdout();
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|e| refuse_command_line(e));
     let result = match cli.command {
         Command::Run(args) => cmd_run::run(args),
         Command::Fio { args } => cmd_fio::run(args),
