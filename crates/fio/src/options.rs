@@ -435,38 +435,17 @@ pub(crate) const RUN_OPTIONS: &[&str] = &[
 /// fio's own command-line options (not job options) that diskbench does not
 /// carry out yet.
 pub(crate) static FIO_CLI_NOT_CARRIED_OUT: &[&str] = &[
-    "debug",
     "merge-blktrace-only",
-    "bandwidth-log",
-    "minimal",
-    "append-terse",
-    "terse-version",
-    "version",
     "help",
     "cpuclock-test",
     "crctest",
-    "cmdhelp",
-    "enghelp",
-    "showcmd",
     "readonly",
-    "eta",
-    "eta-interval",
-    "eta-newline",
-    "status-interval",
-    "alloc-size",
-    "warnings-fatal",
-    "max-jobs",
     "server",
     "daemonize",
     "client",
     "remote-config",
     "idle-prof",
-    "inflate-log",
-    "trigger-file",
-    "trigger-timeout",
-    "trigger",
     "trigger-remote",
-    "aux-path",
 ];
 
 /// fio's job options (and engine options) that diskbench knows of but does
@@ -545,7 +524,8 @@ pub(crate) fn lookup(name: &str) -> Lookup {
     {
         return Lookup::Job(def);
     }
-    if let Some(run) = RUN_OPTIONS.iter().find(|r| **r == name) {
+    let mut run_options = RUN_OPTIONS.iter().copied().chain(crate::run_opts::names());
+    if let Some(run) = run_options.find(|r| *r == name) {
         return Lookup::Run(run);
     }
     if NOT_CARRIED_OUT.contains(&name) || FIO_CLI_NOT_CARRIED_OUT.contains(&name) {
@@ -569,6 +549,7 @@ pub(crate) fn carried_out_names() -> impl Iterator<Item = &'static str> {
         .iter()
         .flat_map(|d| std::iter::once(d.name).chain(d.aliases.iter().copied()))
         .chain(RUN_OPTIONS.iter().copied())
+        .chain(crate::run_opts::names())
 }
 
 /// Every name the parser knows, options it carries out first (so that a tie
@@ -600,7 +581,8 @@ mod tests {
         assert!(matches!(lookup("verify_async"), Lookup::NotCarriedOut));
         assert!(matches!(lookup("parse-only"), Lookup::Run(PARSE_ONLY)));
         assert!(matches!(lookup("wait_for_previous"), Lookup::Job(d) if d.key == Key::Stonewall));
-        assert!(matches!(lookup("showcmd"), Lookup::NotCarriedOut));
+        assert!(matches!(lookup("showcmd"), Lookup::Run("showcmd")));
+        assert!(matches!(lookup("idle-prof"), Lookup::NotCarriedOut));
         assert!(matches!(lookup("iodpeth"), Lookup::Unknown));
     }
 }
