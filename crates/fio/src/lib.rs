@@ -27,6 +27,7 @@ mod error;
 mod expand;
 mod fileopts;
 mod groups;
+mod iolog_opts;
 mod jobfile;
 mod jobs;
 mod options;

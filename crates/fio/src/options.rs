@@ -137,6 +137,15 @@ pub(crate) enum Key {
     SqThreadPoll,
     SqThreadPollCpu,
     HiPri,
+    /// `write_iolog`, `read_iolog`, `replay_*`: see `iolog_opts`.
+    WriteIolog,
+    ReadIolog,
+    ReplayNoStall,
+    ReplayRedirect,
+    ReplayAlign,
+    ReplayScale,
+    ReplayTimeScale,
+    ReplaySkip,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -181,7 +190,11 @@ impl Key {
             | Key::SyncFileRange
             | Key::Verify
             | Key::VerifyPattern
-            | Key::IoMem => ValueKind::Text,
+            | Key::IoMem
+            | Key::WriteIolog
+            | Key::ReadIolog
+            | Key::ReplayRedirect
+            | Key::ReplaySkip => ValueKind::Text,
             Key::Runtime
             | Key::RampTime
             | Key::ThinkTime
@@ -415,6 +428,14 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::SqThreadPoll, "sqthread_poll", Arity::Flag),
     opt(Key::SqThreadPollCpu, "sqthread_poll_cpu", Arity::Value),
     opt(Key::HiPri, "hipri", Arity::Flag),
+    opt(Key::WriteIolog, "write_iolog", Arity::Value),
+    opt(Key::ReadIolog, "read_iolog", Arity::Value),
+    opt(Key::ReplayNoStall, "replay_no_stall", Arity::Value),
+    opt(Key::ReplayRedirect, "replay_redirect", Arity::Value),
+    opt(Key::ReplayAlign, "replay_align", Arity::Value),
+    opt(Key::ReplayScale, "replay_scale", Arity::Value),
+    opt(Key::ReplayTimeScale, "replay_time_scale", Arity::Value),
+    opt(Key::ReplaySkip, "replay_skip", Arity::Value),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -488,9 +509,9 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "pingpong", "pool", "port", "pre_read", "prep", "prio", "prioclass",
     "profile", "program", "proto", "protocol",
    
-    "rbdname", "read-req-num-512-blocks", "read_beyond_wp", "read_iolog",
-    "read_iolog_chunked", "readfua", "refill_buffers", "replay_align",
-    "replay_no_stall", "replay_redirect", "replay_scale", "replay_skip", "replay_time_scale",
+    "rbdname", "read-req-num-512-blocks", "read_beyond_wp",
+    "read_iolog_chunked", "readfua", "refill_buffers",
+   
     "rw_sequencer", "scramble_buffers", "serialize_overlap", "serverip", "sg_write_mode",
     "significant_figures", "skip_bad", "softrandommap", "stat_type", "stats",
     "std_redirect",
@@ -501,7 +522,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "uri", "userspace_reap", "verb", "verify_async",
     "verify_async_cpus", "verify_state_load",
     "verify_state_save", "window_size", "write_barrier",
-    "write_hint", "write_iolog",
+    "write_hint",
     "writefua", "xnvme_admin", "xnvme_async", "xnvme_dev_nsid", "xnvme_iovec",
     "xnvme_sync", "zero_buffers", "zone_reset_frequency", "zone_reset_threshold",
     "zonecapacity", "zonemode", "zonerange", "zonesize", "zoneskip",

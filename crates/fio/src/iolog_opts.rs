@@ -1,0 +1,308 @@
+//! `write_iolog`, `read_iolog` and the `replay_*` options, and the reading
+//! of the log to replay (fio's iolog versions 2 and 3; see
+//! `model::iolog`).
+//!
+//! The log is read here, when the job is parsed, as job files are: a log
+//! that cannot be replayed is a usage error before anything runs, and the
+//! job takes its shape from the log: its file (the one the log names, or
+//! `replay_redirect`), a size that holds the furthest I/O, a block size that
+//! holds the longest, and a pattern that reads and/or writes as the log
+//! does.
+//!
+//! The formats, as fio's documentation gives them: a first line `fio
+//! version 2 iolog` or `fio version 3 iolog`, then one action per line,
+//! `FILE add|open|close` or `FILE read|write|sync|datasync|trim|wait OFFSET
+//! LENGTH` (v2; `wait` sleeps OFFSET microseconds, under 100 ignored), each
+//! line led by a timestamp in microseconds from the start in v3 (which has
+//! no `wait`). fio's offsets are scaled down by `replay_scale` first, then
+//! rounded down to `replay_align`.
+
+use crate::error::{FioError, Scope};
+use crate::options::Key;
+use crate::values::{self, Given};
+use model::iolog::{IoLogSpec, ReplayAction, ReplayOp};
+use model::{Direction, JobSpec, RwMode};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Applies one of these options; `false` when `key` is not one of them.
+pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
+    let log = &mut spec.iolog;
+    match o.key {
+        Key::WriteIolog => log.write = Some(PathBuf::from(one_path(o)?)),
+        Key::ReadIolog => log.read = Some(PathBuf::from(one_path(o)?)),
+        Key::ReplayNoStall => log.no_stall = o.boolean()?,
+        Key::ReplayRedirect => log.redirect = Some(PathBuf::from(one_path(o)?)),
+        Key::ReplayAlign => {
+            let align = o.size()?;
+            if align != 0 && !align.is_power_of_two() {
+                return Err(o.invalid("give a power of 2, e.g. 4k"));
+            }
+            log.align = align;
+        }
+        Key::ReplayScale => log.scale = u64::from(o.at_least_one("1 (offsets as logged)")?),
+        Key::ReplayTimeScale => log.time_scale_pct = o.at_least_one("100 (the logged pace)")?,
+        Key::ReplaySkip => {
+            let mut skip = Vec::new();
+            for part in o.text.split(',').map(str::trim) {
+                if !["read", "write", "trim", "sync"].contains(&part) {
+                    return Err(o.invalid("give a comma list of read, write, trim and sync"));
+                }
+                skip.push(part.to_string());
+            }
+            log.skip = skip;
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn one_path(o: &Given) -> Result<String, FioError> {
+    let path = values::single_path(o.scope, o.name, o.text)?;
+    if o.key == Key::ReadIolog && path == "-" {
+        return Err(
+            o.invalid("reading the log from standard input is not carried out: give its file")
+        );
+    }
+    Ok(path)
+}
+
+/// For a job that replays a log: reads it and shapes the job after it.
+/// Returns the file the I/O goes to, which replaces `filename`.
+pub(crate) fn finish(spec: &mut JobSpec) -> Result<Option<String>, FioError> {
+    let Some(source) = spec.iolog.read.clone() else {
+        return Ok(None);
+    };
+    let scope = Scope::Job(spec.name.clone());
+    let bad = |problem: String| FioError::Invalid {
+        scope: scope.clone(),
+        option: "read_iolog".into(),
+        value: source.display().to_string(),
+        problem,
+    };
+    let data = std::fs::read(&source).map_err(|e| bad(format!("cannot read it: {e}")))?;
+    if is_blktrace(&data) {
+        return Err(bad(
+            "a blktrace binary trace: replaying blktrace traces is not carried out yet; turn it \
+             into a fio iolog (version 2 or 3) to replay it"
+                .into(),
+        ));
+    }
+    let text = String::from_utf8(data)
+        .map_err(|_| bad("not a fio iolog (a text file whose first line is 'fio version 2 iolog' or 'fio version 3 iolog')".into()))?;
+    let parsed = parse(&text, &spec.iolog).map_err(bad)?;
+    let file = match (&spec.iolog.redirect, parsed.files.as_slice()) {
+        (Some(to), _) => to.display().to_string(),
+        (None, [one]) => one.clone(),
+        (None, []) => return Err(bad("the log has no I/O to replay".into())),
+        (None, several) => {
+            return Err(bad(format!(
+                "the log's I/O goes to {} files ({}); replaying several files is not carried \
+                 out: give replay_redirect=FILE to send it all to one",
+                several.len(),
+                several.join(", ")
+            )))
+        }
+    };
+    let (mut reads, mut writes, mut longest, mut end) = (false, false, 0, 0);
+    for op in parsed.ops.iter() {
+        if let ReplayAction::Io { dir, offset, len } = op.action {
+            match dir {
+                Direction::Read => reads = true,
+                Direction::Write => writes = true,
+            }
+            longest = longest.max(len);
+            end = end.max(offset + len);
+        }
+    }
+    spec.rw = match (reads, writes) {
+        (true, true) => RwMode::RandRw,
+        (false, true) => RwMode::RandWrite,
+        _ => RwMode::RandRead,
+    };
+    spec.bs_bytes = spec.bs_bytes.max(longest);
+    spec.block_sizes = None;
+    if spec.size_bytes.is_none() {
+        // The furthest I/O, in whole blocks.
+        spec.size_bytes = Some(end.div_ceil(spec.bs_bytes).max(1) * spec.bs_bytes);
+    }
+    spec.iolog.ops = Arc::new(parsed.ops);
+    Ok(Some(file))
+}
+
+/// The options in command-line form (`--showcmd`, `--parse-only`): the
+/// log replayed and how, with the file the log named as `filename`.
+pub(crate) fn show(job: &JobSpec, opts: &mut Vec<(&'static str, Option<String>)>) {
+    let log = &job.iolog;
+    let d = IoLogSpec::default();
+    let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+    if let Some(w) = path(&log.write) {
+        opts.push(("write_iolog", Some(w)));
+    }
+    let Some(read) = path(&log.read) else {
+        return;
+    };
+    opts.push(("read_iolog", Some(read)));
+    if log.no_stall {
+        opts.push(("replay_no_stall", Some("1".into())));
+    }
+    if let Some(r) = path(&log.redirect) {
+        opts.push(("replay_redirect", Some(r)));
+    }
+    let numbers = [
+        ("replay_align", log.align, d.align),
+        ("replay_scale", log.scale, d.scale),
+        (
+            "replay_time_scale",
+            u64::from(log.time_scale_pct),
+            u64::from(d.time_scale_pct),
+        ),
+    ];
+    for (name, value, default) in numbers {
+        if value != default {
+            opts.push((name, Some(value.to_string())));
+        }
+    }
+    if !log.skip.is_empty() {
+        opts.push(("replay_skip", Some(log.skip.join(","))));
+    }
+}
+
+/// blktrace's binary events start with its magic (0x65617400 and a version
+/// byte), in either byte order.
+fn is_blktrace(data: &[u8]) -> bool {
+    let Some(head) = data.get(..4) else {
+        return false;
+    };
+    let head: [u8; 4] = head.try_into().unwrap_or_default();
+    [u32::from_le_bytes(head), u32::from_be_bytes(head)]
+        .iter()
+        .any(|m| m & 0xffff_ff00 == 0x6561_7400)
+}
+
+/// A log, read.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Parsed {
+    /// The files the I/O actions name, in order of first use.
+    pub files: Vec<String>,
+    pub ops: Vec<ReplayOp>,
+}
+
+/// Reads a version 2 or 3 log, applying `replay_skip`, `replay_scale`,
+/// `replay_align` and `replay_time_scale`.
+pub(crate) fn parse(text: &str, how: &IoLogSpec) -> Result<Parsed, String> {
+    let mut lines = text.lines().enumerate();
+    let version = match lines.next().map(|(_, l)| l.trim()) {
+        Some("fio version 2 iolog") => 2,
+        Some("fio version 3 iolog") => 3,
+        _ => {
+            return Err(
+                "not a fio iolog: its first line must be 'fio version 2 iolog' or \
+                        'fio version 3 iolog' (fio's version 1 logs are not replayed, by fio \
+                        either)"
+                    .into(),
+            )
+        }
+    };
+    let mut parsed = Parsed {
+        files: Vec::new(),
+        ops: Vec::new(),
+    };
+    let mut waited_us = 0u64;
+    let mut first_ts: Option<u64> = None;
+    for (i, line) in lines {
+        let at = |problem: &str| format!("line {}: {problem}: '{line}'", i + 1);
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        if words.is_empty() {
+            continue;
+        }
+        let ts = match version {
+            3 => {
+                let ts: u64 = words[0]
+                    .parse()
+                    .map_err(|_| at("a timestamp first (version 3)"))?;
+                words.remove(0);
+                Some(ts)
+            }
+            _ => None,
+        };
+        let (file, action) = match words.as_slice() {
+            [file, action] | [file, action, _, _] => (*file, *action),
+            _ => return Err(at("expected FILE ACTION [OFFSET LENGTH]")),
+        };
+        let numbers = match words.as_slice() {
+            [_, _, offset, len] => {
+                let offset: u64 = offset
+                    .parse()
+                    .map_err(|_| at("the offset is not a number"))?;
+                let len: u64 = len.parse().map_err(|_| at("the length is not a number"))?;
+                Some((offset, len))
+            }
+            _ => None,
+        };
+        if matches!(action, "add" | "open" | "close") {
+            continue;
+        }
+        let Some((offset, len)) = numbers else {
+            return Err(at("this action needs an offset and a length"));
+        };
+        let at_us = match ts {
+            Some(ts) => ts.saturating_sub(*first_ts.get_or_insert(ts)),
+            None => waited_us,
+        };
+        let dir = match action {
+            "wait" if version == 2 => {
+                if offset >= 100 {
+                    waited_us += offset;
+                }
+                continue;
+            }
+            "read" => Direction::Read,
+            "write" => Direction::Write,
+            "sync" | "datasync" => {
+                if !how.skip.iter().any(|s| s == "sync") {
+                    parsed.ops.push(op(at_us, ReplayAction::Sync, how));
+                }
+                continue;
+            }
+            "trim" if how.skip.iter().any(|s| s == "trim") => continue,
+            "trim" => {
+                return Err(at(
+                    "trims are not replayed yet: give replay_skip=trim to leave them out",
+                ))
+            }
+            _ => return Err(at("not one of fio's iolog actions")),
+        };
+        let name = match dir {
+            Direction::Read => "read",
+            Direction::Write => "write",
+        };
+        if how.skip.iter().any(|s| s == name) {
+            continue;
+        }
+        if len == 0 {
+            return Err(at("an I/O of length 0"));
+        }
+        if !parsed.files.iter().any(|f| f == file) {
+            parsed.files.push(file.to_string());
+        }
+        let mut offset = offset / how.scale.max(1);
+        if how.align > 0 {
+            offset &= !(how.align - 1);
+        }
+        parsed
+            .ops
+            .push(op(at_us, ReplayAction::Io { dir, offset, len }, how));
+    }
+    Ok(parsed)
+}
+
+fn op(at_us: u64, action: ReplayAction, how: &IoLogSpec) -> ReplayOp {
+    ReplayOp {
+        at_us: at_us * 100 / u64::from(how.time_scale_pct.max(1)),
+        action,
+    }
+}
+
+#[cfg(test)]
+mod tests;
