@@ -139,17 +139,91 @@ fn diskbenchs_log_replays_in_fio() {
 #[test]
 fn logs_that_cannot_be_replayed_are_refused_by_name() {
     let dir = real_dir();
-    let trace = dir.path().join("trace.bin");
-    let mut bytes = 0x6561_7407u32.to_le_bytes().to_vec();
-    bytes.extend([0u8; 60]);
-    std::fs::write(&trace, bytes).unwrap();
+    let log = dir.path().join("binary.log");
+    std::fs::write(&log, [0u8, 159, 146, 150]).unwrap();
     let out = fio_in(
         dir.path(),
-        &format!("--name=r --read_iolog={}", trace.display()),
+        &format!("--name=r --read_iolog={}", log.display()),
     );
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr_of(&out).contains("blktrace"), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("nor a blktrace trace"),
+        "{}",
+        stderr_of(&out)
+    );
+    // A trace of a device this machine does not have needs a redirect
+    // (majors 240 to 254 are for local, experimental use).
+    let trace = dir.path().join("trace.bin");
+    std::fs::write(&trace, blktrace_trace((240 << 20) | 999)).unwrap();
+    if !Path::new("/sys/dev/block/240:999").exists() {
+        let out = fio_in(
+            dir.path(),
+            &format!("--name=r --read_iolog={}", trace.display()),
+        );
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr_of(&out);
+        assert!(
+            err.contains("240:999") && err.contains("replay_redirect=FILE"),
+            "{err}"
+        );
+    }
     let missing = fio_in(dir.path(), "--name=r --read_iolog=nowhere.iolog");
     assert_eq!(missing.status.code(), Some(2));
     assert!(stderr_of(&missing).contains("cannot read it"));
+}
+
+/// A blktrace trace in the kernel's event layout (linux/blktrace_api.h):
+/// 40 queue events of 4 or 8 KiB, one in three a write, each followed by
+/// its completion, and a notification with a payload, on device `device`
+/// (`MAJOR << 20 | MINOR`).
+fn blktrace_trace(device: u32) -> Vec<u8> {
+    let event = |time: u64, sector: u64, bytes: u32, action: u32, pdu: &[u8]| {
+        let mut e = Vec::new();
+        e.extend(0x6561_7407u32.to_le_bytes());
+        e.extend(0u32.to_le_bytes());
+        e.extend(time.to_le_bytes());
+        e.extend(sector.to_le_bytes());
+        e.extend(bytes.to_le_bytes());
+        e.extend(action.to_le_bytes());
+        e.extend(42u32.to_le_bytes());
+        e.extend(device.to_le_bytes());
+        e.extend(0u32.to_le_bytes());
+        e.extend(0u16.to_le_bytes());
+        e.extend((pdu.len() as u16).to_le_bytes());
+        e.extend(pdu);
+        e
+    };
+    let (queue, complete, write, notify) = (1 | (1 << 20), 8 | (1 << 23), 1 << 17, 1 << 26);
+    let mut trace = Vec::new();
+    let mut time = 1_000_000;
+    for i in 0..40u64 {
+        let w = if i % 3 == 0 { write } else { 0 };
+        let bytes = 4096 * (1 + (i % 2) as u32);
+        trace.extend(event(time, (i * 37 % 200) * 8, bytes, queue | w, &[]));
+        trace.extend(event(time + 20_000, 0, 0, complete | w, &[]));
+        time += 60_000;
+    }
+    trace.extend(event(time, 0, 4096, queue | notify, b"hello"));
+    trace
+}
+
+#[test]
+fn blktrace_traces_replay_as_fio_replays_them() {
+    let dir = real_dir();
+    let trace = dir.path().join("trace.bin");
+    std::fs::write(&trace, blktrace_trace((7 << 20) | 3)).unwrap();
+    let data = dir.path().join("data");
+    let args = format!(
+        "--name=bt --read_iolog={} --replay_redirect={}",
+        trace.display(),
+        data.display()
+    );
+    let ours = job_counts(&fio_ok_in(dir.path(), &args));
+    // 40 I/Os, one in three (i = 0, 3, ..., 39: 14) a write.
+    assert_eq!((ours.0 + ours.2, ours.2), (40, 14), "{ours:?}");
+    let fio_args: Vec<String> = args.split_whitespace().map(str::to_string).collect();
+    let Some(fio) = real_fio(dir.path(), &fio_args) else {
+        return;
+    };
+    assert_eq!(job_counts(&fio), ours, "fio's replay of the same trace");
 }

@@ -15,7 +15,8 @@
 //! LENGTH` (v2; `wait` sleeps OFFSET microseconds, under 100 ignored), each
 //! line led by a timestamp in microseconds from the start in v3 (which has
 //! no `wait`). fio's offsets are scaled down by `replay_scale` first, then
-//! rounded down to `replay_align`.
+//! rounded down to `replay_align`. blktrace binary traces are read by
+//! `blktrace`.
 
 use crate::error::{FioError, Scope};
 use crate::options::Key;
@@ -81,16 +82,34 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<Option<String>, FioError> {
         problem,
     };
     let data = std::fs::read(&source).map_err(|e| bad(format!("cannot read it: {e}")))?;
-    if is_blktrace(&data) {
-        return Err(bad(
-            "a blktrace binary trace: replaying blktrace traces is not carried out yet; turn it \
-             into a fio iolog (version 2 or 3) to replay it"
-                .into(),
-        ));
-    }
-    let text = String::from_utf8(data)
-        .map_err(|_| bad("not a fio iolog (a text file whose first line is 'fio version 2 iolog' or 'fio version 3 iolog')".into()))?;
-    let parsed = parse(&text, &spec.iolog).map_err(bad)?;
+    let parsed = if crate::blktrace::is_blktrace(&data) {
+        let (mut parsed, depth) = crate::blktrace::parse(&data, &spec.iolog).map_err(bad)?;
+        // The trace names devices by number; this machine's node for it.
+        if spec.iolog.redirect.is_none() {
+            for device in &mut parsed.files {
+                *device = crate::blktrace::device_path(device).ok_or_else(|| {
+                    bad(format!(
+                        "the trace's device {device} is not on this machine: give \
+                         replay_redirect=FILE (a file or device to replay it on)"
+                    ))
+                })?;
+            }
+        }
+        // fio replays a trace at the depth it kept, unless iodepth was given.
+        if !spec.options.iter().any(|(k, _)| k == "iodepth") {
+            spec.iodepth = depth;
+        }
+        parsed
+    } else {
+        let text = String::from_utf8(data).map_err(|_| {
+            bad(
+                "neither a fio iolog (a text file whose first line is 'fio version 2 iolog' \
+                 or 'fio version 3 iolog') nor a blktrace trace"
+                    .into(),
+            )
+        })?;
+        parse(&text, &spec.iolog).map_err(bad)?
+    };
     let file = match (&spec.iolog.redirect, parsed.files.as_slice()) {
         (Some(to), _) => to.display().to_string(),
         (None, [one]) => one.clone(),
@@ -166,18 +185,6 @@ pub(crate) fn show(job: &JobSpec, opts: &mut Vec<(&'static str, Option<String>)>
     if !log.skip.is_empty() {
         opts.push(("replay_skip", Some(log.skip.join(","))));
     }
-}
-
-/// blktrace's binary events start with its magic (0x65617400 and a version
-/// byte), in either byte order.
-fn is_blktrace(data: &[u8]) -> bool {
-    let Some(head) = data.get(..4) else {
-        return false;
-    };
-    let head: [u8; 4] = head.try_into().unwrap_or_default();
-    [u32::from_le_bytes(head), u32::from_be_bytes(head)]
-        .iter()
-        .any(|m| m & 0xffff_ff00 == 0x6561_7400)
 }
 
 /// A log, read.

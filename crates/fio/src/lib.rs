@@ -19,6 +19,7 @@
 //! a table entry and one `match` arm.
 
 mod arith;
+mod blktrace;
 mod bs_opts;
 mod cmdhelp;
 mod cmdline;
