@@ -92,6 +92,10 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         println!("fio {}", jobs.collect::<Vec<_>>().join(" "));
         return Ok(Exit::Ok);
     }
+    if parsed.cli.merge_blktrace_only {
+        // The traces were merged as the jobs were read.
+        return Ok(Exit::Ok);
+    }
     if parsed.parse_only {
         print!("{}", fio::showcmd(&parsed.groups));
         return Ok(Exit::Ok);

@@ -173,7 +173,7 @@ fn logs_that_cannot_be_replayed_are_refused_by_name() {
 }
 
 /// A blktrace trace in the kernel's event layout (linux/blktrace_api.h):
-/// 40 queue events of 4 or 8 KiB, one in three a write, each followed by
+/// 40 queue events of 4 or 8 KiB, one in three a write (the others reads), each followed by
 /// its completion, and a notification with a payload, on device `device`
 /// (`MAJOR << 20 | MINOR`).
 fn blktrace_trace(device: u32) -> Vec<u8> {
@@ -197,7 +197,8 @@ fn blktrace_trace(device: u32) -> Vec<u8> {
     let mut trace = Vec::new();
     let mut time = 1_000_000;
     for i in 0..40u64 {
-        let w = if i % 3 == 0 { write } else { 0 };
+        // The kernel marks reads too (BLK_TC_READ).
+        let w = if i % 3 == 0 { write } else { 1 << 16 };
         let bytes = 4096 * (1 + (i % 2) as u32);
         trace.extend(event(time, (i * 37 % 200) * 8, bytes, queue | w, &[]));
         trace.extend(event(time + 20_000, 0, 0, complete | w, &[]));
@@ -226,4 +227,39 @@ fn blktrace_traces_replay_as_fio_replays_them() {
         return;
     };
     assert_eq!(job_counts(&fio), ours, "fio's replay of the same trace");
+}
+
+#[test]
+fn merged_blktrace_traces_replay_in_fio_as_in_diskbench() {
+    let dir = real_dir();
+    let (a, b) = (dir.path().join("a.bin"), dir.path().join("b.bin"));
+    std::fs::write(&a, blktrace_trace((7 << 20) | 3)).unwrap();
+    std::fs::write(&b, blktrace_trace((7 << 20) | 3)).unwrap();
+    let merged = dir.path().join("merged.bin");
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args(["fio", "--no-save", "--merge-blktrace-only", "--name=m"])
+        .arg(format!("--read_iolog={}:{}", a.display(), b.display()))
+        .arg(format!("--merge_blktrace_file={}", merged.display()))
+        .args([
+            "--merge_blktrace_scalars=50:100",
+            "--merge_blktrace_iters=2:1",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    // 40 queued I/Os a trace: a twice, b once; 48 bytes an event.
+    assert_eq!(std::fs::metadata(&merged).unwrap().len(), 3 * 40 * 48);
+    let args = format!(
+        "--name=r --read_iolog={} --replay_redirect={}",
+        merged.display(),
+        dir.path().join("data").display()
+    );
+    let ours = job_counts(&fio_ok_in(dir.path(), &args));
+    assert_eq!(ours.0 + ours.2, 120);
+    let fio_args: Vec<String> = args.split_whitespace().map(str::to_string).collect();
+    let Some(fio) = real_fio(dir.path(), &fio_args) else {
+        return;
+    };
+    assert_eq!(job_counts(&fio), ours, "fio replays the merged trace alike");
 }

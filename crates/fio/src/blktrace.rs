@@ -189,6 +189,78 @@ pub(crate) fn parse(data: &[u8], how: &IoLogSpec) -> Result<(Parsed, u32), Strin
     Ok((parsed, kept))
 }
 
+/// `merge_blktrace_file`: the traces' queued I/Os (reads, writes and
+/// discards; the rest is left out, payloads too) in one trace, in time
+/// order, as fio merges them: each trace repeated `iters` times, its
+/// repetition k shifted by k times the time of its last event, and its
+/// times then scaled to `scalars` percent; an earlier trace first on a tie.
+/// Written little-endian with the payload lengths zeroed.
+pub(crate) fn merge(traces: &[Vec<u8>], scalars: &[u32], iters: &[u32]) -> Result<Vec<u8>, String> {
+    let mut lists: Vec<Vec<(u64, [u8; HEADER])>> = Vec::with_capacity(traces.len());
+    for (i, data) in traces.iter().enumerate() {
+        let little = byte_order(data).ok_or(format!("trace {} is not a blktrace trace", i + 1))?;
+        let mut events = Vec::new();
+        let mut last_time = 0;
+        let mut rest = data.as_slice();
+        while rest.len() >= HEADER {
+            let field = |at: usize, len: usize| -> u64 {
+                let bytes = &rest[at..at + len];
+                let mut v = 0u64;
+                for k in 0..len {
+                    let b = if little { bytes[len - 1 - k] } else { bytes[k] };
+                    v = (v << 8) | u64::from(b);
+                }
+                v
+            };
+            let (time, action, pdu) = (field(8, 8), field(28, 4) as u32, field(46, 2) as usize);
+            last_time = time;
+            let queued = action & 0xffff == TA_QUEUE;
+            if queued && action & (TC_READ | TC_WRITE | TC_DISCARD) != 0 {
+                let mut event = [0u8; HEADER];
+                // Every field in little-endian, whatever the trace's order.
+                for (at, len) in [
+                    (0, 4),
+                    (4, 4),
+                    (8, 8),
+                    (16, 8),
+                    (24, 4),
+                    (28, 4),
+                    (32, 4),
+                    (36, 4),
+                    (40, 4),
+                    (44, 2),
+                ] {
+                    let v = field(at, len).to_le_bytes();
+                    event[at..at + len].copy_from_slice(&v[..len]);
+                }
+                events.push((time, event));
+            }
+            rest = rest.get(HEADER + pdu..).unwrap_or_default();
+        }
+        let mut list = Vec::new();
+        for k in 0..u64::from(iters[i]) {
+            for (time, event) in &events {
+                let t = (time + k * last_time) * u64::from(scalars[i]) / 100;
+                let mut e = *event;
+                e[8..16].copy_from_slice(&t.to_le_bytes());
+                list.push((t, e));
+            }
+        }
+        lists.push(list);
+    }
+    let mut heads = vec![0usize; lists.len()];
+    let mut out = Vec::new();
+    loop {
+        let earliest = (0..lists.len())
+            .filter(|&i| heads[i] < lists[i].len())
+            .min_by_key(|&i| (lists[i][heads[i]].0, i));
+        let Some(i) = earliest else { break };
+        out.extend_from_slice(&lists[i][heads[i]].1);
+        heads[i] += 1;
+    }
+    Ok(out)
+}
+
 /// The block device a trace's `MAJOR:MINOR` is on this machine, from sysfs.
 pub(crate) fn device_path(number: &str) -> Option<String> {
     let uevent = std::fs::read_to_string(format!("/sys/dev/block/{number}/uevent")).ok()?;

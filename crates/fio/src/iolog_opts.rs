@@ -31,7 +31,10 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
     let log = &mut spec.iolog;
     match o.key {
         Key::WriteIolog => log.write = Some(PathBuf::from(one_path(o)?)),
-        Key::ReadIolog => log.read = Some(PathBuf::from(one_path(o)?)),
+        Key::ReadIolog => log.read = paths(o)?,
+        Key::MergeBlktraceFile => log.merge_file = Some(PathBuf::from(one_path(o)?)),
+        Key::MergeBlktraceScalars => log.merge_scalars = numbers(o)?,
+        Key::MergeBlktraceIters => log.merge_iters = numbers(o)?,
         Key::ReplayNoStall => log.no_stall = o.boolean()?,
         Key::ReplayRedirect => log.redirect = Some(PathBuf::from(one_path(o)?)),
         Key::ReplayAlign => {
@@ -58,6 +61,50 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
     Ok(true)
 }
 
+/// `a:b:c` (a ':' in a name written `\\:`), each checked as one path.
+fn paths(o: &Given) -> Result<Vec<PathBuf>, FioError> {
+    let mut list = Vec::new();
+    let mut part = String::new();
+    let mut chars = o.text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&':') => {
+                part.push_str("\\:");
+                chars.next();
+            }
+            ':' => list.push(std::mem::take(&mut part)),
+            c => part.push(c),
+        }
+    }
+    list.push(part);
+    list.iter()
+        .map(|p| {
+            let path = values::single_path(o.scope, o.name, p)?;
+            if path == "-" || path.is_empty() {
+                return Err(o.invalid("give the log's file (standard input is not read)"));
+            }
+            Ok(PathBuf::from(path))
+        })
+        .collect()
+}
+
+/// A ':' list of whole numbers (fio's float lists, taken whole as fio does).
+fn numbers(o: &Given) -> Result<Vec<u32>, FioError> {
+    o.text
+        .split(':')
+        .map(|n| {
+            let v: f64 = n
+                .trim()
+                .parse()
+                .map_err(|_| o.invalid("give numbers separated by ':', e.g. 50:100"))?;
+            if !(1.0..=u32::MAX as f64).contains(&v) {
+                return Err(o.invalid("each number must be at least 1"));
+            }
+            Ok(v as u32)
+        })
+        .collect()
+}
+
 fn one_path(o: &Given) -> Result<String, FioError> {
     let path = values::single_path(o.scope, o.name, o.text)?;
     if o.key == Key::ReadIolog && path == "-" {
@@ -71,8 +118,29 @@ fn one_path(o: &Given) -> Result<String, FioError> {
 /// For a job that replays a log: reads it and shapes the job after it.
 /// Returns the file the I/O goes to, which replaces `filename`.
 pub(crate) fn finish(spec: &mut JobSpec) -> Result<Option<String>, FioError> {
-    let Some(source) = spec.iolog.read.clone() else {
-        return Ok(None);
+    let source = match spec.iolog.read.as_slice() {
+        [] => return Ok(None),
+        [one] if spec.iolog.merge_file.is_none() => one.clone(),
+        several => {
+            let Some(out) = spec.iolog.merge_file.clone() else {
+                return Err(FioError::Invalid {
+                    scope: Scope::Job(spec.name.clone()),
+                    option: "read_iolog".into(),
+                    value: spec
+                        .iolog
+                        .read
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(":"),
+                    problem: "several logs, one per clone, are not replayed yet: give one, or \
+                              merge blktrace traces with merge_blktrace_file=FILE"
+                        .into(),
+                });
+            };
+            merge_traces(&spec.name, several, &spec.iolog, &out)?;
+            out
+        }
     };
     let scope = Scope::Job(spec.name.clone());
     let bad = |problem: String| FioError::Invalid {
@@ -158,10 +226,21 @@ pub(crate) fn show(job: &JobSpec, opts: &mut Vec<(&'static str, Option<String>)>
     if let Some(w) = path(&log.write) {
         opts.push(("write_iolog", Some(w)));
     }
-    let Some(read) = path(&log.read) else {
+    if log.read.is_empty() {
         return;
-    };
-    opts.push(("read_iolog", Some(read)));
+    }
+    let read: Vec<String> = log.read.iter().map(|p| p.display().to_string()).collect();
+    opts.push(("read_iolog", Some(read.join(":"))));
+    if let Some(m) = path(&log.merge_file) {
+        opts.push(("merge_blktrace_file", Some(m)));
+    }
+    let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(":");
+    if !log.merge_scalars.is_empty() {
+        opts.push(("merge_blktrace_scalars", Some(list(&log.merge_scalars))));
+    }
+    if !log.merge_iters.is_empty() {
+        opts.push(("merge_blktrace_iters", Some(list(&log.merge_iters))));
+    }
     if log.no_stall {
         opts.push(("replay_no_stall", Some("1".into())));
     }
@@ -185,6 +264,59 @@ pub(crate) fn show(job: &JobSpec, opts: &mut Vec<(&'static str, Option<String>)>
     if !log.skip.is_empty() {
         opts.push(("replay_skip", Some(log.skip.join(","))));
     }
+}
+
+/// `merge_blktrace_file`: merges the traces `sources` into `out`.
+fn merge_traces(
+    job: &str,
+    sources: &[PathBuf],
+    how: &IoLogSpec,
+    out: &std::path::Path,
+) -> Result<(), FioError> {
+    let bad = |option: &str, value: String, problem: String| FioError::Invalid {
+        scope: Scope::Job(job.to_string()),
+        option: option.into(),
+        value,
+        problem,
+    };
+    let mut traces = Vec::with_capacity(sources.len());
+    for source in sources {
+        let data = std::fs::read(source).map_err(|e| {
+            bad(
+                "read_iolog",
+                source.display().to_string(),
+                format!("cannot read it: {e}"),
+            )
+        })?;
+        if !crate::blktrace::is_blktrace(&data) {
+            return Err(bad(
+                "read_iolog",
+                source.display().to_string(),
+                "merge_blktrace_file merges blktrace traces, and this is not one".into(),
+            ));
+        }
+        traces.push(data);
+    }
+    let per_trace = |option: &str, given: &[u32], default: u32| match given.len() {
+        0 => Ok(vec![default; sources.len()]),
+        n if n == sources.len() => Ok(given.to_vec()),
+        n => Err(bad(
+            option,
+            format!("{n} values"),
+            format!("give one value per file of read_iolog ({})", sources.len()),
+        )),
+    };
+    let scalars = per_trace("merge_blktrace_scalars", &how.merge_scalars, 100)?;
+    let iters = per_trace("merge_blktrace_iters", &how.merge_iters, 1)?;
+    let merged = crate::blktrace::merge(&traces, &scalars, &iters)
+        .map_err(|problem| bad("merge_blktrace_file", out.display().to_string(), problem))?;
+    std::fs::write(out, merged).map_err(|e| {
+        bad(
+            "merge_blktrace_file",
+            out.display().to_string(),
+            format!("cannot write it: {e}"),
+        )
+    })
 }
 
 /// A log, read.

@@ -146,6 +146,9 @@ pub(crate) enum Key {
     ReplayScale,
     ReplayTimeScale,
     ReplaySkip,
+    MergeBlktraceFile,
+    MergeBlktraceScalars,
+    MergeBlktraceIters,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -194,7 +197,10 @@ impl Key {
             | Key::WriteIolog
             | Key::ReadIolog
             | Key::ReplayRedirect
-            | Key::ReplaySkip => ValueKind::Text,
+            | Key::ReplaySkip
+            | Key::MergeBlktraceFile
+            | Key::MergeBlktraceScalars
+            | Key::MergeBlktraceIters => ValueKind::Text,
             Key::Runtime
             | Key::RampTime
             | Key::ThinkTime
@@ -436,6 +442,17 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::ReplayScale, "replay_scale", Arity::Value),
     opt(Key::ReplayTimeScale, "replay_time_scale", Arity::Value),
     opt(Key::ReplaySkip, "replay_skip", Arity::Value),
+    opt(Key::MergeBlktraceFile, "merge_blktrace_file", Arity::Value),
+    opt(
+        Key::MergeBlktraceScalars,
+        "merge_blktrace_scalars",
+        Arity::Value,
+    ),
+    opt(
+        Key::MergeBlktraceIters,
+        "merge_blktrace_iters",
+        Arity::Value,
+    ),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -456,7 +473,6 @@ pub(crate) const RUN_OPTIONS: &[&str] = &[
 /// fio's own command-line options (not job options) that diskbench does not
 /// carry out yet.
 pub(crate) static FIO_CLI_NOT_CARRIED_OUT: &[&str] = &[
-    "merge-blktrace-only",
     "help",
     "cpuclock-test",
     "crctest",
@@ -501,8 +517,8 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "lockfile", "lockmem", "log_alternate_epoch", "log_alternate_epoch_clock_id",
     "log_compression", "log_compression_cpus", "log_entries",
     "log_store_compressed", "log_unix_epoch",
-    "max_latency", "max_open_zones", "mem_align", "merge_blktrace_file",
-    "merge_blktrace_iters", "merge_blktrace_scalars", "mss", "namenode", "nfs_url",
+    "max_latency", "max_open_zones", "mem_align",
+    "mss", "namenode", "nfs_url",
     "nice", "nodelay", "nonvectored", "nowait", "numa_cpu_nodes",
     "numa_mem_policy", "numruns", "object_class", "offset_align",
     "offset_increment", "opendir", "overwrite",

@@ -60,6 +60,9 @@ pub struct CliOptions {
     pub warnings_fatal: bool,
     /// `--showcmd`: print the jobs as one fio command line each, run nothing.
     pub showcmd: bool,
+    /// `--merge-blktrace-only`: merge the jobs' traces (`merge_blktrace_file`,
+    /// done while parsing) and run nothing.
+    pub merge_blktrace_only: bool,
     /// `--debug=...`: the categories asked for (see [`DEBUG_CATEGORIES`]).
     pub debug: Vec<String>,
     /// `--bandwidth-log[=NAME]`: the aggregate bandwidth logs' prefix
@@ -87,6 +90,7 @@ impl Default for CliOptions {
             status_interval: None,
             warnings_fatal: false,
             showcmd: false,
+            merge_blktrace_only: false,
             debug: Vec::new(),
             bandwidth_log: None,
             trigger_file: None,
@@ -106,6 +110,7 @@ const FLAGS: &[&str] = &[
     "version",
     "showcmd",
     "warnings-fatal",
+    "merge-blktrace-only",
 ];
 /// Options whose value is optional (only after `=`, as with getopt).
 const OPTIONAL: &[&str] = &["cmdhelp", "enghelp", "bandwidth-log"];
@@ -194,6 +199,7 @@ pub(crate) fn take<I: Iterator<Item = String>>(
             "version" if on => *out.info = Some(Info::Version),
             "showcmd" => out.cli.showcmd = on,
             "warnings-fatal" => out.cli.warnings_fatal = on,
+            "merge-blktrace-only" => out.cli.merge_blktrace_only = on,
             _ => {}
         }
         return Ok(());

@@ -20,8 +20,15 @@ use std::sync::Arc;
 pub struct IoLogSpec {
     /// `write_iolog=FILE`: each clone appends its I/Os there.
     pub write: Option<PathBuf>,
-    /// `read_iolog=FILE`: the log to replay.
-    pub read: Option<PathBuf>,
+    /// `read_iolog=FILE`: the log to replay (several, `a:b`, only to merge).
+    pub read: Vec<PathBuf>,
+    /// `merge_blktrace_file`: the blktrace traces of `read` are merged into
+    /// this file by time, which is then replayed (see `fio::blktrace`).
+    pub merge_file: Option<PathBuf>,
+    /// `merge_blktrace_scalars`: each trace's time in percent (100: as traced).
+    pub merge_scalars: Vec<u32>,
+    /// `merge_blktrace_iters`: how many times each trace repeats.
+    pub merge_iters: Vec<u32>,
     /// `replay_no_stall`: as fast as the queue allows, in order.
     pub no_stall: bool,
     /// `replay_redirect`: every I/O goes to this file or device instead.
@@ -43,7 +50,10 @@ impl Default for IoLogSpec {
     fn default() -> Self {
         IoLogSpec {
             write: None,
-            read: None,
+            read: Vec::new(),
+            merge_file: None,
+            merge_scalars: Vec::new(),
+            merge_iters: Vec::new(),
             no_stall: false,
             redirect: None,
             align: 0,
@@ -78,7 +88,7 @@ pub enum ReplayAction {
 impl IoLogSpec {
     /// Whether the job replays a log.
     pub fn replays(&self) -> bool {
-        self.read.is_some()
+        !self.read.is_empty()
     }
 
     /// The bytes the replay reads and writes.

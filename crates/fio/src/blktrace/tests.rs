@@ -83,3 +83,34 @@ fn bad_traces_are_named() {
     let e = parse(&discard, &IoLogSpec::default()).unwrap_err();
     assert!(e.contains("replay_skip=trim"), "{e}");
 }
+
+#[test]
+fn merging_orders_scales_and_repeats_the_traces() {
+    let read = QUEUE | TC_READ;
+    // Trace a: queued reads at 100 and 300 (its last event, a completion, at 400).
+    let mut a = event(100, 1, 4096, read, DEV, b"payload");
+    a.extend(event(300, 2, 4096, read, DEV, &[]));
+    a.extend(event(400, 0, 0, COMPLETE | TC_READ, DEV, &[]));
+    // Trace b: a queued write at 250, a notification left out.
+    let mut b = event(250, 3, 8192, QUEUE | TC_WRITE, DEV, &[]);
+    b.extend(event(260, 0, 0, QUEUE | TC_NOTIFY, DEV, &[]));
+    let merged = merge(&[a, b], &[50, 100], &[2, 1]).unwrap();
+    assert_eq!(merged.len() % HEADER, 0);
+    let times_and_sectors: Vec<(u64, u64)> = merged
+        .chunks(HEADER)
+        .map(|e| {
+            assert_eq!(&e[46..48], &[0, 0], "payloads are dropped");
+            let t = u64::from_le_bytes(e[8..16].try_into().unwrap());
+            let s = u64::from_le_bytes(e[16..24].try_into().unwrap());
+            (t, s)
+        })
+        .collect();
+    // a at half time: 50, 150, then again shifted by 400: 250, 350; b at 250
+    // (a tie goes to the earlier trace).
+    assert_eq!(
+        times_and_sectors,
+        [(50, 1), (150, 2), (250, 1), (250, 3), (350, 2)]
+    );
+    let (replayed, _) = parse(&merged, &IoLogSpec::default()).unwrap();
+    assert_eq!(replayed.ops.len(), 5);
+}
