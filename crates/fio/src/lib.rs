@@ -243,7 +243,8 @@ pub fn help() -> String {
          --version, --status-interval=T (ndjson: one JSON object per job and interval),\n\
          --eta=auto|always|never, --eta-interval, --eta-newline, --showcmd, --cmdhelp[=OPT],\n\
          --enghelp, --debug=CATS, --warnings-fatal, --bandwidth-log[=NAME], --inflate-log=FILE,\n\
-         --trigger-file, --trigger-timeout, --trigger=CMD, --aux-path, --max-jobs, --alloc-size.\n\
+         --trigger-file, --trigger-timeout, --trigger=CMD, --aux-path, --max-jobs, --alloc-size,\n\
+         --merge-blktrace-only.\n\
          Any other fio option is refused by name.\n\n\
          job options carried out:\n  {}\n",
         names.join(", ")
