@@ -115,6 +115,8 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
+    // `--status-interval` with `--output`: the documents so far, for the file.
+    let kept = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
     let measure = soak::Measure {
         kind: model::RunKind::Fio,
         groups: &parsed.groups,
@@ -127,14 +129,17 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
             interval: parsed.cli.eta_interval,
             newline: parsed.cli.eta_newline,
         },
-        watch: parsed
-            .cli
-            .status_interval
-            .map(|every| status::watcher(every, parsed.output_format.clone())),
+        watch: parsed.cli.status_interval.map(|every| {
+            let kept = parsed.output.as_ref().map(|_| std::sync::Arc::clone(&kept));
+            status::watcher(every, parsed.output_format.clone(), kept)
+        }),
         save: &save,
     };
     let triggered = extras::watch_trigger(&parsed.cli, crate::outcome::stop_on_signals()?);
-    let mut out = Output::default();
+    let mut out = Output {
+        status: kept,
+        ..Output::default()
+    };
     let summary = soak::run(&measure, plan, |done| {
         out.add(done, &parsed.output_format);
         if let Some(prefix) = &parsed.cli.bandwidth_log {
@@ -199,6 +204,8 @@ struct Output {
     normal: bool,
     terse: bool,
     list: String,
+    /// `--status-interval`'s documents so far, with `--output`.
+    status: std::sync::Arc<std::sync::Mutex<String>>,
 }
 
 impl Output {
@@ -249,6 +256,11 @@ impl Output {
             (Some(s), Some(p)) if self.terse => soak::soak_terse(s, p),
             _ => String::new(),
         };
-        format!("{}{list}{terse}{}", self.text, self.json_doc(summary, plan))
+        let status = self.status.lock().unwrap_or_else(|e| e.into_inner());
+        format!(
+            "{status}{}{list}{terse}{}",
+            self.text,
+            self.json_doc(summary, plan)
+        )
     }
 }

@@ -280,3 +280,28 @@ fn files_laid_out_are_fios() {
         assert_eq!(ours, fios, "{job}: diskbench's files vs fio's");
     }
 }
+
+/// Time-based jobs over a small file wrap around to its start: paced by a
+/// rate, the I/Os of a run are the rate times the runtime in both, and
+/// many times the file's blocks.
+#[test]
+fn time_based_jobs_wrap_around_as_fios() {
+    let jobs = [
+        "--rw=read --size=64k --rate_iops=200",
+        "--rw=randwrite --size=32k --bs=8k --rate_iops=100 --randrepeat=1",
+    ];
+    for job in jobs {
+        let args = format!("--name=a --ioengine=null --time_based --runtime=2 {job}");
+        let dir = real_dir();
+        let Some((fio, ours)) = both(dir.path(), &args) else {
+            return;
+        };
+        let ios = |c: &Counts| c[0].3 + c[0].5;
+        let (f, o) = (ios(&fio), ios(&ours));
+        assert!(o > 4 * 16, "{job}: {o} I/Os, the file wrapped around");
+        assert!(
+            f.abs_diff(o) * 100 <= 3 * f,
+            "{job}: fio {f} I/Os, diskbench {o}"
+        );
+    }
+}

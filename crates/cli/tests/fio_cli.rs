@@ -332,3 +332,26 @@ fn terse_versions_other_than_3_are_refused_by_name() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_of(&out).contains("version 4 is not carried out"));
 }
+
+#[test]
+fn status_interval_documents_go_to_the_output_file() {
+    let dir = real_dir();
+    let file = dir.path().join("out.json");
+    let output = format!("--output={}", file.display());
+    let args = [
+        "--status-interval=1",
+        "--output-format=json",
+        &output,
+        "--name=t",
+        "--ioengine=null",
+        "--size=1m",
+        "--rate_iops=500",
+        "--time_based",
+        "--runtime=3",
+    ];
+    let out = dfio(dir.path(), &args);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(stdout_of(&out), "", "everything went to the file");
+    let docs = documents(&std::fs::read_to_string(&file).unwrap());
+    assert!((3..=4).contains(&docs.len()), "{} documents", docs.len());
+}

@@ -31,8 +31,13 @@ struct State {
     printed: u64,
 }
 
-/// The live hook that prints the documents on stdout.
-pub fn watcher(interval: Duration, formats: Vec<OutputFormat>) -> crate::soak::Watch {
+/// The live hook that prints the documents on stdout, or with `--output`
+/// keeps them in `kept`, which goes to the file before the results.
+pub fn watcher(
+    interval: Duration,
+    formats: Vec<OutputFormat>,
+    kept: Option<Arc<Mutex<String>>>,
+) -> crate::soak::Watch {
     let interval_ms = (interval.as_millis() as u64).max(1);
     let state = Mutex::new(State::default());
     Arc::new(move |u: &LiveUpdate| {
@@ -41,6 +46,12 @@ pub fn watcher(interval: Duration, formats: Vec<OutputFormat>) -> crate::soak::W
             return;
         };
         let text = documents(&result, &formats, u.group);
+        if let Some(kept) = &kept {
+            kept.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push_str(&text);
+            return;
+        }
         let mut out = std::io::stdout().lock();
         // A closed stdout ends the run elsewhere (the final print); nothing to do here.
         let _ = out.write_all(text.as_bytes());
