@@ -27,8 +27,6 @@ struct State {
     jobs: Vec<JobResult>,
     /// Measured time of the group at which the next document is printed.
     next_due_ms: u64,
-    /// Documents printed so far.
-    printed: u64,
 }
 
 /// The live hook that prints the documents on stdout, or with `--output`
@@ -87,7 +85,6 @@ impl State {
         while self.next_due_ms <= elapsed_ms {
             self.next_due_ms += interval_ms;
         }
-        self.printed += 1;
         let mut result = u.result.clone();
         result.jobs.extend(self.jobs.iter().cloned());
         Some(result)
