@@ -266,7 +266,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         safety: Default::default(),
         faults: &args.faults.faults,
         global_options: &[],
-        progress: !args.json,
+        progress: crate::progress::Settings::shown(!args.json),
+        watch: None,
         save: &args.save,
     };
     let mut docs = Vec::new();

@@ -174,6 +174,9 @@ impl Plan {
     }
 }
 
+/// A second consumer of the runner's live seconds, shared by the runs of a soak.
+pub type Watch = std::sync::Arc<dyn Fn(&runner::LiveUpdate) + Send + Sync>;
+
 /// What to run, and how to keep it.
 pub struct Measure<'a> {
     pub kind: RunKind,
@@ -184,8 +187,10 @@ pub struct Measure<'a> {
     pub faults: &'a [model::FaultRule],
     /// fio's `[global]` options, for the JSON's `global options`.
     pub global_options: &'a [(String, String)],
-    /// Show the progress line (on a terminal).
-    pub progress: bool,
+    /// When to show the progress line.
+    pub progress: crate::progress::Settings,
+    /// Also receives the live seconds (fio's `--status-interval`), beside the history's writer.
+    pub watch: Option<Watch>,
     pub save: &'a SaveArgs,
 }
 
@@ -470,12 +475,8 @@ fn measure_once(
         allow_overwrite: m.safety.allow_overwrite,
         readonly: m.safety.readonly,
         stop: std::sync::Arc::clone(stop),
-        progress: if m.progress {
-            progress::bar(prefix)
-        } else {
-            None
-        },
-        live: hook,
+        progress: progress::bar(prefix, m.progress),
+        live: both_hooks(hook, m.watch.clone()),
         command_line: std::env::args().collect(),
         global_options: m.global_options.to_vec(),
         faults: m.faults.to_vec(),
@@ -492,6 +493,18 @@ fn measure_once(
         LiveWriter::finish,
     );
     (outcome, written)
+}
+
+/// The history's live hook and the command's own watcher, as one hook.
+fn both_hooks(history: Option<runner::LiveFn>, watch: Option<Watch>) -> Option<runner::LiveFn> {
+    match (history, watch) {
+        (h, None) => h,
+        (None, Some(w)) => Some(Box::new(move |u: &runner::LiveUpdate| w(u))),
+        (Some(h), Some(w)) => Some(Box::new(move |u: &runner::LiveUpdate| {
+            h(u);
+            w(u);
+        })),
+    }
 }
 
 /// Idles between runs; false when a signal came meanwhile.

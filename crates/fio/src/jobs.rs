@@ -383,6 +383,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
             if !output_opts::apply(spec, o)?
                 && !verify_opts::apply(spec, o)?
                 && !engine_opts::apply(spec, o)?
+                && !crate::iolog_opts::apply(spec, o)?
             {
                 unreachable!("{other:?} is applied in `apply`")
             }
@@ -607,6 +608,8 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
         let below = spec.offset_bytes / DIRECT_ALIGN_BYTES * DIRECT_ALIGN_BYTES;
         check_direct_alignment(&job, "offset", spec.offset_bytes, &format_size(below))?;
     }
+    // A replayed log names the file (or replay_redirect does).
+    let filename = crate::iolog_opts::finish(&mut spec)?.or(filename);
     let named = filename.is_some();
     spec.target = match filename {
         // fio prefixes the filename with the directory.

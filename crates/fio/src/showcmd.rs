@@ -44,6 +44,7 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     crate::fileopts::show(job, &mut opts);
     crate::verify_opts::show(job, &mut opts);
     crate::engine_opts::show(job, &mut opts);
+    crate::iolog_opts::show(job, &mut opts);
     unit_opts(job, &mut opts);
     let words: Vec<String> = opts
         .into_iter()

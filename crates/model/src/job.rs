@@ -557,6 +557,9 @@ pub struct JobSpec {
     pub uring: crate::memory::UringOptions,
     /// The options as the user gave them, in order: echoed as fio's `job options`.
     pub options: Vec<(String, String)>,
+    /// `write_iolog`, `read_iolog` and the replay options.
+    #[serde(default)]
+    pub iolog: crate::iolog::IoLogSpec,
 }
 
 /// fio's default seed when `randrepeat=1`.
@@ -623,6 +626,7 @@ impl JobSpec {
             iomem: Default::default(),
             uring: Default::default(),
             options: Vec::new(),
+            iolog: Default::default(),
         }
     }
 

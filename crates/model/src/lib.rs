@@ -15,6 +15,7 @@ pub mod fio_plat;
 pub mod histogram;
 pub mod history;
 pub mod imported;
+pub mod iolog;
 pub mod job;
 pub mod memory;
 pub mod placement;

@@ -600,15 +600,10 @@ fn plan_clone(
                 spec.name
             )));
         }
-        let blocks = (size / spec.bs_bytes).max(1);
         CloneFiles {
             paths: Vec::new(),
             files: Vec::new(),
-            regions: vec![Region {
-                base: spec.offset_bytes,
-                blocks,
-                block_bytes: spec.bs_bytes,
-            }],
+            regions: null_regions(spec, clone, size),
             mem_align: 64,
             set: None,
         }
@@ -664,6 +659,29 @@ fn plan_clone(
         job_stop: None,
         file_set: files.set,
     })
+}
+
+/// The null engine's "files": fio lays out `nrfiles` of them (each `size`
+/// split evenly, or `filesize`) and does I/O in whole blocks of each, even
+/// with no data behind them, so `size=1m nrfiles=3` reads 3 x 340 KiB
+/// (1020 KiB) and `nrfiles=3 filesize=128k` reads 384 KiB, as with real files.
+fn null_regions(spec: &JobSpec, clone: u32, size: u64) -> Vec<Region> {
+    let nrfiles = match &spec.target {
+        model::FileTarget::Generated { nrfiles, .. } => (*nrfiles).max(1) as usize,
+        model::FileTarget::Named(_) => 1,
+    };
+    let lengths = match spec.file_options.filesize {
+        Some(_) => fileset::lengths(spec, clone, nrfiles),
+        None => vec![(0, size / nrfiles as u64); nrfiles],
+    };
+    lengths
+        .into_iter()
+        .map(|(_, io_bytes)| Region {
+            base: spec.offset_bytes,
+            blocks: (io_bytes / spec.bs_bytes).max(1),
+            block_bytes: spec.bs_bytes,
+        })
+        .collect()
 }
 
 /// The engine that ran a job: the one asked for, unless a fallback was recorded.

@@ -14,6 +14,7 @@
 //! through [`paced`], chosen once per job by the precomputed `plain` flag.
 
 mod fileops;
+mod iolog;
 mod paced;
 mod phase;
 mod queue;
@@ -148,6 +149,25 @@ struct Worker<'a> {
     reported_ios: u64,
     /// Seconds of the series already reported as progress.
     series_seen: usize,
+    /// `read_iolog`: the log being replayed; `write_iolog`: the log written.
+    replay: Option<iolog::Replayer>,
+    iolog_out: Option<iolog::IoLogOut>,
+}
+
+/// The names `write_iolog` gives the clone's files: their paths, or for
+/// the null engine (no files) fio's names of them (`JOB.CLONE.FILE`).
+fn file_names(plan: &WorkerPlan) -> Vec<String> {
+    match plan.engine_cfg.paths.is_empty() {
+        false => plan
+            .engine_cfg
+            .paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+        true => (0..plan.regions.len())
+            .map(|i| format!("{}.{}.{i}", plan.spec.name, plan.clone))
+            .collect(),
+    }
 }
 
 /// A worker's life, phase by phase (see `phase` for the table of what is
@@ -181,6 +201,11 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
     }
     if let Some(logs) = w.logs.take() {
         if let Err(e) = logs.finish(end) {
+            error.get_or_insert(in_job(e.into()));
+        }
+    }
+    if let Some(out) = w.iolog_out.take() {
+        if let Err(e) = out.finish(&shared.clock, end) {
             error.get_or_insert(in_job(e.into()));
         }
     }
@@ -234,7 +259,11 @@ impl<'a> Worker<'a> {
         let runtime_ticks = spec.runtime.map(ticks);
         let ramp = (!spec.ramp_time.is_zero()).then(|| ticks(spec.ramp_time));
         let mut phase = Phase::begin(start, ramp, runtime_ticks);
-        let budget = paced::byte_budget(&spec, plan.io_budget, gen.is_plain());
+        let replay = iolog::Replayer::new(&spec, start);
+        let budget = match replay {
+            Some(_) => spec.iolog.bytes(),
+            None => paced::byte_budget(&spec, plan.io_budget, gen.is_plain()),
+        };
         let files = fileops::FileOps::new(plan.file_set.take(), &spec, budget);
         let pace = paced::Pace::new(&spec, clock, start, gen.is_plain(), Rng::new(seed ^ 0x7a7e));
         let complete_max = spec.iodepth_batch_complete_max as usize;
@@ -248,11 +277,18 @@ impl<'a> Worker<'a> {
                 failure.get_or_insert(e);
                 None
             });
+        let iolog_out =
+            iolog::IoLogOut::open(&spec, file_names(&plan), start).unwrap_or_else(|e| {
+                failure.get_or_insert(RunError::in_job(&spec.name, RunError::from(e)));
+                None
+            });
         if failure.is_some() {
             phase.stop(Stop::Setup);
         }
         Worker {
-            plain: gen.is_plain() && pace.is_none() && verify.is_none(),
+            plain: gen.is_plain() && pace.is_none() && verify.is_none() && replay.is_none(),
+            replay,
+            iolog_out,
             verify,
             pace,
             // Floors apply to the measured phase only.
@@ -350,7 +386,9 @@ impl<'a> Worker<'a> {
         loop {
             self.issue(freed_at.take())?;
             if self.in_flight == 0 {
-                if let Some(until) = self.pace.as_mut().and_then(|p| p.wait_until.take()) {
+                let paced = self.pace.as_mut().and_then(|p| p.wait_until.take());
+                let replayed = self.replay.as_mut().and_then(|r| r.wait_until.take());
+                if let Some(until) = paced.or(replayed) {
                     self.sleep_until(until);
                     continue;
                 }
