@@ -1,5 +1,8 @@
 //! What one worker records while it runs: per direction, counts and
-//! slat/clat/lat histograms; per second, a point of the series.
+//! slat/clat/lat histograms; per second, a point of the series and, when a
+//! live listener asked for them (`RunOptions::live_latency`), that second's
+//! latency histograms. Those cost a second histogram update per I/O, so a
+//! run nobody watches live does not pay for them.
 
 use crate::clock::Clock;
 use model::{DepthStats, DirStats, Direction, Histogram, SeriesPoint};
@@ -10,13 +13,19 @@ pub struct Recorder {
     pub depth: DepthStats,
     pub series: Vec<SeriesPoint>,
     current: SeriesPoint,
+    /// The total latency (read, write) of the I/Os completed in the second
+    /// under way, when live latencies are wanted.
+    second_latency: Option<[Histogram; 2]>,
+    /// Closed seconds' latencies not yet handed to the live listener, each
+    /// with its second's `start_ms` (as the series point's).
+    pub latency_seconds: Vec<(u64, [Histogram; 2])>,
     start_tick: u64,
     next_boundary: u64,
     second_ticks: u64,
 }
 
 impl Recorder {
-    pub fn new(clock: &Clock, start_tick: u64, with_slat: bool) -> Recorder {
+    pub fn new(clock: &Clock, start_tick: u64, with_slat: bool, live_latency: bool) -> Recorder {
         let dir = || DirStats {
             slat: with_slat.then(Histogram::new),
             ..DirStats::default()
@@ -27,6 +36,8 @@ impl Recorder {
             depth: DepthStats::default(),
             series: Vec::new(),
             current: SeriesPoint::default(),
+            second_latency: live_latency.then(|| [Histogram::new(), Histogram::new()]),
+            latency_seconds: Vec::new(),
             start_tick,
             next_boundary: start_tick + second_ticks,
             second_ticks,
@@ -49,6 +60,10 @@ impl Recorder {
             self.current.duration_ms = 1000;
             self.series.push(self.current);
             self.current = SeriesPoint::default();
+            if let Some(second) = &mut self.second_latency {
+                let closed = std::mem::replace(second, [Histogram::new(), Histogram::new()]);
+                self.latency_seconds.push((index * 1000, closed));
+            }
             self.next_boundary += self.second_ticks;
         }
     }
@@ -67,6 +82,9 @@ impl Recorder {
         d.bytes += bytes;
         d.clat.record(clat_ns);
         d.lat.record(lat_ns);
+        if let Some(second) = &mut self.second_latency {
+            second[dir as usize].record(lat_ns);
+        }
         match dir {
             Direction::Read => {
                 self.current.read_ios += 1;
