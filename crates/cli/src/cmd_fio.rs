@@ -21,6 +21,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         repeat,
         safety,
         faults,
+        metrics,
     } = match crate::history::split_own_args(args.clone()) {
         Ok(split) => split,
         Err(e) => {
@@ -64,7 +65,11 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         print!("{}", fio::showcmd(&parsed.groups));
         return Ok(Exit::Ok);
     }
-    let plan = match repeat.plan() {
+    // Bound before anything runs: a port in use is a usage error.
+    let started = repeat
+        .plan()
+        .and_then(|plan| Ok((plan, metrics.start("fio", &save.tags)?)));
+    let (plan, metrics) = match started {
         Ok(p) => p,
         Err(e) => {
             if wants_json {
@@ -87,6 +92,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         global_options: &parsed.global_options,
         progress: true,
         save: &save,
+        metrics: metrics.as_ref(),
     };
     let mut out = Output::default();
     let summary = soak::run(&measure, plan, |done| {

@@ -58,6 +58,8 @@ pub struct RunArgs {
     profile_args: profiles::ProfileArgs,
     #[command(flatten)]
     faults: crate::history::FaultArgs,
+    #[command(flatten)]
+    metrics: crate::metrics::MetricsArgs,
 }
 
 /// `--size`, checked here so a bad value is named as `run` spells it, not
@@ -244,7 +246,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
-    let plan = match args.repeat.plan() {
+    // Bound before anything runs: a port in use is a usage error.
+    let started = args
+        .repeat
+        .plan()
+        .and_then(|plan| Ok((plan, args.metrics.start("run", &args.save.tags)?)));
+    let (plan, metrics) = match started {
         Ok(p) => p,
         Err(e) => {
             eprintln!("diskbench run: {e}");
@@ -282,6 +289,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         global_options: &[],
         progress: !args.json,
         save: &args.save,
+        metrics: metrics.as_ref(),
     };
     let mut docs = Vec::new();
     let summary = soak::run(&measure, plan, |done| {
