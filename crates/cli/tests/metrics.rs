@@ -283,8 +283,8 @@ fn a_scrape_while_fio_runs_is_valid_and_has_the_jobs_iops() {
     }
 }
 
-/// Prometheus' HTTP API: the query's result vector.
-fn query(prometheus: SocketAddr, promql: &str) -> Vec<serde_json::Value> {
+/// Prometheus' HTTP API: the query's answer (`status`, `data.result`, ...).
+fn query(prometheus: SocketAddr, promql: &str) -> serde_json::Value {
     let escaped: String = promql
         .bytes()
         .map(|b| match b {
@@ -293,12 +293,35 @@ fn query(prometheus: SocketAddr, promql: &str) -> Vec<serde_json::Value> {
         })
         .collect();
     match get(prometheus, &format!("/api/v1/query?query={escaped}")) {
-        Ok((200, body)) => {
-            let v: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
-            v["data"]["result"].as_array().cloned().unwrap_or_default()
-        }
-        _ => Vec::new(),
+        Ok((_, body)) => serde_json::from_str(&body).unwrap_or_default(),
+        Err(_) => serde_json::Value::Null,
     }
+}
+
+/// The PromQL of the Grafana dashboard's panels and variables, with its
+/// variables as "everything".
+fn dashboard_queries() -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../contrib/grafana/diskbench.json");
+    let text = std::fs::read_to_string(path).expect("contrib/grafana/diskbench.json");
+    let dashboard: serde_json::Value = serde_json::from_str(&text).expect("the dashboard's JSON");
+    let mut queries = Vec::new();
+    for panel in dashboard["panels"].as_array().unwrap() {
+        for target in panel["targets"].as_array().into_iter().flatten() {
+            queries.extend(target["expr"].as_str().map(str::to_string));
+        }
+    }
+    for variable in dashboard["templating"]["list"].as_array().unwrap() {
+        // label_values(SELECTOR, label) is Grafana's, not PromQL: its selector is.
+        let definition = variable["definition"].as_str().unwrap_or_default();
+        if let Some(inner) = definition.strip_prefix("label_values(") {
+            queries.push(inner[..inner.rfind(',').unwrap()].to_string());
+        }
+    }
+    queries
+        .iter()
+        .map(|q| q.replace("$instance", ".*").replace("$job_name", ".*"))
+        .collect()
 }
 
 #[test]
@@ -342,7 +365,11 @@ fn prometheus_scrapes_the_jobs_iops() {
     let mut prometheus = Killed(prometheus);
     let deadline = Instant::now() + Duration::from_secs(25);
     let found = loop {
-        let found = query(web, "diskbench_iops{job_name=\"live\"}");
+        let answer = query(web, "diskbench_iops{job_name=\"live\"}");
+        let found = answer["data"]["result"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         if !found.is_empty() || Instant::now() > deadline {
             break found;
         }
@@ -361,4 +388,11 @@ fn prometheus_scrapes_the_jobs_iops() {
     assert_eq!(series["metric"]["label_provider"], "test", "{series}");
     let iops: f64 = series["value"][1].as_str().unwrap().parse().unwrap();
     assert!((iops - RATE_IOPS).abs() < RATE_IOPS * 0.1, "{series}");
+    // The dashboard's queries are PromQL this Prometheus runs.
+    let queries = dashboard_queries();
+    assert!(queries.len() >= 10, "{queries:?}");
+    for q in queries {
+        let answer = query(web, &q);
+        assert_eq!(answer["status"], "success", "{q}: {answer}");
+    }
 }

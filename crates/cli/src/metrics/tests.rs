@@ -273,29 +273,7 @@ fn a_new_group_ends_the_live_figures_of_the_last_and_a_run_ends_them_all() {
     // Not a soak: no planned runs.
     assert!(!text.contains("diskbench_soak_planned_runs"), "{text}");
 
-    let mut result = RunResult::default();
-    let mut a = model::JobResult::empty(&job("a", RwMode::Read), 0, 1);
-    a.read.ios = 3000;
-    a.read.runtime_ns = 2_000_000_000;
-    a.read.lat.record(5_000);
-    let clone = a.clone();
-    result.jobs = vec![a, clone];
-    let verdict = report::soak::JobVerdict {
-        name: "a".into(),
-        runs: 3,
-        cliff: report::cliff::CliffReport {
-            detected: true,
-            at_run: Some(2),
-            before_iops: 3000.0,
-            after_iops: 1000.0,
-            drop_pct: 66.0,
-            ..Default::default()
-        },
-        steady: None,
-        recovery: None,
-        confirmed: true,
-    };
-    state.run_finished(&result, &[verdict]);
+    state.run_finished(&finished_run(), &[cliff_verdict()]);
     let text = state.render(now);
     assert!(!text.contains("diskbench_iops{"), "{text}");
     assert!(text.contains("diskbench_running 0"), "{text}");
@@ -320,6 +298,160 @@ fn a_new_group_ends_the_live_figures_of_the_last_and_a_run_ends_them_all() {
         value(&text, "diskbench_cliff_drop_ratio{job_name=\"a\"}"),
         Some(0.66)
     );
+}
+
+/// A finished run of job "a": two entries (clones without group_reporting).
+fn finished_run() -> RunResult {
+    let mut result = RunResult::default();
+    let mut a = model::JobResult::empty(&job("a", RwMode::Read), 0, 1);
+    a.read.ios = 3000;
+    a.read.runtime_ns = 2_000_000_000;
+    a.read.lat.record(5_000);
+    let clone = a.clone();
+    result.jobs = vec![a, clone];
+    result
+}
+
+/// Job "a" lost 66% of its IOPS in run 2.
+fn cliff_verdict() -> report::soak::JobVerdict {
+    report::soak::JobVerdict {
+        name: "a".into(),
+        runs: 3,
+        cliff: report::cliff::CliffReport {
+            detected: true,
+            at_run: Some(2),
+            before_iops: 3000.0,
+            after_iops: 1000.0,
+            drop_pct: 66.0,
+            ..Default::default()
+        },
+        steady: None,
+        recovery: None,
+        confirmed: true,
+    }
+}
+
+/// Every family the endpoint has, with its type: a soak's run, live and finished.
+fn every_family() -> Vec<(String, String)> {
+    let mut state = State::new(
+        Identity {
+            command: "fio",
+            labels: Vec::new(),
+        },
+        0.0,
+    );
+    state.run_started(Some("s"), 2, Some(3));
+    let now = Instant::now();
+    let jobs = [job("a", RwMode::RandRw)];
+    update(
+        &mut state,
+        0,
+        &jobs,
+        &[point(0, 0, 0, 10)],
+        &[latency(0, 0, 0, &[10])],
+        now,
+    );
+    let live = state.render(now);
+    state.run_finished(&finished_run(), &[cliff_verdict()]);
+    let finished = state.render(now);
+    let mut families: Vec<(String, String)> = format!("{live}{finished}")
+        .lines()
+        .filter_map(|l| l.strip_prefix("# TYPE "))
+        .filter_map(|l| l.split_once(' '))
+        .map(|(n, k)| (n.to_string(), k.to_string()))
+        .collect();
+    families.sort();
+    families.dedup();
+    families
+}
+
+/// The Grafana dashboard (contrib/grafana) asks only for series the
+/// endpoint serves, and only for tables and columns the history has: a
+/// renamed metric or column cannot leave it behind.
+#[test]
+fn the_grafana_dashboard_reads_what_diskbench_serves_and_keeps() {
+    let dashboard: serde_json::Value =
+        serde_json::from_str(include_str!("../../../../contrib/grafana/diskbench.json")).unwrap();
+    let families = every_family();
+    let serves = |name: &str| {
+        families.iter().any(|(family, kind)| {
+            name == family
+                || (kind == "summary"
+                    && [family.clone() + "_sum", family.clone() + "_count"]
+                        .contains(&name.to_string()))
+        })
+    };
+    let mut promql = Vec::new();
+    let mut sql = Vec::new();
+    for panel in dashboard["panels"].as_array().unwrap() {
+        for target in panel["targets"].as_array().into_iter().flatten() {
+            promql.extend(target["expr"].as_str().map(str::to_string));
+            sql.extend(target["rawSql"].as_str().map(str::to_string));
+        }
+    }
+    for variable in dashboard["templating"]["list"].as_array().unwrap() {
+        let query = variable["definition"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        match variable["datasource"]["type"].as_str() {
+            Some("prometheus") => promql.push(query),
+            Some("grafana-postgresql-datasource") => sql.push(query),
+            _ => {}
+        }
+    }
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let asked: Vec<String> = promql
+        .iter()
+        .flat_map(|q| words(q))
+        .filter(|w| w.starts_with("diskbench_"))
+        .collect();
+    assert!(asked.len() >= 15, "{asked:?}");
+    for name in &asked {
+        assert!(
+            serves(name),
+            "the dashboard asks for {name}, which diskbench does not serve: {families:?}"
+        );
+    }
+    for family in [
+        "diskbench_iops",
+        "diskbench_latency_seconds",
+        "diskbench_soak_run",
+        "diskbench_cliff_detected",
+    ] {
+        assert!(
+            asked.iter().any(|a| a == family),
+            "the dashboard does not show {family}"
+        );
+    }
+    let schema = include_str!("../../../store/src/schema.rs");
+    let tables = [("r", "runs"), ("ls", "live_series"), ("l", "labels")];
+    assert!(sql.len() >= 4, "{sql:?}");
+    for query in &sql {
+        for word in words(query) {
+            let Some((alias, column)) = word.split_once('.') else {
+                continue;
+            };
+            if tables.iter().any(|(a, _)| *a == alias) {
+                let declared = schema.contains(&format!("\n    {column} "))
+                    || schema.contains(&format!("ADD COLUMN {column} "));
+                assert!(declared, "{word} is not a column of the history: {query}");
+            }
+        }
+        for (_, table) in tables {
+            if query.contains(&format!(" {table} ")) {
+                assert!(
+                    schema.contains(&format!("CREATE TABLE {table} (")),
+                    "{table}"
+                );
+            }
+        }
+    }
 }
 
 fn respond(head: &str) -> String {
