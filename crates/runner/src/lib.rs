@@ -76,8 +76,8 @@ pub struct RunOptions {
     /// the next call but never a measurement.
     pub live: Option<LiveFn>,
     /// Also hand the live hook each second's latency histograms
-    /// ([`LiveUpdate::latencies`]): one more histogram update per I/O, so
-    /// only for a listener that shows latency while the run goes on.
+    /// ([`LiveUpdate::latencies`]): two histogram copies per worker and
+    /// second, so only for a listener that shows latency as the run goes on.
     pub live_latency: bool,
     pub command_line: Vec<String>,
     /// fio's `[global]` options, carried into the result for its JSON.

@@ -60,7 +60,7 @@ fn live_latencies_are_each_seconds_own_ios() {
 }
 
 /// Without `live_latency` the hook gets its points and no latencies (and
-/// the workers keep no second histogram).
+/// the workers copy no histogram).
 #[test]
 fn live_latencies_only_when_asked() {
     let seen: Arc<Mutex<(usize, usize)>> = Arc::default();
