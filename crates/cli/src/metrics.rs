@@ -83,7 +83,8 @@ impl MetricsArgs {
         let served = Arc::clone(&state);
         http::serve(listener, exposition::CONTENT_TYPE, move || {
             lock(&served).render(Instant::now())
-        });
+        })
+        .map_err(|e| format!("cannot start the metrics server's thread: {e}"))?;
         eprintln!("diskbench: live metrics at http://{addr}/metrics");
         Ok(Some(Metrics { state }))
     }

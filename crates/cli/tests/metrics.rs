@@ -283,6 +283,64 @@ fn a_scrape_while_fio_runs_is_valid_and_has_the_jobs_iops() {
     }
 }
 
+/// The address is bound before anything runs: one in use, or not an
+/// address, is a usage error at once, before any I/O (a JSON document for
+/// `--output-format=json`, no table for `run`).
+#[test]
+fn a_port_in_use_or_a_bad_address_is_a_usage_error_before_the_run() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let taken = taken.local_addr().map(|a| (taken, a)).unwrap();
+    let job = [
+        "--name=long",
+        "--ioengine=null",
+        "--size=64m",
+        "--time_based",
+        "--runtime=60",
+    ];
+    for (addr, says) in [
+        (taken.1.to_string(), "in use"),
+        ("localhost".to_string(), "give HOST:PORT"),
+    ] {
+        let started = Instant::now();
+        let out = diskbench()
+            .args(["fio", "--no-save", "--output-format=json"])
+            .arg(format!("--metrics-listen={addr}"))
+            .args(job)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{addr}: {err}");
+        assert!(
+            err.contains(says) && err.contains("--metrics-listen"),
+            "{addr}: {err}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{addr}: it ran"
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(doc["diskbench"]["failure"]["kind"], "usage", "{doc}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = diskbench()
+        .args(["run", "--quick", "--no-save", "--metrics-listen"])
+        .arg(taken.1.to_string())
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("diskbench run: cannot serve metrics on"),
+        "{err}"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 /// Prometheus' HTTP API: the query's answer (`status`, `data.result`, ...).
 fn query(prometheus: SocketAddr, promql: &str) -> serde_json::Value {
     let escaped: String = promql

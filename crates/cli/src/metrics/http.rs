@@ -25,7 +25,7 @@ pub fn serve(
     listener: TcpListener,
     content_type: &'static str,
     render: impl Fn() -> String + Send + 'static,
-) -> std::thread::JoinHandle<()> {
+) -> std::io::Result<std::thread::JoinHandle<()>> {
     std::thread::Builder::new()
         .name("metrics-http".into())
         .spawn(move || {
@@ -34,7 +34,6 @@ pub fn serve(
                 let _ = answer(stream, content_type, &render);
             }
         })
-        .expect("spawning the metrics server's thread")
 }
 
 fn answer(

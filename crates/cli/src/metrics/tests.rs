@@ -501,7 +501,7 @@ fn the_server_answers_over_tcp_after_a_silent_client() {
     use std::io::{Read, Write};
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
-    http::serve(listener, exposition::CONTENT_TYPE, || "up 1\n".to_string());
+    http::serve(listener, exposition::CONTENT_TYPE, || "up 1\n".to_string()).unwrap();
     let _silent = std::net::TcpStream::connect(addr).unwrap();
     let started = Instant::now();
     let mut client = std::net::TcpStream::connect(addr).unwrap();
