@@ -32,6 +32,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         repeat,
         safety,
         faults,
+        metrics,
     } = match crate::history::split_own_args(args.clone()) {
         Ok(split) => split,
         Err(e) => {
@@ -101,7 +102,11 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         return Ok(Exit::Ok);
     }
     extras::debug_notes(&parsed.cli, &parsed.groups);
-    let plan = match repeat.plan() {
+    // Bound before anything runs: a port in use is a usage error.
+    let started = repeat
+        .plan()
+        .and_then(|plan| Ok((plan, metrics.start("fio", &save.tags)?)));
+    let (plan, metrics) = match started {
         Ok(p) => p,
         Err(e) => {
             if wants_json {
@@ -134,6 +139,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
             status::watcher(every, parsed.output_format.clone(), kept)
         }),
         save: &save,
+        metrics: metrics.as_ref(),
     };
     let triggered = extras::watch_trigger(&parsed.cli, crate::outcome::stop_on_signals()?);
     let mut out = Output {

@@ -58,6 +58,8 @@ pub struct RunArgs {
     profile_args: profiles::ProfileArgs,
     #[command(flatten)]
     faults: crate::history::FaultArgs,
+    #[command(flatten)]
+    metrics: crate::metrics::MetricsArgs,
 }
 
 /// `--size`, checked here so a bad value is named as `run` spells it, not
@@ -234,7 +236,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         Ok(g) => g,
         Err(e) => return usage(e.to_string()),
     };
-    let plan = match args.repeat.plan() {
+    // Bound before anything runs: a port in use is a usage error.
+    let started = args
+        .repeat
+        .plan()
+        .and_then(|plan| Ok((plan, args.metrics.start("run", &args.save.tags)?)));
+    let (plan, metrics) = match started {
         Ok(p) => p,
         Err(e) => return usage(e.to_string()),
     };
@@ -269,6 +276,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         progress: crate::progress::Settings::shown(!args.json),
         watch: None,
         save: &args.save,
+        metrics: metrics.as_ref(),
     };
     let mut docs = Vec::new();
     let summary = soak::run(&measure, plan, |done| {

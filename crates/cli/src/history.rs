@@ -156,7 +156,7 @@ fn parse_price(text: &str) -> Result<f64, String> {
 
 /// The diskbench flags taken out of a fio-style command line; the others
 /// say whether they take a value. The first [`SAVE_FLAGS`] are the history's.
-const FLAGS: [(&str, bool); 17] = [
+const FLAGS: [(&str, bool); 18] = [
     ("--db", true),
     ("--no-save", false),
     ("--label", true),
@@ -174,6 +174,7 @@ const FLAGS: [(&str, bool); 17] = [
     ("--allow-mounted-write", false),
     ("--readonly", false),
     ("--inject-fault", true),
+    ("--metrics-listen", true),
 ];
 const SAVE_FLAGS: usize = 6;
 
@@ -189,6 +190,8 @@ struct OwnOnly {
     safety: SafetyArgs,
     #[command(flatten)]
     faults: FaultArgs,
+    #[command(flatten)]
+    metrics: crate::metrics::MetricsArgs,
 }
 
 /// What a measuring command may write beyond its own test files.
@@ -227,6 +230,7 @@ pub struct OwnArgs {
     pub repeat: RepeatArgs,
     pub safety: SafetyArgs,
     pub faults: FaultArgs,
+    pub metrics: crate::metrics::MetricsArgs,
 }
 
 /// Splits diskbench's own flags (history: `--db PATH` or `--db=PATH`,
@@ -241,6 +245,7 @@ pub fn split_own_args(args: Vec<String>) -> Result<OwnArgs, String> {
         repeat: parsed.repeat,
         safety: parsed.safety,
         faults: parsed.faults,
+        metrics: parsed.metrics,
     })
 }
 
@@ -478,6 +483,10 @@ Repetition (a soak: each run is saved as it finishes, its per-second series whil
   --max-duration DURATION     the longest an --until-* soak may go on
   --recovery-check DURATION   when a cliff was found: idle this long, run once
                               more, and report how much came back
+
+Live metrics (Prometheus' text format, while the runs go on):
+  --metrics-listen ADDR       serve them at http://ADDR/metrics, e.g. 127.0.0.1:9464
+                              (:9464 every interface; port 0 any free one)
 
 Safety (diskbench writes only what it created unless told otherwise):
   --allow-destructive         write to a block device (fio: allow it in the job)

@@ -20,6 +20,7 @@ mod cmd_show;
 mod history;
 mod import;
 mod live;
+mod metrics;
 mod outcome;
 mod profiles;
 mod progress;

@@ -11,7 +11,8 @@
 //! from 1. Both commands run the same loop ([`run`]) and differ only in how
 //! they print a run, so a soak means the same thing for both. Each soak
 //! ends with each job's lowest, median and highest figures across its runs
-//! ([`spread`]), in every output form.
+//! ([`spread`]), in every output form. With `--metrics-listen` the runs
+//! are also shown live ([`crate::metrics`]).
 
 pub mod spread;
 
@@ -192,6 +193,8 @@ pub struct Measure<'a> {
     /// Also receives the live seconds (fio's `--status-interval`), beside the history's writer.
     pub watch: Option<Watch>,
     pub save: &'a SaveArgs,
+    /// `--metrics-listen`: the endpoint that shows the runs as they go.
+    pub metrics: Option<&'a crate::metrics::Metrics>,
 }
 
 /// One run that just ended, for the command to print.
@@ -345,11 +348,17 @@ pub fn run(
             _ if recovering.is_some() => format!("run {k} (recovery)"),
             _ => format!("run {k}"),
         });
+        if let Some(metrics) = m.metrics {
+            metrics.run_started(soak.as_ref(), plan.and_then(|p| p.runs));
+        }
         let (outcome, written) = measure_once(m, &stop, &mut ws, soak.clone(), prefix);
         if recovering.is_none() {
             tracker.add(k, &outcome.result);
             verdicts = tracker.verdicts();
             spreads.add(&outcome.result);
+        }
+        if let Some(metrics) = m.metrics {
+            metrics.run_finished(&outcome.result, &verdicts);
         }
         let failed = outcome.failure.is_some();
         let (more, recover_next) = match (failed, recovering) {
@@ -462,13 +471,14 @@ fn measure_once(
     soak: Option<SoakRef>,
     prefix: Option<String>,
 ) -> (RunOutcome, crate::live::Written) {
-    let (writer, hook) = match m.save.no_save {
+    let (writer, history_hook) = match m.save.no_save {
         true => (None, None),
         false => {
             let (w, h) = LiveWriter::start(m.kind, m.save, soak);
             (Some(w), Some(h))
         }
     };
+    let metrics_hook = m.metrics.map(crate::metrics::Metrics::hook);
     let opts = RunOptions {
         allow_destructive: m.allow_destructive,
         allow_mounted_write: m.safety.allow_mounted_write,
@@ -476,7 +486,14 @@ fn measure_once(
         readonly: m.safety.readonly,
         stop: std::sync::Arc::clone(stop),
         progress: progress::bar(prefix, m.progress),
-        live: both_hooks(hook, m.watch.clone()),
+        live: runner::fan_out(
+            history_hook
+                .into_iter()
+                .chain(metrics_hook)
+                .chain(m.watch.clone().map(watcher_hook))
+                .collect(),
+        ),
+        live_latency: m.metrics.is_some(),
         command_line: std::env::args().collect(),
         global_options: m.global_options.to_vec(),
         faults: m.faults.to_vec(),
@@ -495,16 +512,9 @@ fn measure_once(
     (outcome, written)
 }
 
-/// The history's live hook and the command's own watcher, as one hook.
-fn both_hooks(history: Option<runner::LiveFn>, watch: Option<Watch>) -> Option<runner::LiveFn> {
-    match (history, watch) {
-        (h, None) => h,
-        (None, Some(w)) => Some(Box::new(move |u: &runner::LiveUpdate| w(u))),
-        (Some(h), Some(w)) => Some(Box::new(move |u: &runner::LiveUpdate| {
-            h(u);
-            w(u);
-        })),
-    }
+/// The command's own watcher (shared by the runs of a soak) as one run's hook.
+fn watcher_hook(watch: Watch) -> runner::LiveFn {
+    Box::new(move |u: &runner::LiveUpdate| watch(u))
 }
 
 /// Idles between runs; false when a signal came meanwhile.

@@ -14,6 +14,7 @@ mod error;
 mod files;
 mod fileset;
 pub mod guard;
+mod live;
 mod logs;
 pub mod offsets;
 pub mod probe;
@@ -25,6 +26,7 @@ mod worker;
 
 pub use error::{IoError, RunError};
 pub use files::{remove_test_dirs, Workspace};
+pub use live::{fan_out, LiveLatency};
 
 use clock::Clock;
 use diskstats::DiskWatch;
@@ -73,6 +75,10 @@ pub struct RunOptions {
     /// workers finish a second, so a slow consumer (the history) can delay
     /// the next call but never a measurement.
     pub live: Option<LiveFn>,
+    /// Also hand the live hook each second's latency histograms
+    /// ([`LiveUpdate::latencies`]): two histogram copies per worker and
+    /// second, so only for a listener that shows latency as the run goes on.
+    pub live_latency: bool,
     pub command_line: Vec<String>,
     /// fio's `[global]` options, carried into the result for its JSON.
     pub global_options: Vec<(String, String)>,
@@ -91,6 +97,7 @@ impl Default for RunOptions {
             stop: Arc::new(AtomicBool::new(false)),
             progress: None,
             live: None,
+            live_latency: false,
             command_line: Vec::new(),
             global_options: Vec::new(),
             faults: Vec::new(),
@@ -110,6 +117,9 @@ pub struct LiveUpdate<'a> {
     pub jobs: &'a [JobSpec],
     /// The new seconds, each with its job's position in `jobs` and its clone.
     pub points: &'a [model::LivePoint],
+    /// The same seconds' latency histograms, when `RunOptions::live_latency`
+    /// asked for them (else empty).
+    pub latencies: &'a [LiveLatency],
 }
 
 pub struct Progress<'a> {
@@ -382,6 +392,7 @@ fn run_group(
             || opts.progress.is_some()
             || watch.steady.iter().any(Option::is_some))
         .then(|| Mutex::new(Vec::new())),
+        live_latency: (opts.live.is_some() && opts.live_latency).then(|| Mutex::new(Vec::new())),
     };
     let planned = group
         .iter()
@@ -550,6 +561,11 @@ fn pass_live(
     if points.is_empty() {
         return;
     }
+    // Taken after the points, as each worker pushes them before its points:
+    // a second's latencies come with its point or one update before it.
+    let latencies = shared.live_latency.as_ref().map_or(Vec::new(), |l| {
+        std::mem::take(&mut *l.lock().unwrap_or_else(|e| e.into_inner()))
+    });
     for p in &points {
         if let Some(Some(w)) = watch.steady.get_mut(p.job as usize) {
             w.add(&p.point);
@@ -577,6 +593,7 @@ fn pass_live(
             group: gid,
             jobs,
             points: &points,
+            latencies: &latencies,
         });
     }
 }

@@ -87,6 +87,9 @@ pub struct Shared {
     /// worker-second, nothing per I/O) and drained by the runner's thread;
     /// `None` when nobody listens.
     pub live: Option<Mutex<Vec<LivePoint>>>,
+    /// Each worker's finished seconds' latencies, as `live`; `None` unless
+    /// the live listener asked for them (`RunOptions::live_latency`).
+    pub live_latency: Option<Mutex<Vec<crate::LiveLatency>>>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -316,7 +319,7 @@ impl<'a> Worker<'a> {
                 n => n.min(depth),
             } as usize,
             gen,
-            rec: Recorder::new(clock, start, asynchronous),
+            rec: Recorder::new(clock, start, asynchronous, shared.live_latency.is_some()),
             slots: vec![Slot::default(); depth as usize],
             free: (0..depth).rev().collect(),
             batch: Vec::with_capacity(depth as usize),
@@ -418,7 +421,12 @@ impl<'a> Worker<'a> {
     fn check_time(&mut self, now: u64) {
         let clock = &self.shared.clock;
         if self.phase.tick(now, self.runtime_ticks) == Tick::RampEnded {
-            self.rec = Recorder::new(clock, now, self.asynchronous);
+            self.rec = Recorder::new(
+                clock,
+                now,
+                self.asynchronous,
+                self.shared.live_latency.is_some(),
+            );
             self.series_seen = 0;
             self.cpu_start = sys::thread_usage();
             self.floors = RateFloors::new(&self.plan.spec, clock, now);
@@ -470,11 +478,22 @@ impl<'a> Worker<'a> {
     }
 
     /// Hands the seconds closed since the last call to the live listener.
-    fn publish_seconds(&self) {
+    fn publish_seconds(&mut self) {
+        let (group, job) = self.plan.place;
+        if let Some(live) = &self.shared.live_latency {
+            let fresh = std::mem::take(&mut self.rec.latency_seconds);
+            let mut pending = live.lock().unwrap_or_else(|e| e.into_inner());
+            pending.extend(fresh.into_iter().map(|(start_ms, lat)| crate::LiveLatency {
+                group,
+                job,
+                clone: self.plan.clone,
+                start_ms,
+                lat,
+            }));
+        }
         let Some(live) = &self.shared.live else {
             return;
         };
-        let (group, job) = self.plan.place;
         let fresh = &self.rec.series[self.series_seen.min(self.rec.series.len())..];
         let mut pending = live.lock().unwrap_or_else(|e| e.into_inner());
         pending.extend(fresh.iter().map(|&point| LivePoint {
