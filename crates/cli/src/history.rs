@@ -89,6 +89,7 @@ impl TagArgs {
             result,
             soak: None,
             state: Default::default(),
+            uuid: String::new(),
         }
     }
 }

@@ -61,6 +61,9 @@ fn a_run_comes_back_as_it_went_in() {
     let id = store.save(&rec).unwrap();
     let back = store.get(id).unwrap();
     rec.id = id;
+    // The history gave the run its global id.
+    assert_eq!(back.uuid.len(), 36, "{}", back.uuid);
+    rec.uuid = back.uuid.clone();
     assert_eq!(back, rec);
     // The histograms survive: percentiles over runs can be computed from them.
     let clat = &back.result.jobs[0].read.clat;

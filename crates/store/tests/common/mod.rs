@@ -36,6 +36,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             cpu_model: "Virtual CPU".into(),
             cpus: 2,
             mem_bytes: 4 << 30,
+            ..HostInfo::default()
         },
         targets: vec![TargetInfo {
             path: "/mnt/data".into(),
@@ -102,6 +103,7 @@ pub fn record(kind: RunKind, labels: &[(&str, &str)], result: RunResult) -> RunR
         result,
         soak: None,
         state: Default::default(),
+        uuid: String::new(),
     }
 }
 
