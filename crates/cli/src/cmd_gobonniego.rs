@@ -157,10 +157,7 @@ fn save_runs(
             text,
             document: own,
         });
-        let none = crate::live::Written {
-            id: None,
-            store: None,
-        };
+        let none = crate::live::Written::none();
         let kind = model::RunKind::GoBonnieGo;
         exit = crate::history::save_run(kind, &result, None, none, save, exit).0;
     }

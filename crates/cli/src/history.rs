@@ -21,9 +21,11 @@ use store::Store;
 /// Which history database to use.
 #[derive(Args, Clone, Debug, Default)]
 pub struct DbArgs {
-    /// History database [default: $DISKBENCH_DB, else $XDG_DATA_HOME/diskbench/history.sqlite3,
+    /// History database: a file, or a shared PostgreSQL one
+    /// (postgresql://USER@HOST[:PORT]/DB[?sslmode=verify-full&sslrootcert=FILE])
+    /// [default: $DISKBENCH_DB, else $XDG_DATA_HOME/diskbench/history.sqlite3,
     /// else ~/.local/share/diskbench/history.sqlite3]
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH|URL")]
     pub db: Option<PathBuf>,
 }
 
@@ -347,8 +349,12 @@ pub fn save_run(
         eprintln!("diskbench: nothing was measured, so nothing was saved");
         return (exit, None);
     }
+    // The run's global id, the live row's if there is one: a run kept
+    // locally because the server went away keeps it, so `sync` completes
+    // that row instead of saving the run twice.
     let record = RunRecord {
         soak,
+        uuid: live.uuid.clone(),
         ..args.tags.record(kind, result.clone())
     };
     let store = match live.store {
@@ -360,12 +366,17 @@ pub fn save_run(
             Some(id) => store.finish_live(id, &record)?,
             None => store.save(&record)?,
         };
-        Ok((id, store.path().to_path_buf()))
+        Ok((id, store))
     });
     match saved {
-        Ok((id, path)) => {
-            eprintln!("saved as run {id} in {}", path.display());
+        Ok((id, mut store)) => {
+            eprintln!("saved as run {id} in {}", store.path().display());
+            crate::offline::send_pending(&mut store);
             (exit, Some(id))
+        }
+        Err(e) if crate::offline::is_server(&args.db) => {
+            let exit = crate::offline::keep_locally(&record, &args.db, &e);
+            (exit, None)
         }
         Err(e) => {
             eprintln!("diskbench: not saved: {e:#}; the results above are complete");
@@ -423,10 +434,7 @@ impl Workload {
 /// when nothing was measured (nothing is saved, and it is said). Returns
 /// the exit code to end with.
 pub fn save_workload(workload: Option<Workload>, args: &SaveArgs, exit: Exit) -> Exit {
-    let none = Written {
-        id: None,
-        store: None,
-    };
+    let none = Written::none();
     match workload {
         _ if args.no_save => exit,
         None => {

@@ -484,13 +484,7 @@ fn measure_once(
     // Dropping the options drops the hook, which ends the writer.
     drop(opts);
     progress::clear();
-    let written = writer.map_or(
-        crate::live::Written {
-            id: None,
-            store: None,
-        },
-        LiveWriter::finish,
-    );
+    let written = writer.map_or_else(crate::live::Written::none, LiveWriter::finish);
     (outcome, written)
 }
 

@@ -375,3 +375,47 @@ fn a_writer_role_saves_but_cannot_read_or_remove() {
     assert_eq!(owner.get(mine).unwrap().labels["who"], "writer");
     assert_eq!(owner.get(id).unwrap().state, RunState::Saved);
 }
+
+/// Fifty connections saving at once into one PostgreSQL history: every run
+/// there once; the time each save took is printed (not asserted: a shared
+/// machine is too noisy for a threshold).
+#[test]
+fn fifty_concurrent_writers_into_postgresql() {
+    let Some(both) = Both::new() else { return };
+    let db = both.pg.create_db("fifty").unwrap();
+    let url = both.pg.url(&db);
+    Store::open(&url).unwrap();
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(50));
+    let threads: Vec<_> = (0..50)
+        .map(|t| {
+            let (url, barrier) = (url.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                let mut store = Store::open(&url).unwrap();
+                barrier.wait();
+                (0..4)
+                    .map(|i| {
+                        let r = record(RunKind::Fio, &[("w", &t.to_string())], result("w", 500, i));
+                        let started = std::time::Instant::now();
+                        store.save(&r).unwrap();
+                        started.elapsed()
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let mut times: Vec<std::time::Duration> = threads
+        .into_iter()
+        .flat_map(|t| t.join().unwrap())
+        .collect();
+    times.sort();
+    let mean = times.iter().sum::<std::time::Duration>() / times.len() as u32;
+    eprintln!(
+        "time per saved run, 50 writers at once: mean {mean:?}, median {:?}, max {:?}",
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
+    let store = Store::open(&url).unwrap();
+    assert_eq!(store.count().unwrap(), 200);
+    let uuids = store.run_uuids().unwrap();
+    assert_eq!(uuids.len(), 200);
+}
