@@ -52,6 +52,20 @@ impl DbArgs {
     }
 }
 
+/// diskbench's command line as runs keep it, with the password of a
+/// PostgreSQL URL (`--db postgresql://user:secret@...`) left out: the
+/// history, its exports and reports never hold a password.
+pub fn command_line() -> Vec<String> {
+    std::env::args()
+        .map(|arg| match arg.find("postgres") {
+            Some(at) if store::is_url(&arg[at..]) => {
+                format!("{}{}", &arg[..at], store::redact_url(&arg[at..]))
+            }
+            _ => arg,
+        })
+        .collect()
+}
+
 /// What the user says about a run: labels and prices.
 #[derive(Args, Clone, Debug, Default)]
 pub struct TagArgs {
@@ -411,7 +425,7 @@ impl Workload {
         RunResult {
             schema_version: model::result::SCHEMA_VERSION,
             tool_version: runner::TOOL_VERSION.to_string(),
-            command_line: std::env::args().collect(),
+            command_line: command_line(),
             started_unix_ms: self.started_unix_ms,
             finished_unix_ms: crate::timefmt::now_ms(),
             host: runner::probe::host(),

@@ -476,7 +476,7 @@ fn measure_once(
             None
         },
         live: hook,
-        command_line: std::env::args().collect(),
+        command_line: crate::history::command_line(),
         global_options: m.global_options.to_vec(),
         faults: m.faults.to_vec(),
     };

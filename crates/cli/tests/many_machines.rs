@@ -316,4 +316,18 @@ fn an_unreachable_server_keeps_the_figures_locally_and_exits_1() {
         "{said}"
     );
     assert!(!said.contains("s3cret"), "{said}");
+    // Nor is it in the history, nor in what it exports.
+    let local = data.join("diskbench/history.sqlite3");
+    for id in ["1", "2"] {
+        let export = diskbench()
+            .args(["export", id, "--db"])
+            .arg(&local)
+            .output()
+            .unwrap();
+        assert!(export.status.success(), "{}", stderr_of(&export));
+        assert!(stdout_of(&export).contains("127.0.0.1"));
+        assert!(!stdout_of(&export).contains("s3cret"));
+    }
+    let raw = std::fs::read(&local).unwrap();
+    assert!(!raw.windows(6).any(|w| w == b"s3cret"));
 }

@@ -28,7 +28,7 @@ mod sync;
 
 pub use error::{RecordError, StoreError};
 pub use live::FOREIGN_SILENCE_MS;
-pub use postgres::{grant_writer_sql, is_url, PgTarget};
+pub use postgres::{grant_writer_sql, is_url, redact_url, PgTarget};
 pub use record::new_uuid;
 pub use schema::{APPLICATION_ID, LATEST_VERSION};
 pub use sync::Merged;

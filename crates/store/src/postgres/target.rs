@@ -73,7 +73,7 @@ pub fn is_url(text: &str) -> bool {
 }
 
 /// The URL as it may be shown: its password, if any, left out.
-pub(crate) fn redact(url: &str) -> String {
+pub fn redact(url: &str) -> String {
     let (head, query) = url
         .split_once('?')
         .map_or((url, None), |(h, q)| (h, Some(q)));
@@ -318,5 +318,26 @@ impl fmt::Debug for PgTarget {
             .field("sslmode", &self.sslmode)
             .field("sslrootcert", &self.sslrootcert)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_password_is_left_out_wherever_it_was() {
+        assert_eq!(
+            redact("postgresql://bench:s3cr@t@db.example:5433/fleet?sslmode=require"),
+            "postgresql://bench@db.example:5433/fleet?sslmode=require"
+        );
+        assert_eq!(
+            redact("postgres://db/fleet?password=s3cret&sslmode=disable"),
+            "postgres://db/fleet?sslmode=disable"
+        );
+        let t = PgTarget::parse("postgresql://u:p%40ss@h:1/d?sslmode=disable").unwrap();
+        assert_eq!(t.password(), Some("p@ss"));
+        assert_eq!(t.to_string(), "postgresql://u@h:1/d");
+        assert!(!format!("{t:?}").contains("p@ss"));
     }
 }
