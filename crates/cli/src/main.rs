@@ -162,7 +162,11 @@ fn main() -> ExitCode {
         Ok(code) => code.into(),
         Err(e) => {
             eprintln!("diskbench: {e:#}");
-            outcome::Exit::Runtime.into()
+            // A --db URL that cannot be read is the user's to fix: a usage error.
+            match e.downcast_ref::<store::StoreError>() {
+                Some(store::StoreError::BadUrl { .. }) => outcome::Exit::Usage.into(),
+                _ => outcome::Exit::Runtime.into(),
+            }
         }
     }
 }

@@ -330,4 +330,16 @@ fn an_unreachable_server_keeps_the_figures_locally_and_exits_1() {
     }
     let raw = std::fs::read(&local).unwrap();
     assert!(!raw.windows(6).any(|w| w == b"s3cret"));
+    // Reading from a URL that cannot be read: a usage error, with the fix.
+    let out = diskbench()
+        .args(["history", "--db", "postgresql://bench:s3cret@db:port/fleet"])
+        .output()
+        .unwrap();
+    let said = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("not a port") && said.contains("postgresql://USER@HOST"),
+        "{said}"
+    );
+    assert!(!said.contains("s3cret"), "{said}");
 }

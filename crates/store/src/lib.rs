@@ -1,11 +1,14 @@
-//! The history: every run diskbench measures (or imports) kept in an
-//! embedded SQLite database, so results outlive the terminal and runs of
-//! many days, disks and clouds can be compared later.
+//! The history: every run diskbench measures (or imports) kept in a
+//! database, so results outlive the terminal and runs of many days, disks,
+//! clouds and machines can be compared later.
 //!
-//! SQLite because it needs no server and one file is easy to copy; WAL mode
-//! and a busy timeout because several diskbench processes may finish at the
-//! same moment and none of them may lose its run; a versioned schema
-//! ([`schema`]) because the file outlives the program that made it.
+//! Two databases, one history: an embedded SQLite file (`sqlite`: no
+//! server, one file easy to copy), or PostgreSQL (`postgres`) when many
+//! machines write into one place. [`Store`] is written once over the
+//! `backend` traits, in SQL both understand (`dialect` holds what differs),
+//! with one versioned schema ([`schema`]) because the data outlives the
+//! program that made it. Runs carry global ids (UUIDs) so that `sync`
+//! copies each run between histories exactly once.
 //!
 //! A run is stored as its full `model::RunResult` in JSON (which carries the
 //! merged latency histograms of every job, so percentiles over many runs are
