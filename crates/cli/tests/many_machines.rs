@@ -173,12 +173,33 @@ fn fifty_writers_on_five_hosts_lose_nothing_and_compare_by_host() {
         .output()
         .unwrap();
     assert!(report.status.success(), "{}", stderr_of(&report));
+    let svg = dir.path().join("hosts.svg");
+    let chart = diskbench()
+        .args(["chart", "--by", "host", "--db", &url, "-o"])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(chart.status.success(), "{}", stderr_of(&chart));
+    assert!(svg.is_file());
+    // fio's JSON of run 3, imported back: a run of its own.
+    let fio_json = dir.path().join("run3.json");
+    let export = diskbench()
+        .args(["export", "3", "--format", "fio-json", "--db", &url])
+        .output()
+        .unwrap();
+    std::fs::write(&fio_json, &export.stdout).unwrap();
+    let import = diskbench()
+        .args(["import", "--db", &url])
+        .arg(&fio_json)
+        .output()
+        .unwrap();
+    assert!(import.status.success(), "{}", stderr_of(&import));
     let rm = diskbench()
         .args(["rm", "1", "--db", &url])
         .output()
         .unwrap();
     assert!(rm.status.success(), "{}", stderr_of(&rm));
-    assert_eq!(psql_count(&pg, &db, "SELECT count(*) FROM runs"), 57);
+    assert_eq!(psql_count(&pg, &db, "SELECT count(*) FROM runs"), 58);
 }
 
 /// Waits until `text` appears in the file `log`.

@@ -68,7 +68,33 @@ fn checked(what: &str, out: std::io::Result<Output>) -> Result<Output, String> {
     Ok(out)
 }
 
+/// The server [`PgServer::shared`] hands out while some test holds it.
+static SHARED: std::sync::Mutex<std::sync::Weak<PgServer>> =
+    std::sync::Mutex::new(std::sync::Weak::new());
+
 impl PgServer {
+    /// One server (without TLS) for the tests of a test binary that run at
+    /// the same time, each in a database of its own ([`PgServer::fresh_db`]):
+    /// started by the first, stopped when the last one drops it.
+    pub fn shared() -> Result<std::sync::Arc<PgServer>, String> {
+        let mut slot = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(server) = slot.upgrade() {
+            return Ok(server);
+        }
+        let server = std::sync::Arc::new(PgServer::start(false)?);
+        *slot = std::sync::Arc::downgrade(&server);
+        Ok(server)
+    }
+
+    /// A new empty database with a name no other test of this process
+    /// uses; returns its URL ([`PgServer::url`]).
+    pub fn fresh_db(&self) -> Result<String, String> {
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = self.create_db(&format!("t{}_{n}", std::process::id()))?;
+        Ok(self.url(&name))
+    }
+
     /// Starts a fresh cluster (with TLS when `tls`); `Err` says what is
     /// missing.
     pub fn start(tls: bool) -> Result<PgServer, String> {
