@@ -309,6 +309,7 @@ fn eight_processes_saving_at_once_lose_no_run() {
         let children: Vec<_> = (0..8)
             .map(|i| {
                 std::process::Command::new(&bin)
+                    .env("XDG_DATA_HOME", TEST_DATA_HOME)
                     .args(NULL_JOB)
                     .arg(format!("--label=proc={i}"))
                     .args(db_arg(db))

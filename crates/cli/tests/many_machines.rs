@@ -46,7 +46,8 @@ fn as_host(host: &str, dir: &Path, args: &str) -> Command {
     let mut c = Command::new("unshare");
     c.args(["--uts", "--mount", "sh", "-c", &script])
         .current_dir(dir)
-        .env("DISKBENCH_DB", TEST_DB);
+        .env("DISKBENCH_DB", TEST_DB)
+        .env("XDG_DATA_HOME", TEST_DATA_HOME);
     c
 }
 

@@ -36,7 +36,7 @@ pub enum StoreError {
     #[error("{path} is not a diskbench history database: it is not an SQLite file, or it is damaged ({message}); move it aside (a new one is then created), {ELSEWHERE}", path = .path.display())]
     NotADatabase { path: PathBuf, message: String },
 
-    #[error("{path} is an SQLite database of another program (it has the tables {tables}); diskbench leaves it alone: {ELSEWHERE}", path = .path.display())]
+    #[error("{path} is a database of another program (it has the tables {tables}); diskbench leaves it alone: {ELSEWHERE}", path = .path.display())]
     Foreign { path: PathBuf, tables: String },
 
     #[error("the history database {path} has schema version {found}, written by a newer diskbench (this one knows versions up to {supported}); the file was not changed: upgrade diskbench, {ELSEWHERE}", path = .path.display())]

@@ -85,6 +85,10 @@ impl Postgres {
     }
 
     /// Refuses a database of a newer diskbench, creates or upgrades ours.
+    /// Hosts starting at once queue on a session advisory lock taken before
+    /// the upgrade's transaction, so each looks at the tables only once the
+    /// one before it has committed (inside one transaction, a lock taken
+    /// late would leave it looking at the catalog as it was before).
     fn prepare(&mut self) -> Result<()> {
         let version = self.version()?;
         if version > LATEST_VERSION {
@@ -93,12 +97,24 @@ impl Postgres {
         if version == LATEST_VERSION {
             return Ok(());
         }
+        self.client
+            .execute("SELECT pg_advisory_lock($1)", &[&APPLICATION_ID])
+            .map_err(|e| classify(&self.target, e))?;
+        let upgraded = self.upgrade();
+        let unlocked = self
+            .client
+            .execute("SELECT pg_advisory_unlock($1)", &[&APPLICATION_ID]);
+        upgraded?;
+        unlocked.map_err(|e| classify(&self.target, e))?;
+        Ok(())
+    }
+
+    /// Brings the schema to [`LATEST_VERSION`] in one transaction (under
+    /// the advisory lock of [`Postgres::prepare`]).
+    fn upgrade(&mut self) -> Result<()> {
         let target = self.target.clone();
         let err = |e| classify(&target, e);
         let mut tx = self.client.transaction().map_err(err)?;
-        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&APPLICATION_ID])
-            .map_err(err)?;
-        // Read again under the lock: another host may have upgraded meanwhile.
         let row = tx
             .query_one(
                 "SELECT to_regclass('diskbench_schema') IS NOT NULL, to_regclass('runs') IS NOT NULL",
@@ -128,6 +144,9 @@ impl Postgres {
         };
         if version > LATEST_VERSION {
             return Err(newer(&target, version));
+        }
+        if version == LATEST_VERSION {
+            return Ok(());
         }
         for step in &MIGRATIONS[version.max(0) as usize..] {
             tx.batch_execute(&Dialect::Postgres.ddl(step))

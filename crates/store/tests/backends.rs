@@ -419,3 +419,33 @@ fn fifty_concurrent_writers_into_postgresql() {
     let uuids = store.run_uuids().unwrap();
     assert_eq!(uuids.len(), 200);
 }
+
+/// Two hosts opening a new PostgreSQL history at the same moment: while
+/// the first creates the tables (here, psql in its place, holding the
+/// upgrade lock), the second waits for it and then finds them; it must not
+/// look at the catalog as it was before it waited and take the new tables
+/// for another program's.
+#[test]
+fn a_history_created_while_waiting_for_the_lock_is_found() {
+    let Some(both) = Both::new() else { return };
+    let db = both.pg.create_db("first").unwrap();
+    let url = both.pg.url(&db);
+    let creator = {
+        let pg_db = db.clone();
+        let sql = format!(
+            "SELECT pg_advisory_lock({id}); BEGIN; \
+             CREATE TABLE runs (id BIGINT); \
+             CREATE TABLE diskbench_schema (version BIGINT NOT NULL, application_id BIGINT NOT NULL); \
+             INSERT INTO diskbench_schema VALUES ({latest}, {id}); \
+             SELECT pg_advisory_xact_lock({id}); SELECT pg_sleep(2); COMMIT;",
+            id = diskbench_store::APPLICATION_ID,
+            latest = diskbench_store::LATEST_VERSION
+        );
+        let pg = both.pg.psql_handle();
+        std::thread::spawn(move || pg.psql(&pg_db, &sql))
+    };
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let opened = Store::open(&url).map(|_| ()).map_err(|e| e.to_string());
+    creator.join().unwrap().unwrap();
+    opened.unwrap();
+}

@@ -232,18 +232,15 @@ impl PgServer {
 
     /// Runs SQL as the superuser in database `db`.
     pub fn psql(&self, db: &str, sql: &str) -> Result<String, String> {
-        let out = checked(
-            "psql",
-            Command::new(self.bin.join("psql"))
-                .args(["-h", "127.0.0.1", "-U", SUPERUSER, "-d", db])
-                .arg("-p")
-                .arg(self.port.to_string())
-                .args(["-v", "ON_ERROR_STOP=1", "-tA", "-c", sql])
-                .env("PGPASSWORD", PASSWORD)
-                .env("PGSSLMODE", "disable")
-                .output(),
-        )?;
-        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+        self.psql_handle().psql(db, sql)
+    }
+
+    /// What runs psql against this server, for another thread.
+    pub fn psql_handle(&self) -> Psql {
+        Psql {
+            bin: self.bin.clone(),
+            port: self.port,
+        }
     }
 
     /// A new empty database; returns its name.
@@ -263,6 +260,31 @@ impl PgServer {
     /// The URL of `db` without a password and without sslmode.
     pub fn bare_url(&self, user: &str, db: &str) -> String {
         format!("postgresql://{user}@127.0.0.1:{}/{db}", self.port)
+    }
+}
+
+/// psql as the superuser of one server (see [`PgServer::psql_handle`]).
+#[derive(Clone)]
+pub struct Psql {
+    bin: PathBuf,
+    port: u16,
+}
+
+impl Psql {
+    /// Runs SQL in database `db`; its output without alignment.
+    pub fn psql(&self, db: &str, sql: &str) -> Result<String, String> {
+        let out = checked(
+            "psql",
+            Command::new(self.bin.join("psql"))
+                .args(["-h", "127.0.0.1", "-U", SUPERUSER, "-d", db])
+                .arg("-p")
+                .arg(self.port.to_string())
+                .args(["-v", "ON_ERROR_STOP=1", "-tA", "-c", sql])
+                .env("PGPASSWORD", PASSWORD)
+                .env("PGSSLMODE", "disable")
+                .output(),
+        )?;
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
     }
 }
 
