@@ -365,3 +365,36 @@ fn an_unreachable_server_keeps_the_figures_locally_and_exits_1() {
     );
     assert!(!said.contains("s3cret"), "{said}");
 }
+
+#[test]
+fn grant_writer_prints_the_grants_and_refuses_a_file() {
+    let out = diskbench()
+        .args(["db", "grant-writer", "bench_writer"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let sql = stdout_of(&out);
+    assert!(
+        sql.contains("GRANT INSERT, UPDATE ON runs TO \"bench_writer\""),
+        "{sql}"
+    );
+    assert!(!sql.contains("DELETE ON runs"), "{sql}");
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("h.sqlite3");
+    diskbench()
+        .args(["fio", "--name=t", "--ioengine=null", "--size=1m", "--db"])
+        .arg(&file)
+        .assert()
+        .success();
+    let out = diskbench()
+        .args(["db", "grant-writer", "bench_writer", "--apply", "--db"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr_of(&out).contains("needs a PostgreSQL history"),
+        "{}",
+        stderr_of(&out)
+    );
+}

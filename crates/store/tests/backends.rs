@@ -6,7 +6,7 @@
 mod common;
 use common::*;
 use diskbench_store::{Filter, Store, StoreError};
-use model::{LivePoint, RunKind, RunRecord, RunState, SeriesPoint, SoakRef};
+use model::{RunKind, RunRecord, RunState, SoakRef};
 use testbed::postgres::{PgServer, PASSWORD};
 
 /// Opens a fresh, empty history of each kind in turn and runs `check` on it.
@@ -44,21 +44,6 @@ impl Both {
         for location in self.locations() {
             check(&location);
         }
-    }
-}
-
-fn point(second: u64, ios: u64) -> LivePoint {
-    LivePoint {
-        group: 0,
-        job: 0,
-        clone: 0,
-        point: SeriesPoint {
-            start_ms: second * 1000,
-            duration_ms: 1000,
-            read_ios: ios,
-            read_bytes: ios * 4096,
-            ..SeriesPoint::default()
-        },
     }
 }
 
@@ -116,8 +101,8 @@ fn live_then_whole(at: &str) {
         id: "20261124-020000-ab12".into(),
         run: 1,
     });
-    let id = store.begin_live(&start, 0, &[point(0, 10)]).unwrap();
-    store.append_live(id, None, &[point(1, 20)]).unwrap();
+    let id = store.begin_live(&start, 0, &[point(0, 0, 0, 10)]).unwrap();
+    store.append_live(id, None, &[point(0, 0, 1, 20)]).unwrap();
     let live = store.get(id).unwrap();
     assert_eq!(live.state, RunState::Running, "{at}");
     let ios: Vec<u64> = live.result.jobs[0]
@@ -359,10 +344,10 @@ fn a_writer_role_saves_but_cannot_read_or_remove() {
         .begin_live(
             &record(RunKind::Fio, &[], result("l", 0, 3)),
             0,
-            &[point(0, 1)],
+            &[point(0, 0, 0, 1)],
         )
         .unwrap();
-    writer.append_live(id, None, &[point(1, 2)]).unwrap();
+    writer.append_live(id, None, &[point(0, 0, 1, 2)]).unwrap();
     writer
         .finish_live(id, &record(RunKind::Fio, &[], result("l", 9, 3)))
         .unwrap();

@@ -336,6 +336,9 @@ fn a_version_1_database_opens_with_its_runs_intact() {
 
     // v2: the old runs belong to no soak and were saved whole.
     assert!(runs.iter().all(|r| r.soak.is_none() && r.state.is_saved()));
+    // v3: each old run got a global id of its own, kept from then on.
+    assert!(a.uuid.len() == 36 && b.uuid.len() == 36 && a.uuid != b.uuid);
+    assert_eq!(store.get(1).unwrap().uuid, a.uuid);
 
     // The upgraded file is the current version and takes new runs, soaks
     // and runs written while they go on.
