@@ -36,16 +36,24 @@ pub fn run(args: SyncArgs) -> anyhow::Result<Exit> {
         );
         return Ok(Exit::Usage);
     }
-    let local_path = args.db.path()?;
-    if local_path.to_str().is_some_and(store::is_url) {
-        eprintln!("diskbench sync: --db names the local history, a file; the server goes in --to or --from");
-        return Ok(Exit::Usage);
-    }
+    // The local history: --db, else $DISKBENCH_DB unless it names the
+    // server (a host that saves there keeps its local runs at the default).
+    let (local, create) = match store::locate(args.db.db.as_deref())? {
+        (p, _) if p.to_str().is_some_and(store::is_url) && args.db.db.is_none() => {
+            store::local_default()?
+        }
+        (p, _) if p.to_str().is_some_and(store::is_url) => {
+            eprintln!("diskbench sync: --db names the local history, a file; the server goes in --to or --from");
+            return Ok(Exit::Usage);
+        }
+        found => found,
+    };
     let server = Store::open(url)?;
     let name = server.path().display().to_string();
+    let open_local = |create| Store::open_as(&local, create, store::DEFAULT_BUSY_TIMEOUT);
     let (mut from, mut to, local_is_source) = match args.to {
-        Some(_) => (crate::history::open(&args.db)?, server, true),
-        None => (server, args.db.open()?, false),
+        Some(_) => (open_local(store::Create::Nothing)?, server, true),
+        None => (server, open_local(create)?, false),
     };
     let missing = from.missing_from(&to.run_uuids()?)?;
     let merged = to.merge(&missing)?;

@@ -375,13 +375,19 @@ pub fn save_run(
         Some(store) => Ok(store),
         None => args.db.open(),
     };
-    let saved = store.and_then(|mut store| {
+    let finish = |mut store: Store| -> anyhow::Result<(i64, Store)> {
         let id = match live.id {
             Some(id) => store.finish_live(id, &record)?,
             None => store.save(&record)?,
         };
         Ok((id, store))
-    });
+    };
+    // The live writer's connection may be one the server dropped during the
+    // run; a server that is back takes the run on a new connection.
+    let saved = match store.and_then(finish) {
+        Err(_) if crate::offline::is_server(&args.db) => args.db.open().and_then(finish),
+        saved => saved,
+    };
     match saved {
         Ok((id, mut store)) => {
             eprintln!("saved as run {id} in {}", store.path().display());

@@ -179,6 +179,10 @@ impl Writer<'_> {
         match self.try_flush(pending) {
             Ok(()) => true,
             Err(e) => {
+                // A connection the server dropped is not used again: the
+                // next flush opens a new one, so the run's live copy goes on
+                // once the server is back.
+                self.store = None;
                 if !self.warned {
                     self.warned = true;
                     eprintln!(

@@ -257,9 +257,12 @@ fn a_soak_outlives_its_server_and_every_run_arrives_once_after_sync() {
         .output()
         .unwrap();
     assert!(sync.status.success(), "{}", stderr_of(&sync));
+    // Again, as a host whose DISKBENCH_DB is the server: the local history
+    // is then the default file, where the soak kept its runs.
     let again = diskbench()
-        .args(["sync", "--to", &url, "--db"])
-        .arg(&local)
+        .args(["sync", "--to", &url])
+        .env("DISKBENCH_DB", &url)
+        .env("XDG_DATA_HOME", &data)
         .output()
         .unwrap();
     assert!(
@@ -396,5 +399,44 @@ fn grant_writer_prints_the_grants_and_refuses_a_file() {
         stderr_of(&out).contains("needs a PostgreSQL history"),
         "{}",
         stderr_of(&out)
+    );
+}
+
+#[test]
+fn a_server_back_before_the_run_ends_takes_the_run_itself() {
+    let Some(pg) = server() else { return };
+    let db = pg.create_db("back").unwrap();
+    let url = pg.url(&db);
+    let dir = real_dir();
+    let run = Command::new(assert_cmd::cargo::cargo_bin("diskbench"))
+        .args(QUICK.replace("runtime=1s", "runtime=4s").split_whitespace())
+        .args(["--db", &url])
+        .current_dir(dir.path())
+        .env("XDG_DATA_HOME", dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the run's live row is on the server, the server goes away for a second.
+    let until = Instant::now() + Duration::from_secs(10);
+    while pg.psql(&db, "SELECT count(*) FROM runs").ok().as_deref() != Some("1") {
+        assert!(Instant::now() < until, "no live row on the server");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    pg.kill().unwrap();
+    std::thread::sleep(Duration::from_secs(1));
+    pg.start_again().unwrap();
+    let out = run.wait_with_output().unwrap();
+    let said = stderr_of(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("saved as run 1 in postgresql://"), "{said}");
+    assert!(!said.contains("kept as run"), "{said}");
+    assert_eq!(
+        psql_count(
+            &pg,
+            &db,
+            "SELECT count(*) FROM runs WHERE live_host IS NULL"
+        ),
+        1
     );
 }
