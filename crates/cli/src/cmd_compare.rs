@@ -28,7 +28,8 @@ pub enum Format {
 
 #[derive(Args)]
 pub struct CompareArgs {
-    /// Group runs by these labels (comma-separated); default: runs with the same labels group together
+    /// Group runs by these labels (comma-separated; `host` is the machine a run ran on unless a
+    /// label says otherwise); default: runs with the same labels group together
     #[arg(long, value_delimiter = ',', value_name = "LABEL,...")]
     by: Vec<String>,
     /// How to print the comparison
@@ -46,7 +47,10 @@ pub struct CompareArgs {
 pub fn unknown_by_label(runs: &[RunRecord], by: &[String]) -> Option<String> {
     let known: std::collections::BTreeSet<&String> =
         runs.iter().flat_map(|r| r.labels.keys()).collect();
-    let missing = by.iter().find(|k| !known.contains(k))?;
+    // Every run has a host (see `compare::host_of`).
+    let missing = by
+        .iter()
+        .find(|k| !known.contains(k) && *k != compare::HOST)?;
     let list: Vec<&str> = known.iter().map(|k| k.as_str()).collect();
     let have = match list.is_empty() {
         true => "the selected runs have no labels (save runs with --label KEY=VALUE)".into(),

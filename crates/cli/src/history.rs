@@ -21,9 +21,11 @@ use store::Store;
 /// Which history database to use.
 #[derive(Args, Clone, Debug, Default)]
 pub struct DbArgs {
-    /// History database [default: $DISKBENCH_DB, else $XDG_DATA_HOME/diskbench/history.sqlite3,
+    /// History database: a file, or a shared PostgreSQL one
+    /// (postgresql://USER@HOST[:PORT]/DB[?sslmode=verify-full&sslrootcert=FILE])
+    /// [default: $DISKBENCH_DB, else $XDG_DATA_HOME/diskbench/history.sqlite3,
     /// else ~/.local/share/diskbench/history.sqlite3]
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH|URL")]
     pub db: Option<PathBuf>,
 }
 
@@ -48,6 +50,20 @@ impl DbArgs {
             store::DEFAULT_BUSY_TIMEOUT,
         )?)
     }
+}
+
+/// diskbench's command line as runs keep it, with the password of a
+/// PostgreSQL URL (`--db postgresql://user:secret@...`) left out: the
+/// history, its exports and reports never hold a password.
+pub fn command_line() -> Vec<String> {
+    std::env::args()
+        .map(|arg| match arg.find("postgres") {
+            Some(at) if store::is_url(&arg[at..]) => {
+                format!("{}{}", &arg[..at], store::redact_url(&arg[at..]))
+            }
+            _ => arg,
+        })
+        .collect()
 }
 
 /// What the user says about a run: labels and prices.
@@ -89,6 +105,7 @@ impl TagArgs {
             result,
             soak: None,
             state: Default::default(),
+            uuid: String::new(),
         }
     }
 }
@@ -351,25 +368,40 @@ pub fn save_run(
         eprintln!("diskbench: nothing was measured, so nothing was saved");
         return (exit, None);
     }
+    // The run's global id, the live row's if there is one: a run kept
+    // locally because the server went away keeps it, so `sync` completes
+    // that row instead of saving the run twice.
     let record = RunRecord {
         soak,
+        uuid: live.uuid.clone(),
         ..args.tags.record(kind, result.clone())
     };
     let store = match live.store {
         Some(store) => Ok(store),
         None => args.db.open(),
     };
-    let saved = store.and_then(|mut store| {
+    let finish = |mut store: Store| -> anyhow::Result<(i64, Store)> {
         let id = match live.id {
             Some(id) => store.finish_live(id, &record)?,
             None => store.save(&record)?,
         };
-        Ok((id, store.path().to_path_buf()))
-    });
+        Ok((id, store))
+    };
+    // The live writer's connection may be one the server dropped during the
+    // run; a server that is back takes the run on a new connection.
+    let saved = match store.and_then(finish) {
+        Err(_) if crate::offline::is_server(&args.db) => args.db.open().and_then(finish),
+        saved => saved,
+    };
     match saved {
-        Ok((id, path)) => {
-            eprintln!("saved as run {id} in {}", path.display());
+        Ok((id, mut store)) => {
+            eprintln!("saved as run {id} in {}", store.path().display());
+            crate::offline::send_pending(&mut store);
             (exit, Some(id))
+        }
+        Err(e) if crate::offline::is_server(&args.db) => {
+            let exit = crate::offline::keep_locally(&record, &args.db, &e);
+            (exit, None)
         }
         Err(e) => {
             eprintln!("diskbench: not saved: {e:#}; the results above are complete");
@@ -404,7 +436,7 @@ impl Workload {
         RunResult {
             schema_version: model::result::SCHEMA_VERSION,
             tool_version: runner::TOOL_VERSION.to_string(),
-            command_line: std::env::args().collect(),
+            command_line: command_line(),
             started_unix_ms: self.started_unix_ms,
             finished_unix_ms: crate::timefmt::now_ms(),
             host: runner::probe::host(),
@@ -427,10 +459,7 @@ impl Workload {
 /// when nothing was measured (nothing is saved, and it is said). Returns
 /// the exit code to end with.
 pub fn save_workload(workload: Option<Workload>, args: &SaveArgs, exit: Exit) -> Exit {
-    let none = Written {
-        id: None,
-        store: None,
-    };
+    let none = Written::none();
     match workload {
         _ if args.no_save => exit,
         None => {

@@ -4,6 +4,7 @@
 
 mod cmd_chart;
 mod cmd_compare;
+mod cmd_db;
 mod cmd_docs;
 mod cmd_export;
 mod cmd_fileserver;
@@ -17,10 +18,12 @@ mod cmd_report;
 mod cmd_rm;
 mod cmd_run;
 mod cmd_show;
+mod cmd_sync;
 mod history;
 mod import;
 mod live;
 mod metrics;
+mod offline;
 mod outcome;
 mod profiles;
 mod progress;
@@ -79,6 +82,10 @@ enum Command {
     Export(cmd_export::ExportArgs),
     /// Bring fio JSON and GoBonnieGo -json results into the history
     Import(cmd_import::ImportArgs),
+    /// Copy runs between the local history and a shared PostgreSQL one, each once
+    Sync(cmd_sync::SyncArgs),
+    /// Manage a shared PostgreSQL history: `db grant-writer ROLE`
+    Db(cmd_db::DbCommand),
     /// Compare groups of runs (by label): IOPS, Read MB/s, Write MB/s, p99, costs
     ///
     /// Like is compared with like: a column is averaged only over runs whose
@@ -175,12 +182,18 @@ fn main() -> ExitCode {
         Command::Rm(args) => cmd_rm::run(args),
         Command::Export(args) => cmd_export::run(args),
         Command::Import(args) => cmd_import::run(args),
+        Command::Sync(args) => cmd_sync::run(args),
+        Command::Db(args) => cmd_db::run(args),
     };
     match result {
         Ok(code) => code.into(),
         Err(e) => {
             eprintln!("diskbench: {e:#}");
-            outcome::Exit::Runtime.into()
+            // A --db URL that cannot be read is the user's to fix: a usage error.
+            match e.downcast_ref::<store::StoreError>() {
+                Some(store::StoreError::BadUrl { .. }) => outcome::Exit::Usage.into(),
+                _ => outcome::Exit::Runtime.into(),
+            }
         }
     }
 }

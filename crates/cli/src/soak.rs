@@ -494,7 +494,7 @@ fn measure_once(
                 .collect(),
         ),
         live_latency: m.metrics.is_some(),
-        command_line: std::env::args().collect(),
+        command_line: crate::history::command_line(),
         global_options: m.global_options.to_vec(),
         faults: m.faults.to_vec(),
     };
@@ -502,13 +502,7 @@ fn measure_once(
     // Dropping the options drops the hook, which ends the writer.
     drop(opts);
     progress::clear();
-    let written = writer.map_or(
-        crate::live::Written {
-            id: None,
-            store: None,
-        },
-        LiveWriter::finish,
-    );
+    let written = writer.map_or_else(crate::live::Written::none, LiveWriter::finish);
     (outcome, written)
 }
 

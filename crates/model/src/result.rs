@@ -63,6 +63,19 @@ pub struct HostInfo {
     pub cpu_model: String,
     pub cpus: u32,
     pub mem_bytes: u64,
+    /// `/etc/machine-id`: tells two machines apart when their hostnames
+    /// agree (every cloud image's `localhost`, `ubuntu`), so runs saved by
+    /// many hosts into one history stay apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_id: Option<String>,
+    /// Who made the machine, as its firmware says (`/sys/class/dmi/id/sys_vendor`):
+    /// the cloud on a cloud VM ("Amazon EC2", "Google", "DigitalOcean").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vendor: Option<String>,
+    /// The machine's model as its firmware says (`/sys/class/dmi/id/product_name`):
+    /// the instance type on EC2 ("m5.large"), the cloud's VM name elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product: Option<String>,
 }
 
 /// Facts about the place a run measured: enough to tell two disks apart later.
