@@ -65,6 +65,11 @@ pub struct TagArgs {
     /// Flat monthly price (provisioned IOPS, a VPS plan)
     #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
     pub price_month: Option<f64>,
+    /// The cloud volume under test, e.g. aws:gp2:100GiB, aws:gp3:500GiB:iops=6000:mbps=250,
+    /// azure:P10, gcp:pd-ssd:200GB (`diskbench volumes` lists them): its published model is
+    /// printed before the run and held against every figure after it
+    #[arg(long, value_name = "PROVIDER:TYPE[:SIZE][:iops=N][:mbps=N]", value_parser = crate::volume::parse_volume)]
+    pub volume: Option<model::volume::VolumeModel>,
 }
 
 impl TagArgs {
@@ -129,6 +134,9 @@ impl SaveArgs {
                 out.push(format!("{flag}={p}"));
             }
         }
+        if let Some(v) = &t.volume {
+            out.push(format!("--volume={}", v.spec));
+        }
         out
     }
 }
@@ -156,13 +164,14 @@ fn parse_price(text: &str) -> Result<f64, String> {
 
 /// The diskbench flags taken out of a fio-style command line; the others
 /// say whether they take a value. The first [`SAVE_FLAGS`] are the history's.
-const FLAGS: [(&str, bool); 17] = [
+const FLAGS: [(&str, bool); 18] = [
     ("--db", true),
     ("--no-save", false),
     ("--label", true),
     ("--price-gib-month", true),
     ("--price-per-million-ios", true),
     ("--price-month", true),
+    ("--volume", true),
     ("--runs", true),
     ("--duration", true),
     ("--pause", true),
@@ -175,7 +184,7 @@ const FLAGS: [(&str, bool); 17] = [
     ("--readonly", false),
     ("--inject-fault", true),
 ];
-const SAVE_FLAGS: usize = 6;
+const SAVE_FLAGS: usize = 7;
 
 /// Only diskbench's own flags, parsed by clap so they mean what they mean for `run`.
 #[derive(Parser)]

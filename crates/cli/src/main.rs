@@ -17,6 +17,7 @@ mod cmd_report;
 mod cmd_rm;
 mod cmd_run;
 mod cmd_show;
+mod cmd_volumes;
 mod history;
 mod import;
 mod live;
@@ -27,6 +28,7 @@ mod run_shape;
 mod selection;
 mod soak;
 mod timefmt;
+mod volume;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -91,6 +93,8 @@ enum Command {
     Report(cmd_report::ReportArgs),
     /// Write one of the report's charts as SVG or PNG
     Chart(cmd_chart::ChartArgs),
+    /// The cloud volume catalogue, or what one volume should deliver (--type, --size)
+    Volumes(cmd_volumes::VolumesArgs),
     /// Print shell completions (bash, zsh, fish, elvish, powershell)
     Completions(cmd_docs::CompletionsArgs),
     /// Print the man page (roff), or a subcommand's: `diskbench man run | man -l -`
@@ -148,6 +152,7 @@ fn main() -> ExitCode {
         Command::Rm(args) => cmd_rm::run(args),
         Command::Export(args) => cmd_export::run(args),
         Command::Import(args) => cmd_import::run(args),
+        Command::Volumes(args) => cmd_volumes::run(args),
     };
     match result {
         Ok(code) => code.into(),

@@ -257,6 +257,8 @@ pub struct Summary {
     pub until: Option<(bool, &'static str)>,
     /// Sentences about how the soak ended, for the text output.
     pub notes: Vec<String>,
+    /// Each job's cliff over the runs against the declared volume's (`--volume`).
+    pub volume_cliffs: Vec<model::volume::CliffVerdict>,
 }
 
 impl Summary {
@@ -270,6 +272,7 @@ impl Summary {
             spreads: Vec::new(),
             until: None,
             notes: Vec::new(),
+            volume_cliffs: Vec::new(),
         }
     }
 
@@ -319,6 +322,7 @@ pub fn run(
         eprintln!("warning: {w}");
     }
     let soak_id = plan.map(|_| new_soak_id());
+    let volume = crate::volume::VolumeContext::start(m);
     let started = Instant::now();
     let mut summary = Summary::new(soak_id.clone());
     let mut tracker = SoakTracker::default();
@@ -340,7 +344,8 @@ pub fn run(
             _ if recovering.is_some() => format!("run {k} (recovery)"),
             _ => format!("run {k}"),
         });
-        let (outcome, written) = measure_once(m, &stop, &mut ws, soak.clone(), prefix);
+        let (mut outcome, written) = measure_once(m, &stop, &mut ws, soak.clone(), prefix);
+        volume.annotate(&mut outcome.result);
         if recovering.is_none() {
             tracker.add(k, &outcome.result);
             verdicts = tracker.verdicts();
@@ -390,6 +395,10 @@ pub fn run(
         }
     }
     finish(&mut summary, plan, &verdicts, &spreads, started.elapsed());
+    if summary.soak.is_some() {
+        summary.volume_cliffs =
+            volume.soak_cliffs(&summary.verdicts, summary.elapsed.as_secs_f64());
+    }
     Ok(summary)
 }
 
@@ -557,6 +566,9 @@ pub fn list_text(s: &Summary) -> String {
     for note in &s.notes {
         out.push_str(&format!("Note: {note}.\n"));
     }
+    for c in &s.volume_cliffs {
+        out.push_str(&format!("Volume: {}: {}.\n", c.job, c.sentence));
+    }
     out
 }
 
@@ -645,6 +657,7 @@ pub fn soak_json(s: &Summary, plan: &Plan, docs: &[String]) -> String {
             })),
             "recovery_check_s": plan.recovery.map(|d| d.as_secs_f64()),
             "jobs": jobs,
+            "volume_cliffs": s.volume_cliffs,
         },
         "runs": runs,
     });
