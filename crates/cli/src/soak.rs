@@ -345,7 +345,7 @@ pub fn run(
             _ => format!("run {k}"),
         });
         let (mut outcome, written) = measure_once(m, &stop, &mut ws, soak.clone(), prefix);
-        volume.annotate(&mut outcome.result);
+        volume.annotate(&mut outcome.result, k > 1);
         if recovering.is_none() {
             tracker.add(k, &outcome.result);
             verdicts = tracker.verdicts();

@@ -58,7 +58,10 @@ impl VolumeContext {
     }
 
     /// Puts the volume's report into a finished run and prints its verdicts.
-    pub fn annotate(&self, result: &mut RunResult) {
+    /// `later_run`: a soak's run after its first, which starts with whatever
+    /// the runs before left in the bucket, so its own cliff is not held
+    /// against a full bucket's (the soak's verdict over all runs is).
+    pub fn annotate(&self, result: &mut RunResult, later_run: bool) {
         let device = result.targets.first().and_then(|t| t.device.clone());
         let mut detected = detect::detect(&detect::sysfs_root(), device.as_deref());
         if detected.device_bytes.is_none() {
@@ -87,7 +90,9 @@ impl VolumeContext {
                 .verdicts
                 .extend(predict::judge(m, &job.name, measured(job)));
         }
-        report.cliff = judge_jobs(m, &result.jobs);
+        if !later_run {
+            report.cliff = judge_jobs(m, &result.jobs);
+        }
         for v in &report.verdicts {
             eprintln!("volume: {}: {}", v.job, v.sentence);
         }
