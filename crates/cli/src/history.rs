@@ -153,7 +153,7 @@ pub fn parse_label(text: &str) -> Result<(String, String), String> {
     }
 }
 
-fn parse_price(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_price(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
         _ => Err(format!(

@@ -144,6 +144,28 @@ fn a_declared_volume_goes_into_the_json_and_the_history() {
         kept["result"]["volume"]["model"]["spec"], "aws:gp2:100GiB",
         "{kept}"
     );
+    // compare: the volume's cost at its burst and at its baseline.
+    let out = diskbench()
+        .args(["compare", "--by", "disk"])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    let text = stdout_of(&out);
+    assert!(text.contains("per IOPS sustained"), "{text}");
+    assert!(
+        text.contains("aws:gp2:100GiB: 10.00 USD a month, catalogue prices"),
+        "{text}"
+    );
+    let out = diskbench()
+        .args(["compare", "--by", "disk", "--price-gib-month", "0.2"])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    let text = stdout_of(&out);
+    assert!(
+        text.contains("20.00 USD a month, --price-* overrides"),
+        "{text}"
+    );
 }
 
 /// Ground truth: the testbed's bucket set to gp2 at 100 GiB time-scaled
@@ -159,6 +181,8 @@ fn the_soak_finds_the_cliff_the_headline_predicted_on_a_scaled_gp2() {
         testbed::skip(why);
         return;
     }
+    let dir = real_dir();
+    let db = dir.path().join("h.sqlite3");
     let name = format!("gtvol-{}", std::process::id());
     let tb = testbed::Testbed::up(&name, testbed::Limits::default())
         .unwrap_or_else(|e| panic!("testbed up: {e}"));
@@ -174,7 +198,13 @@ fn the_soak_finds_the_cliff_the_headline_predicted_on_a_scaled_gp2() {
         .command(assert_cmd::cargo::cargo_bin("diskbench"))
         .env("DISKBENCH_DB", TEST_DB)
         .env("DISKBENCH_SYSFS_ROOT", fixture_root("bare-metal"))
-        .args(["fio", "--name=gp2", "--output-format=json", "--no-save"])
+        .args([
+            "fio",
+            "--name=gp2",
+            "--output-format=json",
+            "--label=disk=gp2",
+        ])
+        .arg(format!("--db={}", db.display()))
         .arg(format!("--filename={}", tb.device()))
         .args([
             "--rw=randread",
@@ -214,4 +244,23 @@ fn the_soak_finds_the_cliff_the_headline_predicted_on_a_scaled_gp2() {
         v["sentence"].as_str().unwrap().contains("agrees with gp2"),
         "{v}"
     );
+    // compare prices the measured burst and the measured baseline.
+    let out = diskbench()
+        .args(["compare", "--by", "disk"])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    let text = stdout_of(&out);
+    eprintln!("{text}");
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("disk=gp2  aws:gp2"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    let (burst, sustained): (f64, f64) = (cells[4].parse().unwrap(), cells[5].parse().unwrap());
+    assert!((burst - 3000.0).abs() / 3000.0 <= 0.03, "{row}");
+    assert!((sustained - 300.0).abs() / 300.0 <= 0.03, "{row}");
+    let (per_burst, per_sustained): (f64, f64) =
+        (cells[6].parse().unwrap(), cells[7].parse().unwrap());
+    assert!((per_sustained / per_burst - 10.0).abs() < 0.5, "{row}");
 }

@@ -46,6 +46,12 @@ pub struct VolumePrice {
     pub capacity_month: f64,
     pub iops_month: f64,
     pub throughput_month: f64,
+    /// The IOPS and throughput (provider's unit) the IOPS and throughput
+    /// prices were applied to: what is provisioned above the included.
+    #[serde(default)]
+    pub billed_iops: f64,
+    #[serde(default)]
+    pub billed_throughput: f64,
     /// Per million I/O requests, where the provider charges them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_million_ios: Option<f64>,

@@ -332,6 +332,16 @@ fn price_of(
         iops_month: p.per_iops_month.unwrap_or(0.0) * above(iops, prov.iops_included),
         throughput_month: p.per_throughput_month.unwrap_or(0.0)
             * above(throughput, prov.throughput_included),
+        billed_iops: if p.per_iops_month.is_some() {
+            above(iops, prov.iops_included)
+        } else {
+            0.0
+        },
+        billed_throughput: if p.per_throughput_month.is_some() {
+            above(throughput, prov.throughput_included)
+        } else {
+            0.0
+        },
         per_million_ios: p.per_million_ios,
         ..VolumePrice::default()
     }
