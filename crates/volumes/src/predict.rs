@@ -424,3 +424,6 @@ pub fn instance_limit(
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests;
