@@ -12,6 +12,18 @@ fn fixture_root(name: &str) -> String {
     format!("{}/../../fixtures/sysfs/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `diskbench compare --by disk` on `db`, with `extra` flags: its stdout.
+fn compare(db: &std::path::Path, extra: &[&str]) -> String {
+    let out = diskbench()
+        .args(["compare", "--by", "disk"])
+        .args(extra)
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    stdout_of(&out)
+}
+
 #[test]
 fn volumes_lists_the_catalogue_and_one_volume_s_figures() {
     let out = diskbench().arg("volumes").output().unwrap();
@@ -145,23 +157,13 @@ fn a_declared_volume_goes_into_the_json_and_the_history() {
         "{kept}"
     );
     // compare: the volume's cost at its burst and at its baseline.
-    let out = diskbench()
-        .args(["compare", "--by", "disk"])
-        .arg(format!("--db={}", db.display()))
-        .output()
-        .unwrap();
-    let text = stdout_of(&out);
+    let text = compare(&db, &[]);
     assert!(text.contains("per IOPS sustained"), "{text}");
     assert!(
         text.contains("aws:gp2:100GiB: 10.00 USD a month, catalogue prices"),
         "{text}"
     );
-    let out = diskbench()
-        .args(["compare", "--by", "disk", "--price-gib-month", "0.2"])
-        .arg(format!("--db={}", db.display()))
-        .output()
-        .unwrap();
-    let text = stdout_of(&out);
+    let text = compare(&db, &["--price-gib-month", "0.2"]);
     assert!(
         text.contains("20.00 USD a month, --price-* overrides"),
         "{text}"
@@ -245,12 +247,7 @@ fn the_soak_finds_the_cliff_the_headline_predicted_on_a_scaled_gp2() {
         "{v}"
     );
     // compare prices the measured burst and the measured baseline.
-    let out = diskbench()
-        .args(["compare", "--by", "disk"])
-        .arg(format!("--db={}", db.display()))
-        .output()
-        .unwrap();
-    let text = stdout_of(&out);
+    let text = compare(&db, &[]);
     eprintln!("{text}");
     let row = text
         .lines()
