@@ -435,6 +435,8 @@ pub fn save_workload(workload: Option<Workload>, args: &SaveArgs, exit: Exit) ->
         id: None,
         store: None,
     };
+    let volume =
+        crate::volume::declared_only(args.tags.volume.as_ref(), workload.as_ref().map(|w| w.kind));
     match workload {
         _ if args.no_save => exit,
         None => {
@@ -443,7 +445,9 @@ pub fn save_workload(workload: Option<Workload>, args: &SaveArgs, exit: Exit) ->
         }
         Some(w) => {
             let kind = w.kind;
-            save_run(kind, &w.result(), None, none, args, exit).0
+            let mut result = w.result();
+            result.volume = volume;
+            save_run(kind, &result, None, none, args, exit).0
         }
     }
 }
@@ -474,6 +478,9 @@ History (diskbench's own flags, taken out before the fio options are read):
   --price-gib-month PRICE     price per GiB-month, for `diskbench compare`
   --price-per-million-ios PRICE
   --price-month PRICE         flat monthly price
+  --volume PROVIDER:TYPE[:SIZE][:iops=N][:mbps=N]
+                              the cloud volume under test, e.g. aws:gp2:100GiB:
+                              its model's prediction and verdicts (`diskbench volumes`)
 
 Repetition (a soak: each run is saved as it finishes, its per-second series while it runs):
   --runs N                    run the jobs N times

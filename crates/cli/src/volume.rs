@@ -21,6 +21,26 @@ pub fn parse_volume(text: &str) -> Result<VolumeModel, String> {
     volumes::resolve(&spec, volumes::Catalogue::builtin()).map_err(|e| e.to_string())
 }
 
+/// For the commands that measure in their own terms (ping, meta,
+/// fileserver, gobonniego): the declared model is kept with the run, but
+/// their figures are not fio jobs' and are not judged; said once.
+pub fn declared_only(
+    model: Option<&VolumeModel>,
+    kind: Option<model::RunKind>,
+) -> Option<VolumeReport> {
+    let m = model?;
+    let why = format!(
+        "{} measures in its own terms: its figures are kept with the volume's model but not held against it (use run or fio for verdicts)",
+        kind.map_or("this command", |k| k.name())
+    );
+    eprintln!("volume: {why}");
+    Some(VolumeReport {
+        model: Some(m.clone()),
+        warnings: vec![why],
+        ..VolumeReport::default()
+    })
+}
+
 /// The declared volume (or the detected machine) for the runs of one command.
 pub struct VolumeContext {
     model: Option<VolumeModel>,

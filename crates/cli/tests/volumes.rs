@@ -261,3 +261,31 @@ fn the_soak_finds_the_cliff_the_headline_predicted_on_a_scaled_gp2() {
         (cells[6].parse().unwrap(), cells[7].parse().unwrap());
     assert!((per_sustained / per_burst - 10.0).abs() < 0.5, "{row}");
 }
+
+/// ping, meta, fileserver and gobonniego measure in their own terms: the
+/// declared volume is kept with the run, and they say its figures are not
+/// judged, rather than taking --volume and ignoring it.
+#[test]
+fn a_workload_command_keeps_the_volume_and_says_it_does_not_judge() {
+    let dir = real_dir();
+    let db = dir.path().join("h.sqlite3");
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args(["ping", "-c", "2", ".", "--volume", "aws:gp3:100GiB"])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(err.contains("ping measures in its own terms"), "{err}");
+    let out = diskbench()
+        .args(["export", "1", "--format", "json"])
+        .arg(format!("--db={}", db.display()))
+        .output()
+        .unwrap();
+    let kept = json_of(&out);
+    assert_eq!(
+        kept["result"]["volume"]["model"]["spec"], "aws:gp3:100GiB",
+        "{kept}"
+    );
+}
