@@ -128,17 +128,37 @@ pub fn headline(m: &VolumeModel, p: &Prediction) -> String {
         }
     }
     if let Some(i) = &m.instance {
-        s.push_str(&format!(
-            "; instance {} allows {} IOPS, {} MB/s",
-            i.instance_type,
-            grouped(i.burst_iops.unwrap_or(i.baseline_iops)),
-            grouped(i.burst_bytes_per_sec.unwrap_or(i.baseline_bytes_per_sec) / 1e6)
-        ));
+        s.push_str(&instance_text(m, i));
     }
     s.push_str(&format!(
         " (published figures as of {}: {})",
         m.as_of, m.source
     ));
+    s
+}
+
+/// The instance's caps, and whether its baseline is below the volume's
+/// figures (then the instance's own burst, not the volume's, ends first).
+fn instance_text(m: &VolumeModel, i: &InstanceLimit) -> String {
+    let mut s = format!(
+        "; instance {} allows {} IOPS, {} MB/s",
+        i.instance_type,
+        grouped(i.burst_iops.unwrap_or(i.baseline_iops)),
+        grouped(i.burst_bytes_per_sec.unwrap_or(i.baseline_bytes_per_sec) / 1e6)
+    );
+    if let Some(minutes) = i.burst_minutes_per_day {
+        s.push_str(&format!(
+            " for {minutes:.0} min a day, {} IOPS, {} MB/s after",
+            grouped(i.baseline_iops),
+            grouped(i.baseline_bytes_per_sec / 1e6)
+        ));
+    }
+    let volume_iops = m
+        .burst
+        .map_or(m.baseline_iops, |b| b.ceiling.max(m.baseline_iops));
+    if i.baseline_iops < volume_iops || i.baseline_bytes_per_sec < m.baseline_bytes_per_sec {
+        s.push_str(" (below the volume's figures: the instance limits first)");
+    }
     s
 }
 

@@ -132,3 +132,22 @@ fn a_rate_limited_job_empties_the_bucket_later_and_refill_is_bucket_over_baselin
     assert_eq!(span(2000.0), "33 min 20 s");
     assert_eq!(span(18000.0), "5 h 0 min");
 }
+
+#[test]
+fn the_headline_names_the_instance_s_daily_burst_and_when_it_limits_first() {
+    let mut m = model("aws:gp3:500GiB:iops=16000");
+    m.instance = Some(InstanceLimit {
+        instance_type: "m5.large".into(),
+        baseline_iops: 3600.0,
+        baseline_bytes_per_sec: 81.25e6,
+        burst_iops: Some(18750.0),
+        burst_bytes_per_sec: Some(593.75e6),
+        burst_minutes_per_day: Some(30.0),
+        source: String::new(),
+    });
+    let h = headline(&m, &predict(&m, None));
+    assert!(
+        h.contains("instance m5.large allows 18,750 IOPS, 594 MB/s for 30 min a day, 3,600 IOPS, 81 MB/s after (below the volume's figures: the instance limits first)"),
+        "{h}"
+    );
+}
