@@ -13,6 +13,31 @@ use crate::selection::{load_or_exit, Selection};
 use clap::{Args, ValueEnum};
 use model::RunRecord;
 use report::compare;
+use report::volume_cost;
+
+/// Prices that replace the volume catalogue's for the volume cost table.
+#[derive(Args)]
+pub struct VolumePriceArgs {
+    /// For runs saved with --volume: price per GiB-month instead of the catalogue's
+    #[arg(long, value_name = "PRICE", value_parser = crate::history::parse_price)]
+    price_gib_month: Option<f64>,
+    /// For runs saved with --volume: price per provisioned IOPS-month instead of the catalogue's
+    #[arg(long, value_name = "PRICE", value_parser = crate::history::parse_price)]
+    price_iops_month: Option<f64>,
+    /// For runs saved with --volume: price per provisioned MB/s-month (the provider's unit)
+    #[arg(long, value_name = "PRICE", value_parser = crate::history::parse_price)]
+    price_mbps_month: Option<f64>,
+}
+
+impl VolumePriceArgs {
+    fn overrides(&self) -> volume_cost::PriceOverrides {
+        volume_cost::PriceOverrides {
+            per_gib_month: self.price_gib_month,
+            per_iops_month: self.price_iops_month,
+            per_throughput_month: self.price_mbps_month,
+        }
+    }
+}
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
@@ -35,6 +60,8 @@ pub struct CompareArgs {
     /// How to print the comparison
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
+    #[command(flatten)]
+    volume_prices: VolumePriceArgs,
     #[command(flatten)]
     selection: Selection,
     #[command(flatten)]
@@ -81,6 +108,11 @@ pub fn run(args: CompareArgs) -> anyhow::Result<Exit> {
     print!("{text}");
     if !text.ends_with('\n') {
         println!();
+    }
+    // Runs saved with --volume: burst and sustained cost, under the table.
+    if matches!(args.format, Format::Table | Format::Markdown) {
+        let rows = volume_cost::volume_costs(&runs, &args.by, &args.volume_prices.overrides());
+        print!("{}", volume_cost::render(&rows));
     }
     Ok(Exit::Ok)
 }

@@ -81,6 +81,11 @@ pub struct TagArgs {
     /// Flat monthly price (provisioned IOPS, a VPS plan)
     #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
     pub price_month: Option<f64>,
+    /// The cloud volume under test, e.g. aws:gp2:100GiB, aws:gp3:500GiB:iops=6000:mbps=250,
+    /// azure:P10, gcp:pd-ssd:200GB (`diskbench volumes` lists them): its published model is
+    /// printed before the run and held against every figure after it
+    #[arg(long, value_name = "PROVIDER:TYPE[:SIZE][:iops=N][:mbps=N]", value_parser = crate::volume::parse_volume)]
+    pub volume: Option<model::volume::VolumeModel>,
 }
 
 impl TagArgs {
@@ -146,6 +151,9 @@ impl SaveArgs {
                 out.push(format!("{flag}={p}"));
             }
         }
+        if let Some(v) = &t.volume {
+            out.push(format!("--volume={}", v.spec));
+        }
         out
     }
 }
@@ -162,7 +170,7 @@ pub fn parse_label(text: &str) -> Result<(String, String), String> {
     }
 }
 
-fn parse_price(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_price(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
         _ => Err(format!(
@@ -173,13 +181,14 @@ fn parse_price(text: &str) -> Result<f64, String> {
 
 /// The diskbench flags taken out of a fio-style command line; the others
 /// say whether they take a value. The first [`SAVE_FLAGS`] are the history's.
-const FLAGS: [(&str, bool); 18] = [
+const FLAGS: [(&str, bool); 19] = [
     ("--db", true),
     ("--no-save", false),
     ("--label", true),
     ("--price-gib-month", true),
     ("--price-per-million-ios", true),
     ("--price-month", true),
+    ("--volume", true),
     ("--runs", true),
     ("--duration", true),
     ("--pause", true),
@@ -193,7 +202,7 @@ const FLAGS: [(&str, bool); 18] = [
     ("--inject-fault", true),
     ("--metrics-listen", true),
 ];
-const SAVE_FLAGS: usize = 6;
+const SAVE_FLAGS: usize = 7;
 
 /// Only diskbench's own flags, parsed by clap so they mean what they mean for `run`.
 #[derive(Parser)]
@@ -460,6 +469,8 @@ impl Workload {
 /// the exit code to end with.
 pub fn save_workload(workload: Option<Workload>, args: &SaveArgs, exit: Exit) -> Exit {
     let none = Written::none();
+    let volume =
+        crate::volume::declared_only(args.tags.volume.as_ref(), workload.as_ref().map(|w| w.kind));
     match workload {
         _ if args.no_save => exit,
         None => {
@@ -468,7 +479,9 @@ pub fn save_workload(workload: Option<Workload>, args: &SaveArgs, exit: Exit) ->
         }
         Some(w) => {
             let kind = w.kind;
-            save_run(kind, &w.result(), None, none, args, exit).0
+            let mut result = w.result();
+            result.volume = volume;
+            save_run(kind, &result, None, none, args, exit).0
         }
     }
 }
@@ -499,6 +512,9 @@ History (diskbench's own flags, taken out before the fio options are read):
   --price-gib-month PRICE     price per GiB-month, for `diskbench compare`
   --price-per-million-ios PRICE
   --price-month PRICE         flat monthly price
+  --volume PROVIDER:TYPE[:SIZE][:iops=N][:mbps=N]
+                              the cloud volume under test, e.g. aws:gp2:100GiB:
+                              its model's prediction and verdicts (`diskbench volumes`)
 
 Repetition (a soak: each run is saved as it finishes, its per-second series while it runs):
   --runs N                    run the jobs N times

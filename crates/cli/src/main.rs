@@ -19,6 +19,7 @@ mod cmd_rm;
 mod cmd_run;
 mod cmd_show;
 mod cmd_sync;
+mod cmd_volumes;
 mod history;
 mod import;
 mod live;
@@ -31,6 +32,7 @@ mod run_shape;
 mod selection;
 mod soak;
 mod timefmt;
+mod volume;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -99,6 +101,8 @@ enum Command {
     Report(cmd_report::ReportArgs),
     /// Write one of the report's charts as SVG or PNG
     Chart(cmd_chart::ChartArgs),
+    /// The cloud volume catalogue, or what one volume should deliver (--type, --size)
+    Volumes(cmd_volumes::VolumesArgs),
     /// Print shell completions (bash, zsh, fish, elvish, powershell)
     Completions(cmd_docs::CompletionsArgs),
     /// Print the man page (roff), or a subcommand's: `diskbench man run | man -l -`
@@ -184,6 +188,7 @@ fn main() -> ExitCode {
         Command::Import(args) => cmd_import::run(args),
         Command::Sync(args) => cmd_sync::run(args),
         Command::Db(args) => cmd_db::run(args),
+        Command::Volumes(args) => cmd_volumes::run(args),
     };
     match result {
         Ok(code) => code.into(),

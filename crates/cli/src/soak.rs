@@ -265,6 +265,8 @@ pub struct Summary {
     pub until: Option<(bool, &'static str)>,
     /// Sentences about how the soak ended, for the text output.
     pub notes: Vec<String>,
+    /// Each job's cliff over the runs against the declared volume's (`--volume`).
+    pub volume_cliffs: Vec<model::volume::CliffVerdict>,
 }
 
 impl Summary {
@@ -278,6 +280,7 @@ impl Summary {
             spreads: Vec::new(),
             until: None,
             notes: Vec::new(),
+            volume_cliffs: Vec::new(),
         }
     }
 
@@ -327,6 +330,7 @@ pub fn run(
         eprintln!("warning: {w}");
     }
     let soak_id = plan.map(|_| new_soak_id());
+    let volume = crate::volume::VolumeContext::start(m);
     let started = Instant::now();
     let mut summary = Summary::new(soak_id.clone());
     let mut tracker = SoakTracker::default();
@@ -351,7 +355,8 @@ pub fn run(
         if let Some(metrics) = m.metrics {
             metrics.run_started(soak.as_ref(), plan.and_then(|p| p.runs));
         }
-        let (outcome, written) = measure_once(m, &stop, &mut ws, soak.clone(), prefix);
+        let (mut outcome, written) = measure_once(m, &stop, &mut ws, soak.clone(), prefix);
+        volume.annotate(&mut outcome.result, k > 1);
         if recovering.is_none() {
             tracker.add(k, &outcome.result);
             verdicts = tracker.verdicts();
@@ -404,6 +409,10 @@ pub fn run(
         }
     }
     finish(&mut summary, plan, &verdicts, &spreads, started.elapsed());
+    if summary.soak.is_some() {
+        summary.volume_cliffs =
+            volume.soak_cliffs(&summary.verdicts, summary.elapsed.as_secs_f64());
+    }
     Ok(summary)
 }
 
@@ -574,6 +583,9 @@ pub fn list_text(s: &Summary) -> String {
     for note in &s.notes {
         out.push_str(&format!("Note: {note}.\n"));
     }
+    for c in &s.volume_cliffs {
+        out.push_str(&format!("Volume: {}: {}.\n", c.job, c.sentence));
+    }
     out
 }
 
@@ -662,6 +674,7 @@ pub fn soak_json(s: &Summary, plan: &Plan, docs: &[String]) -> String {
             })),
             "recovery_check_s": plan.recovery.map(|d| d.as_secs_f64()),
             "jobs": jobs,
+            "volume_cliffs": s.volume_cliffs,
         },
         "runs": runs,
     });

@@ -22,6 +22,7 @@ pub mod placement;
 pub mod result;
 pub mod units;
 pub mod verify;
+pub mod volume;
 pub mod warning;
 
 pub use depth::DepthStats;
@@ -39,6 +40,7 @@ pub use result::{
     CpuUsage, DirStats, HostInfo, JobResult, RunResult, SeriesPoint, SteadyStateResult, TargetInfo,
 };
 pub use verify::{VerifyAlgo, VerifyResult, VerifySpec};
+pub use volume::VolumeReport;
 pub use warning::Warning;
 
 /// fio's default percentile list, used when a job names none.

@@ -44,6 +44,10 @@ pub struct RunResult {
     /// fileserver, gobonniego); `None` for `run`, `fio` and imports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workload: Option<crate::WorkloadReport>,
+    /// The cloud volume declared with `--volume` (or detected): its model,
+    /// the prediction and the verdicts; absent when nothing was declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub volume: Option<crate::VolumeReport>,
 }
 
 impl RunResult {

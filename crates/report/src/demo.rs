@@ -256,6 +256,7 @@ pub fn records() -> Vec<RunRecord> {
                     global_options: Vec::new(),
                     imported: None,
                     workload: None,
+                    volume: None,
                 },
                 soak: None,
                 state: Default::default(),

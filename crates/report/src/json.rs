@@ -563,6 +563,12 @@ fn run_extras(result: &RunResult) -> Value {
     if let Some(f) = &result.failure {
         m.insert("failure".into(), failure_value(f));
     }
+    if let Some(v) = &result.volume {
+        m.insert(
+            "volume".into(),
+            serde_json::to_value(v).unwrap_or(Value::Null),
+        );
+    }
     Value::Object(m)
 }
 

@@ -38,6 +38,7 @@ pub mod source;
 pub mod stats;
 pub mod table;
 pub mod terse;
+pub mod volume_cost;
 
 #[cfg(test)]
 mod testutil;

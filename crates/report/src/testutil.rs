@@ -218,6 +218,7 @@ pub fn run(jobs: Vec<JobResult>) -> RunResult {
         global_options: Vec::new(),
         imported: None,
         workload: None,
+        volume: None,
     }
 }
 

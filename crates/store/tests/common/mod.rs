@@ -88,6 +88,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
         global_options: Vec::new(),
         imported: None,
         workload: None,
+        volume: None,
     }
 }
 
