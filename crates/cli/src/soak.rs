@@ -450,7 +450,7 @@ fn limit_text(p: &Plan) -> String {
 }
 
 /// One run, kept in the history while it goes on unless `--no-save`.
-fn measure_once(
+pub(crate) fn measure_once(
     m: &Measure,
     stop: &std::sync::Arc<AtomicBool>,
     ws: &mut runner::Workspace,
@@ -505,7 +505,7 @@ fn pause(d: Duration, stop: &AtomicBool) -> bool {
 
 /// `20261122-143000-3f9a`: the start (UTC) sorts soaks by time, the random
 /// suffix keeps two soaks started in the same second apart.
-fn new_soak_id() -> String {
+pub(crate) fn new_soak_id() -> String {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     h.write_u32(std::process::id());

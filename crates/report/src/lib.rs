@@ -18,6 +18,7 @@
 //!   costs (the IaaS disk-speed study's table) as text, Markdown, CSV and JSON;
 //! - [`charts`]: hand-written SVG charts (bars, run-by-run timelines,
 //!   per-second series, latency percentiles) and their PNG export;
+//! - [`curve`]: a sweep's saturation curve: its points, table, knee and lines;
 //! - [`html`]: the self-contained, offline HTML report of many runs.
 //!
 //! Warnings are not part of any of these: the CLI prints [`warnings_text`] on
@@ -26,6 +27,7 @@
 pub mod charts;
 pub mod cliff;
 pub mod compare;
+pub mod curve;
 #[doc(hidden)]
 pub mod demo;
 pub mod fio_normal;

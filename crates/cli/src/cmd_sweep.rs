@@ -1,0 +1,135 @@
+//! `diskbench sweep [TARGET]`: one job measured at growing queue depth (and
+//! at each `--jobs` count, block size and read mix asked), to draw its
+//! saturation curve: IOPS, MB/s, p50, p99 and p99.9 per point, where the
+//! curve bends (the knee) and whether it bent at all. Each point is a run
+//! of its own in the history, labelled `sweep=ID` (see [`crate::sweep`]).
+
+use crate::history::SaveArgs;
+use crate::outcome::Exit;
+use crate::sweep::{default_depths, parse_count, Setting, Sweeper, TemplateArgs};
+use clap::Args;
+
+#[derive(Args)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    template: TemplateArgs,
+    /// Queue depths, in order [default: 1,2,4,8,16,32,64,128,256]
+    #[arg(long, value_delimiter = ',', value_parser = parse_count, value_name = "N,...")]
+    qd: Vec<u32>,
+    /// Numbers of jobs (fio's numjobs), a curve each
+    #[arg(long, value_delimiter = ',', value_parser = parse_count, value_name = "N,...")]
+    jobs: Vec<u32>,
+    /// Block sizes, a curve each, e.g. 4k,64k
+    #[arg(long, value_delimiter = ',', value_name = "SIZE,...")]
+    bs: Vec<String>,
+    /// Read percentages of a mixed job (fio's rwmixread), a curve each, e.g. 100,70,0
+    #[arg(long, value_delimiter = ',', value_name = "PCT,...", value_parser = parse_mix)]
+    rwmixread: Vec<u32>,
+    #[command(flatten)]
+    save: SaveArgs,
+}
+
+fn parse_mix(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(n) if n <= 100 => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a read percentage: use 0 to 100, e.g. --rwmixread 100,70"
+        )),
+    }
+}
+
+/// Every curve's settings: one list per (jobs, bs, mix), depth growing along it.
+fn curves(args: &SweepArgs) -> Vec<Vec<Setting>> {
+    let depths = match args.qd.is_empty() {
+        true => default_depths(),
+        false => args.qd.clone(),
+    };
+    let opt = |v: &[u32]| -> Vec<Option<u32>> {
+        match v.is_empty() {
+            true => vec![None],
+            false => v.iter().copied().map(Some).collect(),
+        }
+    };
+    let sizes: Vec<Option<String>> = match args.bs.is_empty() {
+        true => vec![None],
+        false => args.bs.iter().cloned().map(Some).collect(),
+    };
+    let mut out = Vec::new();
+    for numjobs in opt(&args.jobs) {
+        for bs in &sizes {
+            for rwmixread in opt(&args.rwmixread) {
+                out.push(
+                    depths
+                        .iter()
+                        .map(|&iodepth| Setting {
+                            iodepth,
+                            numjobs,
+                            bs: bs.clone(),
+                            rwmixread,
+                            rate_iops: None,
+                        })
+                        .collect(),
+                );
+            }
+        }
+    }
+    out
+}
+
+pub fn run(args: SweepArgs) -> anyhow::Result<Exit> {
+    let curves = curves(&args);
+    // Every point is checked before the first is measured: a bad block
+    // size found after an hour of sweeping costs the hour.
+    let mut planned = Vec::new();
+    for curve in &curves {
+        let mut jobs = Vec::new();
+        for setting in curve {
+            match args.template.job(setting) {
+                Ok(groups) => jobs.push(groups),
+                Err(e) => {
+                    eprintln!("diskbench sweep: {e}");
+                    return Ok(Exit::Usage);
+                }
+            }
+        }
+        planned.push(jobs);
+    }
+    let mut sweeper = Sweeper::new(&args.template, &args.save)?;
+    let total: usize = planned.iter().map(Vec::len).sum();
+    let mut done = 0;
+    println!(
+        "sweep {} ({total} points; in the history as --label sweep={})",
+        sweeper.id, sweeper.id
+    );
+    'curves: for jobs in &planned {
+        let mut points = Vec::new();
+        let mut header = false;
+        for groups in jobs {
+            done += 1;
+            let job = &groups[0][0];
+            let prefix = format!("point {done}/{total} QD{}", job.iodepth);
+            let measured = sweeper.measure(groups, prefix);
+            if let Some(p) = measured.point {
+                if !header {
+                    println!("\n{}", p.shape);
+                    print!("{}", report::curve::table_header());
+                    header = true;
+                }
+                print!("{}", report::curve::table_row(&p));
+                std::io::Write::flush(&mut std::io::stdout())?;
+                points.push(p);
+            }
+            if measured.failed {
+                if !points.is_empty() {
+                    print!("{}", report::curve::verdict_text(&points));
+                }
+                if measured.interrupted {
+                    eprintln!("diskbench sweep: interrupted; the points so far are saved");
+                }
+                break 'curves;
+            }
+        }
+        print!("{}", report::curve::verdict_text(&points));
+    }
+    Ok(sweeper.exit)
+}
