@@ -255,3 +255,34 @@ pub fn lines(records: &[RunRecord], by: &[String]) -> Vec<(String, Vec<SweepPoin
     }
     out
 }
+
+/// One line per curve among `records` for `compare`: its knee (or that it
+/// is not saturated) and its peak, so two disks' curves compare in a
+/// glance; empty when no run is a sweep point.
+pub fn knees_text(records: &[RunRecord], by: &[String]) -> String {
+    let mut out = String::new();
+    for (name, points) in lines(records, by) {
+        let Some(v) = verdict(&points) else { continue };
+        let peak = &points[v.peak];
+        let knee = match (v.knee, v.saturated()) {
+            (Some(k), _) => format!(
+                "knee at {} ({:.0} IOPS, p99 {:.3} ms)",
+                points[k].setting(),
+                points[k].iops,
+                points[k].p99_us / 1e3
+            ),
+            (None, true) => "no knee (flat without a latency cost)".to_string(),
+            (None, false) => "not saturated".to_string(),
+        };
+        out.push_str(&format!(
+            "  {name}: {knee}; peak {:.0} IOPS at {} (p99 {:.3} ms)\n",
+            peak.iops,
+            peak.setting(),
+            peak.p99_us / 1e3
+        ));
+    }
+    match out.is_empty() {
+        true => out,
+        false => format!("\nSaturation curves (diskbench sweep):\n{out}"),
+    }
+}
