@@ -25,6 +25,13 @@ pub struct SweepArgs {
     /// Read percentages of a mixed job (fio's rwmixread), a curve each, e.g. 100,70,0
     #[arg(long, value_delimiter = ',', value_name = "PCT,...", value_parser = parse_mix)]
     rwmixread: Vec<u32>,
+    /// Repeat each point until its median IOPS is known within this, e.g. 3% (95% interval
+    /// half-width; 6 runs at least); the point is then its median run
+    #[arg(long, value_name = "PCT", value_parser = crate::soak::parse_ci)]
+    ci: Option<f64>,
+    /// The most runs of one point --ci may take (default 20)
+    #[arg(long, value_name = "N", value_parser = parse_count, requires = "ci")]
+    max_rounds: Option<u32>,
     #[command(flatten)]
     save: SaveArgs,
 }
@@ -108,22 +115,30 @@ pub fn run(args: SweepArgs) -> anyhow::Result<Exit> {
             done += 1;
             let job = &groups[0][0];
             let prefix = format!("point {done}/{total} QD{}", job.iodepth);
-            let measured = sweeper.measure(groups, prefix);
-            if let Some(p) = measured.point {
+            let (point, repeats, stopped) = measure_point(&args, &mut sweeper, groups, &prefix);
+            if let Some(p) = point {
                 if !header {
                     println!("\n{}", p.shape);
                     print!("{}", report::curve::table_header());
                     header = true;
                 }
                 print!("{}", report::curve::table_row(&p));
+                if let Some(s) = repeats {
+                    let short = match (s.half_width_pct(), args.ci) {
+                        (Some(h), Some(pct)) if h <= pct => String::new(),
+                        (_, Some(pct)) => format!(": not within {pct}% in {} runs", s.n),
+                        _ => String::new(),
+                    };
+                    println!("{:>20} median IOPS {}{short}", "", s.text(0));
+                }
                 std::io::Write::flush(&mut std::io::stdout())?;
                 points.push(p);
             }
-            if measured.failed {
+            if let Some(interrupted) = stopped {
                 if !points.is_empty() {
                     print!("{}", report::curve::verdict_text(&points));
                 }
-                if measured.interrupted {
+                if interrupted {
                     eprintln!("diskbench sweep: interrupted; the points so far are saved");
                 }
                 break 'curves;
@@ -132,4 +147,52 @@ pub fn run(args: SweepArgs) -> anyhow::Result<Exit> {
         print!("{}", report::curve::verdict_text(&points));
     }
     Ok(sweeper.exit)
+}
+
+/// One point, once or (with `--ci`) until its median IOPS is precise
+/// enough: the point (its median run), the repeats' summary when there
+/// were several, and `Some(interrupted)` when a run failed or was stopped.
+fn measure_point(
+    args: &SweepArgs,
+    sweeper: &mut Sweeper,
+    groups: &[Vec<model::JobSpec>],
+    prefix: &str,
+) -> (
+    Option<report::curve::SweepPoint>,
+    Option<analysis::stats::Summary>,
+    Option<bool>,
+) {
+    let max = match args.ci {
+        Some(_) => args.max_rounds.unwrap_or(crate::soak::DEFAULT_MAX_CI_RUNS),
+        None => 1,
+    };
+    let mut repeats = Vec::new();
+    let mut stopped = None;
+    for round in 1..=max {
+        let prefix = match max {
+            1 => prefix.to_string(),
+            _ => format!("{prefix} round {round}"),
+        };
+        let measured = sweeper.measure(groups, prefix);
+        repeats.extend(measured.point);
+        if measured.failed {
+            stopped = Some(measured.interrupted);
+            break;
+        }
+        let iops: Vec<f64> = repeats.iter().map(|p| p.iops).collect();
+        let precise = analysis::stats::Summary::of(&iops)
+            .and_then(|s| s.half_width_pct())
+            .zip(args.ci)
+            .is_some_and(|(h, pct)| h <= pct);
+        if precise {
+            break;
+        }
+    }
+    let summary = match repeats.len() > 1 {
+        true => analysis::stats::Summary::of(&repeats.iter().map(|p| p.iops).collect::<Vec<_>>()),
+        false => None,
+    };
+    repeats.sort_by(|a, b| a.iops.total_cmp(&b.iops));
+    let point = report::curve::median_of_repeats(repeats).into_iter().next();
+    (point, summary, stopped)
 }

@@ -245,13 +245,41 @@ pub fn lines(records: &[RunRecord], by: &[String]) -> Vec<(String, Vec<SweepPoin
             merged.entry(key).or_default().extend(points);
         }
         for ((shape, jobs), mut points) in merged {
-            points.sort_by_key(|p| (p.in_flight(), p.iodepth));
+            points.sort_by(|a, b| {
+                (a.in_flight(), a.iodepth, &a.rate_iops)
+                    .cmp(&(b.in_flight(), b.iodepth, &b.rate_iops))
+                    .then(a.iops.total_cmp(&b.iops))
+            });
+            let points = median_of_repeats(points);
             let what = match jobs {
                 0 | 1 => shape,
                 n => format!("{shape} x{n} jobs"),
             };
             out.push((format!("{name}: {what}"), points));
         }
+    }
+    out
+}
+
+/// A point measured several times (`sweep --ci`) stands for its setting by
+/// its median run: the one with the median IOPS (the lower of the middle
+/// two), so its latencies are a real run's, not a blend. `points` come
+/// sorted by setting, then IOPS.
+pub fn median_of_repeats(points: Vec<SweepPoint>) -> Vec<SweepPoint> {
+    let same = |a: &SweepPoint, b: &SweepPoint| {
+        (a.iodepth, a.numjobs, &a.rate_iops) == (b.iodepth, b.numjobs, &b.rate_iops)
+    };
+    let mut out: Vec<SweepPoint> = Vec::new();
+    let mut run: Vec<SweepPoint> = Vec::new();
+    for p in points {
+        if run.last().is_some_and(|last| !same(last, &p)) {
+            out.push(run[(run.len() - 1) / 2].clone());
+            run.clear();
+        }
+        run.push(p);
+    }
+    if !run.is_empty() {
+        out.push(run[(run.len() - 1) / 2].clone());
     }
     out
 }

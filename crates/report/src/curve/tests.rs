@@ -87,3 +87,14 @@ fn runs_that_are_not_sweep_points_are_left_out_and_each_sweep_is_a_line() {
     assert!(svg.contains("IOPS (log scale)"), "{svg}");
     assert!(crate::charts::curve_chart(&runs[8..], &[]).is_none());
 }
+
+#[test]
+fn a_point_measured_several_times_is_its_median_run() {
+    let mut runs = flat_sweep("a", 1);
+    runs.push(point_run(20, "a", 2, 3000, 700));
+    runs.push(point_run(21, "a", 2, 5000, 300));
+    let l = lines(&runs, &[]);
+    let qd2: Vec<&SweepPoint> = l[0].1.iter().filter(|p| p.iodepth == 2).collect();
+    assert_eq!(qd2.len(), 1, "{l:?}");
+    assert_eq!((qd2[0].iops, qd2[0].run_id), (4000.0, 2));
+}
