@@ -87,6 +87,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         global_options: &parsed.global_options,
         progress: true,
         save: &save,
+        stable_stop: None,
     };
     let mut out = Output::default();
     let summary = soak::run(&measure, plan, |done| {

@@ -230,6 +230,8 @@ pub struct Measure<'a> {
     /// Show the progress line (on a terminal).
     pub progress: bool,
     pub save: &'a SaveArgs,
+    /// Time-based jobs stop once their figure is stable (`run`'s suite).
+    pub stable_stop: Option<model::StableStop>,
 }
 
 /// One run that just ended, for the command to print.
@@ -523,6 +525,7 @@ pub(crate) fn measure_once(
         command_line: std::env::args().collect(),
         global_options: m.global_options.to_vec(),
         faults: m.faults.to_vec(),
+        stable_stop: m.stable_stop,
     };
     let outcome = runner::run_in(m.groups, &opts, ws);
     // Dropping the options drops the hook, which ends the writer.

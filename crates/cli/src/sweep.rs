@@ -234,6 +234,7 @@ impl<'a> Sweeper<'a> {
             global_options: &[],
             progress: true,
             save: &self.save,
+            stable_stop: None,
         };
         let (outcome, written) =
             soak::measure_once(&m, &self.stop, &mut self.ws, None, Some(prefix));

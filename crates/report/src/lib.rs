@@ -19,6 +19,7 @@
 //! - [`charts`]: hand-written SVG charts (bars, run-by-run timelines,
 //!   per-second series, latency percentiles) and their PNG export;
 //! - [`curve`]: a sweep's saturation curve: its points, table, knee and lines;
+//! - [`stability`](mod@stability): how precise a headline is when its test stopped once stable;
 //! - [`html`]: the self-contained, offline HTML report of many runs.
 //!
 //! Warnings are not part of any of these: the CLI prints [`warnings_text`] on
@@ -37,6 +38,7 @@ pub mod json;
 pub mod json_plus;
 pub mod soak;
 pub mod source;
+pub mod stability;
 pub mod stats;
 pub mod table;
 pub mod terse;

@@ -40,6 +40,9 @@ pub(super) enum Stop {
     VerifyFatal,
     /// Setting the worker up failed (a log could not be opened).
     Setup,
+    /// The stability stop: the figure was known within its precision
+    /// (`model::StableStop`, `worker/stable.rs`) before the runtime passed.
+    Stable,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
