@@ -79,9 +79,11 @@ pub fn run(args: LimitArgs) -> anyhow::Result<Exit> {
     );
     print!("{}", report::curve::table_header());
     let mut walked: Vec<SweepPoint> = Vec::new();
+    let mut checks = Vec::new();
     let mut over: Option<SweepPoint> = None;
     for (i, groups) in plans.iter().enumerate() {
         let measured = sweeper.measure(groups, format!("QD{}", depths[i]));
+        checks.extend(measured.verdicts.iter().cloned());
         let Some(p) = measured.point else {
             // Nothing measured: the run's own error was said on stderr.
             return Ok(match sweeper.exit {
@@ -132,6 +134,7 @@ pub fn run(args: LimitArgs) -> anyhow::Result<Exit> {
                 };
                 let measured =
                     sweeper.measure(&groups, format!("QD{} at {rate} IOPS", over.iodepth));
+                checks.extend(measured.verdicts.iter().cloned());
                 let Some(p) = measured.point else { break };
                 print!("{}", report::curve::table_row(&p));
                 if measured.failed {
@@ -181,6 +184,9 @@ pub fn run(args: LimitArgs) -> anyhow::Result<Exit> {
             latency_text(p.p99_us),
             latency_text(target_us)
         ),
+    }
+    for v in report::sanity::distinct(checks) {
+        println!("check: {}", v.text);
     }
     Ok(sweeper.exit)
 }

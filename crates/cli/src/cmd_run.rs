@@ -343,6 +343,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
                 std::io::Write::flush(&mut std::io::stdout())?;
                 eprintln!("{warning}");
             }
+            for v in report::sanity::verdicts(result) {
+                std::io::Write::flush(&mut std::io::stdout())?;
+                eprintln!("diskbench run: check: {}", v.text);
+            }
         }
         Ok(())
     })?;

@@ -104,6 +104,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<Exit> {
     let mut sweeper = Sweeper::new(&args.template, &args.save)?;
     let total: usize = planned.iter().map(Vec::len).sum();
     let mut done = 0;
+    let mut checks = Vec::new();
     println!(
         "sweep {} ({total} points; in the history as --label sweep={})",
         sweeper.id, sweeper.id
@@ -115,7 +116,9 @@ pub fn run(args: SweepArgs) -> anyhow::Result<Exit> {
             done += 1;
             let job = &groups[0][0];
             let prefix = format!("point {done}/{total} QD{}", job.iodepth);
-            let (point, repeats, stopped) = measure_point(&args, &mut sweeper, groups, &prefix);
+            let (point, repeats, stopped, found) =
+                measure_point(&args, &mut sweeper, groups, &prefix);
+            checks.extend(found);
             if let Some(p) = point {
                 if !header {
                     println!("\n{}", p.shape);
@@ -146,6 +149,9 @@ pub fn run(args: SweepArgs) -> anyhow::Result<Exit> {
         }
         print!("{}", report::curve::verdict_text(&points));
     }
+    for v in report::sanity::distinct(checks) {
+        println!("check: {}", v.text);
+    }
     Ok(sweeper.exit)
 }
 
@@ -161,12 +167,14 @@ fn measure_point(
     Option<report::curve::SweepPoint>,
     Option<analysis::stats::Summary>,
     Option<bool>,
+    Vec<report::sanity::Verdict>,
 ) {
     let max = match args.ci {
         Some(_) => args.max_rounds.unwrap_or(crate::soak::DEFAULT_MAX_CI_RUNS),
         None => 1,
     };
     let mut repeats = Vec::new();
+    let mut checks = Vec::new();
     let mut stopped = None;
     for round in 1..=max {
         let prefix = match max {
@@ -174,6 +182,7 @@ fn measure_point(
             _ => format!("{prefix} round {round}"),
         };
         let measured = sweeper.measure(groups, prefix);
+        checks.extend(measured.verdicts);
         repeats.extend(measured.point);
         if measured.failed {
             stopped = Some(measured.interrupted);
@@ -194,5 +203,5 @@ fn measure_point(
     };
     repeats.sort_by(|a, b| a.iops.total_cmp(&b.iops));
     let point = report::curve::median_of_repeats(repeats).into_iter().next();
-    (point, summary, stopped)
+    (point, summary, stopped, checks)
 }

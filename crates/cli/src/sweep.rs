@@ -201,6 +201,8 @@ pub struct Sweeper<'a> {
 /// One measured point: its figures, and whether the run went wrong.
 pub struct Measured {
     pub point: Option<SweepPoint>,
+    /// What the point's figures cannot be (`report::sanity`).
+    pub verdicts: Vec<report::sanity::Verdict>,
     pub failed: bool,
     pub interrupted: bool,
 }
@@ -261,6 +263,7 @@ impl<'a> Sweeper<'a> {
             .is_some_and(runner::RunError::is_interrupted);
         Measured {
             point,
+            verdicts: report::sanity::verdicts(&outcome.result),
             failed: outcome.failure.is_some(),
             interrupted,
         }

@@ -20,6 +20,7 @@
 //!   per-second series, latency percentiles) and their PNG export;
 //! - [`curve`]: a sweep's saturation curve: its points, table, knee and lines;
 //! - [`stability`](mod@stability): how precise a headline is when its test stopped once stable;
+//! - [`sanity`]: figures a disk cannot give (a cache answering, a data set too small);
 //! - [`html`]: the self-contained, offline HTML report of many runs.
 //!
 //! Warnings are not part of any of these: the CLI prints [`warnings_text`] on
@@ -36,6 +37,7 @@ pub mod format;
 pub mod html;
 pub mod json;
 pub mod json_plus;
+pub mod sanity;
 pub mod soak;
 pub mod source;
 pub mod stability;
