@@ -5,7 +5,10 @@
 //! Little's law says (QD / 4000 s); a latency limit must land on the deepest
 //! queue whose p99 stays under the target, at 4000 IOPS. Skips, with the reason, where the
 //! machine cannot hold a testbed. The tests take turns: two throttled
-//! devices measured at once on two cores starve each other's timing.
+//! devices measured at once on two cores starve each other's timing. Each
+//! point runs 4 s: the throttle lets I/Os through in slices of about 100
+//! ms, so a point's count is off by up to a slice at its ends, 2.5% of 4 s
+//! (2 s points were seen 3.2% off).
 
 mod common;
 use common::*;
@@ -68,7 +71,7 @@ fn a_sweep_of_a_device_at_its_limit_from_qd1_is_flat_with_the_knee_first() {
             "--qd",
             "1,2,4,8",
             "--runtime",
-            "2s",
+            "4s",
             "--ramp",
             "1s",
         ],
@@ -90,7 +93,13 @@ fn a_sweep_of_a_device_at_its_limit_from_qd1_is_flat_with_the_knee_first() {
             "{setting}: mean latency {mean_ms} ms, Little's law says {expected_ms} ms\n{stdout}"
         );
     }
-    assert!(stdout.contains("knee: QD1 "), "{stdout}");
+    // The knee at the first depths: the throttle lets I/Os through in
+    // slices, so p99 at QD1 and QD2 is noisy (0.1-7 ms) and may not rise
+    // from one to the other; from QD4 it is tens of ms.
+    assert!(
+        stdout.contains("knee: QD1 ") || stdout.contains("knee: QD2 "),
+        "{stdout}"
+    );
     assert!(stdout.contains("buys only latency"), "{stdout}");
     assert!(!stdout.contains("not saturated"), "{stdout}");
     // Saved: one run per point under the sweep's label, drawn as one curve.
@@ -116,7 +125,7 @@ fn a_sweep_of_a_device_at_its_limit_from_qd1_is_flat_with_the_knee_first() {
     assert!(chart.status.success(), "{}", stderr_of(&chart));
     let svg = std::fs::read_to_string(&svg).unwrap();
     assert!(
-        svg.contains("knee QD1") && svg.contains("<polyline"),
+        svg.contains("knee QD") && svg.contains("<polyline"),
         "{svg}"
     );
 }
@@ -129,7 +138,7 @@ fn a_latency_limit_lands_on_the_deepest_queue_under_the_target() {
     };
     let db = tempfile::tempdir().unwrap();
     let db = db.path().join("h.sqlite3");
-    let timed = ["--qd", "1,2,4,8", "--runtime", "2s", "--ramp", "1s"];
+    let timed = ["--qd", "1,2,4,8", "--runtime", "4s", "--ramp", "1s"];
     // The throttle lets I/Os through in slices: most pass at once (p50
     // 16 us), the rest wait for the next slice, so p99 jumps from under
     // 10 ms at QD1-2 to over 40 ms at QD4 (measured: 0.05-7, 5-8, 42-50,
