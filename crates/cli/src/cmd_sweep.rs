@@ -106,8 +106,10 @@ pub fn run(args: SweepArgs) -> anyhow::Result<Exit> {
     let mut done = 0;
     let mut checks = Vec::new();
     println!(
-        "sweep {} ({total} points; in the history as --label sweep={})",
-        sweeper.id, sweeper.id
+        "sweep {} ({}; in the history as --label sweep={})",
+        sweeper.id,
+        report::format::count(total, "point"),
+        sweeper.id
     );
     'curves: for jobs in &planned {
         let mut points = Vec::new();

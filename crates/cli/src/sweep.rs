@@ -43,6 +43,8 @@ pub struct TemplateArgs {
     /// I/O engine
     #[arg(long, default_value = "io_uring")]
     pub engine: String,
+    #[command(flatten)]
+    pub safety: crate::history::SafetyArgs,
     /// More fio options for the job, after `--`: `-- --rw=randwrite --allow-destructive`
     #[arg(last = true, value_name = "FIO OPTIONS")]
     pub fio: Vec<String>,
@@ -231,7 +233,7 @@ impl<'a> Sweeper<'a> {
             kind: RunKind::Fio,
             groups,
             allow_destructive,
-            safety: Default::default(),
+            safety: self.template.safety,
             faults: &[],
             global_options: &[],
             progress: true,

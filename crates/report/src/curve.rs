@@ -197,7 +197,9 @@ pub fn verdict_text(points: &[SweepPoint]) -> String {
         ),
         None => {}
     }
-    if !v.saturated() {
+    if points.len() == 1 {
+        out.push_str("one point is no curve: give --qd (or --jobs) two settings or more\n");
+    } else if !v.saturated() {
         let last = &points[points.len() - 1];
         out.push_str(&format!(
             "not saturated: IOPS still grew at the largest setting tried ({}): try more depth \

@@ -69,6 +69,11 @@ fn a_climbing_curve_is_not_saturated() {
     assert!(text.contains("not saturated"), "{text}");
     assert!(text.contains("QD4"), "{text}");
     assert!(!text.contains("knee"), "{text}");
+    let one = verdict_text(&lines(&runs[..1], &[])[0].1);
+    assert!(
+        one.contains("one point is no curve") && !one.contains("not saturated"),
+        "{one}"
+    );
 }
 
 #[test]
