@@ -20,6 +20,15 @@ impl Rng {
     fn exponential(&mut self) -> f64 {
         -self.uniform().ln()
     }
+    /// `n` exponential samples, shifted by `shift`.
+    fn sample(&mut self, n: usize, shift: f64) -> Vec<f64> {
+        (0..n).map(|_| self.exponential() + shift).collect()
+    }
+}
+
+/// The share of `trials` experiments for which `event` holds.
+fn share(trials: usize, mut event: impl FnMut() -> bool) -> f64 {
+    (0..trials).filter(|_| event()).count() as f64 / trials as f64
 }
 
 #[test]
@@ -62,16 +71,11 @@ fn the_interval_covers_the_true_median_95_percent_of_the_time() {
     let truth = std::f64::consts::LN_2;
     let mut rng = Rng(17);
     for n in [6, 9, 10, 15, 20, 30, 60] {
-        let trials = 4000;
-        let mut hits = 0;
-        for _ in 0..trials {
-            let sample: Vec<f64> = (0..n).map(|_| rng.exponential()).collect();
-            let (lo, hi) = median_interval(&sample).unwrap();
-            if lo <= truth && truth <= hi {
-                hits += 1;
-            }
-        }
-        let coverage = hits as f64 / trials as f64;
+        let coverage = share(4000, || {
+            let (lo, hi) = median_interval(&rng.sample(n, 0.0)).unwrap();
+            lo <= truth && truth <= hi
+        });
+        println!("n = {n}: covered {:.1}%", coverage * 100.0);
         assert!(
             (0.93..=0.97).contains(&coverage),
             "n = {n}: the interval covered the median {:.1}% of the time",
@@ -102,16 +106,11 @@ fn the_rank_test_finds_a_real_difference() {
 fn the_rank_test_false_positive_rate_is_at_most_its_level() {
     let mut rng = Rng(4000);
     for (n1, n2) in [(5, 5), (8, 12), (10, 10), (40, 40)] {
-        let trials = 4000;
-        let mut alarms = 0;
-        for _ in 0..trials {
-            let a: Vec<f64> = (0..n1).map(|_| rng.exponential()).collect();
-            let b: Vec<f64> = (0..n2).map(|_| rng.exponential()).collect();
-            if rank_test(&a, &b).unwrap().differs() {
-                alarms += 1;
-            }
-        }
-        let rate = alarms as f64 / trials as f64;
+        let rate = share(4000, || {
+            let (a, b) = (rng.sample(n1, 0.0), rng.sample(n2, 0.0));
+            rank_test(&a, &b).unwrap().differs()
+        });
+        println!("{n1} vs {n2}: false positives {:.1}%", rate * 100.0);
         assert!(
             (0.02..=0.06).contains(&rate),
             "{n1} vs {n2}: called different {:.1}% of the time",
@@ -123,18 +122,14 @@ fn the_rank_test_false_positive_rate_is_at_most_its_level() {
 #[test]
 fn the_rank_test_has_power_on_a_shift() {
     let mut rng = Rng(99);
-    let trials = 1000;
-    let mut found = 0;
-    for _ in 0..trials {
-        let a: Vec<f64> = (0..20).map(|_| rng.exponential()).collect();
-        let b: Vec<f64> = (0..20).map(|_| rng.exponential() + 1.0).collect();
-        if rank_test(&a, &b).unwrap().differs() {
-            found += 1;
-        }
-    }
+    let power = share(1000, || {
+        let (a, b) = (rng.sample(20, 0.0), rng.sample(20, 1.0));
+        rank_test(&a, &b).unwrap().differs()
+    });
     assert!(
-        found > 900,
-        "a shift of one mean found {found} times in {trials}"
+        power > 0.9,
+        "a shift of one mean found {:.1}% of the time",
+        power * 100.0
     );
 }
 
