@@ -95,6 +95,10 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("stopped when within 3% at 2.0 s"), "{text}");
+        let doc: serde_json::Value = serde_json::from_str(&crate::json::render(&result)).unwrap();
+        let st = &doc["jobs"][0]["diskbench"]["stability"];
+        assert_eq!(st["slice_ios"][0], 1250, "{doc}");
+        assert_eq!(st["stopped_early"], true);
         let plain = RunResult {
             jobs: vec![JobResult::empty(&JobSpec::new("x"), 0, 1)],
             ..Default::default()
