@@ -46,7 +46,8 @@ pub struct RunArgs {
     /// Run a named profile instead of the default suite (see `diskbench profiles`)
     #[arg(long, default_value = "default")]
     profile: String,
-    /// Each test's measured time, e.g. 30s, 2m (default 7s, or 1200ms with --quick)
+    /// Each test's longest measured time, e.g. 30s, 2m (default 7s, or 1200ms with --quick); a
+    /// test stops sooner once its figure is stable, unless --fixed
     #[arg(long, value_parser = parse_run_runtime, allow_negative_numbers = true)]
     runtime: Option<String>,
     /// Print the native JSON (fio's shape, one entry in `jobs` per test) on stdout
