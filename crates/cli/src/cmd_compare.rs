@@ -5,7 +5,10 @@
 //! runs measured unlike jobs (another rw, bs, iodepth, numjobs, direct or
 //! engine) is not averaged but marked `mixed`, and a `--by` label no run
 //! has is an error ([`unknown_by_label`], which `report` and `chart` share):
-//! grouping by it would silently put every run in one row.
+//! grouping by it would silently put every run in one row. Under the
+//! table: each group's median with a distribution-free 95% interval,
+//! whether each pair of groups differs beyond its noise (a rank test), and
+//! the knee of each sweep among the runs.
 
 use crate::history::DbArgs;
 use crate::outcome::Exit;
@@ -113,6 +116,12 @@ pub fn run(args: CompareArgs) -> anyhow::Result<Exit> {
     if matches!(args.format, Format::Table | Format::Markdown) {
         let rows = volume_cost::volume_costs(&runs, &args.by, &args.volume_prices.overrides());
         print!("{}", volume_cost::render(&rows));
+    }
+    if matches!(args.format, Format::Table) {
+        // Whether the groups differ beyond their noise, and the knees of
+        // any sweeps: sentences the reader would otherwise work out.
+        print!("{}", compare::noise::noise_text(&runs, &args.by));
+        print!("{}", report::curve::knees_text(&runs, &args.by));
     }
     Ok(Exit::Ok)
 }

@@ -181,7 +181,7 @@ pub(crate) fn parse_price(text: &str) -> Result<f64, String> {
 
 /// The diskbench flags taken out of a fio-style command line; the others
 /// say whether they take a value. The first [`SAVE_FLAGS`] are the history's.
-const FLAGS: [(&str, bool); 19] = [
+const FLAGS: [(&str, bool); 21] = [
     ("--db", true),
     ("--no-save", false),
     ("--label", true),
@@ -196,6 +196,8 @@ const FLAGS: [(&str, bool); 19] = [
     ("--until-steady", false),
     ("--max-duration", true),
     ("--recovery-check", true),
+    ("--ci", true),
+    ("--max-rounds", true),
     ("--allow-overwrite", false),
     ("--allow-mounted-write", false),
     ("--readonly", false),
@@ -528,6 +530,9 @@ Repetition (a soak: each run is saved as it finishes, its per-second series whil
   --max-duration DURATION     the longest an --until-* soak may go on
   --recovery-check DURATION   when a cliff was found: idle this long, run once
                               more, and report how much came back
+  --ci PCT                    repeat until each job's median IOPS is known within
+                              PCT (95% interval half-width, e.g. 3%; 6 runs at least)
+  --max-rounds N              the most runs --ci may take (default 20)
 
 Live metrics (Prometheus' text format, while the runs go on):
   --metrics-listen ADDR       serve them at http://ADDR/metrics, e.g. 127.0.0.1:9464

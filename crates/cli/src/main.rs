@@ -12,12 +12,14 @@ mod cmd_fio;
 mod cmd_gobonniego;
 mod cmd_history;
 mod cmd_import;
+mod cmd_limit;
 mod cmd_meta;
 mod cmd_ping;
 mod cmd_report;
 mod cmd_rm;
 mod cmd_run;
 mod cmd_show;
+mod cmd_sweep;
 mod cmd_sync;
 mod cmd_volumes;
 mod history;
@@ -31,6 +33,7 @@ mod progress;
 mod run_shape;
 mod selection;
 mod soak;
+mod sweep;
 mod timefmt;
 mod volume;
 
@@ -72,6 +75,10 @@ enum Command {
     Meta(cmd_meta::MetaArgs),
     /// A dbench-like file-server load (built-in mix or a dbench loadfile)
     Fileserver(cmd_fileserver::FileserverArgs),
+    /// Measure one job at growing queue depth: its saturation curve and knee
+    Sweep(cmd_sweep::SweepArgs),
+    /// The most IOPS with a latency percentile under a target (searches depth, then rate)
+    Limit(cmd_limit::LimitArgs),
     /// List the named profiles of `run --profile` with their origins
     Profiles,
     /// List the runs kept in the history
@@ -172,6 +179,8 @@ fn main() -> ExitCode {
         Command::Ping(args) => cmd_ping::run(args),
         Command::Meta(args) => cmd_meta::run(args),
         Command::Fileserver(args) => cmd_fileserver::run(args),
+        Command::Sweep(args) => cmd_sweep::run(args),
+        Command::Limit(args) => cmd_limit::run(args),
         Command::Profiles => {
             print!("{}", profiles::list_text());
             Ok(outcome::Exit::Ok)

@@ -56,13 +56,37 @@ pub struct RepeatArgs {
     /// and report how much came back, e.g. 10m
     #[arg(long, value_name = "DURATION", value_parser = parse_pause)]
     pub recovery_check: Option<Duration>,
+    /// Repeat until every job's median IOPS is known within this, e.g. 3%: the half-width of
+    /// its 95% interval (order statistics; at least 6 runs) under this share of the median
+    #[arg(long, value_name = "PCT", value_parser = parse_ci, conflicts_with_all = ["until_throttled", "until_steady"])]
+    pub ci: Option<f64>,
+    /// The most runs --ci may take (default 20)
+    #[arg(long, value_name = "N", value_parser = parse_runs, requires = "ci")]
+    pub max_rounds: Option<u32>,
 }
 
 /// What ends a soak besides its number of runs and its duration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Until {
     Throttled,
     Steady,
+    /// Every job's median IOPS within this percentage (95% interval half-width).
+    Precise(f64),
+}
+
+/// `--ci` without `--max-rounds`: 20 runs give an interval of the median
+/// between the 6th and 15th values, enough for a few percent on a quiet disk.
+pub(crate) const DEFAULT_MAX_CI_RUNS: u32 = 20;
+
+/// `--ci 3%` or `--ci 3`: a percentage above 0 and below 100.
+pub(crate) fn parse_ci(text: &str) -> Result<f64, String> {
+    match text.trim().trim_end_matches('%').parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 100.0 => Ok(p),
+        _ => Err(format!(
+            "'{text}' is not a precision: give the interval's half-width as a percentage of \
+             the median, above 0 and below 100, e.g. --ci 3%"
+        )),
+    }
 }
 
 /// `--until-throttled` stops after a day at most unless told otherwise.
@@ -109,9 +133,10 @@ impl RepeatArgs {
     /// mean nothing without others (`--pause` alone, `--max-duration`
     /// without an `--until-*`).
     pub fn plan(&self) -> Result<Option<Plan>, String> {
-        let until = match (self.until_throttled, self.until_steady) {
-            (true, _) => Some(Until::Throttled),
-            (_, true) => Some(Until::Steady),
+        let until = match (self.until_throttled, self.until_steady, self.ci) {
+            (true, _, _) => Some(Until::Throttled),
+            (_, true, _) => Some(Until::Steady),
+            (_, _, Some(pct)) => Some(Until::Precise(pct)),
             _ => None,
         };
         if self.max_duration.is_some() && until.is_none() {
@@ -144,6 +169,9 @@ impl RepeatArgs {
             Some(Until::Steady) if plan.runs.is_none() && plan.duration.is_none() => {
                 plan.runs = Some(DEFAULT_MAX_STEADY_RUNS)
             }
+            Some(Until::Precise(_)) if plan.runs.is_none() => {
+                plan.runs = Some(self.max_rounds.unwrap_or(DEFAULT_MAX_CI_RUNS))
+            }
             None if plan.runs.is_none() && plan.duration.is_none() => plan.runs = Some(1),
             _ => {}
         }
@@ -155,10 +183,17 @@ impl Plan {
     /// Whether another run follows `done` runs after `elapsed`: a run
     /// starts only while the duration, pause included, has not passed, and
     /// while what `--until-*` waits for has not come.
-    fn more_after(&self, done: u32, elapsed: Duration, verdicts: &[JobVerdict]) -> bool {
+    fn more_after(
+        &self,
+        done: u32,
+        elapsed: Duration,
+        verdicts: &[JobVerdict],
+        spreads: &[spread::JobSpread],
+    ) -> bool {
         let arrived = match self.until {
             Some(Until::Throttled) => report::soak::throttled(verdicts),
             Some(Until::Steady) => report::soak::steady(verdicts),
+            Some(Until::Precise(pct)) => spread::precise(spreads, pct),
             None => false,
         };
         !arrived
@@ -167,10 +202,18 @@ impl Plan {
     }
 
     /// Says what an `--until-*` soak waited for and whether it came.
-    fn until_outcome(&self, verdicts: &[JobVerdict]) -> Option<(bool, &'static str)> {
+    fn until_outcome(
+        &self,
+        verdicts: &[JobVerdict],
+        spreads: &[spread::JobSpread],
+    ) -> Option<(bool, &'static str)> {
         match self.until? {
             Until::Throttled => Some((report::soak::throttled(verdicts), "a throttling cliff")),
             Until::Steady => Some((report::soak::steady(verdicts), "steady state")),
+            Until::Precise(pct) => Some((
+                spread::precise(spreads, pct),
+                "the precision --ci asked for",
+            )),
         }
     }
 }
@@ -195,6 +238,8 @@ pub struct Measure<'a> {
     pub save: &'a SaveArgs,
     /// `--metrics-listen`: the endpoint that shows the runs as they go.
     pub metrics: Option<&'a crate::metrics::Metrics>,
+    /// Time-based jobs stop once their figure is stable (`run`'s suite).
+    pub stable_stop: Option<model::StableStop>,
 }
 
 /// One run that just ended, for the command to print.
@@ -367,7 +412,7 @@ pub fn run(
         }
         let failed = outcome.failure.is_some();
         let (more, recover_next) = match (failed, recovering) {
-            (false, None) => next_step(plan, k, started.elapsed(), &verdicts),
+            (false, None) => next_step(plan, k, started.elapsed(), &verdicts, &spreads.spreads()),
             _ => (false, false),
         };
         let last = !more && !recover_next;
@@ -423,11 +468,12 @@ fn next_step(
     k: u32,
     elapsed: Duration,
     verdicts: &[JobVerdict],
+    spreads: &[spread::JobSpread],
 ) -> (bool, bool) {
     let Some(p) = plan else {
         return (false, false);
     };
-    let more = p.more_after(k, elapsed, verdicts);
+    let more = p.more_after(k, elapsed, verdicts, spreads);
     let recover = !more && p.recovery.is_some() && verdicts.iter().any(|v| v.cliff.detected);
     (more, recover)
 }
@@ -443,7 +489,7 @@ fn finish(
 ) {
     summary.elapsed = elapsed;
     summary.spreads = spreads.spreads();
-    summary.until = plan.and_then(|p| p.until_outcome(verdicts));
+    summary.until = plan.and_then(|p| p.until_outcome(verdicts, &summary.spreads));
     if summary.verdicts.is_empty() {
         summary.verdicts = verdicts.to_vec();
     }
@@ -473,7 +519,7 @@ fn limit_text(p: &Plan) -> String {
 }
 
 /// One run, kept in the history while it goes on unless `--no-save`.
-fn measure_once(
+pub(crate) fn measure_once(
     m: &Measure,
     stop: &std::sync::Arc<AtomicBool>,
     ws: &mut runner::Workspace,
@@ -506,6 +552,7 @@ fn measure_once(
         command_line: crate::history::command_line(),
         global_options: m.global_options.to_vec(),
         faults: m.faults.to_vec(),
+        stable_stop: m.stable_stop,
     };
     let outcome = runner::run_in(m.groups, &opts, ws);
     // Dropping the options drops the hook, which ends the writer.
@@ -531,7 +578,7 @@ fn pause(d: Duration, stop: &AtomicBool) -> bool {
 
 /// `20261122-143000-3f9a`: the start (UTC) sorts soaks by time, the random
 /// suffix keeps two soaks started in the same second apart.
-fn new_soak_id() -> String {
+pub(crate) fn new_soak_id() -> String {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     h.write_u32(std::process::id());
@@ -696,20 +743,20 @@ mod tests {
             until: None,
             recovery: None,
         };
-        assert!(p.more_after(2, s(100), &none) && !p.more_after(3, s(0), &none));
+        assert!(p.more_after(2, s(100), &none, &[]) && !p.more_after(3, s(0), &none, &[]));
         let p = Plan {
             runs: None,
             duration: Some(s(3)),
             pause: Duration::from_millis(200),
             ..p
         };
-        assert!(p.more_after(9, s(2), &none));
+        assert!(p.more_after(9, s(2), &none, &[]));
         assert!(
-            !p.more_after(1, Duration::from_millis(2900), &none),
+            !p.more_after(1, Duration::from_millis(2900), &none, &[]),
             "the pause counts"
         );
         let both = Plan { runs: Some(2), ..p };
-        assert!(!both.more_after(2, s(0), &none));
+        assert!(!both.more_after(2, s(0), &none, &[]));
     }
 
     fn flags(args: &[&str]) -> Result<Option<Plan>, String> {
@@ -742,6 +789,16 @@ mod tests {
             .unwrap_err()
             .contains("--until-throttled"));
         assert!(flags(&["--until-steady", "--until-throttled"]).is_err());
+        let p = flags(&["--ci", "3%"]).unwrap().unwrap();
+        assert_eq!((p.until, p.runs), (Some(Until::Precise(3.0)), Some(20)));
+        let p = flags(&["--ci", "2", "--max-rounds", "9"]).unwrap().unwrap();
+        assert_eq!((p.until, p.runs), (Some(Until::Precise(2.0)), Some(9)));
+        assert!(
+            flags(&["--max-rounds", "9"]).is_err(),
+            "--max-rounds needs --ci"
+        );
+        assert!(flags(&["--ci", "0%"]).is_err() && flags(&["--ci", "x"]).is_err());
+        assert!(flags(&["--ci", "3%", "--until-steady"]).is_err());
         // A recovery check alone is one run, then the check.
         let p = flags(&["--recovery-check", "30s"]).unwrap().unwrap();
         assert_eq!(

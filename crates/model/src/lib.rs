@@ -20,6 +20,7 @@ pub mod job;
 pub mod memory;
 pub mod placement;
 pub mod result;
+pub mod stability;
 pub mod units;
 pub mod verify;
 pub mod volume;
@@ -39,6 +40,7 @@ pub use memory::{BufferMemory, IoMem, MemoryKind, UringOptions};
 pub use result::{
     CpuUsage, DirStats, HostInfo, JobResult, RunResult, SeriesPoint, SteadyStateResult, TargetInfo,
 };
+pub use stability::{Stability, StableStop};
 pub use verify::{VerifyAlgo, VerifyResult, VerifySpec};
 pub use volume::VolumeReport;
 pub use warning::Warning;

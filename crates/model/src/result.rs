@@ -146,6 +146,10 @@ pub struct JobResult {
     /// what is derived from them is approximate (see `model::imported`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported: Option<crate::Imported>,
+    /// The slices of a job run under a stability stop (`diskbench run`);
+    /// `None` for a job that ran its whole runtime by rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stability: Option<crate::Stability>,
 }
 
 /// What fio's `steadystate` found over its last window (fio's JSON
@@ -192,6 +196,7 @@ impl JobResult {
             depth: crate::DepthStats::default(),
             buffers: None,
             imported: None,
+            stability: None,
         }
     }
 

@@ -46,6 +46,7 @@
 //! Costs follow the rules in [`cost`].
 
 pub mod cost;
+pub mod noise;
 mod render;
 pub mod shape;
 mod tstat;

@@ -485,6 +485,10 @@ fn job_extras(job: &JobResult) -> Value {
     if let Some(mean) = job.depth.mean() {
         m.insert("mean_depth".into(), float(mean));
     }
+    // `diskbench run`'s stop once stable: the slices it judged.
+    if let Some(st) = &job.stability {
+        m.insert("stability".into(), json!(st));
+    }
     // Part of sys_cpu: io_uring's kernel threads working for the job.
     if job.cpu.kernel_helpers_ns > 0 {
         m.insert(

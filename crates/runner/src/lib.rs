@@ -85,6 +85,9 @@ pub struct RunOptions {
     /// `--inject-fault`: I/Os every worker's engine makes fail or lie, to
     /// test error handling and verification (the result says so in a warning).
     pub faults: Vec<model::FaultRule>,
+    /// Time-based jobs may stop before their runtime once their figure is
+    /// stable (`diskbench run`'s suite); `None`: every job runs its runtime.
+    pub stable_stop: Option<model::StableStop>,
 }
 
 impl Default for RunOptions {
@@ -101,6 +104,7 @@ impl Default for RunOptions {
             command_line: Vec::new(),
             global_options: Vec::new(),
             faults: Vec::new(),
+            stable_stop: None,
         }
     }
 }
@@ -675,6 +679,7 @@ fn plan_clone(
         thread_number: 0,
         job_stop: None,
         file_set: files.set,
+        stable_stop: opts.stable_stop.filter(|_| spec.time_based),
     })
 }
 
@@ -740,6 +745,10 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
         job.depth.add(&p.depth);
         if let Some(b) = &p.buffers {
             job.buffers.get_or_insert_with(Default::default).add(b);
+        }
+        // One clone's slices stand for the job's (the suite runs one clone).
+        if job.stability.is_none() {
+            job.stability = p.stability.clone();
         }
     }
     if let Some(v) = &mut job.verify {

@@ -18,6 +18,7 @@ mod iolog;
 mod paced;
 mod phase;
 mod queue;
+mod stable;
 mod verifying;
 
 use crate::clock::Clock;
@@ -58,6 +59,8 @@ pub struct WorkerPlan {
     pub job_stop: Option<Arc<AtomicBool>>,
     /// The clone's files, for the file options (see `fileops`).
     pub file_set: Option<crate::fileset::FileSet>,
+    /// May stop before its runtime once its figure is stable (see `stable`).
+    pub stable_stop: Option<model::StableStop>,
 }
 
 pub struct WorkerOutcome {
@@ -75,6 +78,8 @@ pub struct WorkerOutcome {
     pub depth: model::DepthStats,
     /// The engine's buffers (`None` when the worker had no engine to ask).
     pub buffers: Option<model::BufferMemory>,
+    /// The slices judged by a stability stop, if the job had one.
+    pub stability: Option<model::Stability>,
 }
 
 /// Signals shared by all workers of a run.
@@ -152,6 +157,10 @@ struct Worker<'a> {
     reported_ios: u64,
     /// Seconds of the series already reported as progress.
     series_seen: usize,
+    /// The stability stop's slices, from the start of the measured phase
+    /// (`measure_start`, a clock reading); `None` without one.
+    stable: Option<stable::StableWatch>,
+    measure_start: u64,
     /// `read_iolog`: the log being replayed; `write_iolog`: the log written.
     replay: Option<iolog::Replayer>,
     iolog_out: Option<iolog::IoLogOut>,
@@ -215,6 +224,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
     w.report_progress();
     let mut cpu = cpu_end.since(&w.cpu_start);
     let buffers = Some(w.plan.engine.memory());
+    let stability = w.stable.take().map(stable::StableWatch::result);
     let recorded = w.rec.finish(&shared.clock, end);
     cpu.wall_ns = recorded.runtime_ns;
     let verify = w.verify.take().map(|v| {
@@ -240,6 +250,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         cpu,
         error,
         verify,
+        stability,
         buffers,
     }
 }
@@ -335,6 +346,11 @@ impl<'a> Worker<'a> {
             cpu_start: sys::thread_usage(),
             reported_ios: 0,
             series_seen: 0,
+            stable: match phase.ramping() {
+                true => None,
+                false => plan.stable_stop.map(|r| stable::StableWatch::new(r, 0)),
+            },
+            measure_start: start,
             plan,
         }
     }
@@ -432,6 +448,18 @@ impl<'a> Worker<'a> {
             self.floors = RateFloors::new(&self.plan.spec, clock, now);
             if let Some(logs) = &mut self.logs {
                 logs.restart(now);
+            }
+            self.stable = self
+                .plan
+                .stable_stop
+                .map(|r| stable::StableWatch::new(r, 0));
+            self.measure_start = now;
+        }
+        if let (Some(watch), false) = (&mut self.stable, self.phase.stopping()) {
+            let [r, w] = &self.rec.dirs;
+            let since = clock.nanos(self.measure_start, now);
+            if watch.stable(since, r.ios + w.ios, r.bytes + w.bytes) {
+                self.phase.stop(Stop::Stable);
             }
         }
         if let Some(floors) = &mut self.floors {

@@ -69,6 +69,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             depth: Default::default(),
             buffers: None,
             imported: None,
+            stability: None,
         }],
         // The kernel's side of the same second: kept and loaded back.
         disk_util: vec![DiskUtil {
