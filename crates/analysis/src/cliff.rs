@@ -251,7 +251,7 @@ mod tests {
 
     #[test]
     fn per_run_figures_name_the_run() {
-        // Seed 000's GCE case: fast for four runs, then 75-95% slower.
+        // The GCE case of "Benchmarking the Disk Speed of IaaSes": fast for four runs, then 75-95% slower.
         let s: Vec<Sample> = [
             210.0, 205.0, 212.0, 208.0, 30.0, 25.0, 28.0, 31.0, 27.0, 26.0,
         ]

@@ -74,13 +74,19 @@ impl Summary {
     /// `4012 (95% CI 3990-4031, range 2.1%, 10 rounds)`, the value printed
     /// with `decimals`; without an interval the repeats are said to be too few.
     pub fn text(&self, decimals: usize) -> String {
+        self.text_with(|v| format!("{v:.decimals$}"))
+    }
+
+    /// As [`Summary::text`], with the median and the interval's ends
+    /// written by `figure` (e.g. with their unit).
+    pub fn text_with(&self, figure: impl Fn(f64) -> String) -> String {
         let ci = match self.interval {
-            Some((lo, hi)) => format!("95% CI {lo:.decimals$}-{hi:.decimals$}, "),
+            Some((lo, hi)) => format!("95% CI {}-{}, ", figure(lo), figure(hi)),
             None => format!("too few for a 95% CI (needs {MIN_REPEATS_FOR_INTERVAL}), "),
         };
         format!(
-            "{:.decimals$} ({ci}range {:.1}%, {} repeats)",
-            self.median,
+            "{} ({ci}range {:.1}%, {} repeats)",
+            figure(self.median),
             self.range_pct(),
             self.n
         )

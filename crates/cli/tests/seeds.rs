@@ -106,13 +106,14 @@ fn assert_parses(dir: &Path, args: &[String], jobs: usize, must_contain: &[&str]
     }
 }
 
-// Seed 001: name, numjobs (one JSON job per clone).
-const SEED_001: [(&str, usize); 3] = [("seq-read", 1), ("random-write", 8), ("read-write", 8)];
+// "Adventures in Storageland": name, numjobs (one JSON job per clone).
+const STORAGELAND_JOBS: [(&str, usize); 3] =
+    [("seq-read", 1), ("random-write", 8), ("read-write", 8)];
 
 #[test]
 fn adventures_in_storageland_sections_run_unchanged() {
     let dir = real_dir();
-    for (name, numjobs) in SEED_001 {
+    for (name, numjobs) in STORAGELAND_JOBS {
         let file = fixture(&format!("001_{name}.fio")).display().to_string();
         let mut args = strings(&SHORTEN);
         args.extend([format!("--directory={}", dir.path().display()), file]);
@@ -141,7 +142,7 @@ fn adventures_in_storageland_sections_run_unchanged() {
 fn adventures_in_storageland_as_the_article_runs_it_with_section() {
     // `fio --section=seq-read ./fio.cfg`, the three sections in one file.
     let dir = real_dir();
-    let all: String = SEED_001
+    let all: String = STORAGELAND_JOBS
         .iter()
         .map(|(n, _)| fixture_text(&format!("001_{n}.fio")))
         .collect();
@@ -163,7 +164,7 @@ fn adventures_in_storageland_as_the_article_runs_it_with_section() {
     assert_parses(dir.path(), &all_args, 3, &["--size=16m"]);
 }
 
-/// Seed 002's command lines: continuation lines joined, `$ fio` dropped, the
+/// The 2014 EBS benchmark's command lines: continuation lines joined, `$ fio` dropped, the
 /// `<read,write,randread,randwrite>` template written out: five lines.
 fn the_ebs_benchmark_lines() -> Vec<Vec<String>> {
     let text = fixture_text("002_commands.txt");

@@ -317,7 +317,7 @@ pub struct HeadlineFigure {
     pub fallback: bool,
 }
 
-/// Seed 000's three figures; `None` when no job could give one.
+/// The three figures "Benchmarking the Disk Speed of IaaSes" compares disks by; `None` when no job could give one.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Headline {
     pub iops: Option<HeadlineFigure>,

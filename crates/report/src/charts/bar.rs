@@ -1,4 +1,4 @@
-//! Seed 000's charts: one metric across groups, a horizontal bar per group
+//! The charts of "Benchmarking the Disk Speed of IaaSes": one metric across groups, a horizontal bar per group
 //! (long labels such as "google pd-standard 256GiB" stay readable) with the
 //! mean ± sample standard deviation as an error bar. Bars are sorted best
 //! first (highest IOPS or MB/s, lowest latency on top), as the IaaS disk-speed study's

@@ -88,7 +88,7 @@ pub fn differences(records: &[RunRecord], by: &[String]) -> Vec<Difference> {
 
 fn value(metric: Metric, v: f64) -> String {
     match metric {
-        Metric::P99LatencyUs => format!("{v:.0} us"),
+        Metric::P99LatencyUs => crate::format::latency(v * 1e3),
         Metric::ReadMbPerS | Metric::WriteMbPerS => format!("{v:.1}"),
         Metric::Iops => format!("{v:.0}"),
     }
@@ -100,12 +100,11 @@ pub fn noise_text(records: &[RunRecord], by: &[String]) -> String {
     for metric in TESTED {
         for g in figures(records, by, metric) {
             if let Some(s) = Summary::of(&g.values) {
-                let decimals = if metric == Metric::Iops { 0 } else { 1 };
                 out.push_str(&format!(
                     "  {} {}: median {}\n",
                     g.name,
                     metric.title(),
-                    s.text(decimals)
+                    s.text_with(|v| value(metric, v))
                 ));
             }
         }

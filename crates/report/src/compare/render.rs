@@ -101,7 +101,7 @@ fn human_rows(c: &Comparison) -> (Vec<String>, Vec<Vec<String>>, usize) {
     (header, rows, labels.len())
 }
 
-/// Seed 000's layout: a label equal to the one above (with all labels left
+/// The layout of "Benchmarking the Disk Speed of IaaSes": a label equal to the one above (with all labels left
 /// of it equal too) is left blank, so "AWS" heads its rows once.
 fn blank_repeats(rows: &mut [Vec<String>], label_columns: usize) {
     for i in (1..rows.len()).rev() {
