@@ -28,6 +28,7 @@ mod fileopts;
 mod groups;
 mod jobfile;
 mod jobs;
+mod offset_opts;
 mod options;
 mod output_opts;
 mod pattern;

@@ -137,6 +137,14 @@ pub(crate) enum Key {
     SqThreadPoll,
     SqThreadPollCpu,
     HiPri,
+    /// `offset_increment` and the `rw=` offset modifier: see `offset_opts`.
+    OffsetIncrement,
+    /// `steadystate_check_interval` (`ss_interval`).
+    SteadyStateInterval,
+    /// `threads`: an option of fio's tiobench profile, which fio accepts in
+    /// any job and ignores outside that profile (checked with fio 3.33: it
+    /// still starts processes); diskbench has no profiles, so it does nothing.
+    TiobenchThreads,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -186,7 +194,8 @@ impl Key {
             | Key::RampTime
             | Key::ThinkTime
             | Key::ThinkTimeSpin
-            | Key::ThinkTimeIoTime => ValueKind::Time,
+            | Key::ThinkTimeIoTime
+            | Key::SteadyStateInterval => ValueKind::Time,
             _ => ValueKind::Number,
         }
     }
@@ -237,10 +246,20 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
         arity: Arity::Value,
     },
     opt(Key::Size, "size", Arity::Value),
-    opt(Key::Offset, "offset", Arity::Value),
+    OptDef {
+        key: Key::Offset,
+        name: "offset",
+        aliases: &["fileoffset"],
+        arity: Arity::Value,
+    },
     opt(Key::Filename, "filename", Arity::Value),
     opt(Key::Directory, "directory", Arity::Value),
-    opt(Key::NrFiles, "nrfiles", Arity::Value),
+    OptDef {
+        key: Key::NrFiles,
+        name: "nrfiles",
+        aliases: &["nr_files"],
+        arity: Arity::Value,
+    },
     opt(Key::NumJobs, "numjobs", Arity::Value),
     opt(Key::IoDepth, "iodepth", Arity::Value),
     OptDef {
@@ -265,7 +284,12 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::TimeBased, "time_based", Arity::Flag),
     opt(Key::RampTime, "ramp_time", Arity::Value),
     opt(Key::Loops, "loops", Arity::Value),
-    opt(Key::RandRepeat, "randrepeat", Arity::Value),
+    OptDef {
+        key: Key::RandRepeat,
+        name: "randrepeat",
+        aliases: &["allrandrepeat"],
+        arity: Arity::Value,
+    },
     opt(Key::RandSeed, "randseed", Arity::Value),
     opt(Key::GroupReporting, "group_reporting", Arity::Flag),
     opt(Key::Thread, "thread", Arity::Flag),
@@ -298,10 +322,20 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     },
     opt(Key::Rate, "rate", Arity::Value),
     opt(Key::RateIops, "rate_iops", Arity::Value),
-    opt(Key::RateMin, "rate_min", Arity::Value),
+    OptDef {
+        key: Key::RateMin,
+        name: "rate_min",
+        aliases: &["ratemin"],
+        arity: Arity::Value,
+    },
     opt(Key::RateIopsMin, "rate_iops_min", Arity::Value),
     opt(Key::RateProcess, "rate_process", Arity::Value),
-    opt(Key::RateCycle, "rate_cycle", Arity::Value),
+    OptDef {
+        key: Key::RateCycle,
+        name: "rate_cycle",
+        aliases: &["ratecycle"],
+        arity: Arity::Value,
+    },
     opt(
         Key::RateIgnoreThinktime,
         "rate_ignore_thinktime",
@@ -415,6 +449,14 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::SqThreadPoll, "sqthread_poll", Arity::Flag),
     opt(Key::SqThreadPollCpu, "sqthread_poll_cpu", Arity::Value),
     opt(Key::HiPri, "hipri", Arity::Flag),
+    opt(Key::OffsetIncrement, "offset_increment", Arity::Value),
+    OptDef {
+        key: Key::SteadyStateInterval,
+        name: "steadystate_check_interval",
+        aliases: &["ss_interval"],
+        arity: Arity::Value,
+    },
+    opt(Key::TiobenchThreads, "threads", Arity::Value),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -473,7 +515,7 @@ pub(crate) static FIO_CLI_NOT_CARRIED_OUT: &[&str] = &[
 /// not carry out yet.
 #[rustfmt::skip]
 pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
-    "allow_mounted_write", "allrandrepeat", "arguments", "atomic",
+    "allow_mounted_write", "arguments", "atomic",
     "bindname", "block", "block_error_percentiles",
     "buffer_compress_chunk", "buffer_compress_percentage", "buffer_pattern", "busy_poll",
     "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete", "cgroup_weight", "chunk_size",
@@ -505,7 +547,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "merge_blktrace_iters", "merge_blktrace_scalars", "mss", "namenode", "nfs_url",
     "nice", "nodelay", "nonvectored", "nowait", "numa_cpu_nodes",
     "numa_mem_policy", "numruns", "object_class", "offset_align",
-    "offset_increment", "opendir", "overwrite",
+    "opendir", "overwrite",
     "pingpong", "pool", "port", "pre_read", "prep", "prio", "prioclass",
     "profile", "program", "proto", "protocol",
    
@@ -516,7 +558,6 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "significant_figures", "skip_bad", "softrandommap", "stat_type", "stats",
     "std_redirect",
     "stream_id", "sync", "test-duration",
-    "threads",
     "threads-per-queue", "touch_objects", "trim_backlog", "trim_backlog_batch", "trim_percentage",
     "trim_verify_zero", "ttl", "uid", "unified_rw_reporting", "unique_filename",
     "uri", "userspace_reap", "verb", "verify_async",

@@ -229,8 +229,8 @@ fn rw_modes() {
         &["not an I/O pattern", "did you mean 'randread'?"],
     );
     message(
-        "--name=a --size=1m --rw=randread:8",
-        &["offset modifier", "not supported yet", "rw=randread"],
+        "--name=a --size=1m --rw=randread:8k",
+        &["rw=randread:8k", "a count of I/Os"],
     );
 }
 

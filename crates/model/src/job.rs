@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use crate::placement::{
-    Distribution, FileService, FileServiceSpec, RandomGenerator, RandomSpec, Zone,
+    Distribution, FileService, FileServiceSpec, OffsetSteps, RandomGenerator, RandomSpec, RwStep,
+    Zone,
 };
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -424,6 +425,14 @@ pub struct SteadyStateSpec {
     pub percent: bool,
     pub duration: Duration,
     pub ramp: Duration,
+    /// `steadystate_check_interval` (`ss_interval`): the window is judged
+    /// in measurements of this length (fio's default, one second).
+    #[serde(default = "one_second")]
+    pub interval: Duration,
+}
+
+fn one_second() -> Duration {
+    Duration::from_secs(1)
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -555,6 +564,9 @@ pub struct JobSpec {
     /// fio's io_uring options (`fixedbufs`, `sqthread_poll`, `hipri`, ...).
     #[serde(default)]
     pub uring: crate::memory::UringOptions,
+    /// fio's `offset_increment` and `rw=` offset modifier.
+    #[serde(default)]
+    pub offset_steps: OffsetSteps,
     /// The options as the user gave them, in order: echoed as fio's `job options`.
     pub options: Vec<(String, String)>,
 }
@@ -622,6 +634,7 @@ impl JobSpec {
             file_options: Default::default(),
             iomem: Default::default(),
             uring: Default::default(),
+            offset_steps: Default::default(),
             options: Vec::new(),
         }
     }

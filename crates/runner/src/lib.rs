@@ -472,7 +472,8 @@ fn plan_group(
             None => Arc::new(AtomicBool::new(false)),
         };
         for c in 0..spec.numjobs.max(1) {
-            let mut plan = plan_clone(&spec, c, ws, opts, &mut result.warnings)?;
+            let mine = clone_spec(&spec, c);
+            let mut plan = plan_clone(&mine, c, ws, opts, &mut result.warnings)?;
             plan.place = (gid, j as u32);
             plan.job_stop = Some(Arc::clone(&job_stop));
             plan.thread_number = threads_before + clones.len() as u32 + 1;
@@ -480,6 +481,19 @@ fn plan_group(
         }
     }
     Ok(clones)
+}
+
+/// Clone `clone`'s own copy of the job where fio's `offset_increment`
+/// moves it: `offset + clone * increment`.
+fn clone_spec(spec: &Arc<JobSpec>, clone: u32) -> Arc<JobSpec> {
+    match spec.offset_steps.increment {
+        0 => Arc::clone(spec),
+        step => {
+            let mut moved = JobSpec::clone(spec);
+            moved.offset_bytes += u64::from(clone) * step;
+            Arc::new(moved)
+        }
+    }
 }
 
 /// The group's jobs into the result (one entry per job with

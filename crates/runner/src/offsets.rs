@@ -16,7 +16,7 @@ mod window;
 
 use crate::blocksizes::SizePicker;
 use crate::distribution::Sampler;
-use model::job::{BlockSizes, Distribution, FileService, FileServiceSpec};
+use model::job::{BlockSizes, Distribution, FileService, FileServiceSpec, RwStep};
 use model::{Direction, JobSpec, RwMode};
 
 /// A small fast PRNG (xorshift64*), for directions and keys.
@@ -278,6 +278,7 @@ fn needs_general(spec: &JobSpec, files: usize) -> bool {
             || (random && r.norandommap)
             || (random && *r.percentage_random.get(dir) < 100)
     }) || (files > 1 && spec.file_service != FileServiceSpec::default())
+        || spec.offset_steps.rw_step.is_some()
 }
 
 /// One file of the general path, in bytes from its base.
@@ -318,6 +319,11 @@ struct General {
     window: Option<window::OpenSet>,
     /// `file_service_type=zipf|pareto|normal`: draws a file for every I/O.
     skewed: Option<Sampler>,
+    /// The offset modifier of `rw=` (see [`RwStep`]).
+    rw_step: Option<RwStep>,
+    /// Per direction, I/Os left in the current sequential run of
+    /// `RwStep::RandomEvery`.
+    run_left: [u64; 2],
 }
 
 impl General {
@@ -370,6 +376,8 @@ impl General {
                 let limit = spec.file_options.openfiles.map_or(n, |k| k as usize);
                 window::OpenSet::new(n, limit)
             }),
+            rw_step: spec.offset_steps.rw_step,
+            run_left: [0, 0],
             // A random choice is made before the first I/O.
             served: match service.kind {
                 FileService::Random => service.switch_every,
@@ -430,7 +438,15 @@ impl General {
         let f = &mut self.files[file];
         let len = sizes.pick(rng);
         let pct = self.random_pct[d];
-        let random = mode.is_random() && (pct >= 100 || rng.below(100) < pct);
+        let mut random = mode.is_random() && (pct >= 100 || rng.below(100) < pct);
+        if let Some(RwStep::RandomEvery(every)) = self.rw_step.filter(|_| random) {
+            // A run of `every` I/Os: one drawn, the rest following it.
+            random = self.run_left[d] == 0;
+            self.run_left[d] = match random {
+                true => every - 1,
+                false => self.run_left[d] - 1,
+            };
+        }
         let align = self.align[d];
         let (offset, len) = if random {
             let (pos, run) = f.samplers[d].next_run(rng, len.div_ceil(align));
@@ -443,7 +459,10 @@ impl General {
         };
         let fits = (f.bytes - offset).min(room);
         let len = if len > fits { sizes.fit(fits) } else { len };
-        f.seq[d] = offset + len;
+        f.seq[d] = match self.rw_step {
+            Some(RwStep::Skip(skip)) => skipped(offset + len, skip, len, f.bytes),
+            _ => offset + len,
+        };
         f.done_bytes += len;
         if let Some(w) = self.window.as_mut().filter(|_| f.done_bytes >= f.bytes) {
             f.done_bytes = 0;
@@ -454,6 +473,21 @@ impl General {
             dir,
             offset: f.base + offset,
             len,
+        }
+    }
+}
+
+/// Where a sequential pattern with fio's `rw=PATTERN:SKIP` goes after an
+/// I/O that ended at `end`: `skip` bytes further (a gap) or back. Going back
+/// past the start wraps to as far before the end of the file, as fio 3.33
+/// does (`rw=read:-8k` with bs=4k over 64k: 0, 56k, 52k, ..., 4k, 0); going
+/// past the end wraps to the start (the caller's check).
+fn skipped(end: u64, skip: i64, len: u64, bytes: u64) -> u64 {
+    match end.checked_add_signed(skip) {
+        Some(next) => next,
+        None => {
+            let back = skip.unsigned_abs() - end;
+            bytes.saturating_sub(back + len)
         }
     }
 }
@@ -476,6 +510,57 @@ mod tests {
         let mut g = OffsetGen::new(RwMode::Read, 100, &[region(3)], 1);
         let offs: Vec<u64> = (0..5).map(|_| g.next_io().offset).collect();
         assert_eq!(offs, vec![4096, 8192, 12288, 4096, 8192]);
+    }
+
+    /// 64 KiB of 4 KiB blocks from 0, with fio's offset modifier `step`.
+    fn stepped(rw: RwMode, step: RwStep) -> Vec<u64> {
+        let mut spec = JobSpec::new("s");
+        spec.rw = rw;
+        spec.offset_steps.rw_step = Some(step);
+        let region = Region {
+            base: 0,
+            blocks: 16,
+            block_bytes: 4096,
+        };
+        let mut g = OffsetGen::for_job(&spec, &[region], 1);
+        let dir = if rw.reads() {
+            Direction::Read
+        } else {
+            Direction::Write
+        };
+        (0..16)
+            .map(|_| g.next_for(dir, u64::MAX).offset >> 10)
+            .collect()
+    }
+
+    #[test]
+    fn rw_skips_go_backwards_and_leave_holes_as_fio_does() {
+        // fio 3.33's write_iolog of the same jobs, in KiB.
+        let back = stepped(RwMode::Read, RwStep::Skip(-8192));
+        assert_eq!(
+            back,
+            [0, 56, 52, 48, 44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4, 0]
+        );
+        let holes = stepped(RwMode::Write, RwStep::Skip(4096));
+        assert_eq!(
+            holes,
+            [0, 8, 16, 24, 32, 40, 48, 56, 0, 8, 16, 24, 32, 40, 48, 56]
+        );
+        assert_eq!(stepped(RwMode::Read, RwStep::Skip(-4096)), [0; 16]);
+    }
+
+    #[test]
+    fn rw_random_every_n_runs_n_sequential_ios_from_each_draw() {
+        let offs = stepped(RwMode::RandRead, RwStep::RandomEvery(4));
+        for run in offs.chunks(4) {
+            let follows = run.windows(2).all(|w| w[1] == (w[0] + 4) % 64);
+            assert!(follows, "runs of 4 sequential blocks: {offs:?}");
+        }
+        let starts: Vec<u64> = offs.chunks(4).map(|r| r[0]).collect();
+        assert!(
+            starts.windows(2).any(|w| w[1] != w[0] + 16),
+            "drawn: {offs:?}"
+        );
     }
 
     #[test]

@@ -1,0 +1,77 @@
+//! The options fio's own example job files use: aliases of fio's option
+//! table, the `rw=` offset modifier, `offset_increment`, `ss_interval`,
+//! `threads` and zoned lists with a zone of no size.
+
+use super::{err_at, ok};
+use model::job::{Distribution, RwStep};
+use std::time::Duration;
+
+const JOB: [&str; 3] = ["--name=j", "--filename=/tmp/x", "--size=1m"];
+
+fn job(extra: &[&str]) -> model::JobSpec {
+    let args: Vec<&str> = JOB.iter().chain(extra).copied().collect();
+    ok(&args).jobs.remove(0)
+}
+
+#[test]
+fn fio_aliases_name_the_same_options() {
+    assert_eq!(job(&["--ratemin=1m"]).rate.min_bytes_per_sec.read, 1 << 20);
+    assert_eq!(job(&["--ratecycle=500"]).rate.cycle_ms, 500);
+    assert_eq!(job(&["--fileoffset=8k"]).offset_bytes, 8192);
+    assert!(!job(&["--allrandrepeat=0"]).randrepeat);
+}
+
+#[test]
+fn rw_offset_modifiers_are_sizes_for_sequential_and_counts_for_random() {
+    let back = job(&["--rw=read:-8k"]);
+    assert_eq!(back.offset_steps.rw_step, Some(RwStep::Skip(-8192)));
+    assert_eq!(crate::offset_opts::rw_text(&back), "read:-8192");
+    assert_eq!(
+        job(&["--rw=write:4"]).offset_steps.rw_step,
+        Some(RwStep::Skip(4))
+    );
+    let runs = job(&["--rw=randread:8"]).offset_steps.rw_step;
+    assert_eq!(runs, Some(RwStep::RandomEvery(8)));
+    assert_eq!(job(&["--rw=randread:1"]).offset_steps.rw_step, None);
+    assert!(crate::tests::parse(&["--name=j", "--size=1m", "--rw=randread:8k"]).is_err());
+}
+
+#[test]
+fn offset_increment_and_ss_interval_are_kept() {
+    assert_eq!(
+        job(&["--offset_increment=1m"]).offset_steps.increment,
+        1 << 20
+    );
+    let ss = job(&["--ss=iops:5%", "--ss_dur=30s", "--ss_interval=10"]).steadystate;
+    assert_eq!(ss.map(|s| s.interval), Some(Duration::from_secs(10)));
+    let ss = job(&["--ss=iops:5%", "--ss_dur=30s"]).steadystate;
+    assert_eq!(ss.map(|s| s.interval), Some(Duration::from_secs(1)));
+}
+
+#[test]
+fn a_sub_second_ss_interval_is_refused_by_name() {
+    let dir = super::Dir::new();
+    let f = dir.file(
+        "ss.fio",
+        "[j]\nfilename=/tmp/x\nsize=1m\nss=iops:5%\nss_dur=10\nss_interval=500ms\n",
+    );
+    err_at(&[&f], &f, 6, &["ss_interval", "whole number of seconds"]);
+}
+
+#[test]
+fn tiobench_threads_is_accepted_as_fio_ignores_it() {
+    assert_eq!(job(&["--threads=4"]).numjobs, 1);
+}
+
+#[test]
+fn a_zone_without_size_gets_what_the_others_leave() {
+    let spec = job(&[
+        "--rw=randread",
+        "--random_distribution=zoned:50/5:30/15:20/",
+    ]);
+    let Distribution::Zoned(zones) = &spec.random.distribution.read else {
+        panic!("{:?}", spec.random.distribution)
+    };
+    let sizes: Vec<f64> = zones.iter().map(|z| z.size).collect();
+    assert_eq!(sizes, [5.0, 15.0, 80.0]);
+}
