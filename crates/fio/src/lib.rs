@@ -32,6 +32,7 @@ mod offset_opts;
 mod options;
 mod output_opts;
 mod pattern;
+mod requirements;
 mod showcmd;
 mod suggest;
 #[cfg(test)]
@@ -125,6 +126,17 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<FioArgs, Fi
 }
 
 fn parse_with<I: IntoIterator<Item = String>>(args: I, env: &Env) -> Result<FioArgs, FioError> {
+    let args: Vec<String> = args.into_iter().collect();
+    let as_file: String = args
+        .iter()
+        .map(|a| format!("{}\n", a.trim_start_matches('-')))
+        .collect();
+    if let Some(missing) = requirements::scan("command line", &as_file) {
+        return Err(match missing {
+            FioError::At { error, .. } => *error,
+            other => other,
+        });
+    }
     let mut raw = cmdline::split(args, env)?;
     let wanted = std::mem::take(&mut raw.sections_wanted);
     // `--section` picks command-line jobs by name too, as fio does.

@@ -60,6 +60,9 @@ pub(crate) fn engine(scope: &Scope, text: &str) -> Result<EngineKind, FioError> 
     if let Some(engine) = EngineKind::parse(text) {
         return Ok(engine);
     }
+    if let Some(need) = crate::requirements::engine_needs(text) {
+        return Err(crate::requirements::engine_error(text, need));
+    }
     let mut problem = format!(
         "diskbench does not run this engine (yet): use one of {}",
         EngineKind::NAMES

@@ -75,3 +75,41 @@ fn a_zone_without_size_gets_what_the_others_leave() {
     let sizes: Vec<f64> = zones.iter().map(|z| z.size).collect();
     assert_eq!(sizes, [5.0, 15.0, 80.0]);
 }
+
+#[test]
+fn engines_needing_missing_hardware_say_what_is_missing_wherever_their_options_stand() {
+    let dir = super::Dir::new();
+    let f = dir.file(
+        "rdma.fio",
+        "[global]\nhostname=peer\nport=5000\n\n[client]\nioengine=rdma\nverb=write\n",
+    );
+    err_at(
+        &[&f],
+        &f,
+        6,
+        &["ioengine=rdma", "RDMA network adapter", "local files"],
+    );
+    let zoned = dir.file(
+        "zbd.fio",
+        "[z]\nfilename=/dev/sdz\nzonemode=zbd ; host-managed\n",
+    );
+    err_at(
+        &[&zoned],
+        &zoned,
+        3,
+        &["zonemode=zbd", "zoned block device"],
+    );
+    let e = crate::tests::parse(&["--name=h", "--http_verbose=1", "--ioengine=http"]);
+    let msg = e.expect_err("http needs a server").to_string();
+    assert!(msg.contains("ioengine=http needs an HTTP"), "{msg}");
+}
+
+#[test]
+fn newer_fio_options_are_refused_by_name() {
+    let e = crate::tests::parse(&["--name=j", "--size=1m", "--log_prio=1"]);
+    let msg = e.expect_err("not carried out").to_string();
+    assert!(
+        msg.contains("'log_prio' is a fio option diskbench does not carry out"),
+        "{msg}"
+    );
+}
