@@ -387,6 +387,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
             if !output_opts::apply(spec, o)?
                 && !verify_opts::apply(spec, o)?
                 && !engine_opts::apply(spec, o)?
+                && !crate::control_opts::apply(spec, o)?
             {
                 unreachable!("{other:?} is applied in `apply`")
             }

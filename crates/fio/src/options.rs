@@ -145,6 +145,10 @@ pub(crate) enum Key {
     /// any job and ignores outside that profile (checked with fio 3.33: it
     /// still starts processes); diskbench has no profiles, so it does nothing.
     TiobenchThreads,
+    /// `exitall`, `exit_what`, `exitall_on_error`: see `control_opts`.
+    ExitAll,
+    ExitWhat,
+    ExitAllOnError,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -189,7 +193,8 @@ impl Key {
             | Key::SyncFileRange
             | Key::Verify
             | Key::VerifyPattern
-            | Key::IoMem => ValueKind::Text,
+            | Key::IoMem
+            | Key::ExitWhat => ValueKind::Text,
             Key::Runtime
             | Key::RampTime
             | Key::ThinkTime
@@ -457,6 +462,9 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
         arity: Arity::Value,
     },
     opt(Key::TiobenchThreads, "threads", Arity::Value),
+    opt(Key::ExitAll, "exitall", Arity::Flag),
+    opt(Key::ExitWhat, "exit_what", Arity::Value),
+    opt(Key::ExitAllOnError, "exitall_on_error", Arity::Flag),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -532,7 +540,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "device-names", "dir", "direct_write_to_pmem", "disable_bw",
     "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat", "disk_util",
     "donorname", "error_dump", "exec_postrun", "exec_prerun", "exit_on_io_done",
-    "exit_what", "exitall", "exitall_on_error", "experimental_verify", 
+    "experimental_verify", 
     "file_append", "filename_format", "fill_device", "fill_fs",
     "flow", "flow_id", "flow_sleep", "force_async", "gid",
     "gpu_dev_ids", "grace_time", "gtod_cpu", "hdfsdirectory",

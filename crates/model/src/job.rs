@@ -567,6 +567,9 @@ pub struct JobSpec {
     /// fio's `offset_increment` and `rw=` offset modifier.
     #[serde(default)]
     pub offset_steps: OffsetSteps,
+    /// fio's `exitall`, `exit_what`, `exitall_on_error`.
+    #[serde(default)]
+    pub exit_rules: crate::control::ExitRules,
     /// The options as the user gave them, in order: echoed as fio's `job options`.
     pub options: Vec<(String, String)>,
 }
@@ -635,6 +638,7 @@ impl JobSpec {
             iomem: Default::default(),
             uring: Default::default(),
             offset_steps: Default::default(),
+            exit_rules: Default::default(),
             options: Vec::new(),
         }
     }

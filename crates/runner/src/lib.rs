@@ -11,6 +11,7 @@ mod clock;
 mod diskstats;
 mod distribution;
 mod error;
+mod exits;
 mod files;
 mod fileset;
 pub mod guard;
@@ -172,8 +173,14 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
         let clock = Clock::new();
         logs::new_run();
         let mut disks = DiskWatch::new(groups);
+        // `exit_what=all`, `exitall_on_error`: no later group starts.
+        let rest_of_run = Arc::new(AtomicBool::new(false));
         for (gid, group) in groups.iter().enumerate() {
-            match run_group(gid as u32, group, opts, &clock, &mut disks, ws, &mut result) {
+            if rest_of_run.load(Ordering::Relaxed) {
+                break;
+            }
+            let place = (&clock, &rest_of_run);
+            match run_group(gid as u32, group, opts, place, &mut disks, ws, &mut result) {
                 Ok(errors) => failed_jobs.extend(errors),
                 Err(e) => {
                     failure = Some(e);
@@ -357,7 +364,7 @@ fn run_group(
     gid: u32,
     group: &[JobSpec],
     opts: &RunOptions,
-    clock: &Clock,
+    (clock, rest_of_run): (&Clock, &Arc<AtomicBool>),
     disks: &mut DiskWatch,
     ws: &mut Workspace,
     result: &mut RunResult,
@@ -372,7 +379,23 @@ fn run_group(
             })
             .collect(),
     };
-    let clones = plan_group(gid, group, opts, ws, &watch, result)?;
+    let mut clones = plan_group(gid, group, opts, ws, &watch, result)?;
+    let exit = Arc::new(exits::GroupExit {
+        stops: group
+            .iter()
+            .enumerate()
+            .map(|(j, _)| {
+                let first = clones.iter().find(|c| c.job == j);
+                first
+                    .and_then(|c| c.plan.job_stop.clone())
+                    .unwrap_or_default()
+            })
+            .collect(),
+        rest_of_run: Arc::clone(rest_of_run),
+    });
+    for c in &mut clones {
+        c.plan.group_exit = Some(Arc::clone(&exit));
+    }
     let shared = Shared {
         clock: clock.clone(),
         stop: Arc::clone(&opts.stop),
@@ -676,6 +699,7 @@ fn plan_clone(
         io_budget,
         thread_number: 0,
         job_stop: None,
+        group_exit: None,
         file_set: files.set,
     })
 }

@@ -55,6 +55,8 @@ pub struct WorkerPlan {
     /// its `steadystate`, and by a clone that failed (as in fio, a job's
     /// error ends that job; the others of its group go on).
     pub job_stop: Option<Arc<AtomicBool>>,
+    /// The group's stop flags, for `exitall` and `exitall_on_error`.
+    pub(crate) group_exit: Option<Arc<crate::exits::GroupExit>>,
     /// The clone's files, for the file options (see `fileops`).
     pub file_set: Option<crate::fileset::FileSet>,
 }
@@ -166,6 +168,9 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         Err(e) => Some(e),
     };
     error = error.or_else(|| w.failure.take());
+    if let Some(exit) = &w.plan.group_exit {
+        exit.job_ended(&spec.exit_rules, error.is_some());
+    }
     if error.is_some() {
         if let Some(stop) = &w.plan.job_stop {
             stop.store(true, Ordering::Relaxed);

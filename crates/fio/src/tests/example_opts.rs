@@ -113,3 +113,16 @@ fn newer_fio_options_are_refused_by_name() {
         "{msg}"
     );
 }
+
+#[test]
+fn exit_rules_parse_and_a_bad_exit_what_names_the_choices() {
+    let rules = job(&["--exitall", "--exit_what=all", "--exitall_on_error"]).exit_rules;
+    assert!(rules.exitall && rules.on_error);
+    assert_eq!(rules.what, model::control::ExitWhat::All);
+    let e = crate::tests::parse(&["--name=j", "--size=1m", "--exit_what=everything"]);
+    let msg = e.expect_err("a bad value").to_string();
+    assert!(
+        msg.contains("group (the default), stonewall or all"),
+        "{msg}"
+    );
+}
