@@ -388,6 +388,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
                 && !verify_opts::apply(spec, o)?
                 && !engine_opts::apply(spec, o)?
                 && !crate::control_opts::apply(spec, o)?
+                && !crate::data_opts::apply(spec, o)?
             {
                 unreachable!("{other:?} is applied in `apply`")
             }
@@ -618,6 +619,7 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     bs_opts::check_unaligned(&spec)?;
     verify_opts::finish(&mut spec)?;
     engine_opts::finish(&spec)?;
+    crate::data_opts::finish(&spec)?;
     if spec.direct {
         let below = spec.offset_bytes / DIRECT_ALIGN_BYTES * DIRECT_ALIGN_BYTES;
         check_direct_alignment(&job, "offset", spec.offset_bytes, &format_size(below))?;

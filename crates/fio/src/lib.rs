@@ -22,6 +22,7 @@ mod arith;
 mod bs_opts;
 mod cmdline;
 mod control_opts;
+mod data_opts;
 mod engine_opts;
 mod error;
 mod expand;

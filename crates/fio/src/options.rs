@@ -149,6 +149,16 @@ pub(crate) enum Key {
     ExitAll,
     ExitWhat,
     ExitAllOnError,
+    /// fio's buffer options: see `data_opts`.
+    ZeroBuffers,
+    RefillBuffers,
+    ScrambleBuffers,
+    BufferPattern,
+    BufferCompressPercentage,
+    BufferCompressChunk,
+    DedupePercentage,
+    DedupeMode,
+    DedupeWorkingSetPercentage,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -194,7 +204,9 @@ impl Key {
             | Key::Verify
             | Key::VerifyPattern
             | Key::IoMem
-            | Key::ExitWhat => ValueKind::Text,
+            | Key::ExitWhat
+            | Key::BufferPattern
+            | Key::DedupeMode => ValueKind::Text,
             Key::Runtime
             | Key::RampTime
             | Key::ThinkTime
@@ -465,6 +477,27 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::ExitAll, "exitall", Arity::Flag),
     opt(Key::ExitWhat, "exit_what", Arity::Value),
     opt(Key::ExitAllOnError, "exitall_on_error", Arity::Flag),
+    opt(Key::ZeroBuffers, "zero_buffers", Arity::Flag),
+    opt(Key::RefillBuffers, "refill_buffers", Arity::Flag),
+    opt(Key::ScrambleBuffers, "scramble_buffers", Arity::Value),
+    opt(Key::BufferPattern, "buffer_pattern", Arity::Value),
+    opt(
+        Key::BufferCompressPercentage,
+        "buffer_compress_percentage",
+        Arity::Value,
+    ),
+    opt(
+        Key::BufferCompressChunk,
+        "buffer_compress_chunk",
+        Arity::Value,
+    ),
+    opt(Key::DedupePercentage, "dedupe_percentage", Arity::Value),
+    opt(Key::DedupeMode, "dedupe_mode", Arity::Value),
+    opt(
+        Key::DedupeWorkingSetPercentage,
+        "dedupe_working_set_percentage",
+        Arity::Value,
+    ),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -530,13 +563,13 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "spr_op", "sprandom", "verify_header_seed", "verify_write_sequence", "volume",
     "allow_mounted_write", "arguments", "atomic",
     "bindname", "block", "block_error_percentiles",
-    "buffer_compress_chunk", "buffer_compress_percentage", "buffer_pattern", "busy_poll",
+    "busy_poll",
     "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete", "cgroup_weight", "chunk_size",
     "clientname", "clocksource", "clustername", "cmd_type", "cmdprio",
     "cmdprio_bssplit", "cmdprio_class", "cmdprio_percentage", "conf", "cont", "continue_on_error",
     "cpuchunks", "cpuload", "cpumask", "cpumode", "cpus_allowed_policy",
     "create_fsync", "create_serialize", "cuda_io",
-    "dedupe_global", "dedupe_mode", "dedupe_percentage", "dedupe_working_set_percentage",
+    "dedupe_global", 
     "device-names", "dir", "direct_write_to_pmem", "disable_bw",
     "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat", "disk_util",
     "donorname", "error_dump", "exec_postrun", "exec_prerun", "exit_on_io_done",
@@ -565,9 +598,9 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "profile", "program", "proto", "protocol",
    
     "rbdname", "read-req-num-512-blocks", "read_beyond_wp", "read_iolog",
-    "read_iolog_chunked", "readfua", "refill_buffers", "replay_align",
+    "read_iolog_chunked", "readfua", "replay_align",
     "replay_no_stall", "replay_redirect", "replay_scale", "replay_skip", "replay_time_scale",
-    "rw_sequencer", "scramble_buffers", "serialize_overlap", "serverip", "sg_write_mode",
+    "rw_sequencer", "serialize_overlap", "serverip", "sg_write_mode",
     "significant_figures", "skip_bad", "softrandommap", "stat_type", "stats",
     "std_redirect",
     "stream_id", "sync", "test-duration",
@@ -578,7 +611,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "verify_state_save", "window_size", "write_barrier",
     "write_hint", "write_iolog",
     "writefua", "xnvme_admin", "xnvme_async", "xnvme_dev_nsid", "xnvme_iovec",
-    "xnvme_sync", "zero_buffers", "zone_reset_frequency", "zone_reset_threshold",
+    "xnvme_sync", "zone_reset_frequency", "zone_reset_threshold",
     "zonecapacity", "zonemode", "zonerange", "zonesize", "zoneskip",
 ];
 

@@ -570,6 +570,9 @@ pub struct JobSpec {
     /// fio's `exitall`, `exit_what`, `exitall_on_error`.
     #[serde(default)]
     pub exit_rules: crate::control::ExitRules,
+    /// What the writes carry: fio's buffer options (see `model::data`).
+    #[serde(default)]
+    pub buffer_data: crate::data::BufferData,
     /// The options as the user gave them, in order: echoed as fio's `job options`.
     pub options: Vec<(String, String)>,
 }
@@ -639,6 +642,7 @@ impl JobSpec {
             uring: Default::default(),
             offset_steps: Default::default(),
             exit_rules: Default::default(),
+            buffer_data: Default::default(),
             options: Vec::new(),
         }
     }

@@ -7,6 +7,7 @@
 //! testable on its own.
 
 pub mod control;
+pub mod data;
 pub mod depth;
 pub mod disk;
 pub mod failure;

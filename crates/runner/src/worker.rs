@@ -13,6 +13,7 @@
 //! thinktime, several block sizes, skewed distributions, `number_ios`) goes
 //! through [`paced`], chosen once per job by the precomputed `plain` flag.
 
+mod data;
 mod fileops;
 mod paced;
 mod phase;
@@ -146,6 +147,8 @@ struct Worker<'a> {
     writes_since_sync: u32,
     sync_due: bool,
     write_seq: u64,
+    /// fio's buffer options, when the job has any (see `data`).
+    data: Option<data::DataFiller>,
     cpu_start: CpuUsage,
     reported_ios: u64,
     /// Seconds of the series already reported as progress.
@@ -298,6 +301,12 @@ impl<'a> Worker<'a> {
             writes_since_sync: 0,
             sync_due: false,
             write_seq: 0,
+            data: data::DataFiller::new(
+                &spec.buffer_data,
+                plan.regions.iter().map(|r| r.blocks).sum(),
+                // Each clone of the run its own buffers: none repeats another's.
+                spec.randseed ^ u64::from(plan.thread_number) << 40,
+            ),
             cpu_start: sys::thread_usage(),
             reported_ios: 0,
             series_seen: 0,

@@ -126,3 +126,33 @@ fn exit_rules_parse_and_a_bad_exit_what_names_the_choices() {
         "{msg}"
     );
 }
+
+#[test]
+fn buffer_options_parse_and_refuse_what_is_not_carried_out() {
+    let d = job(&[
+        "--buffer_pattern=0xdead\"ab\"",
+        "--buffer_compress_percentage=40",
+    ])
+    .buffer_data;
+    assert_eq!(d.pattern, Some(vec![0xde, 0xad, b'a', b'b']));
+    assert_eq!(d.compress_pct, Some(40));
+    assert!(d.refills(), "fio turns refill_buffers on with compression");
+    let d = job(&["--dedupe_percentage=30", "--dedupe_mode=working_set"]).buffer_data;
+    assert_eq!(d.dedupe_mode, model::data::DedupeMode::WorkingSet);
+    assert!(!job(&["--scramble_buffers=0"]).buffer_data.scramble);
+    let refused = |arg: &str, says: &str| {
+        let e = crate::tests::parse(&["--name=j", "--size=1m", arg]);
+        let msg = e.expect_err(arg).to_string();
+        assert!(msg.contains(says), "{arg}: {msg}");
+    };
+    refused("--buffer_pattern='data.bin'", "a pattern read from a file");
+    refused("--buffer_pattern=%o", "verify_pattern's");
+    refused(
+        "--dedupe_mode=sometimes",
+        "repeat (the default) or working_set",
+    );
+    refused(
+        "--dedupe_global=1",
+        "'dedupe_global' is a fio option diskbench does not carry out",
+    );
+}
