@@ -14,6 +14,7 @@ mod libaio;
 mod memory;
 mod null;
 mod open;
+mod space;
 mod sync;
 pub mod sys;
 mod uring;
@@ -27,6 +28,7 @@ pub use libaio::LibaioEngine;
 pub use model::Direction;
 pub use null::NullEngine;
 pub use open::{open, open_with_fallback, AnyEngine, EngineConfig, Fallback};
+pub use space::{SpaceEngine, SpaceOp};
 pub use sync::SyncEngine;
 pub use uring::UringEngine;
 

@@ -81,6 +81,15 @@ pub(crate) fn finish(spec: &JobSpec) -> Result<(), FioError> {
             ));
         }
     }
+    if spec.engine == EngineKind::Ftruncate && spec.rw.reads() {
+        return Err(FioError::invalid(
+            &scope,
+            "rw",
+            spec.rw.fio_name(),
+            "the ftruncate engine sets a file's length at each write's offset and has no \
+             reads (as in fio): use rw=write or rw=randwrite",
+        ));
+    }
     if spec.uring.sqthread_poll_cpu.is_some() && !spec.uring.sqpoll() {
         return Err(FioError::invalid(
             &scope,

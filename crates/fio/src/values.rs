@@ -25,7 +25,15 @@ const RW_NAMES: [&str; 7] = [
 ];
 const RW_LIST: &str = "read, write, randread, randwrite, rw (readwrite) or randrw";
 const TRIM_MODES: [&str; 4] = ["trim", "randtrim", "trimwrite", "randtrimwrite"];
-const ENGINE_NAMES: [&str; 5] = ["sync", "psync", "io_uring", "libaio", "null"];
+const ENGINE_NAMES: [&str; 7] = [
+    "sync",
+    "psync",
+    "io_uring",
+    "libaio",
+    "null",
+    "falloc",
+    "ftruncate",
+];
 
 pub(crate) fn rw(scope: &Scope, text: &str) -> Result<RwMode, FioError> {
     if let Some(mode) = RwMode::parse(text) {

@@ -75,6 +75,10 @@ pub enum EngineKind {
     Libaio,
     /// No I/O at all: measures the tool itself.
     Null,
+    /// fallocate(2) over each I/O's range (fio's `falloc`).
+    Falloc,
+    /// ftruncate(2) to each write's offset (fio's `ftruncate`).
+    Ftruncate,
 }
 
 impl EngineKind {
@@ -84,6 +88,8 @@ impl EngineKind {
             "io_uring" => EngineKind::IoUring,
             "libaio" => EngineKind::Libaio,
             "null" => EngineKind::Null,
+            "falloc" => EngineKind::Falloc,
+            "ftruncate" => EngineKind::Ftruncate,
             _ => return None,
         })
     }
@@ -93,9 +99,11 @@ impl EngineKind {
             EngineKind::IoUring => "io_uring",
             EngineKind::Libaio => "libaio",
             EngineKind::Null => "null",
+            EngineKind::Falloc => "falloc",
+            EngineKind::Ftruncate => "ftruncate",
         }
     }
-    pub const NAMES: &'static str = "sync, psync, io_uring, libaio, null";
+    pub const NAMES: &'static str = "sync, psync, io_uring, libaio, null, falloc, ftruncate";
 }
 
 /// Where a job's I/O goes.
