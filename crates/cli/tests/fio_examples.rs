@@ -52,7 +52,10 @@ const EXAMPLES: &[(&str, Outcome)] = &[
         "exitwhat.fio",
         Refused("new_group=1 (a new reporting group for jobs that run at the same time"),
     ),
-    ("falloc.fio", Refused("rw=randtrim (trims) is not supported yet")),
+    (
+        "falloc.fio",
+        Refused("rw=randtrim (trims) is not supported yet"),
+    ),
     ("filecreate-ioengine.fio", Refused("ioengine=filecreate")),
     ("filedelete-ioengine.fio", Refused("ioengine=filedelete")),
     ("filestat-ioengine.fio", Refused("ioengine=filestat")),

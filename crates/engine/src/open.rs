@@ -3,7 +3,7 @@
 
 use crate::{
     BufferPool, Capabilities, Completion, Engine, EngineError, FaultyEngine, IoRequest,
-    LibaioEngine, NullEngine, SpaceEngine, SpaceOp, SyncEngine, UringEngine,
+    LibaioEngine, NullEngine, SpaceEngine, SpaceOp, SyncEngine, UringEngine, VectorEngine,
 };
 use model::{EngineKind, FaultRule, IoMem, UringOptions};
 use std::fs::File;
@@ -86,6 +86,8 @@ pub enum AnyEngine {
     Null(NullEngine),
     /// `falloc`, `ftruncate`.
     Space(SpaceEngine),
+    /// `pvsync`, `pvsync2`.
+    Vector(VectorEngine),
     /// Another engine with faults injected (`--inject-fault`); boxed, as it
     /// holds an `AnyEngine` itself. Only made when faults are given.
     Faulty(Box<FaultyEngine>),
@@ -99,6 +101,8 @@ pub fn open(kind: EngineKind, cfg: &EngineConfig) -> Result<AnyEngine, EngineErr
         EngineKind::Null => AnyEngine::Null(NullEngine::new(cfg)?),
         EngineKind::Falloc => AnyEngine::Space(SpaceEngine::new(cfg, SpaceOp::Falloc)?),
         EngineKind::Ftruncate => AnyEngine::Space(SpaceEngine::new(cfg, SpaceOp::Ftruncate)?),
+        EngineKind::Pvsync => AnyEngine::Vector(VectorEngine::new(cfg)?),
+        EngineKind::Pvsync2 => AnyEngine::Vector(VectorEngine::new_v2(cfg)?),
     })
 }
 
@@ -140,6 +144,7 @@ macro_rules! dispatch {
             AnyEngine::Libaio($e) => $body,
             AnyEngine::Null($e) => $body,
             AnyEngine::Space($e) => $body,
+            AnyEngine::Vector($e) => $body,
             AnyEngine::Faulty($e) => $body,
         }
     };
@@ -185,6 +190,10 @@ impl AnyEngine {
             AnyEngine::Space(e) => match e.name() {
                 "falloc" => EngineKind::Falloc,
                 _ => EngineKind::Ftruncate,
+            },
+            AnyEngine::Vector(e) => match e.name() {
+                "pvsync" => EngineKind::Pvsync,
+                _ => EngineKind::Pvsync2,
             },
             AnyEngine::Faulty(e) => e.inner().kind(),
         }

@@ -159,6 +159,8 @@ pub(crate) enum Key {
     DedupePercentage,
     DedupeMode,
     DedupeWorkingSetPercentage,
+    /// pvsync2's `uncached` (RWF_DONTCACHE): see `engine_opts`.
+    Uncached,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -498,6 +500,7 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
         "dedupe_working_set_percentage",
         Arity::Value,
     ),
+    opt(Key::Uncached, "uncached", Arity::Value),
 ];
 
 /// Command-line options that are not job options: they shape the output, the

@@ -79,6 +79,10 @@ pub enum EngineKind {
     Falloc,
     /// ftruncate(2) to each write's offset (fio's `ftruncate`).
     Ftruncate,
+    /// preadv/pwritev, one I/O at a time.
+    Pvsync,
+    /// preadv2/pwritev2 with `hipri` and `uncached` flags.
+    Pvsync2,
 }
 
 impl EngineKind {
@@ -90,6 +94,8 @@ impl EngineKind {
             "null" => EngineKind::Null,
             "falloc" => EngineKind::Falloc,
             "ftruncate" => EngineKind::Ftruncate,
+            "pvsync" => EngineKind::Pvsync,
+            "pvsync2" => EngineKind::Pvsync2,
             _ => return None,
         })
     }
@@ -101,9 +107,12 @@ impl EngineKind {
             EngineKind::Null => "null",
             EngineKind::Falloc => "falloc",
             EngineKind::Ftruncate => "ftruncate",
+            EngineKind::Pvsync => "pvsync",
+            EngineKind::Pvsync2 => "pvsync2",
         }
     }
-    pub const NAMES: &'static str = "sync, psync, io_uring, libaio, null, falloc, ftruncate";
+    pub const NAMES: &'static str =
+        "sync, psync, io_uring, libaio, null, falloc, ftruncate, pvsync, pvsync2";
 }
 
 /// Where a job's I/O goes.

@@ -156,3 +156,25 @@ fn buffer_options_parse_and_refuse_what_is_not_carried_out() {
         "'dedupe_global' is a fio option diskbench does not carry out",
     );
 }
+
+#[test]
+fn pvsync2_takes_hipri_and_uncached_and_other_engines_do_not() {
+    let j = job(&["--ioengine=pvsync2", "--hipri", "--uncached=1"]);
+    assert_eq!(j.engine, model::EngineKind::Pvsync2);
+    assert_eq!((j.uring.hipri, j.uring.uncached), (Some(true), Some(true)));
+    let e = crate::tests::parse(&["--name=j", "--size=1m", "--ioengine=pvsync2", "--fixedbufs"]);
+    assert!(e
+        .expect_err("io_uring's")
+        .to_string()
+        .contains("fixedbufs is an option of the io_uring engine"));
+    let e = crate::tests::parse(&[
+        "--name=j",
+        "--size=1m",
+        "--ioengine=io_uring",
+        "--uncached=1",
+    ]);
+    assert!(e
+        .expect_err("pvsync2's")
+        .to_string()
+        .contains("use ioengine=pvsync2"));
+}

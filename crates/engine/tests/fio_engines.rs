@@ -1,5 +1,6 @@
-//! `falloc` and `ftruncate`: each I/O changes the file's allocation or
-//! length as fio's engines of those names do, and completes with its length.
+//! fio's engines beyond read and write: `falloc` and `ftruncate` (each I/O
+//! changes the file's allocation or length as fio's engines of those names
+//! do, and completes with its length) and `pvsync2`'s `uncached` flag.
 
 use diskbench_engine::{open, Completion, Direction, Engine, IoRequest};
 use model::EngineKind;
@@ -66,4 +67,26 @@ fn falloc_allocates_and_a_read_keeps_the_size() {
         131072,
         "a write grows the file"
     );
+}
+
+/// pvsync2's `uncached`: RWF_DONTCACHE where the filesystem has it, and a
+/// refusal naming it where not (tmpfs never has it).
+#[test]
+fn pvsync2_uncached_is_refused_by_name_where_the_filesystem_lacks_it() {
+    let shm = std::path::Path::new("/dev/shm");
+    if !shm.is_dir() {
+        testbed::skip("/dev/shm is not a directory");
+        return;
+    }
+    let dir = tempfile::tempdir_in(shm).expect("a tmpfs dir");
+    let mut cfg = common::config(&dir, 4096);
+    cfg.uring.uncached = Some(true);
+    let err = match open(EngineKind::Pvsync2, &cfg) {
+        Ok(_) => panic!("tmpfs took RWF_DONTCACHE"),
+        Err(e) => e.to_string(),
+    };
+    assert!(err.contains("uncached=1 needs RWF_DONTCACHE"), "{err}");
+    cfg.uring.uncached = None;
+    let mut plain = open(EngineKind::Pvsync2, &cfg).expect("pvsync2 without flags");
+    assert_eq!(run(&mut plain, Direction::Read, 0, 4096), 4096);
 }
