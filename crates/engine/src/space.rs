@@ -8,6 +8,7 @@
 //! write's offset (`blocksize` only moves the offset). Each completes at
 //! once with the I/O's length, as fio counts it.
 
+use crate::sync::DoneList;
 use crate::{
     sys, BufferPool, Capabilities, Completion, Direction, Engine, EngineConfig, EngineError,
     IoRequest,
@@ -24,7 +25,7 @@ pub struct SpaceEngine {
     cfg: EngineConfig,
     op: SpaceOp,
     buffers: BufferPool,
-    done: Vec<Completion>,
+    done: DoneList,
 }
 
 impl SpaceEngine {
@@ -34,7 +35,7 @@ impl SpaceEngine {
             op,
             // Nothing is transferred; callers still fill a buffer before a write.
             buffers: cfg.buffers(cfg.depth as usize, 64)?,
-            done: Vec::with_capacity(cfg.depth as usize),
+            done: DoneList::new(cfg.depth),
         })
     }
 }
@@ -75,23 +76,14 @@ impl Engine for SpaceEngine {
                 Err(std::io::Error::from_raw_os_error(libc::EINVAL))
             }
         };
-        let result = match res {
-            Ok(()) => i64::from(req.len),
-            Err(e) => -i64::from(e.raw_os_error().unwrap_or(libc::EIO)),
-        };
-        self.done.push(Completion {
-            slot: req.slot,
-            result,
-        });
+        self.done.push(req.slot, res.map(|()| u64::from(req.len)));
         Ok(())
     }
     fn submit(&mut self) -> Result<usize, EngineError> {
         Ok(0)
     }
     fn reap(&mut self, _min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError> {
-        let n = self.done.len();
-        out.append(&mut self.done);
-        Ok(n)
+        Ok(self.done.reap(out))
     }
     fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), EngineError> {
         crate::open::sync_fd(&self.cfg, file, data_only)

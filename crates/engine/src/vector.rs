@@ -6,6 +6,7 @@
 //! `sync`/`psync` are `crate::sync`.
 
 use crate::open::{checked_buffer, sync_fd};
+use crate::sync::DoneList;
 use crate::{
     BufferPool, Capabilities, Completion, Direction, Engine, EngineConfig, EngineError, IoRequest,
 };
@@ -15,7 +16,7 @@ use std::os::fd::AsRawFd;
 pub struct VectorEngine {
     cfg: EngineConfig,
     buffers: BufferPool,
-    done: Vec<Completion>,
+    done: DoneList,
     /// `None`: pvsync (preadv/pwritev); `Some(flags)`: pvsync2.
     flags: Option<libc::c_int>,
 }
@@ -26,7 +27,7 @@ impl VectorEngine {
         Ok(VectorEngine {
             cfg: cfg.clone(),
             buffers: cfg.buffers(cfg.depth as usize, cfg.align)?,
-            done: Vec::with_capacity(cfg.depth as usize),
+            done: DoneList::new(cfg.depth),
             flags: None,
         })
     }
@@ -120,28 +121,20 @@ impl Engine for VectorEngine {
                 (Direction::Write, Some(f)) => libc::pwritev2(fd, &iov, 1, offset, f),
             }
         };
-        let result = match n {
-            n if n >= 0 => n as i64,
-            _ => -i64::from(
-                io::Error::last_os_error()
-                    .raw_os_error()
-                    .unwrap_or(libc::EIO),
-            ),
+        // Read errno before anything else can change it.
+        let res = match n {
+            n if n >= 0 => Ok(n as u64),
+            _ => Err(io::Error::last_os_error()),
         };
         self.buffers.give_back(req.slot);
-        self.done.push(Completion {
-            slot: req.slot,
-            result,
-        });
+        self.done.push(req.slot, res);
         Ok(())
     }
     fn submit(&mut self) -> Result<usize, EngineError> {
         Ok(0)
     }
     fn reap(&mut self, _min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError> {
-        let n = self.done.len();
-        out.append(&mut self.done);
-        Ok(n)
+        Ok(self.done.reap(out))
     }
     fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), EngineError> {
         sync_fd(&self.cfg, file, data_only)
