@@ -42,7 +42,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("dircreate-ioengine.fio", Refused("ioengine=dircreate")),
     ("dirdelete-ioengine.fio", Refused("ioengine=dirdelete")),
     ("dirstat-ioengine.fio", Refused("ioengine=dirstat")),
-    ("disk-zone-profile.fio", Refused("option 'zonemode'")),
+    ("disk-zone-profile.fio", Runs),
     ("enospc-pressure.fio", Refused("option 'continue_on_error'")),
     (
         "example_latency_steadystate.fio",
@@ -188,6 +188,8 @@ fn the_examples_that_parse_run_shortened() {
         let out = diskbench()
             .args(["fio", "--size=1m", "--runtime=1", "--startdelay=0", &target])
             .args(["--output-format=json", &path_of(name)])
+            // Logs named without a directory (write_bw_log) land in the work dir.
+            .current_dir(work.path())
             .timeout(std::time::Duration::from_secs(60))
             .output()
             .expect("diskbench runs");

@@ -281,6 +281,9 @@ fn apply_one(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioEr
         // See `Key::TiobenchThreads`: fio takes any value and ignores it.
         Key::TiobenchThreads => {}
         Key::OffsetIncrement => crate::offset_opts::increment(spec, &o)?,
+        Key::ZoneMode | Key::ZoneSize | Key::ZoneRange | Key::ZoneSkip => {
+            crate::offset_opts::zone_option(&o)?
+        }
         Key::Stonewall | Key::NewGroup | Key::WaitFor => draft.order.set(&o, &opt.at)?,
         Key::FadviseHint => spec.fadvise_hint = values::fadvise_hint(scope, text)?,
         Key::GtodReduce => spec.gtod_reduce = o.flag()?,
@@ -620,6 +623,7 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     verify_opts::finish(&mut spec)?;
     engine_opts::finish(&spec)?;
     crate::data_opts::finish(&spec)?;
+    crate::offset_opts::finish_zones(&mut spec)?;
     if spec.direct {
         let below = spec.offset_bytes / DIRECT_ALIGN_BYTES * DIRECT_ALIGN_BYTES;
         check_direct_alignment(&job, "offset", spec.offset_bytes, &format_size(below))?;

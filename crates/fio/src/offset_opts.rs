@@ -10,8 +10,9 @@
 //! (checked with fio 3.33's `write_iolog`).
 
 use crate::error::{FioError, Scope};
+use crate::options::Key;
 use crate::values::{self, Given};
-use model::job::RwStep;
+use model::job::{RwStep, StridedZones};
 use model::JobSpec;
 
 /// `rw=PATTERN[:MODIFIER]`.
@@ -73,4 +74,61 @@ pub(crate) fn rw_text(job: &JobSpec) -> String {
         Some(RwStep::Skip(b)) if b < 0 => format!("{name}:-{}", b.unsigned_abs()),
         Some(RwStep::Skip(b)) => format!("{name}:{b}"),
     }
+}
+
+/// `zonemode`, `zonesize`, `zonerange`, `zoneskip`: each value is checked
+/// as it comes; they are put together once the job is complete
+/// ([`finish_zones`]), as any of them may come first.
+pub(crate) fn zone_option(o: &Given) -> Result<(), FioError> {
+    match o.key {
+        Key::ZoneMode => match o.text.trim() {
+            "none" | "strided" => Ok(()),
+            // `requirements::scan` answers zbd in job files; this is the
+            // command line's and a file's [global] via another path.
+            "zbd" => Err(o.invalid(
+                "zonemode=zbd needs a zoned block device (host-managed or host-aware SMR, or \
+                 NVMe ZNS), which diskbench does not drive: use zonemode=strided or none",
+            )),
+            _ => Err(o.invalid("use none, strided or zbd")),
+        },
+        _ => o.size().map(|_| ()),
+    }
+}
+
+/// `zonemode=strided` with its sizes; `zonerange` defaults to `zonesize`.
+/// With `zonemode=none` (fio's default) the sizes are ignored, as fio does.
+pub(crate) fn finish_zones(spec: &mut JobSpec) -> Result<(), FioError> {
+    let last = |name: &str| {
+        spec.options
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
+    if last("zonemode").as_deref().map(str::trim) != Some("strided") {
+        return Ok(());
+    }
+    let scope = crate::error::Scope::Job(spec.name.clone());
+    let size_of = |name: &str| -> Result<u64, FioError> {
+        match last(name) {
+            Some(v) => values::size(&scope, name, &v),
+            None => Ok(0),
+        }
+    };
+    let size = size_of("zonesize")?;
+    if size == 0 {
+        return Err(FioError::invalid(
+            &scope,
+            "zonemode",
+            "strided",
+            "strided zones need zonesize= (the bytes done in each zone), e.g. zonesize=256m",
+        ));
+    }
+    let range = match size_of("zonerange")? {
+        0 => size,
+        r => r,
+    };
+    let skip = size_of("zoneskip")?;
+    spec.offset_steps.strided = Some(StridedZones { range, size, skip });
+    Ok(())
 }

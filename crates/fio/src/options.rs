@@ -161,6 +161,11 @@ pub(crate) enum Key {
     DedupeWorkingSetPercentage,
     /// pvsync2's `uncached` (RWF_DONTCACHE): see `engine_opts`.
     Uncached,
+    /// `zonemode`, `zonesize`, `zonerange`, `zoneskip`: see `offset_opts`.
+    ZoneMode,
+    ZoneSize,
+    ZoneRange,
+    ZoneSkip,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -208,7 +213,8 @@ impl Key {
             | Key::IoMem
             | Key::ExitWhat
             | Key::BufferPattern
-            | Key::DedupeMode => ValueKind::Text,
+            | Key::DedupeMode
+            | Key::ZoneMode => ValueKind::Text,
             Key::Runtime
             | Key::RampTime
             | Key::ThinkTime
@@ -501,6 +507,10 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
         Arity::Value,
     ),
     opt(Key::Uncached, "uncached", Arity::Value),
+    opt(Key::ZoneMode, "zonemode", Arity::Value),
+    opt(Key::ZoneSize, "zonesize", Arity::Value),
+    opt(Key::ZoneRange, "zonerange", Arity::Value),
+    opt(Key::ZoneSkip, "zoneskip", Arity::Value),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -615,7 +625,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "write_hint", "write_iolog",
     "writefua", "xnvme_admin", "xnvme_async", "xnvme_dev_nsid", "xnvme_iovec",
     "xnvme_sync", "zone_reset_frequency", "zone_reset_threshold",
-    "zonecapacity", "zonemode", "zonerange", "zonesize", "zoneskip",
+    "zonecapacity", 
 ];
 
 /// What a name given on the command line refers to.

@@ -68,7 +68,7 @@ fn unknown_option_suggests_the_closest() {
 fn known_fio_options_not_carried_out() {
     for option in [
         "verify_async=2",
-        "zonemode=strided",
+        "zonecapacity=1m",
         "nice=5",
         "write_barrier=1",
         "minimal",

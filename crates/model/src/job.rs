@@ -8,7 +8,7 @@ use std::time::Duration;
 
 pub use crate::placement::{
     Distribution, FileService, FileServiceSpec, OffsetSteps, RandomGenerator, RandomSpec, RwStep,
-    Zone,
+    StridedZones, Zone,
 };
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -171,11 +171,24 @@ pub enum RwStep {
     RandomEvery(u64),
 }
 
+/// fio's `zonemode=strided`: the I/O stays in one zone of `range` bytes
+/// until `size` bytes were transferred there (going round the zone when
+/// `size` is larger), then moves `range + skip` bytes on, back to the start
+/// past the end of the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StridedZones {
+    pub range: u64,
+    pub size: u64,
+    pub skip: u64,
+}
+
 /// Where a job's I/Os start and how they move beyond the plain patterns:
-/// fio's `offset_increment` and the `rw=` offset modifier.
+/// fio's `offset_increment`, the `rw=` offset modifier and strided zones.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OffsetSteps {
     /// Clone `n` (of `numjobs`) starts at `offset + n * increment`.
     pub increment: u64,
     pub rw_step: Option<RwStep>,
+    #[serde(default)]
+    pub strided: Option<StridedZones>,
 }

@@ -16,7 +16,7 @@ mod window;
 
 use crate::blocksizes::SizePicker;
 use crate::distribution::Sampler;
-use model::job::{BlockSizes, Distribution, FileService, FileServiceSpec, RwStep};
+use model::job::{BlockSizes, Distribution, FileService, FileServiceSpec, RwStep, StridedZones};
 use model::{Direction, JobSpec, RwMode};
 
 /// A small fast PRNG (xorshift64*), for directions and keys.
@@ -279,6 +279,7 @@ fn needs_general(spec: &JobSpec, files: usize) -> bool {
             || (random && *r.percentage_random.get(dir) < 100)
     }) || (files > 1 && spec.file_service != FileServiceSpec::default())
         || spec.offset_steps.rw_step.is_some()
+        || spec.offset_steps.strided.is_some()
 }
 
 /// One file of the general path, in bytes from its base.
@@ -292,6 +293,58 @@ struct GenFile {
     samplers: [Sampler; 2],
     /// Bytes of this pass, for `file_service_type=sequential`.
     done_bytes: u64,
+    /// `zonemode=strided`: the zone being worked on.
+    zone: Option<ZoneCursor>,
+}
+
+/// Where `zonemode=strided` is in one file.
+#[derive(Clone, Copy, Debug)]
+struct ZoneCursor {
+    zones: StridedZones,
+    /// The zone's first byte, from the file's base.
+    start: u64,
+    /// Bytes done in this zone, and the next sequential position in it.
+    done: u64,
+    pos: u64,
+}
+
+impl ZoneCursor {
+    /// The next I/O in the zone (`random`: anywhere in it, at `align`),
+    /// as (offset from the file's base, longest length that fits).
+    fn place(
+        &mut self,
+        random: bool,
+        align: u64,
+        min: u64,
+        bytes: u64,
+        rng: &mut Rng,
+    ) -> (u64, u64) {
+        if self.start + min > bytes {
+            self.start = 0;
+        }
+        let zone = self.zones.range.min(bytes - self.start).max(min);
+        let rel = match random {
+            true => rng.below((zone.saturating_sub(min) / align) + 1) * align,
+            false => match self.pos + min > zone {
+                true => 0,
+                false => self.pos,
+            },
+        };
+        (self.start + rel, zone - rel)
+    }
+
+    /// `len` bytes were done at `rel` in the zone; past `size`, the next zone.
+    fn done(&mut self, rel: u64, len: u64, bytes: u64) {
+        self.pos = rel + len;
+        self.done += len;
+        if self.done >= self.zones.size {
+            self.start += self.zones.range + self.zones.skip;
+            if self.start >= bytes {
+                self.start = 0;
+            }
+            (self.done, self.pos) = (0, 0);
+        }
+    }
 }
 
 /// Several block sizes, `blockalign`, `random_distribution`,
@@ -355,6 +408,12 @@ impl General {
                     seq: [0, 0],
                     samplers: dirs.map(sampler),
                     done_bytes: 0,
+                    zone: spec.offset_steps.strided.map(|zones| ZoneCursor {
+                        zones,
+                        start: 0,
+                        done: 0,
+                        pos: 0,
+                    }),
                 }
             })
             .collect();
@@ -448,6 +507,20 @@ impl General {
             };
         }
         let align = self.align[d];
+        if let Some(mut z) = f.zone {
+            let (offset, fits) = z.place(random, align, sizes.min(), f.bytes, rng);
+            let fits = fits.min(room);
+            let len = if len > fits { sizes.fit(fits) } else { len };
+            z.done(offset - z.start, len, f.bytes);
+            f.zone = Some(z);
+            f.done_bytes += len;
+            return Target {
+                file: file as u32,
+                dir,
+                offset: f.base + offset,
+                len,
+            };
+        }
         let (offset, len) = if random {
             let (pos, run) = f.samplers[d].next_run(rng, len.div_ceil(align));
             (pos * align, len.min(run * align))
@@ -547,6 +620,42 @@ mod tests {
             [0, 8, 16, 24, 32, 40, 48, 56, 0, 8, 16, 24, 32, 40, 48, 56]
         );
         assert_eq!(stepped(RwMode::Read, RwStep::Skip(-4096)), [0; 16]);
+    }
+
+    /// 64 KiB of 4 KiB blocks in strided zones, sequential, in KiB.
+    fn zoned(range: u64, size: u64, skip: u64) -> Vec<u64> {
+        let mut spec = JobSpec::new("z");
+        spec.offset_steps.strided = Some(StridedZones { range, size, skip });
+        let region = Region {
+            base: 0,
+            blocks: 16,
+            block_bytes: 4096,
+        };
+        let mut g = OffsetGen::for_job(&spec, &[region], 1);
+        (0..16)
+            .map(|_| g.next_for(Direction::Read, u64::MAX).offset >> 10)
+            .collect()
+    }
+
+    #[test]
+    fn strided_zones_follow_fio() {
+        // fio 3.33's write_iolog of the same jobs (size=64k bs=4k), in KiB.
+        let k = 1024;
+        let part = zoned(16 * k, 8 * k, 0);
+        assert_eq!(
+            part,
+            [0, 4, 16, 20, 32, 36, 48, 52, 0, 4, 16, 20, 32, 36, 48, 52]
+        );
+        let skipping = zoned(16 * k, 8 * k, 16 * k);
+        assert_eq!(
+            skipping,
+            [0, 4, 32, 36, 0, 4, 32, 36, 0, 4, 32, 36, 0, 4, 32, 36]
+        );
+        let round = zoned(16 * k, 32 * k, 0);
+        assert_eq!(
+            round,
+            [0, 4, 8, 12, 0, 4, 8, 12, 16, 20, 24, 28, 16, 20, 24, 28]
+        );
     }
 
     #[test]

@@ -178,3 +178,25 @@ fn pvsync2_takes_hipri_and_uncached_and_other_engines_do_not() {
         .to_string()
         .contains("use ioengine=pvsync2"));
 }
+
+#[test]
+fn strided_zones_take_their_sizes_in_any_order_and_zbd_names_the_device() {
+    let z = job(&["--zonesize=8k", "--zoneskip=16k", "--zonemode=strided"]).offset_steps;
+    let zones = z.strided.expect("strided");
+    assert_eq!((zones.range, zones.size, zones.skip), (8192, 8192, 16384));
+    let ignored = job(&["--zonesize=8k", "--zonemode=none"]).offset_steps;
+    assert_eq!(
+        ignored.strided, None,
+        "fio ignores the sizes with zonemode=none"
+    );
+    let e = crate::tests::parse(&["--name=j", "--size=1m", "--zonemode=strided"]);
+    assert!(e
+        .expect_err("no zonesize")
+        .to_string()
+        .contains("need zonesize="));
+    let e = crate::tests::parse(&["--name=j", "--size=1m", "--zonemode=zbd"]);
+    assert!(e
+        .expect_err("zbd")
+        .to_string()
+        .contains("zoned block device"));
+}
