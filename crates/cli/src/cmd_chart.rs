@@ -20,6 +20,8 @@ pub enum Kind {
     Timeline,
     /// Latency percentile curves per group, log axis
     Percentiles,
+    /// Saturation curves of sweeps: p99 against IOPS, log axes, a line per sweep (or --by group)
+    Curve,
     /// Per-second IOPS and MB/s of each job of each run
     Series,
 }
@@ -115,6 +117,15 @@ pub fn run(args: ChartArgs) -> anyhow::Result<Exit> {
             charts.into_iter().map(|(_, s)| s).collect()
         }
         Kind::Percentiles => vec![charts::percentile_chart(&runs, &args.by)],
+        Kind::Curve => match charts::curve_chart(&runs, &args.by) {
+            Some(svg) => vec![svg],
+            None => {
+                eprintln!(
+                    "diskbench chart: a curve is drawn from the points of a sweep, and none of the                      selected runs is one: run `diskbench sweep` first, or select its runs with                      --label sweep=ID"
+                );
+                return Ok(Exit::Usage);
+            }
+        },
         Kind::Series => runs
             .iter()
             .flat_map(charts::series_charts)

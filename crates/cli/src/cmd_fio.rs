@@ -5,6 +5,17 @@
 //! [`crate::soak`]) each run prints its output as it ends, and the list of
 //! runs follows; JSON is then one document holding every run's.
 
+//!
+//! The rest of fio's command line: `--status-interval` prints the output so
+//! far while the jobs run ([`status`]); `--version`, `--cmdhelp`,
+//! `--enghelp`, `--debug=?` and `--inflate-log` print and run nothing;
+//! `--showcmd` prints the jobs as fio command lines; `--eta*` shape the
+//! progress line; the trigger and the aggregate bandwidth logs are in
+//! [`extras`].
+
+mod extras;
+mod status;
+
 use crate::outcome::Exit;
 use crate::soak;
 use anyhow::Context;
@@ -21,6 +32,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         repeat,
         safety,
         faults,
+        metrics,
     } = match crate::history::split_own_args(args.clone()) {
         Ok(split) => split,
         Err(e) => {
@@ -57,14 +69,44 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
+    if let Some(info) = &parsed.info {
+        return print_info(info);
+    }
     for warning in &parsed.warnings {
         eprintln!("diskbench fio: warning: {warning}");
+    }
+    if parsed.cli.warnings_fatal && !parsed.warnings.is_empty() {
+        eprintln!(
+            "diskbench fio: --warnings-fatal: {} warning(s) above; fix them or drop --warnings-fatal",
+            parsed.warnings.len()
+        );
+        return Ok(Exit::Usage);
+    }
+    if parsed.cli.showcmd {
+        // fio's form: one command line holding every job, stonewalls included.
+        let jobs = parsed.groups.iter().enumerate().flat_map(|(gid, group)| {
+            group
+                .iter()
+                .enumerate()
+                .map(move |(i, job)| fio::job_line(job, gid > 0 && i == 0))
+        });
+        println!("fio {}", jobs.collect::<Vec<_>>().join(" "));
+        return Ok(Exit::Ok);
+    }
+    if parsed.cli.merge_blktrace_only {
+        // The traces were merged as the jobs were read.
+        return Ok(Exit::Ok);
     }
     if parsed.parse_only {
         print!("{}", fio::showcmd(&parsed.groups));
         return Ok(Exit::Ok);
     }
-    let plan = match repeat.plan() {
+    extras::debug_notes(&parsed.cli, &parsed.groups);
+    // Bound before anything runs: a port in use is a usage error.
+    let started = repeat
+        .plan()
+        .and_then(|plan| Ok((plan, metrics.start("fio", &save.tags)?)));
+    let (plan, metrics) = match started {
         Ok(p) => p,
         Err(e) => {
             if wants_json {
@@ -78,6 +120,8 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
+    // `--status-interval` with `--output`: the documents so far, for the file.
+    let kept = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
     let measure = soak::Measure {
         kind: model::RunKind::Fio,
         groups: &parsed.groups,
@@ -85,12 +129,29 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         safety,
         faults: &faults.faults,
         global_options: &parsed.global_options,
-        progress: true,
+        progress: crate::progress::Settings {
+            show: parsed.cli.eta,
+            interval: parsed.cli.eta_interval,
+            newline: parsed.cli.eta_newline,
+        },
+        watch: parsed.cli.status_interval.map(|every| {
+            let kept = parsed.output.as_ref().map(|_| std::sync::Arc::clone(&kept));
+            status::watcher(every, parsed.output_format.clone(), kept)
+        }),
         save: &save,
+        stable_stop: None,
+        metrics: metrics.as_ref(),
     };
-    let mut out = Output::default();
+    let triggered = extras::watch_trigger(&parsed.cli, crate::outcome::stop_on_signals()?);
+    let mut out = Output {
+        status: kept,
+        ..Output::default()
+    };
     let summary = soak::run(&measure, plan, |done| {
         out.add(done, &parsed.output_format);
+        if let Some(prefix) = &parsed.cli.bandwidth_log {
+            extras::write_bandwidth_logs(prefix, &done.outcome.result)?;
+        }
         match &parsed.output {
             // The file holds every run so far, whole, whenever a run ends.
             Some(path) => std::fs::write(path, out.whole(None, plan.as_ref()))
@@ -108,7 +169,35 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
             .with_context(|| format!("writing the results to {}", path.display()))?,
         None => print!("{whole}"),
     }
+    // Stopping the jobs is what a trigger is for, not an interruption.
+    let fired = triggered.is_some_and(|t| t.load(std::sync::atomic::Ordering::SeqCst));
+    if fired && summary.exit == Exit::Interrupted {
+        return Ok(Exit::Ok);
+    }
     Ok(summary.exit)
+}
+
+/// `--version`, `--cmdhelp`, `--enghelp`, `--debug=?`, `--inflate-log`.
+fn print_info(info: &fio::Info) -> anyhow::Result<Exit> {
+    let text = match fio::info_text(info, env!("CARGO_PKG_VERSION")) {
+        Ok(Some(text)) => text,
+        Ok(None) => match info {
+            fio::Info::InflateLog(path) => match extras::inflate_log(path.as_ref()) {
+                Ok(text) => text,
+                Err(e) => {
+                    eprintln!("diskbench fio: --inflate-log: {e:#}");
+                    return Ok(Exit::Runtime);
+                }
+            },
+            _ => String::new(),
+        },
+        Err(e) => {
+            eprintln!("diskbench fio: {e}");
+            return Ok(Exit::Usage);
+        }
+    };
+    print!("{text}");
+    Ok(Exit::Ok)
 }
 
 /// What `fio` prints: normal text as each run ends; JSON, for a soak, as
@@ -122,6 +211,8 @@ struct Output {
     normal: bool,
     terse: bool,
     list: String,
+    /// `--status-interval`'s documents so far, with `--output`.
+    status: std::sync::Arc<std::sync::Mutex<String>>,
 }
 
 impl Output {
@@ -145,6 +236,9 @@ impl Output {
                     self.text
                         .push_str(&report::terse::render(&done.outcome.result))
                 }
+                OutputFormat::Ndjson => self
+                    .text
+                    .push_str(&status::ndjson_lines(&done.outcome.result, None)),
             }
         }
     }
@@ -169,6 +263,11 @@ impl Output {
             (Some(s), Some(p)) if self.terse => soak::soak_terse(s, p),
             _ => String::new(),
         };
-        format!("{}{list}{terse}{}", self.text, self.json_doc(summary, plan))
+        let status = self.status.lock().unwrap_or_else(|e| e.into_inner());
+        format!(
+            "{status}{}{list}{terse}{}",
+            self.text,
+            self.json_doc(summary, plan)
+        )
     }
 }

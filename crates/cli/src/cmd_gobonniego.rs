@@ -135,7 +135,7 @@ fn save_runs(
     if finished == 0 {
         return crate::history::save_workload(None, save, exit);
     }
-    let command_line: Vec<String> = std::env::args().collect();
+    let command_line = crate::history::command_line();
     let runs = match crate::import::gobonniego::parse(&value, &command_line) {
         Ok(runs) => runs,
         Err(e) => return not_saved(&e, exit),
@@ -157,10 +157,7 @@ fn save_runs(
             text,
             document: own,
         });
-        let none = crate::live::Written {
-            id: None,
-            store: None,
-        };
+        let none = crate::live::Written::none();
         let kind = model::RunKind::GoBonnieGo;
         exit = crate::history::save_run(kind, &result, None, none, save, exit).0;
     }

@@ -21,7 +21,7 @@ pub struct ImportArgs {
 }
 
 pub fn run(args: ImportArgs) -> anyhow::Result<Exit> {
-    let command_line: Vec<String> = std::env::args().collect();
+    let command_line = crate::history::command_line();
     let mut files = Vec::new();
     for path in &args.files {
         match crate::import::read(path, &command_line) {

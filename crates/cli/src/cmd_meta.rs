@@ -308,6 +308,9 @@ fn short_ns(ns: u64) -> String {
     report::format::latency(ns as f64)
 }
 
+/// The text output: a heading, the file-test block as bonnie++ prints it
+/// (so its readers find their columns), diskbench's per-phase table with
+/// latency percentiles, and the notes that say how to read them.
 fn text(r: &MetaResult, machine: &str) -> String {
     let mut out = String::new();
     let files_word = if r.spec.dirs > 1 {
@@ -328,6 +331,15 @@ fn text(r: &MetaResult, machine: &str) -> String {
         if r.threads == 1 { "" } else { "s" },
         r.directory.display()
     );
+    bonnie_block(&mut out, r, machine);
+    phase_table(&mut out, r);
+    notes(&mut out, r);
+    out
+}
+
+/// bonnie++'s file-test block: files per second and %CPU per phase
+/// (`+++++` where too short to trust), then each phase's worst latency.
+fn bonnie_block(out: &mut String, r: &MetaResult, machine: &str) {
     out.push_str(
         "                    ------Sequential Create------ --------Random Create--------\n",
     );
@@ -366,6 +378,11 @@ fn text(r: &MetaResult, machine: &str) -> String {
         let _ = write!(out, " {:>9}", bonnie_latency(max));
     }
     out.push_str("\n\n");
+}
+
+/// One row per phase: files, rate, elapsed, the closing sync, CPU and the
+/// latency percentiles (`*` marks a phase too short to trust).
+fn phase_table(out: &mut String, r: &MetaResult) {
     let _ = writeln!(
         out,
         "{:<18} {:>8} {:>10} {:>9} {:>8} {:>5}  {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}",
@@ -403,6 +420,9 @@ fn text(r: &MetaResult, machine: &str) -> String {
             short_ns(h.max()),
         );
     }
+}
+
+fn notes(out: &mut String, r: &MetaResult) {
     out.push_str(
         "latency is per file; files/s counts the whole phase, with the sync that ends create and \
          delete\n",
@@ -421,7 +441,6 @@ fn text(r: &MetaResult, machine: &str) -> String {
              longer --runtime\n",
         );
     }
-    out
 }
 
 /// bonnie++ 2.0's CSV line (format 1.98) with the file test filled in and

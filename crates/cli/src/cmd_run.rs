@@ -7,6 +7,13 @@
 //!
 //! With `--runs`/`--duration` (a soak, see [`crate::soak`]) it prints one
 //! line per run, the table of the last run, and the list of runs.
+//!
+//! Each test stops as soon as its figure is stable ([`stable_rule`]): its
+//! rate in 250 ms slices has a median known within 3% (95% interval), after
+//! at least 2 s and 500 I/Os of measuring, and never past `--runtime` (the
+//! cap, 7 s). A disk that holds its speed is measured in about 2 s a test
+//! instead of 7; one that wanders gets the whole 7. `--fixed` measures every
+//! test for the whole runtime. The headline is printed with its interval.
 
 use crate::outcome::Exit;
 use crate::profiles;
@@ -39,7 +46,8 @@ pub struct RunArgs {
     /// Run a named profile instead of the default suite (see `diskbench profiles`)
     #[arg(long, default_value = "default")]
     profile: String,
-    /// Each test's measured time, e.g. 30s, 2m (default 7s, or 1200ms with --quick)
+    /// Each test's longest measured time, e.g. 30s, 2m (default 7s, or 1200ms with --quick); a
+    /// test stops sooner once its figure is stable, unless --fixed
     #[arg(long, value_parser = parse_run_runtime, allow_negative_numbers = true)]
     runtime: Option<String>,
     /// Print the native JSON (fio's shape, one entry in `jobs` per test) on stdout
@@ -58,6 +66,31 @@ pub struct RunArgs {
     profile_args: profiles::ProfileArgs,
     #[command(flatten)]
     faults: crate::history::FaultArgs,
+    #[command(flatten)]
+    metrics: crate::metrics::MetricsArgs,
+    /// Measure every test for the whole --runtime, instead of stopping it once its figure is
+    /// stable (within 3% after 2 s)
+    #[arg(long)]
+    fixed: bool,
+}
+
+/// The precision a test stops at: the median of its 250 ms slices within 3%.
+const STABLE_WITHIN_PCT: f64 = 3.0;
+/// The slice: short enough for a dozen samples in a few seconds, long
+/// enough to hold hundreds of I/Os on any disk worth a headline.
+const STABLE_SLICE_NS: u64 = 250_000_000;
+
+/// When a test of the suite may stop before its runtime: `None` with
+/// `--fixed`. Never before the figure could be trusted anyway
+/// ([`TRUSTED_RUNTIME_NS`], [`TRUSTED_IOS`]), so a stable stop never earns
+/// the too-short warning.
+fn stable_rule(args: &RunArgs) -> Option<model::StableStop> {
+    (!args.fixed).then_some(model::StableStop {
+        half_width_pct: STABLE_WITHIN_PCT,
+        min_runtime_ns: TRUSTED_RUNTIME_NS,
+        min_ios: TRUSTED_IOS,
+        slice_ns: STABLE_SLICE_NS,
+    })
 }
 
 /// `--size`, checked here so a bad value is named as `run` spells it, not
@@ -210,46 +243,38 @@ fn cap_sync_depth(job: &mut JobSpec, asked: &JobSpec, append: bool) -> Option<St
 
 pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    let usage = |message: String| refuse(&args, model::Failure::usage(message));
     let profile = match profiles::find(&args.profile) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("diskbench run: {e}");
-            return Ok(Exit::Usage);
-        }
+        Err(e) => return usage(e.to_string()),
     };
     let passes = match args.profile_args.passes(profile) {
         Ok(n) => n,
-        Err(e) => {
-            eprintln!("diskbench run: {e}");
-            return Ok(Exit::Usage);
-        }
+        Err(e) => return usage(e.to_string()),
     };
     if args.json && !profile.steps().is_empty() {
-        eprintln!(
-            "diskbench run: profile {} runs other commands ({}) whose output is not part of --json yet: \
+        return usage(format!(
+            "profile {} runs other commands ({}) whose output is not part of --json yet: \
              run it without --json, or run those commands with their own --json",
             profile.name,
             profile.steps().join("; ")
-        );
-        return Ok(Exit::Usage);
+        ));
     }
     if let Err(e) = args.shape.check() {
-        eprintln!("diskbench run: {e}");
-        return Ok(Exit::Usage);
+        return usage(e.to_string());
     }
     let groups = match suite(&args, profile, passes, &dir) {
         Ok(g) => g,
-        Err(e) => {
-            eprintln!("diskbench run: {e}");
-            return Ok(Exit::Usage);
-        }
+        Err(e) => return usage(e.to_string()),
     };
-    let plan = match args.repeat.plan() {
+    // Bound before anything runs: a port in use is a usage error.
+    let started = args
+        .repeat
+        .plan()
+        .and_then(|plan| Ok((plan, args.metrics.start("run", &args.save.tags)?)));
+    let (plan, metrics) = match started {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("diskbench run: {e}");
-            return Ok(Exit::Usage);
-        }
+        Err(e) => return usage(e.to_string()),
     };
     let step_exit = |exit: Exit| -> anyhow::Result<Exit> {
         if exit != Exit::Ok {
@@ -262,8 +287,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     }
     // An unusable target is reported alone, before any description of it.
     if let Err(e) = runner::check_targets(&groups) {
-        eprintln!("diskbench run: {e}");
-        return Ok(Exit::of(&Some(e)));
+        return refuse(&args, e.failure());
     }
     if !args.json {
         let before = model::RunResult {
@@ -280,8 +304,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         safety: Default::default(),
         faults: &args.faults.faults,
         global_options: &[],
-        progress: !args.json,
+        progress: crate::progress::Settings::shown(!args.json),
+        watch: None,
         save: &args.save,
+        metrics: metrics.as_ref(),
+        stable_stop: stable_rule(&args),
     };
     let mut docs = Vec::new();
     let summary = soak::run(&measure, plan, |done| {
@@ -304,12 +331,17 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
                 && (failure.is_none() || failure.as_ref().is_some_and(RunError::is_interrupted))
             {
                 print!("{}", report::table::headline(result));
+                print!("{}", report::stability::headline_intervals(result));
             }
         }
         if done.last || done.soak.is_none() {
             if let Some(warning) = too_short(result, args.quick) {
                 std::io::Write::flush(&mut std::io::stdout())?;
                 eprintln!("{warning}");
+            }
+            for v in report::sanity::verdicts(result) {
+                std::io::Write::flush(&mut std::io::stdout())?;
+                eprintln!("diskbench run: check: {}", v.text);
             }
         }
         Ok(())
@@ -320,6 +352,21 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         (_, false) => print!("{}", soak::list_text(&summary)),
     }
     step_exit(summary.exit)
+}
+
+/// Stops a run that could not start: the message on stderr and, with
+/// `--json`, the one JSON document the output contract promises (its
+/// `error` and `diskbench.failure`), so a script reading stdout still
+/// parses it. The exit code follows the failure's kind.
+fn refuse(args: &RunArgs, failure: model::Failure) -> anyhow::Result<Exit> {
+    if args.json {
+        print!(
+            "{}",
+            report::json::error_json(&failure, runner::TOOL_VERSION)
+        );
+    }
+    eprintln!("diskbench run: {}", failure.message);
+    Ok(Exit::of_kind(Some(failure.kind)))
 }
 
 /// The warning for the tests whose figures are too short to trust (under

@@ -40,6 +40,7 @@ pub fn render(record: &RunRecord) -> String {
                 out.push('\n');
                 if r.error.is_none() || r.interrupted {
                     out.push_str(&report::table::headline(r));
+                    out.push_str(&report::stability::headline_intervals(r));
                 }
             }
             out

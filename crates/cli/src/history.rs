@@ -21,9 +21,11 @@ use store::Store;
 /// Which history database to use.
 #[derive(Args, Clone, Debug, Default)]
 pub struct DbArgs {
-    /// History database [default: $DISKBENCH_DB, else $XDG_DATA_HOME/diskbench/history.sqlite3,
+    /// History database: a file, or a shared PostgreSQL one
+    /// (postgresql://USER@HOST[:PORT]/DB[?sslmode=verify-full&sslrootcert=FILE])
+    /// [default: $DISKBENCH_DB, else $XDG_DATA_HOME/diskbench/history.sqlite3,
     /// else ~/.local/share/diskbench/history.sqlite3]
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH|URL")]
     pub db: Option<PathBuf>,
 }
 
@@ -50,6 +52,20 @@ impl DbArgs {
     }
 }
 
+/// diskbench's command line as runs keep it, with the password of a
+/// PostgreSQL URL (`--db postgresql://user:secret@...`) left out: the
+/// history, its exports and reports never hold a password.
+pub fn command_line() -> Vec<String> {
+    std::env::args()
+        .map(|arg| match arg.find("postgres") {
+            Some(at) if store::is_url(&arg[at..]) => {
+                format!("{}{}", &arg[..at], store::redact_url(&arg[at..]))
+            }
+            _ => arg,
+        })
+        .collect()
+}
+
 /// What the user says about a run: labels and prices.
 #[derive(Args, Clone, Debug, Default)]
 pub struct TagArgs {
@@ -65,6 +81,11 @@ pub struct TagArgs {
     /// Flat monthly price (provisioned IOPS, a VPS plan)
     #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
     pub price_month: Option<f64>,
+    /// The cloud volume under test, e.g. aws:gp2:100GiB, aws:gp3:500GiB:iops=6000:mbps=250,
+    /// azure:P10, gcp:pd-ssd:200GB (`diskbench volumes` lists them): its published model is
+    /// printed before the run and held against every figure after it
+    #[arg(long, value_name = "PROVIDER:TYPE[:SIZE][:iops=N][:mbps=N]", value_parser = crate::volume::parse_volume)]
+    pub volume: Option<model::volume::VolumeModel>,
 }
 
 impl TagArgs {
@@ -89,6 +110,7 @@ impl TagArgs {
             result,
             soak: None,
             state: Default::default(),
+            uuid: String::new(),
         }
     }
 }
@@ -129,6 +151,9 @@ impl SaveArgs {
                 out.push(format!("{flag}={p}"));
             }
         }
+        if let Some(v) = &t.volume {
+            out.push(format!("--volume={}", v.spec));
+        }
         out
     }
 }
@@ -145,7 +170,7 @@ pub fn parse_label(text: &str) -> Result<(String, String), String> {
     }
 }
 
-fn parse_price(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_price(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
         _ => Err(format!(
@@ -156,13 +181,14 @@ fn parse_price(text: &str) -> Result<f64, String> {
 
 /// The diskbench flags taken out of a fio-style command line; the others
 /// say whether they take a value. The first [`SAVE_FLAGS`] are the history's.
-const FLAGS: [(&str, bool); 17] = [
+const FLAGS: [(&str, bool); 21] = [
     ("--db", true),
     ("--no-save", false),
     ("--label", true),
     ("--price-gib-month", true),
     ("--price-per-million-ios", true),
     ("--price-month", true),
+    ("--volume", true),
     ("--runs", true),
     ("--duration", true),
     ("--pause", true),
@@ -170,12 +196,15 @@ const FLAGS: [(&str, bool); 17] = [
     ("--until-steady", false),
     ("--max-duration", true),
     ("--recovery-check", true),
+    ("--ci", true),
+    ("--max-rounds", true),
     ("--allow-overwrite", false),
     ("--allow-mounted-write", false),
     ("--readonly", false),
     ("--inject-fault", true),
+    ("--metrics-listen", true),
 ];
-const SAVE_FLAGS: usize = 6;
+const SAVE_FLAGS: usize = 7;
 
 /// Only diskbench's own flags, parsed by clap so they mean what they mean for `run`.
 #[derive(Parser)]
@@ -189,6 +218,8 @@ struct OwnOnly {
     safety: SafetyArgs,
     #[command(flatten)]
     faults: FaultArgs,
+    #[command(flatten)]
+    metrics: crate::metrics::MetricsArgs,
 }
 
 /// What a measuring command may write beyond its own test files.
@@ -227,6 +258,7 @@ pub struct OwnArgs {
     pub repeat: RepeatArgs,
     pub safety: SafetyArgs,
     pub faults: FaultArgs,
+    pub metrics: crate::metrics::MetricsArgs,
 }
 
 /// Splits diskbench's own flags (history: `--db PATH` or `--db=PATH`,
@@ -241,6 +273,7 @@ pub fn split_own_args(args: Vec<String>) -> Result<OwnArgs, String> {
         repeat: parsed.repeat,
         safety: parsed.safety,
         faults: parsed.faults,
+        metrics: parsed.metrics,
     })
 }
 
@@ -346,25 +379,40 @@ pub fn save_run(
         eprintln!("diskbench: nothing was measured, so nothing was saved");
         return (exit, None);
     }
+    // The run's global id, the live row's if there is one: a run kept
+    // locally because the server went away keeps it, so `sync` completes
+    // that row instead of saving the run twice.
     let record = RunRecord {
         soak,
+        uuid: live.uuid.clone(),
         ..args.tags.record(kind, result.clone())
     };
     let store = match live.store {
         Some(store) => Ok(store),
         None => args.db.open(),
     };
-    let saved = store.and_then(|mut store| {
+    let finish = |mut store: Store| -> anyhow::Result<(i64, Store)> {
         let id = match live.id {
             Some(id) => store.finish_live(id, &record)?,
             None => store.save(&record)?,
         };
-        Ok((id, store.path().to_path_buf()))
-    });
+        Ok((id, store))
+    };
+    // The live writer's connection may be one the server dropped during the
+    // run; a server that is back takes the run on a new connection.
+    let saved = match store.and_then(finish) {
+        Err(_) if crate::offline::is_server(&args.db) => args.db.open().and_then(finish),
+        saved => saved,
+    };
     match saved {
-        Ok((id, path)) => {
-            eprintln!("saved as run {id} in {}", path.display());
+        Ok((id, mut store)) => {
+            eprintln!("saved as run {id} in {}", store.path().display());
+            crate::offline::send_pending(&mut store);
             (exit, Some(id))
+        }
+        Err(e) if crate::offline::is_server(&args.db) => {
+            let exit = crate::offline::keep_locally(&record, &args.db, &e);
+            (exit, None)
         }
         Err(e) => {
             eprintln!("diskbench: not saved: {e:#}; the results above are complete");
@@ -399,7 +447,7 @@ impl Workload {
         RunResult {
             schema_version: model::result::SCHEMA_VERSION,
             tool_version: runner::TOOL_VERSION.to_string(),
-            command_line: std::env::args().collect(),
+            command_line: command_line(),
             started_unix_ms: self.started_unix_ms,
             finished_unix_ms: crate::timefmt::now_ms(),
             host: runner::probe::host(),
@@ -422,10 +470,9 @@ impl Workload {
 /// when nothing was measured (nothing is saved, and it is said). Returns
 /// the exit code to end with.
 pub fn save_workload(workload: Option<Workload>, args: &SaveArgs, exit: Exit) -> Exit {
-    let none = Written {
-        id: None,
-        store: None,
-    };
+    let none = Written::none();
+    let volume =
+        crate::volume::declared_only(args.tags.volume.as_ref(), workload.as_ref().map(|w| w.kind));
     match workload {
         _ if args.no_save => exit,
         None => {
@@ -434,7 +481,9 @@ pub fn save_workload(workload: Option<Workload>, args: &SaveArgs, exit: Exit) ->
         }
         Some(w) => {
             let kind = w.kind;
-            save_run(kind, &w.result(), None, none, args, exit).0
+            let mut result = w.result();
+            result.volume = volume;
+            save_run(kind, &result, None, none, args, exit).0
         }
     }
 }
@@ -465,6 +514,9 @@ History (diskbench's own flags, taken out before the fio options are read):
   --price-gib-month PRICE     price per GiB-month, for `diskbench compare`
   --price-per-million-ios PRICE
   --price-month PRICE         flat monthly price
+  --volume PROVIDER:TYPE[:SIZE][:iops=N][:mbps=N]
+                              the cloud volume under test, e.g. aws:gp2:100GiB:
+                              its model's prediction and verdicts (`diskbench volumes`)
 
 Repetition (a soak: each run is saved as it finishes, its per-second series while it runs):
   --runs N                    run the jobs N times
@@ -478,6 +530,13 @@ Repetition (a soak: each run is saved as it finishes, its per-second series whil
   --max-duration DURATION     the longest an --until-* soak may go on
   --recovery-check DURATION   when a cliff was found: idle this long, run once
                               more, and report how much came back
+  --ci PCT                    repeat until each job's median IOPS is known within
+                              PCT (95% interval half-width, e.g. 3%; 6 runs at least)
+  --max-rounds N              the most runs --ci may take (default 20)
+
+Live metrics (Prometheus' text format, while the runs go on):
+  --metrics-listen ADDR       serve them at http://ADDR/metrics, e.g. 127.0.0.1:9464
+                              (:9464 every interface; port 0 any free one)
 
 Safety (diskbench writes only what it created unless told otherwise):
   --allow-destructive         write to a block device (fio: allow it in the job)

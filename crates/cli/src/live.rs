@@ -39,10 +39,24 @@ struct Update {
 pub struct Written {
     pub id: Option<i64>,
     pub store: Option<Store>,
+    /// The run's global id, chosen before its first write.
+    pub uuid: String,
+}
+
+impl Written {
+    /// Nothing written yet: the run gets its global id now.
+    pub fn none() -> Written {
+        Written {
+            id: None,
+            store: None,
+            uuid: store::new_uuid(),
+        }
+    }
 }
 
 pub struct LiveWriter {
     thread: JoinHandle<Written>,
+    uuid: String,
 }
 
 impl LiveWriter {
@@ -62,15 +76,19 @@ impl LiveWriter {
             });
         });
         let save = save.clone();
-        let thread = std::thread::spawn(move || write_loop(&rx, kind, &save, soak));
-        (LiveWriter { thread }, hook)
+        let uuid = store::new_uuid();
+        let for_thread = uuid.clone();
+        let thread = std::thread::spawn(move || write_loop(&rx, kind, &save, soak, for_thread));
+        (LiveWriter { thread, uuid }, hook)
     }
 
     /// Waits for the writer to end (drop the hook first).
     pub fn finish(self) -> Written {
+        let uuid = self.uuid;
         self.thread.join().unwrap_or(Written {
             id: None,
             store: None,
+            uuid,
         })
     }
 }
@@ -100,6 +118,7 @@ struct Writer<'a> {
     kind: RunKind,
     save: &'a SaveArgs,
     soak: Option<SoakRef>,
+    uuid: String,
     store: Option<Store>,
     id: Option<i64>,
     warned: bool,
@@ -110,11 +129,13 @@ fn write_loop(
     kind: RunKind,
     save: &SaveArgs,
     soak: Option<SoakRef>,
+    uuid: String,
 ) -> Written {
     let mut w = Writer {
         kind,
         save,
         soak,
+        uuid,
         store: None,
         id: None,
         warned: false,
@@ -148,6 +169,7 @@ fn write_loop(
     Written {
         id: w.id,
         store: w.store,
+        uuid: w.uuid,
     }
 }
 
@@ -157,6 +179,10 @@ impl Writer<'_> {
         match self.try_flush(pending) {
             Ok(()) => true,
             Err(e) => {
+                // A connection the server dropped is not used again: the
+                // next flush opens a new one, so the run's live copy goes on
+                // once the server is back.
+                self.store = None;
                 if !self.warned {
                     self.warned = true;
                     eprintln!(
@@ -176,6 +202,7 @@ impl Writer<'_> {
         let store = self.store.as_mut().expect("opened above");
         let record = |result: &RunResult| RunRecord {
             soak: self.soak.clone(),
+            uuid: self.uuid.clone(),
             ..self.save.tags.record(self.kind, result.clone())
         };
         match (self.id, &pending.progress) {

@@ -4,6 +4,7 @@
 
 mod cmd_chart;
 mod cmd_compare;
+mod cmd_db;
 mod cmd_docs;
 mod cmd_export;
 mod cmd_fileserver;
@@ -11,22 +12,30 @@ mod cmd_fio;
 mod cmd_gobonniego;
 mod cmd_history;
 mod cmd_import;
+mod cmd_limit;
 mod cmd_meta;
 mod cmd_ping;
 mod cmd_report;
 mod cmd_rm;
 mod cmd_run;
 mod cmd_show;
+mod cmd_sweep;
+mod cmd_sync;
+mod cmd_volumes;
 mod history;
 mod import;
 mod live;
+mod metrics;
+mod offline;
 mod outcome;
 mod profiles;
 mod progress;
 mod run_shape;
 mod selection;
 mod soak;
+mod sweep;
 mod timefmt;
+mod volume;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -66,6 +75,10 @@ enum Command {
     Meta(cmd_meta::MetaArgs),
     /// A dbench-like file-server load (built-in mix or a dbench loadfile)
     Fileserver(cmd_fileserver::FileserverArgs),
+    /// Measure one job at growing queue depth: its saturation curve and knee
+    Sweep(cmd_sweep::SweepArgs),
+    /// The most IOPS with a latency percentile under a target (searches depth, then rate)
+    Limit(cmd_limit::LimitArgs),
     /// List the named profiles of `run --profile` with their origins
     Profiles,
     /// List the runs kept in the history
@@ -78,6 +91,10 @@ enum Command {
     Export(cmd_export::ExportArgs),
     /// Bring fio JSON and GoBonnieGo -json results into the history
     Import(cmd_import::ImportArgs),
+    /// Copy runs between the local history and a shared PostgreSQL one, each once
+    Sync(cmd_sync::SyncArgs),
+    /// Manage a shared PostgreSQL history: `db grant-writer ROLE`
+    Db(cmd_db::DbCommand),
     /// Compare groups of runs (by label): IOPS, Read MB/s, Write MB/s, p99, costs
     ///
     /// Like is compared with like: a column is averaged only over runs whose
@@ -91,6 +108,8 @@ enum Command {
     Report(cmd_report::ReportArgs),
     /// Write one of the report's charts as SVG or PNG
     Chart(cmd_chart::ChartArgs),
+    /// The cloud volume catalogue, or what one volume should deliver (--type, --size)
+    Volumes(cmd_volumes::VolumesArgs),
     /// Print shell completions (bash, zsh, fish, elvish, powershell)
     Completions(cmd_docs::CompletionsArgs),
     /// Print the man page (roff), or a subcommand's: `diskbench man run | man -l -`
@@ -124,9 +143,35 @@ fn exit_quietly_on_closed_stdout() {
     }));
 }
 
+/// A command line clap refuses: its message on stderr and exit 2, as
+/// `Cli::parse` does, and for `run --json` also the one JSON document with
+/// the error that the output contract promises on stdout (`fio` parses its
+/// own arguments and does the same there).
+fn refuse_command_line(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    let shown_on_request = matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let run_json = args.first().is_some_and(|a| a == "run") && args.iter().any(|a| a == "--json");
+    if run_json && !shown_on_request {
+        let rendered = e.to_string();
+        let first_line = rendered.lines().next().unwrap_or_default();
+        let failure = model::Failure::usage(first_line.trim_start_matches("error: "));
+        print!(
+            "{}",
+            report::json::error_json(&failure, runner::TOOL_VERSION)
+        );
+    }
+    e.exit()
+}
+
 fn main() -> ExitCode {
     exit_quietly_on_closed_stdout();
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|e| refuse_command_line(e));
     let result = match cli.command {
         Command::Run(args) => cmd_run::run(args),
         Command::Fio { args } => cmd_fio::run(args),
@@ -134,6 +179,8 @@ fn main() -> ExitCode {
         Command::Ping(args) => cmd_ping::run(args),
         Command::Meta(args) => cmd_meta::run(args),
         Command::Fileserver(args) => cmd_fileserver::run(args),
+        Command::Sweep(args) => cmd_sweep::run(args),
+        Command::Limit(args) => cmd_limit::run(args),
         Command::Profiles => {
             print!("{}", profiles::list_text());
             Ok(outcome::Exit::Ok)
@@ -148,12 +195,19 @@ fn main() -> ExitCode {
         Command::Rm(args) => cmd_rm::run(args),
         Command::Export(args) => cmd_export::run(args),
         Command::Import(args) => cmd_import::run(args),
+        Command::Sync(args) => cmd_sync::run(args),
+        Command::Db(args) => cmd_db::run(args),
+        Command::Volumes(args) => cmd_volumes::run(args),
     };
     match result {
         Ok(code) => code.into(),
         Err(e) => {
             eprintln!("diskbench: {e:#}");
-            outcome::Exit::Runtime.into()
+            // A --db URL that cannot be read is the user's to fix: a usage error.
+            match e.downcast_ref::<store::StoreError>() {
+                Some(store::StoreError::BadUrl { .. }) => outcome::Exit::Usage.into(),
+                _ => outcome::Exit::Runtime.into(),
+            }
         }
     }
 }

@@ -11,7 +11,8 @@
 //! from 1. Both commands run the same loop ([`run`]) and differ only in how
 //! they print a run, so a soak means the same thing for both. Each soak
 //! ends with each job's lowest, median and highest figures across its runs
-//! ([`spread`]), in every output form.
+//! ([`spread`]), in every output form. With `--metrics-listen` the runs
+//! are also shown live ([`crate::metrics`]).
 
 pub mod spread;
 
@@ -55,13 +56,37 @@ pub struct RepeatArgs {
     /// and report how much came back, e.g. 10m
     #[arg(long, value_name = "DURATION", value_parser = parse_pause)]
     pub recovery_check: Option<Duration>,
+    /// Repeat until every job's median IOPS is known within this, e.g. 3%: the half-width of
+    /// its 95% interval (order statistics; at least 6 runs) under this share of the median
+    #[arg(long, value_name = "PCT", value_parser = parse_ci, conflicts_with_all = ["until_throttled", "until_steady"])]
+    pub ci: Option<f64>,
+    /// The most runs --ci may take (default 20)
+    #[arg(long, value_name = "N", value_parser = parse_runs, requires = "ci")]
+    pub max_rounds: Option<u32>,
 }
 
 /// What ends a soak besides its number of runs and its duration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Until {
     Throttled,
     Steady,
+    /// Every job's median IOPS within this percentage (95% interval half-width).
+    Precise(f64),
+}
+
+/// `--ci` without `--max-rounds`: 20 runs give an interval of the median
+/// between the 6th and 15th values, enough for a few percent on a quiet disk.
+pub(crate) const DEFAULT_MAX_CI_RUNS: u32 = 20;
+
+/// `--ci 3%` or `--ci 3`: a percentage above 0 and below 100.
+pub(crate) fn parse_ci(text: &str) -> Result<f64, String> {
+    match text.trim().trim_end_matches('%').parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 100.0 => Ok(p),
+        _ => Err(format!(
+            "'{text}' is not a precision: give the interval's half-width as a percentage of \
+             the median, above 0 and below 100, e.g. --ci 3%"
+        )),
+    }
 }
 
 /// `--until-throttled` stops after a day at most unless told otherwise.
@@ -108,9 +133,10 @@ impl RepeatArgs {
     /// mean nothing without others (`--pause` alone, `--max-duration`
     /// without an `--until-*`).
     pub fn plan(&self) -> Result<Option<Plan>, String> {
-        let until = match (self.until_throttled, self.until_steady) {
-            (true, _) => Some(Until::Throttled),
-            (_, true) => Some(Until::Steady),
+        let until = match (self.until_throttled, self.until_steady, self.ci) {
+            (true, _, _) => Some(Until::Throttled),
+            (_, true, _) => Some(Until::Steady),
+            (_, _, Some(pct)) => Some(Until::Precise(pct)),
             _ => None,
         };
         if self.max_duration.is_some() && until.is_none() {
@@ -143,6 +169,9 @@ impl RepeatArgs {
             Some(Until::Steady) if plan.runs.is_none() && plan.duration.is_none() => {
                 plan.runs = Some(DEFAULT_MAX_STEADY_RUNS)
             }
+            Some(Until::Precise(_)) if plan.runs.is_none() => {
+                plan.runs = Some(self.max_rounds.unwrap_or(DEFAULT_MAX_CI_RUNS))
+            }
             None if plan.runs.is_none() && plan.duration.is_none() => plan.runs = Some(1),
             _ => {}
         }
@@ -154,10 +183,17 @@ impl Plan {
     /// Whether another run follows `done` runs after `elapsed`: a run
     /// starts only while the duration, pause included, has not passed, and
     /// while what `--until-*` waits for has not come.
-    fn more_after(&self, done: u32, elapsed: Duration, verdicts: &[JobVerdict]) -> bool {
+    fn more_after(
+        &self,
+        done: u32,
+        elapsed: Duration,
+        verdicts: &[JobVerdict],
+        spreads: &[spread::JobSpread],
+    ) -> bool {
         let arrived = match self.until {
             Some(Until::Throttled) => report::soak::throttled(verdicts),
             Some(Until::Steady) => report::soak::steady(verdicts),
+            Some(Until::Precise(pct)) => spread::precise(spreads, pct),
             None => false,
         };
         !arrived
@@ -166,13 +202,24 @@ impl Plan {
     }
 
     /// Says what an `--until-*` soak waited for and whether it came.
-    fn until_outcome(&self, verdicts: &[JobVerdict]) -> Option<(bool, &'static str)> {
+    fn until_outcome(
+        &self,
+        verdicts: &[JobVerdict],
+        spreads: &[spread::JobSpread],
+    ) -> Option<(bool, &'static str)> {
         match self.until? {
             Until::Throttled => Some((report::soak::throttled(verdicts), "a throttling cliff")),
             Until::Steady => Some((report::soak::steady(verdicts), "steady state")),
+            Until::Precise(pct) => Some((
+                spread::precise(spreads, pct),
+                "the precision --ci asked for",
+            )),
         }
     }
 }
+
+/// A second consumer of the runner's live seconds, shared by the runs of a soak.
+pub type Watch = std::sync::Arc<dyn Fn(&runner::LiveUpdate) + Send + Sync>;
 
 /// What to run, and how to keep it.
 pub struct Measure<'a> {
@@ -184,9 +231,15 @@ pub struct Measure<'a> {
     pub faults: &'a [model::FaultRule],
     /// fio's `[global]` options, for the JSON's `global options`.
     pub global_options: &'a [(String, String)],
-    /// Show the progress line (on a terminal).
-    pub progress: bool,
+    /// When to show the progress line.
+    pub progress: crate::progress::Settings,
+    /// Also receives the live seconds (fio's `--status-interval`), beside the history's writer.
+    pub watch: Option<Watch>,
     pub save: &'a SaveArgs,
+    /// `--metrics-listen`: the endpoint that shows the runs as they go.
+    pub metrics: Option<&'a crate::metrics::Metrics>,
+    /// Time-based jobs stop once their figure is stable (`run`'s suite).
+    pub stable_stop: Option<model::StableStop>,
 }
 
 /// One run that just ended, for the command to print.
@@ -257,6 +310,8 @@ pub struct Summary {
     pub until: Option<(bool, &'static str)>,
     /// Sentences about how the soak ended, for the text output.
     pub notes: Vec<String>,
+    /// Each job's cliff over the runs against the declared volume's (`--volume`).
+    pub volume_cliffs: Vec<model::volume::CliffVerdict>,
 }
 
 impl Summary {
@@ -270,6 +325,7 @@ impl Summary {
             spreads: Vec::new(),
             until: None,
             notes: Vec::new(),
+            volume_cliffs: Vec::new(),
         }
     }
 
@@ -319,6 +375,7 @@ pub fn run(
         eprintln!("warning: {w}");
     }
     let soak_id = plan.map(|_| new_soak_id());
+    let volume = crate::volume::VolumeContext::start(m);
     let started = Instant::now();
     let mut summary = Summary::new(soak_id.clone());
     let mut tracker = SoakTracker::default();
@@ -340,15 +397,22 @@ pub fn run(
             _ if recovering.is_some() => format!("run {k} (recovery)"),
             _ => format!("run {k}"),
         });
-        let (outcome, written) = measure_once(m, &stop, &mut ws, soak.clone(), prefix);
+        if let Some(metrics) = m.metrics {
+            metrics.run_started(soak.as_ref(), plan.and_then(|p| p.runs));
+        }
+        let (mut outcome, written) = measure_once(m, &stop, &mut ws, soak.clone(), prefix);
+        volume.annotate(&mut outcome.result, k > 1);
         if recovering.is_none() {
             tracker.add(k, &outcome.result);
             verdicts = tracker.verdicts();
             spreads.add(&outcome.result);
         }
+        if let Some(metrics) = m.metrics {
+            metrics.run_finished(&outcome.result, &verdicts);
+        }
         let failed = outcome.failure.is_some();
         let (more, recover_next) = match (failed, recovering) {
-            (false, None) => next_step(plan, k, started.elapsed(), &verdicts),
+            (false, None) => next_step(plan, k, started.elapsed(), &verdicts, &spreads.spreads()),
             _ => (false, false),
         };
         let last = !more && !recover_next;
@@ -390,6 +454,10 @@ pub fn run(
         }
     }
     finish(&mut summary, plan, &verdicts, &spreads, started.elapsed());
+    if summary.soak.is_some() {
+        summary.volume_cliffs =
+            volume.soak_cliffs(&summary.verdicts, summary.elapsed.as_secs_f64());
+    }
     Ok(summary)
 }
 
@@ -400,11 +468,12 @@ fn next_step(
     k: u32,
     elapsed: Duration,
     verdicts: &[JobVerdict],
+    spreads: &[spread::JobSpread],
 ) -> (bool, bool) {
     let Some(p) = plan else {
         return (false, false);
     };
-    let more = p.more_after(k, elapsed, verdicts);
+    let more = p.more_after(k, elapsed, verdicts, spreads);
     let recover = !more && p.recovery.is_some() && verdicts.iter().any(|v| v.cliff.detected);
     (more, recover)
 }
@@ -420,7 +489,7 @@ fn finish(
 ) {
     summary.elapsed = elapsed;
     summary.spreads = spreads.spreads();
-    summary.until = plan.and_then(|p| p.until_outcome(verdicts));
+    summary.until = plan.and_then(|p| p.until_outcome(verdicts, &summary.spreads));
     if summary.verdicts.is_empty() {
         summary.verdicts = verdicts.to_vec();
     }
@@ -450,48 +519,52 @@ fn limit_text(p: &Plan) -> String {
 }
 
 /// One run, kept in the history while it goes on unless `--no-save`.
-fn measure_once(
+pub(crate) fn measure_once(
     m: &Measure,
     stop: &std::sync::Arc<AtomicBool>,
     ws: &mut runner::Workspace,
     soak: Option<SoakRef>,
     prefix: Option<String>,
 ) -> (RunOutcome, crate::live::Written) {
-    let (writer, hook) = match m.save.no_save {
+    let (writer, history_hook) = match m.save.no_save {
         true => (None, None),
         false => {
             let (w, h) = LiveWriter::start(m.kind, m.save, soak);
             (Some(w), Some(h))
         }
     };
+    let metrics_hook = m.metrics.map(crate::metrics::Metrics::hook);
     let opts = RunOptions {
         allow_destructive: m.allow_destructive,
         allow_mounted_write: m.safety.allow_mounted_write,
         allow_overwrite: m.safety.allow_overwrite,
         readonly: m.safety.readonly,
         stop: std::sync::Arc::clone(stop),
-        progress: if m.progress {
-            progress::bar(prefix)
-        } else {
-            None
-        },
-        live: hook,
-        command_line: std::env::args().collect(),
+        progress: progress::bar(prefix, m.progress),
+        live: runner::fan_out(
+            history_hook
+                .into_iter()
+                .chain(metrics_hook)
+                .chain(m.watch.clone().map(watcher_hook))
+                .collect(),
+        ),
+        live_latency: m.metrics.is_some(),
+        command_line: crate::history::command_line(),
         global_options: m.global_options.to_vec(),
         faults: m.faults.to_vec(),
+        stable_stop: m.stable_stop,
     };
     let outcome = runner::run_in(m.groups, &opts, ws);
     // Dropping the options drops the hook, which ends the writer.
     drop(opts);
     progress::clear();
-    let written = writer.map_or(
-        crate::live::Written {
-            id: None,
-            store: None,
-        },
-        LiveWriter::finish,
-    );
+    let written = writer.map_or_else(crate::live::Written::none, LiveWriter::finish);
     (outcome, written)
+}
+
+/// The command's own watcher (shared by the runs of a soak) as one run's hook.
+fn watcher_hook(watch: Watch) -> runner::LiveFn {
+    Box::new(move |u: &runner::LiveUpdate| watch(u))
 }
 
 /// Idles between runs; false when a signal came meanwhile.
@@ -505,7 +578,7 @@ fn pause(d: Duration, stop: &AtomicBool) -> bool {
 
 /// `20261122-143000-3f9a`: the start (UTC) sorts soaks by time, the random
 /// suffix keeps two soaks started in the same second apart.
-fn new_soak_id() -> String {
+pub(crate) fn new_soak_id() -> String {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     h.write_u32(std::process::id());
@@ -556,6 +629,9 @@ pub fn list_text(s: &Summary) -> String {
     }
     for note in &s.notes {
         out.push_str(&format!("Note: {note}.\n"));
+    }
+    for c in &s.volume_cliffs {
+        out.push_str(&format!("Volume: {}: {}.\n", c.job, c.sentence));
     }
     out
 }
@@ -645,6 +721,7 @@ pub fn soak_json(s: &Summary, plan: &Plan, docs: &[String]) -> String {
             })),
             "recovery_check_s": plan.recovery.map(|d| d.as_secs_f64()),
             "jobs": jobs,
+            "volume_cliffs": s.volume_cliffs,
         },
         "runs": runs,
     });
@@ -666,20 +743,20 @@ mod tests {
             until: None,
             recovery: None,
         };
-        assert!(p.more_after(2, s(100), &none) && !p.more_after(3, s(0), &none));
+        assert!(p.more_after(2, s(100), &none, &[]) && !p.more_after(3, s(0), &none, &[]));
         let p = Plan {
             runs: None,
             duration: Some(s(3)),
             pause: Duration::from_millis(200),
             ..p
         };
-        assert!(p.more_after(9, s(2), &none));
+        assert!(p.more_after(9, s(2), &none, &[]));
         assert!(
-            !p.more_after(1, Duration::from_millis(2900), &none),
+            !p.more_after(1, Duration::from_millis(2900), &none, &[]),
             "the pause counts"
         );
         let both = Plan { runs: Some(2), ..p };
-        assert!(!both.more_after(2, s(0), &none));
+        assert!(!both.more_after(2, s(0), &none, &[]));
     }
 
     fn flags(args: &[&str]) -> Result<Option<Plan>, String> {
@@ -712,6 +789,16 @@ mod tests {
             .unwrap_err()
             .contains("--until-throttled"));
         assert!(flags(&["--until-steady", "--until-throttled"]).is_err());
+        let p = flags(&["--ci", "3%"]).unwrap().unwrap();
+        assert_eq!((p.until, p.runs), (Some(Until::Precise(3.0)), Some(20)));
+        let p = flags(&["--ci", "2", "--max-rounds", "9"]).unwrap().unwrap();
+        assert_eq!((p.until, p.runs), (Some(Until::Precise(2.0)), Some(9)));
+        assert!(
+            flags(&["--max-rounds", "9"]).is_err(),
+            "--max-rounds needs --ci"
+        );
+        assert!(flags(&["--ci", "0%"]).is_err() && flags(&["--ci", "x"]).is_err());
+        assert!(flags(&["--ci", "3%", "--until-steady"]).is_err());
         // A recovery check alone is one run, then the check.
         let p = flags(&["--recovery-check", "30s"]).unwrap().unwrap();
         assert_eq!(

@@ -101,6 +101,23 @@ fn a_missing_directory_is_a_usage_failure_naming_the_path() {
     );
 
     let out = diskbench()
+        .args(["run", "--json", "--no-save"])
+        .arg(&missing)
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let doc = json_of(&out);
+    let message = stderr_message(&err, "diskbench run: ");
+    assert_eq!(doc["error"], message.as_str());
+    let f = &doc["diskbench"]["failure"];
+    assert_eq!(
+        (&f["kind"], &f["path"], &f["errno"]),
+        (&json!("usage"), &json!(shown), &json!(2)),
+        "{f}"
+    );
+
+    let out = diskbench()
         .args(["meta", "--json", "-n", "1"])
         .arg(&missing)
         .output()
@@ -137,6 +154,40 @@ fn a_parse_error_is_a_usage_failure_in_the_json_too() {
         json!({"kind": "usage", "message": message})
     );
     assert_eq!(doc["jobs"], json!([]));
+}
+
+/// A value clap refuses (`run --bs 3x`) is still one JSON document on
+/// stdout with `--json`, and the usual message and exit 2 without it.
+#[test]
+fn a_refused_run_option_is_a_usage_failure_in_the_json_too() {
+    let dir = real_dir();
+    let out = diskbench()
+        .args(["run", "--json", "--no-save", "--bs", "3x"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let doc = json_of(&out);
+    let message = stderr_message(&err, "error: ");
+    assert!(message.contains("'3x'"), "{message}");
+    assert_eq!(
+        doc["diskbench"]["failure"],
+        json!({"kind": "usage", "message": message})
+    );
+    assert_eq!(doc["jobs"], json!([]));
+
+    let out = diskbench()
+        .args(["run", "--no-save", "--bs", "3x"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
 
 /// Interrupted: 130 for SIGINT, 143 for SIGTERM, and the failure's kind

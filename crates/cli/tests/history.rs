@@ -72,79 +72,79 @@ fn the_environment_names_the_database_and_no_save_saves_nothing() {
 
 #[test]
 fn history_lists_and_filters_in_every_format() {
-    let tmp = tempfile::tempdir().unwrap();
-    let db = db_in(&tmp);
-    run_ok(
-        &[&NULL_JOB[..], &["--label=provider=aws", "--label=disk=gp2"]].concat(),
-        &db,
-    );
-    run_ok(
-        &[&NULL_JOB[..], &["--label=provider=gce", "--rw=write"]].concat(),
-        &db,
-    );
+    on_both(|db| {
+        run_ok(
+            &[&NULL_JOB[..], &["--label=provider=aws", "--label=disk=gp2"]].concat(),
+            db,
+        );
+        run_ok(
+            &[&NULL_JOB[..], &["--label=provider=gce", "--rw=write"]].concat(),
+            db,
+        );
 
-    let table = stdout_of(&run_ok(&["history"], &db));
-    let lines: Vec<&str> = table.lines().collect();
-    assert_eq!(lines.len(), 3, "{table}");
-    assert!(lines[0].starts_with("id  started (UTC)"), "{table}");
-    for col in [
-        "command",
-        "labels",
-        "target",
-        "device",
-        "IOPS",
-        "Read MB/s",
-        "Write MB/s",
-    ] {
-        assert!(lines[0].contains(col), "{col} in {table}");
-    }
-    assert!(
-        lines[1].contains("disk=gp2,provider=aws") && lines[1].contains(" fio "),
-        "{table}"
-    );
-    assert!(lines[2].contains("provider=gce"), "{table}");
+        let table = stdout_of(&run_ok(&["history"], db));
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 3, "{table}");
+        assert!(lines[0].starts_with("id  started (UTC)"), "{table}");
+        for col in [
+            "command",
+            "labels",
+            "target",
+            "device",
+            "IOPS",
+            "Read MB/s",
+            "Write MB/s",
+        ] {
+            assert!(lines[0].contains(col), "{col} in {table}");
+        }
+        assert!(
+            lines[1].contains("disk=gp2,provider=aws") && lines[1].contains(" fio "),
+            "{table}"
+        );
+        assert!(lines[2].contains("provider=gce"), "{table}");
 
-    let all = history_json(&db, &[]);
-    assert_eq!(all.len(), 2);
-    assert!(all[0]["iops"].as_f64().unwrap() > 0.0);
-    assert!(all[0]["read_mb_per_s"].as_f64().unwrap() > 0.0);
-    assert!(all[0]["write_mb_per_s"].is_null());
-    assert!(all[1]["write_mb_per_s"].as_f64().unwrap() > 0.0);
+        let all = history_json(db, &[]);
+        assert_eq!(all.len(), 2);
+        assert!(all[0]["iops"].as_f64().unwrap() > 0.0);
+        assert!(all[0]["read_mb_per_s"].as_f64().unwrap() > 0.0);
+        assert!(all[0]["write_mb_per_s"].is_null());
+        assert!(all[1]["write_mb_per_s"].as_f64().unwrap() > 0.0);
 
-    let aws = history_json(&db, &["--label", "provider=aws"]);
-    assert_eq!(aws.len(), 1);
-    assert_eq!(aws[0]["id"], 1);
-    assert!(history_json(&db, &["--label", "provider=aws", "--label", "disk=io1"]).is_empty());
-    assert!(history_json(&db, &["--command", "run"]).is_empty());
-    assert_eq!(
-        history_json(&db, &["--command", "fio", "--since", "1h"]).len(),
-        2
-    );
-    assert!(history_json(&db, &["--until", "2000-01-01"]).is_empty());
+        let aws = history_json(db, &["--label", "provider=aws"]);
+        assert_eq!(aws.len(), 1);
+        assert_eq!(aws[0]["id"], 1);
+        assert!(history_json(db, &["--label", "provider=aws", "--label", "disk=io1"]).is_empty());
+        assert!(history_json(db, &["--command", "run"]).is_empty());
+        assert_eq!(
+            history_json(db, &["--command", "fio", "--since", "1h"]).len(),
+            2
+        );
+        assert!(history_json(db, &["--until", "2000-01-01"]).is_empty());
 
-    let csv = stdout_of(&run_ok(
-        &["history", "--format", "csv", "--label", "provider=gce"],
-        &db,
-    ));
-    let rows: Vec<&str> = csv.lines().collect();
-    assert_eq!(rows.len(), 2, "{csv}");
-    assert!(
-        rows[0].starts_with("id,started_unix_ms,started_utc,command,labels"),
-        "{csv}"
-    );
-    assert!(rows[1].starts_with("2,"), "{csv}");
+        let csv = stdout_of(&run_ok(
+            &["history", "--format", "csv", "--label", "provider=gce"],
+            db,
+        ));
+        let rows: Vec<&str> = csv.lines().collect();
+        assert_eq!(rows.len(), 2, "{csv}");
+        assert!(
+            rows[0].starts_with("id,started_unix_ms,started_utc,command,labels"),
+            "{csv}"
+        );
+        assert!(rows[1].starts_with("2,"), "{csv}");
 
-    let bad = diskbench()
-        .args(["history", "--since", "last tuesday"])
-        .args(db_arg(&db))
-        .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(
-        stderr_of(&bad).contains("not a time"),
-        "{}",
-        stderr_of(&bad)
-    );
+        let bad = diskbench()
+            .args(["history", "--since", "last tuesday"])
+            .args(db_arg(db))
+            .output()
+            .unwrap();
+        assert_eq!(bad.status.code(), Some(2));
+        assert!(
+            stderr_of(&bad).contains("not a time"),
+            "{}",
+            stderr_of(&bad)
+        );
+    });
 }
 
 /// stderr without the line that only the measuring command prints.
@@ -158,183 +158,185 @@ fn without_saved_line(stderr: &str) -> String {
 
 #[test]
 fn show_prints_a_fio_run_as_fio_printed_it() {
-    let tmp = tempfile::tempdir().unwrap();
-    let db = db_in(&tmp);
-    let two_jobs = [
-        "fio",
-        "--ioengine=null",
-        "--size=4m",
-        "--name=t",
-        "--rw=randrw",
-        "--name=second",
-        "--rw=write",
-    ];
-    let ran = run_ok(&two_jobs, &db);
-    let shown = run_ok(&["show", "1"], &db);
-    assert_eq!(stdout_of(&shown), stdout_of(&ran));
-    assert_eq!(stderr_of(&shown), without_saved_line(&stderr_of(&ran)));
+    on_both(|db| {
+        let two_jobs = [
+            "fio",
+            "--ioengine=null",
+            "--size=4m",
+            "--name=t",
+            "--rw=randrw",
+            "--name=second",
+            "--rw=write",
+        ];
+        let ran = run_ok(&two_jobs, db);
+        let shown = run_ok(&["show", "1"], db);
+        assert_eq!(stdout_of(&shown), stdout_of(&ran));
+        assert_eq!(stderr_of(&shown), without_saved_line(&stderr_of(&ran)));
+    });
 }
 
 #[test]
 fn run_saves_a_suite_and_show_prints_its_table() {
-    let tmp = tempfile::tempdir().unwrap();
-    let db = db_in(&tmp);
-    let dir = real_dir();
-    let ran = diskbench()
-        .arg("run")
-        .arg(dir.path())
-        .args(["--quick", "--engine", "null", "--size", "4m"])
-        .args(["--label", "disk=null", "--price-month", "5"])
-        .args(db_arg(&db))
-        .output()
-        .unwrap();
-    assert!(ran.status.success(), "{}", stderr_of(&ran));
-    assert!(
-        stderr_of(&ran).contains("saved as run 1"),
-        "{}",
-        stderr_of(&ran)
-    );
-    let rec = json_of(&run_ok(&["export", "1"], &db));
-    assert_eq!(rec["kind"], "suite");
-    assert_eq!(rec["labels"]["disk"], "null");
-    assert_eq!(rec["prices"]["per_month"], 5.0);
-    let shown = stdout_of(&run_ok(&["show", "1"], &db));
-    let printed = stdout_of(&ran);
-    // The target block was printed before the run (free space may differ
-    // by what the run wrote); the table and the headline are the same.
-    let tail = |s: &str| s.split_once("\ntest ").map(|(_, t)| t.to_string());
-    assert!(tail(&printed).is_some(), "{printed}");
-    assert_eq!(tail(&shown), tail(&printed), "{shown}\n---\n{printed}");
-    assert!(shown.starts_with("Target "), "{shown}");
-    let history = stdout_of(&run_ok(&["history"], &db));
-    assert!(
-        history.contains(" run ") && history.contains("disk=null"),
-        "{history}"
-    );
+    on_both(|db| {
+        let dir = real_dir();
+        let ran = diskbench()
+            .arg("run")
+            .arg(dir.path())
+            .args(["--quick", "--engine", "null", "--size", "4m"])
+            .args(["--label", "disk=null", "--price-month", "5"])
+            .args(db_arg(db))
+            .output()
+            .unwrap();
+        assert!(ran.status.success(), "{}", stderr_of(&ran));
+        assert!(
+            stderr_of(&ran).contains("saved as run 1"),
+            "{}",
+            stderr_of(&ran)
+        );
+        let rec = json_of(&run_ok(&["export", "1"], db));
+        assert_eq!(rec["kind"], "suite");
+        assert_eq!(rec["labels"]["disk"], "null");
+        assert_eq!(rec["prices"]["per_month"], 5.0);
+        let shown = stdout_of(&run_ok(&["show", "1"], db));
+        let printed = stdout_of(&ran);
+        // The target block was printed before the run (free space may differ
+        // by what the run wrote); the table and the headline are the same.
+        let tail = |s: &str| s.split_once("\ntest ").map(|(_, t)| t.to_string());
+        assert!(tail(&printed).is_some(), "{printed}");
+        assert_eq!(tail(&shown), tail(&printed), "{shown}\n---\n{printed}");
+        assert!(shown.starts_with("Target "), "{shown}");
+        let history = stdout_of(&run_ok(&["history"], db));
+        assert!(
+            history.contains(" run ") && history.contains("disk=null"),
+            "{history}"
+        );
+    });
 }
 
 #[test]
 fn rm_removes_runs_and_refuses_unknown_ones() {
-    let tmp = tempfile::tempdir().unwrap();
-    let db = db_in(&tmp);
-    run_ok(&NULL_JOB, &db);
-    run_ok(&NULL_JOB, &db);
-    let bad = diskbench()
-        .args(["rm", "1", "7"])
-        .args(db_arg(&db))
-        .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(1));
-    assert!(
-        stderr_of(&bad).contains("no run 7 in"),
-        "{}",
-        stderr_of(&bad)
-    );
-    assert_eq!(
-        history_json(&db, &[]).len(),
-        2,
-        "a failed rm removed something"
-    );
-    let out = run_ok(&["rm", "1"], &db);
-    assert!(
-        stdout_of(&out).contains("removed run 1"),
-        "{}",
-        stdout_of(&out)
-    );
-    let left = history_json(&db, &[]);
-    assert_eq!((left.len(), left[0]["id"].as_i64()), (1, Some(2)));
-    let gone = diskbench()
-        .args(["show", "1"])
-        .args(db_arg(&db))
-        .output()
-        .unwrap();
-    assert_eq!(gone.status.code(), Some(1));
-    assert!(
-        stderr_of(&gone).contains("no run 1 in") && stderr_of(&gone).contains("diskbench history"),
-        "{}",
-        stderr_of(&gone)
-    );
+    on_both(|db| {
+        run_ok(&NULL_JOB, db);
+        run_ok(&NULL_JOB, db);
+        let bad = diskbench()
+            .args(["rm", "1", "7"])
+            .args(db_arg(db))
+            .output()
+            .unwrap();
+        assert_eq!(bad.status.code(), Some(1));
+        assert!(
+            stderr_of(&bad).contains("no run 7 in"),
+            "{}",
+            stderr_of(&bad)
+        );
+        assert_eq!(
+            history_json(db, &[]).len(),
+            2,
+            "a failed rm removed something"
+        );
+        let out = run_ok(&["rm", "1"], db);
+        assert!(
+            stdout_of(&out).contains("removed run 1"),
+            "{}",
+            stdout_of(&out)
+        );
+        let left = history_json(db, &[]);
+        assert_eq!((left.len(), left[0]["id"].as_i64()), (1, Some(2)));
+        let gone = diskbench()
+            .args(["show", "1"])
+            .args(db_arg(db))
+            .output()
+            .unwrap();
+        assert_eq!(gone.status.code(), Some(1));
+        assert!(
+            stderr_of(&gone).contains("no run 1 in")
+                && stderr_of(&gone).contains("diskbench history"),
+            "{}",
+            stderr_of(&gone)
+        );
+    });
 }
 
 #[test]
 fn export_formats_parse() {
-    let tmp = tempfile::tempdir().unwrap();
-    let db = db_in(&tmp);
-    run_ok(&[&NULL_JOB[..], &["--rw=randrw"]].concat(), &db);
-    let fio = json_of(&run_ok(&["export", "1", "--format", "fio-json"], &db));
-    assert!(fio["fio version"]
-        .as_str()
-        .unwrap()
-        .starts_with("diskbench-"));
-    let read = &fio["jobs"][0]["read"];
-    let ios = read["total_ios"].as_u64().unwrap();
-    assert!(ios > 0 && read["iops"].as_f64().unwrap() > 0.0);
-    let csv = stdout_of(&run_ok(&["export", "1", "--format", "csv"], &db));
-    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
-    assert_eq!(
-        rows[0],
-        [
-            "run",
-            "job",
-            "rw",
-            "ios",
-            "bytes",
-            "runtime_ns",
-            "iops",
-            "bytes_per_sec",
-            "lat_mean_ns",
-            "lat_p50_ns",
-            "lat_p99_ns",
-            "lat_percentiles"
-        ]
-    );
-    assert_eq!(rows.len(), 3, "{csv}");
-    assert_eq!((rows[1][1], rows[1][2], rows[2][2]), ("t", "read", "write"));
-    assert_eq!(rows[1][3].parse::<u64>().unwrap(), ios);
-    for row in &rows[1..] {
-        for cell in &row[6..11] {
-            assert!(cell.parse::<f64>().is_ok(), "{cell:?} in {csv}");
+    on_both(|db| {
+        run_ok(&[&NULL_JOB[..], &["--rw=randrw"]].concat(), db);
+        let fio = json_of(&run_ok(&["export", "1", "--format", "fio-json"], db));
+        assert!(fio["fio version"]
+            .as_str()
+            .unwrap()
+            .starts_with("diskbench-"));
+        let read = &fio["jobs"][0]["read"];
+        let ios = read["total_ios"].as_u64().unwrap();
+        assert!(ios > 0 && read["iops"].as_f64().unwrap() > 0.0);
+        let csv = stdout_of(&run_ok(&["export", "1", "--format", "csv"], db));
+        let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+        assert_eq!(
+            rows[0],
+            [
+                "run",
+                "job",
+                "rw",
+                "ios",
+                "bytes",
+                "runtime_ns",
+                "iops",
+                "bytes_per_sec",
+                "lat_mean_ns",
+                "lat_p50_ns",
+                "lat_p99_ns",
+                "lat_percentiles"
+            ]
+        );
+        assert_eq!(rows.len(), 3, "{csv}");
+        assert_eq!((rows[1][1], rows[1][2], rows[2][2]), ("t", "read", "write"));
+        assert_eq!(rows[1][3].parse::<u64>().unwrap(), ios);
+        for row in &rows[1..] {
+            for cell in &row[6..11] {
+                assert!(cell.parse::<f64>().is_ok(), "{cell:?} in {csv}");
+            }
+            assert_eq!(row[11], "measured", "{csv}");
         }
-        assert_eq!(row[11], "measured", "{csv}");
-    }
-    let json = json_of(&run_ok(&["export", "1", "--format", "json"], &db));
-    assert_eq!(json["result"]["jobs"][0]["read"]["ios"].as_u64(), Some(ios));
+        let json = json_of(&run_ok(&["export", "1", "--format", "json"], db));
+        assert_eq!(json["result"]["jobs"][0]["read"]["ios"].as_u64(), Some(ios));
+    });
 }
 
 #[test]
 fn eight_processes_saving_at_once_lose_no_run() {
-    let tmp = tempfile::tempdir().unwrap();
-    let db = db_in(&tmp);
-    let bin = assert_cmd::cargo::cargo_bin("diskbench");
-    let children: Vec<_> = (0..8)
-        .map(|i| {
-            std::process::Command::new(&bin)
-                .args(NULL_JOB)
-                .arg(format!("--label=proc={i}"))
-                .args(db_arg(&db))
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    for child in children {
-        let out = child.wait_with_output().unwrap();
-        assert!(out.status.success(), "{}", stderr_of(&out));
-        assert!(
-            stderr_of(&out).contains("saved as run"),
-            "{}",
-            stderr_of(&out)
-        );
-    }
-    let runs = history_json(&db, &[]);
-    assert_eq!(runs.len(), 8);
-    let mut procs: Vec<String> = runs
-        .iter()
-        .map(|r| r["labels"]["proc"].as_str().unwrap().to_string())
-        .collect();
-    procs.sort();
-    assert_eq!(procs, (0..8).map(|i| i.to_string()).collect::<Vec<_>>());
+    on_both(|db| {
+        let bin = assert_cmd::cargo::cargo_bin("diskbench");
+        let children: Vec<_> = (0..8)
+            .map(|i| {
+                std::process::Command::new(&bin)
+                    .env("XDG_DATA_HOME", TEST_DATA_HOME)
+                    .args(NULL_JOB)
+                    .arg(format!("--label=proc={i}"))
+                    .args(db_arg(db))
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in children {
+            let out = child.wait_with_output().unwrap();
+            assert!(out.status.success(), "{}", stderr_of(&out));
+            assert!(
+                stderr_of(&out).contains("saved as run"),
+                "{}",
+                stderr_of(&out)
+            );
+        }
+        let runs = history_json(db, &[]);
+        assert_eq!(runs.len(), 8);
+        let mut procs: Vec<String> = runs
+            .iter()
+            .map(|r| r["labels"]["proc"].as_str().unwrap().to_string())
+            .collect();
+        procs.sort();
+        assert_eq!(procs, (0..8).map(|i| i.to_string()).collect::<Vec<_>>());
+    });
 }
 
 /// A database path that cannot be written: a mode-555 directory, or (for

@@ -7,6 +7,26 @@
 //! the per-I/O call is a predictable branch, not an indirect call, which
 //! matters for the null engine at millions of I/Os per second.
 
+/// The accessors an engine that owns its buffers (in a `buffers` field)
+/// writes the same way: its name, what it can do, and that pool. Written
+/// once here so each engine's `impl` holds only what differs: its I/O.
+macro_rules! owned_buffers_engine {
+    ($name:literal, $capabilities:expr) => {
+        fn name(&self) -> &'static str {
+            $name
+        }
+        fn capabilities(&self) -> $crate::Capabilities {
+            $capabilities
+        }
+        fn pool(&self) -> &$crate::BufferPool {
+            &self.buffers
+        }
+        fn pool_mut(&mut self) -> &mut $crate::BufferPool {
+            &mut self.buffers
+        }
+    };
+}
+
 mod buffers;
 mod error;
 mod fault;

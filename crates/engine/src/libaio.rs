@@ -231,18 +231,7 @@ impl LibaioEngine {
 }
 
 impl Engine for LibaioEngine {
-    fn name(&self) -> &'static str {
-        "libaio"
-    }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities::io(true)
-    }
-    fn pool(&self) -> &BufferPool {
-        &self.buffers
-    }
-    fn pool_mut(&mut self) -> &mut BufferPool {
-        &mut self.buffers
-    }
+    owned_buffers_engine!("libaio", Capabilities::io(true));
     #[inline]
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {
         let buf = checked_buffer(&self.cfg, &mut self.buffers, &req)?;

@@ -25,23 +25,15 @@ impl NullEngine {
 }
 
 impl Engine for NullEngine {
-    fn name(&self) -> &'static str {
-        "null"
-    }
-    fn capabilities(&self) -> Capabilities {
+    owned_buffers_engine!(
+        "null",
         Capabilities {
             asynchronous: true,
             does_io: false,
             registered_buffers: false,
             registered_files: false,
         }
-    }
-    fn pool(&self) -> &BufferPool {
-        &self.buffers
-    }
-    fn pool_mut(&mut self) -> &mut BufferPool {
-        &mut self.buffers
-    }
+    );
     #[inline]
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {
         self.ios.push(Completion {

@@ -54,18 +54,7 @@ impl SyncEngine {
 }
 
 impl Engine for SyncEngine {
-    fn name(&self) -> &'static str {
-        "psync"
-    }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities::io(false)
-    }
-    fn pool(&self) -> &BufferPool {
-        &self.buffers
-    }
-    fn pool_mut(&mut self) -> &mut BufferPool {
-        &mut self.buffers
-    }
+    owned_buffers_engine!("psync", Capabilities::io(false));
     #[inline]
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {
         // The same checks as the asynchronous engines: slot, length, file.

@@ -25,6 +25,7 @@
 use crate::error::{FioError, Origin};
 use crate::expand::{self, Env};
 use crate::options::{self, Arity, Key, Lookup, OptDef};
+use crate::run_opts::{self, CliOptions, Info};
 use crate::suggest::closest;
 use crate::OutputFormat;
 use model::units::parse_bool;
@@ -76,6 +77,10 @@ pub(crate) struct RawArgs {
     pub output_format: Vec<OutputFormat>,
     pub output: Option<String>,
     pub allow_destructive: bool,
+    /// `--append-terse`: terse after the formats chosen.
+    pub append_terse: bool,
+    pub cli: CliOptions,
+    pub info: Option<Info>,
 }
 
 pub(crate) fn split<I: IntoIterator<Item = String>>(
@@ -91,6 +96,9 @@ pub(crate) fn split<I: IntoIterator<Item = String>>(
         output_format: vec![OutputFormat::Normal],
         output: None,
         allow_destructive: false,
+        append_terse: false,
+        cli: CliOptions::default(),
+        info: None,
     };
     // A bare flag just before a non-option: `--time_based 1` is a likely
     // slip worth its own message.
@@ -115,6 +123,9 @@ pub(crate) fn split<I: IntoIterator<Item = String>>(
             continue;
         };
         after_bare_flag = None;
+        if run_opts::REMOTE.contains(&name) {
+            return Err(FioError::Remote(name.to_string()));
+        }
         match options::lookup(name) {
             Lookup::Unknown => {
                 return Err(FioError::Unknown {
@@ -140,6 +151,15 @@ pub(crate) fn split<I: IntoIterator<Item = String>>(
                 } else {
                     raw.allow_destructive = on;
                 }
+            }
+            Lookup::Run(run) if run_opts::names().any(|n| n == run) => {
+                let taken = run_opts::Taken {
+                    formats: &mut raw.output_format,
+                    append_terse: &mut raw.append_terse,
+                    cli: &mut raw.cli,
+                    info: &mut raw.info,
+                };
+                run_opts::take(run, inline, &mut args, taken)?;
             }
             Lookup::Run(run) => {
                 let value = take_value(run, inline, &mut args)?;
@@ -174,6 +194,9 @@ pub(crate) fn split<I: IntoIterator<Item = String>>(
                 push_option(&mut raw.sections, def, value);
             }
         }
+    }
+    if raw.append_terse && !raw.output_format.contains(&OutputFormat::Terse) {
+        raw.output_format.push(OutputFormat::Terse);
     }
     Ok(raw)
 }
@@ -221,7 +244,7 @@ fn option_parts(arg: &str) -> Option<(&str, Option<&str>)> {
 
 /// The value of an option that needs one: after `=`, or the next argument
 /// unless that is itself an option.
-fn take_value<I: Iterator<Item = String>>(
+pub(crate) fn take_value<I: Iterator<Item = String>>(
     name: &str,
     inline: Option<&str>,
     rest: &mut Peekable<I>,
@@ -236,7 +259,7 @@ fn take_value<I: Iterator<Item = String>>(
     }
 }
 
-/// `normal`, `json`, `json+`, `terse` or a comma list of them (`normal,json+`), as fio takes it.
+/// `normal`, `json`, `json+`, `terse`, `ndjson` or a comma list of them (`normal,json+`), as fio takes it.
 pub(crate) fn parse_output_formats(text: &str) -> Result<Vec<OutputFormat>, FioError> {
     let err = |problem: String| FioError::RunOption {
         option: options::OUTPUT_FORMAT.to_string(),
@@ -250,12 +273,13 @@ pub(crate) fn parse_output_formats(text: &str) -> Result<Vec<OutputFormat>, FioE
             "json" => OutputFormat::Json,
             "json+" => OutputFormat::JsonPlus,
             "terse" => OutputFormat::Terse,
+            "ndjson" => OutputFormat::Ndjson,
             _ => {
                 let mut problem = format!(
-                    "'{part}' is not an output format: use normal, json, json+ or terse, or several \
+                    "'{part}' is not an output format: use normal, json, json+, terse or ndjson, or several \
                      as normal,json"
                 );
-                if let Some(s) = closest(part, ["normal", "json", "json+", "terse"]) {
+                if let Some(s) = closest(part, ["normal", "json", "json+", "terse", "ndjson"]) {
                     problem.push_str(&format!("; did you mean '{s}'?"));
                 }
                 return Err(err(problem));

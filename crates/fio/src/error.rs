@@ -187,6 +187,10 @@ pub enum FioError {
         value: String,
         problem: String,
     },
+
+    /// fio's client/server options (`--server`, `--client`, ...).
+    #[error("--{0}: {help}", help = crate::run_opts::REMOTE_HELP)]
+    Remote(String),
 }
 
 fn did_you_mean(suggestion: &Option<String>) -> String {

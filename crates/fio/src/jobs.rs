@@ -392,6 +392,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
                 && !engine_opts::apply(spec, o)?
                 && !crate::control_opts::apply(spec, o)?
                 && !crate::data_opts::apply(spec, o)?
+                && !crate::iolog_opts::apply(spec, o)?
             {
                 unreachable!("{other:?} is applied in `apply`")
             }
@@ -628,6 +629,8 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
         let below = spec.offset_bytes / DIRECT_ALIGN_BYTES * DIRECT_ALIGN_BYTES;
         check_direct_alignment(&job, "offset", spec.offset_bytes, &format_size(below))?;
     }
+    // A replayed log names the file (or replay_redirect does).
+    let filename = crate::iolog_opts::finish(&mut spec)?.or(filename);
     let named = filename.is_some();
     spec.target = match filename {
         // fio prefixes the filename with the directory.

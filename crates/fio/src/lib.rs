@@ -19,7 +19,9 @@
 //! a table entry and one `match` arm.
 
 mod arith;
+mod blktrace;
 mod bs_opts;
+mod cmdhelp;
 mod cmdline;
 mod control_opts;
 mod data_opts;
@@ -28,6 +30,7 @@ mod error;
 mod expand;
 mod fileopts;
 mod groups;
+mod iolog_opts;
 mod jobfile;
 mod jobs;
 mod offset_opts;
@@ -35,6 +38,7 @@ mod options;
 mod output_opts;
 mod pattern;
 mod requirements;
+mod run_opts;
 mod showcmd;
 mod suggest;
 #[cfg(test)]
@@ -42,8 +46,10 @@ mod tests;
 mod values;
 mod verify_opts;
 
+pub use cmdhelp::{info_text, FIO_COMPATIBLE};
 pub use error::{FioError, Origin, Scope};
 pub use model::JobSpec;
+pub use run_opts::{CliOptions, Eta, Info, DEBUG_CATEGORIES, REMOTE_HELP};
 pub use showcmd::{job_line, showcmd};
 
 use cmdline::SectionKind;
@@ -60,6 +66,9 @@ pub enum OutputFormat {
     JsonPlus,
     /// fio's semicolon-separated format, version 3.
     Terse,
+    /// diskbench's stream: one JSON object per line, for each job at each
+    /// `--status-interval` and at its end (see `cmd_fio`).
+    Ndjson,
 }
 
 impl OutputFormat {
@@ -69,6 +78,7 @@ impl OutputFormat {
             OutputFormat::Json => "json",
             OutputFormat::JsonPlus => "json+",
             OutputFormat::Terse => "terse",
+            OutputFormat::Ndjson => "ndjson",
         }
     }
 }
@@ -111,6 +121,11 @@ pub struct FioArgs {
     pub parse_only: bool,
     /// What diskbench runs differently from fio (approximations), for stderr.
     pub warnings: Vec<String>,
+    /// The other options of the whole run (`--eta`, `--status-interval`, ...).
+    pub cli: CliOptions,
+    /// `--version`, `--cmdhelp`, ...: print this and run nothing (no job is
+    /// then needed, and `groups` may be empty).
+    pub info: Option<Info>,
 }
 
 /// Parses fio's command line: options, command-line jobs and job files
@@ -140,6 +155,20 @@ fn parse_with<I: IntoIterator<Item = String>>(args: I, env: &Env) -> Result<FioA
         });
     }
     let mut raw = cmdline::split(args, env)?;
+    if let Some(info) = raw.info.take() {
+        return Ok(FioArgs {
+            groups: Vec::new(),
+            jobs: Vec::new(),
+            global_options: Vec::new(),
+            output_format: raw.output_format,
+            output: raw.output.map(PathBuf::from),
+            allow_destructive: raw.allow_destructive,
+            parse_only: raw.parse_only,
+            warnings: Vec::new(),
+            cli: raw.cli,
+            info: Some(info),
+        });
+    }
     let wanted = std::mem::take(&mut raw.sections_wanted);
     // `--section` picks command-line jobs by name too, as fio does.
     let mut names: Vec<String> = raw
@@ -193,6 +222,8 @@ fn parse_with<I: IntoIterator<Item = String>>(args: I, env: &Env) -> Result<FioA
         allow_destructive: raw.allow_destructive,
         parse_only: raw.parse_only,
         warnings: grouped.warnings,
+        cli: raw.cli,
+        info: None,
     })
 }
 
@@ -213,7 +244,7 @@ pub fn help() -> String {
         .collect();
     names.sort();
     format!(
-        "usage: diskbench fio [--output-format=normal|json|json+|terse] [--output=FILE] [--allow-destructive]\n\
+        "usage: diskbench fio [--output-format=normal|json|json+|terse|ndjson] [--output=FILE] [--allow-destructive]\n\
          \x20                    [--parse-only] [--section=NAME]... [GLOBAL OPTIONS]\n\
          \x20                    [--name=JOB [JOB OPTIONS]]... [JOBFILE]...\n\n\
          fio's job files and command-line form. On the command line --name= starts a job;\n\
@@ -223,6 +254,12 @@ pub fn help() -> String {
          (--time_based). The jobs of a group run at the same time, groups one after another\n\
          (stonewall starts a group). --parse-only prints the jobs as diskbench understood\n\
          them and runs nothing; --section=NAME runs only the jobs of that name.\n\
+         fio's run options work as in fio: --minimal, --append-terse, --terse-version=3,\n\
+         --version, --status-interval=T (ndjson: one JSON object per job and interval),\n\
+         --eta=auto|always|never, --eta-interval, --eta-newline, --showcmd, --cmdhelp[=OPT],\n\
+         --enghelp, --debug=CATS, --warnings-fatal, --bandwidth-log[=NAME], --inflate-log=FILE,\n\
+         --trigger-file, --trigger-timeout, --trigger=CMD, --aux-path, --max-jobs, --alloc-size,\n\
+         --merge-blktrace-only.\n\
          Any other fio option is refused by name.\n\n\
          job options carried out:\n  {}\n",
         names.join(", ")

@@ -166,6 +166,18 @@ pub(crate) enum Key {
     ZoneSize,
     ZoneRange,
     ZoneSkip,
+    /// `write_iolog`, `read_iolog`, `replay_*`: see `iolog_opts`.
+    WriteIolog,
+    ReadIolog,
+    ReplayNoStall,
+    ReplayRedirect,
+    ReplayAlign,
+    ReplayScale,
+    ReplayTimeScale,
+    ReplaySkip,
+    MergeBlktraceFile,
+    MergeBlktraceScalars,
+    MergeBlktraceIters,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -215,6 +227,13 @@ impl Key {
             | Key::BufferPattern
             | Key::DedupeMode
             | Key::ZoneMode => ValueKind::Text,
+            Key::WriteIolog
+            | Key::ReadIolog
+            | Key::ReplayRedirect
+            | Key::ReplaySkip
+            | Key::MergeBlktraceFile
+            | Key::MergeBlktraceScalars
+            | Key::MergeBlktraceIters => ValueKind::Text,
             Key::Runtime
             | Key::RampTime
             | Key::ThinkTime
@@ -511,6 +530,25 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::ZoneSize, "zonesize", Arity::Value),
     opt(Key::ZoneRange, "zonerange", Arity::Value),
     opt(Key::ZoneSkip, "zoneskip", Arity::Value),
+    opt(Key::WriteIolog, "write_iolog", Arity::Value),
+    opt(Key::ReadIolog, "read_iolog", Arity::Value),
+    opt(Key::ReplayNoStall, "replay_no_stall", Arity::Value),
+    opt(Key::ReplayRedirect, "replay_redirect", Arity::Value),
+    opt(Key::ReplayAlign, "replay_align", Arity::Value),
+    opt(Key::ReplayScale, "replay_scale", Arity::Value),
+    opt(Key::ReplayTimeScale, "replay_time_scale", Arity::Value),
+    opt(Key::ReplaySkip, "replay_skip", Arity::Value),
+    opt(Key::MergeBlktraceFile, "merge_blktrace_file", Arity::Value),
+    opt(
+        Key::MergeBlktraceScalars,
+        "merge_blktrace_scalars",
+        Arity::Value,
+    ),
+    opt(
+        Key::MergeBlktraceIters,
+        "merge_blktrace_iters",
+        Arity::Value,
+    ),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -531,38 +569,16 @@ pub(crate) const RUN_OPTIONS: &[&str] = &[
 /// fio's own command-line options (not job options) that diskbench does not
 /// carry out yet.
 pub(crate) static FIO_CLI_NOT_CARRIED_OUT: &[&str] = &[
-    "debug",
-    "merge-blktrace-only",
-    "bandwidth-log",
-    "minimal",
-    "append-terse",
-    "terse-version",
-    "version",
     "help",
     "cpuclock-test",
     "crctest",
-    "cmdhelp",
-    "enghelp",
-    "showcmd",
     "readonly",
-    "eta",
-    "eta-interval",
-    "eta-newline",
-    "status-interval",
-    "alloc-size",
-    "warnings-fatal",
-    "max-jobs",
     "server",
     "daemonize",
     "client",
     "remote-config",
     "idle-prof",
-    "inflate-log",
-    "trigger-file",
-    "trigger-timeout",
-    "trigger",
     "trigger-remote",
-    "aux-path",
 ];
 
 /// fio's job options (and engine options) that diskbench knows of but does
@@ -602,17 +618,16 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "lockfile", "lockmem", "log_alternate_epoch", "log_alternate_epoch_clock_id",
     "log_compression", "log_compression_cpus", "log_entries",
     "log_store_compressed", "log_unix_epoch",
-    "max_latency", "max_open_zones", "mem_align", "merge_blktrace_file",
-    "merge_blktrace_iters", "merge_blktrace_scalars", "mss", "namenode", "nfs_url",
+    "max_latency", "max_open_zones", "mem_align",
+    "mss", "namenode", "nfs_url",
     "nice", "nodelay", "nonvectored", "nowait", "numa_cpu_nodes",
     "numa_mem_policy", "numruns", "object_class", "offset_align",
     "opendir", "overwrite",
     "pingpong", "pool", "port", "pre_read", "prep", "prio", "prioclass",
     "profile", "program", "proto", "protocol",
    
-    "rbdname", "read-req-num-512-blocks", "read_beyond_wp", "read_iolog",
-    "read_iolog_chunked", "readfua", "replay_align",
-    "replay_no_stall", "replay_redirect", "replay_scale", "replay_skip", "replay_time_scale",
+    "rbdname", "read-req-num-512-blocks", "read_beyond_wp",
+    "read_iolog_chunked", "readfua",
     "rw_sequencer", "serialize_overlap", "serverip", "sg_write_mode",
     "significant_figures", "skip_bad", "softrandommap", "stat_type", "stats",
     "std_redirect",
@@ -622,7 +637,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "uri", "userspace_reap", "verb", "verify_async",
     "verify_async_cpus", "verify_state_load",
     "verify_state_save", "window_size", "write_barrier",
-    "write_hint", "write_iolog",
+    "write_hint",
     "writefua", "xnvme_admin", "xnvme_async", "xnvme_dev_nsid", "xnvme_iovec",
     "xnvme_sync", "zone_reset_frequency", "zone_reset_threshold",
     "zonecapacity", 
@@ -645,7 +660,8 @@ pub(crate) fn lookup(name: &str) -> Lookup {
     {
         return Lookup::Job(def);
     }
-    if let Some(run) = RUN_OPTIONS.iter().find(|r| **r == name) {
+    let mut run_options = RUN_OPTIONS.iter().copied().chain(crate::run_opts::names());
+    if let Some(run) = run_options.find(|r| *r == name) {
         return Lookup::Run(run);
     }
     if NOT_CARRIED_OUT.contains(&name) || FIO_CLI_NOT_CARRIED_OUT.contains(&name) {
@@ -669,6 +685,7 @@ pub(crate) fn carried_out_names() -> impl Iterator<Item = &'static str> {
         .iter()
         .flat_map(|d| std::iter::once(d.name).chain(d.aliases.iter().copied()))
         .chain(RUN_OPTIONS.iter().copied())
+        .chain(crate::run_opts::names())
 }
 
 /// Every name the parser knows, options it carries out first (so that a tie
@@ -700,7 +717,8 @@ mod tests {
         assert!(matches!(lookup("verify_async"), Lookup::NotCarriedOut));
         assert!(matches!(lookup("parse-only"), Lookup::Run(PARSE_ONLY)));
         assert!(matches!(lookup("wait_for_previous"), Lookup::Job(d) if d.key == Key::Stonewall));
-        assert!(matches!(lookup("showcmd"), Lookup::NotCarriedOut));
+        assert!(matches!(lookup("showcmd"), Lookup::Run("showcmd")));
+        assert!(matches!(lookup("idle-prof"), Lookup::NotCarriedOut));
         assert!(matches!(lookup("iodpeth"), Lookup::Unknown));
     }
 }

@@ -47,6 +47,7 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     crate::offset_opts::show(job, &mut opts);
     crate::control_opts::show(job, &mut opts);
     crate::data_opts::show(job, &mut opts);
+    crate::iolog_opts::show(job, &mut opts);
     unit_opts(job, &mut opts);
     let words: Vec<String> = opts
         .into_iter()

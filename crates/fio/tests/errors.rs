@@ -71,8 +71,8 @@ fn known_fio_options_not_carried_out() {
         "zonecapacity=1m",
         "nice=5",
         "write_barrier=1",
-        "minimal",
-        "showcmd",
+        "idle-prof=system",
+        "crctest",
     ] {
         let name = option.split('=').next().unwrap();
         let msg = message(
@@ -314,7 +314,10 @@ fn filename_forms_not_supported_yet() {
 fn output_formats() {
     message(
         "--output-format=xml --name=a --size=1m",
-        &["--output-format=xml", "normal, json, json+ or terse"],
+        &[
+            "--output-format=xml",
+            "normal, json, json+, terse or ndjson",
+        ],
     );
     message(
         "--output-format=jsn --name=a --size=1m",

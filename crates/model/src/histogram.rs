@@ -161,6 +161,35 @@ impl Histogram {
         self.max
     }
 
+    /// What was recorded after `earlier`, an earlier copy of this
+    /// histogram: one second of a run from two snapshots, with nothing
+    /// added to the recording itself. Counts and sums are exact; the
+    /// interval's own min and max were not kept, so they are the bounds of
+    /// its lowest and highest buckets (within 0.78%, and within the whole
+    /// histogram's exact min and max).
+    pub fn since(&self, earlier: &Histogram) -> Histogram {
+        let mut h = Histogram::new();
+        for ((d, a), b) in h
+            .counts
+            .iter_mut()
+            .zip(self.counts.iter())
+            .zip(earlier.counts.iter())
+        {
+            *d = a.saturating_sub(*b);
+        }
+        h.n = self.n.saturating_sub(earlier.n);
+        h.sum = self.sum.saturating_sub(earlier.sum);
+        h.sum_sq = (self.sum_sq - earlier.sum_sq).max(0.0);
+        let lowest = h.counts.iter().position(|&c| c > 0);
+        let highest = h.counts.iter().rposition(|&c| c > 0);
+        if let (Some(lo), Some(hi)) = (lowest, highest) {
+            h.min = bucket_range(lo).0.max(self.min);
+            let (low, width) = bucket_range(hi);
+            h.max = (low + width - 1).min(self.max);
+        }
+        h
+    }
+
     /// Non-empty buckets as `(lowest value, count)`, for storage and plots.
     pub fn buckets(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         self.counts
@@ -221,6 +250,33 @@ impl<'de> Deserialize<'de> for Histogram {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn since_an_earlier_copy_is_what_came_after_it() {
+        let mut h = Histogram::new();
+        (1..=1000).for_each(|v| h.record(v * 1000));
+        let earlier = h.clone();
+        let mut later = Histogram::new();
+        for v in [5_000, 7_000, 7_000, 2_000_000] {
+            h.record(v);
+            later.record(v);
+        }
+        let d = h.since(&earlier);
+        assert_eq!(d.count(), 4);
+        assert_eq!(d.sum(), later.sum());
+        assert_eq!(
+            d.buckets().collect::<Vec<_>>(),
+            later.buckets().collect::<Vec<_>>()
+        );
+        assert!((d.stddev() - later.stddev()).abs() < 1e-6 * later.stddev());
+        // min and max: their buckets' bounds, 0.78% wide at most.
+        assert!(d.min() <= 5_000 && d.min() as f64 >= 5_000.0 * (1.0 - 1.0 / 128.0));
+        assert!(d.max() >= 2_000_000 && d.max() as f64 <= 2_000_000.0 * (1.0 + 1.0 / 128.0));
+        for pct in [50.0, 99.0] {
+            assert_eq!(d.percentile(pct), later.percentile(pct), "p{pct}");
+        }
+        assert!(h.since(&h).is_empty() && h.since(&h).percentile(99.0) == 0);
+    }
 
     #[test]
     fn small_values_are_exact() {

@@ -111,6 +111,11 @@ pub struct RunRecord {
     /// written while it ran.
     #[serde(default, skip_serializing_if = "RunState::is_saved")]
     pub state: RunState,
+    /// The run's id in every history (a UUID): the same run copied into
+    /// another database (`diskbench sync`) keeps it, so it is never saved
+    /// twice. Empty before the run is saved: the history then gives it one.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub uuid: String,
 }
 
 /// Ties the runs of one soak together, whatever their labels: runs saved by

@@ -592,6 +592,9 @@ pub struct JobSpec {
     pub buffer_data: crate::data::BufferData,
     /// The options as the user gave them, in order: echoed as fio's `job options`.
     pub options: Vec<(String, String)>,
+    /// `write_iolog`, `read_iolog` and the replay options.
+    #[serde(default)]
+    pub iolog: crate::iolog::IoLogSpec,
 }
 
 /// fio's default seed when `randrepeat=1`.
@@ -661,6 +664,7 @@ impl JobSpec {
             exit_rules: Default::default(),
             buffer_data: Default::default(),
             options: Vec::new(),
+            iolog: Default::default(),
         }
     }
 

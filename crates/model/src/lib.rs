@@ -17,12 +17,15 @@ pub mod fio_plat;
 pub mod histogram;
 pub mod history;
 pub mod imported;
+pub mod iolog;
 pub mod job;
 pub mod memory;
 pub mod placement;
 pub mod result;
+pub mod stability;
 pub mod units;
 pub mod verify;
+pub mod volume;
 pub mod warning;
 
 pub use depth::DepthStats;
@@ -39,7 +42,9 @@ pub use memory::{BufferMemory, IoMem, MemoryKind, UringOptions};
 pub use result::{
     CpuUsage, DirStats, HostInfo, JobResult, RunResult, SeriesPoint, SteadyStateResult, TargetInfo,
 };
+pub use stability::{Stability, StableStop};
 pub use verify::{VerifyAlgo, VerifyResult, VerifySpec};
+pub use volume::VolumeReport;
 pub use warning::Warning;
 
 /// fio's default percentile list, used when a job names none.

@@ -44,6 +44,10 @@ pub struct RunResult {
     /// fileserver, gobonniego); `None` for `run`, `fio` and imports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workload: Option<crate::WorkloadReport>,
+    /// The cloud volume declared with `--volume` (or detected): its model,
+    /// the prediction and the verdicts; absent when nothing was declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub volume: Option<crate::VolumeReport>,
 }
 
 impl RunResult {
@@ -63,6 +67,19 @@ pub struct HostInfo {
     pub cpu_model: String,
     pub cpus: u32,
     pub mem_bytes: u64,
+    /// `/etc/machine-id`: tells two machines apart when their hostnames
+    /// agree (every cloud image's `localhost`, `ubuntu`), so runs saved by
+    /// many hosts into one history stay apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_id: Option<String>,
+    /// Who made the machine, as its firmware says (`/sys/class/dmi/id/sys_vendor`):
+    /// the cloud on a cloud VM ("Amazon EC2", "Google", "DigitalOcean").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vendor: Option<String>,
+    /// The machine's model as its firmware says (`/sys/class/dmi/id/product_name`):
+    /// the instance type on EC2 ("m5.large"), the cloud's VM name elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product: Option<String>,
 }
 
 /// Facts about the place a run measured: enough to tell two disks apart later.
@@ -129,6 +146,10 @@ pub struct JobResult {
     /// what is derived from them is approximate (see `model::imported`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported: Option<crate::Imported>,
+    /// The slices of a job run under a stability stop (`diskbench run`);
+    /// `None` for a job that ran its whole runtime by rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stability: Option<crate::Stability>,
 }
 
 /// What fio's `steadystate` found over its last window (fio's JSON
@@ -175,6 +196,7 @@ impl JobResult {
             depth: crate::DepthStats::default(),
             buffers: None,
             imported: None,
+            stability: None,
         }
     }
 

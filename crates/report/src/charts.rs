@@ -19,6 +19,7 @@
 //! `fonts-dejavu-core`, and what the PNG export finds), then the usual sans.
 
 pub mod bar;
+pub mod curve;
 mod line;
 pub mod percentiles;
 pub mod png;
@@ -27,6 +28,7 @@ pub mod series;
 pub mod timeline;
 
 pub use bar::bar_chart;
+pub use curve::curve_chart;
 pub use percentiles::percentile_chart;
 pub use png::{svg_to_png, PngError};
 pub use series::{series_chart, series_charts};

@@ -46,6 +46,7 @@
 //! Costs follow the rules in [`cost`].
 
 pub mod cost;
+pub mod noise;
 mod render;
 pub mod shape;
 mod tstat;
@@ -289,13 +290,33 @@ pub fn iops_latency(result: &RunResult) -> Histogram {
 }
 
 /// The grouping key of a run: the `by` labels' values, or all labels.
+/// `host` is the machine the run measured on ([`host_of`]) unless the run
+/// has a label of that name.
 fn group_key(record: &RunRecord, by: &[String]) -> BTreeMap<String, String> {
     if by.is_empty() {
         return record.labels.clone();
     }
     by.iter()
-        .filter_map(|k| record.labels.get(k).map(|v| (k.clone(), v.clone())))
+        .filter_map(|k| match (k.as_str(), record.labels.get(k)) {
+            (_, Some(v)) => Some((k.clone(), v.clone())),
+            (HOST, None) => Some((k.clone(), host_of(record))),
+            _ => None,
+        })
         .collect()
+}
+
+/// The `--by` key that every run has: the host it ran on.
+pub const HOST: &str = "host";
+
+/// The machine a run measured on: its hostname, with the start of its
+/// machine id when known, so two hosts that share a name (every cloud
+/// image's default) stay two rows.
+pub fn host_of(record: &RunRecord) -> String {
+    let h = &record.result.host;
+    match &h.machine_id {
+        Some(id) => format!("{} ({})", h.hostname, id.get(..8).unwrap_or(id)),
+        None => h.hostname.clone(),
+    }
 }
 
 /// The sort key of a group: `by` order first (missing sorts first), then the rest.

@@ -235,6 +235,7 @@ pub fn records() -> Vec<RunRecord> {
                         cpu_model: "Intel(R) Xeon(R) CPU @ 2.20GHz".into(),
                         cpus: 4,
                         mem_bytes: 16 << 30,
+                        ..HostInfo::default()
                     },
                     targets: vec![TargetInfo {
                         path: "/mnt/bench".into(),
@@ -255,9 +256,11 @@ pub fn records() -> Vec<RunRecord> {
                     global_options: Vec::new(),
                     imported: None,
                     workload: None,
+                    volume: None,
                 },
                 soak: None,
                 state: Default::default(),
+                uuid: String::new(),
             });
         }
     }

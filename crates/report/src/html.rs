@@ -109,10 +109,14 @@ pub fn render_report(records: &[RunRecord], by: &[String]) -> String {
         body,
         "<h1>diskbench report</h1>\n<p>{} in {} (grouped by {grouping}){span}.</p>\n\
          <nav><a href=\"#compare\">Comparison</a><a href=\"#bars\">Charts</a>\
-         <a href=\"#timelines\">Run by run</a><a href=\"#percentiles\">Latency percentiles</a>\
+         <a href=\"#timelines\">Run by run</a><a href=\"#percentiles\">Latency percentiles</a>{curves}\
          <a href=\"#series\">Per second</a><a href=\"#runs\">Runs</a></nav>\n",
         count(records.len(), "run"),
-        count(c.groups.len(), "group")
+        count(c.groups.len(), "group"),
+        curves = match crate::curve::lines(records, by).is_empty() {
+            true => "",
+            false => "<a href=\"#curves\">Saturation curves</a>",
+        }
     );
 
     body.push_str("<h2 id=\"compare\">Comparison</h2>\n");
@@ -155,6 +159,12 @@ pub fn render_report(records: &[RunRecord], by: &[String]) -> String {
 
     body.push_str("<h2 id=\"percentiles\">Latency percentiles</h2>\n");
     add(&mut body, &charts::percentile_chart(records, by), None);
+
+    if let Some(svg) = charts::curve_chart(records, by) {
+        body.push_str("<h2 id=\"curves\">Saturation curves</h2>\n");
+        add(&mut body, &svg, None);
+        body.push_str(&curve_verdicts(records, by));
+    }
 
     body.push_str("<h2 id=\"series\">Per second</h2>\n");
     for (labels, group) in group_runs(records, by) {
@@ -200,3 +210,18 @@ pub fn render_report(records: &[RunRecord], by: &[String]) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// Each sweep line's verdict (knee, saturation) under the curve chart.
+fn curve_verdicts(records: &[RunRecord], by: &[String]) -> String {
+    let mut out = String::new();
+    for (name, points) in crate::curve::lines(records, by) {
+        let _ = writeln!(
+            out,
+            "<details open><summary>{}</summary><pre>{}\n{}</pre></details>",
+            escape(&name),
+            escape(&crate::curve::table(&points)),
+            escape(&crate::curve::verdict_text(&points))
+        );
+    }
+    out
+}

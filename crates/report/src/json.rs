@@ -522,6 +522,10 @@ fn job_extras(job: &JobResult) -> Value {
     if job.imported.is_none() && job.spec.writes_data() {
         m.insert("data".into(), written_data(&job.spec));
     }
+    // `diskbench run`'s stop once stable: the slices it judged.
+    if let Some(st) = &job.stability {
+        m.insert("stability".into(), json!(st));
+    }
     // Part of sys_cpu: io_uring's kernel threads working for the job.
     if job.cpu.kernel_helpers_ns > 0 {
         m.insert(
@@ -599,6 +603,12 @@ fn run_extras(result: &RunResult) -> Value {
     m.insert("interrupted".into(), json!(result.interrupted));
     if let Some(f) = &result.failure {
         m.insert("failure".into(), failure_value(f));
+    }
+    if let Some(v) = &result.volume {
+        m.insert(
+            "volume".into(),
+            serde_json::to_value(v).unwrap_or(Value::Null),
+        );
     }
     Value::Object(m)
 }

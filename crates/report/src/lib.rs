@@ -18,6 +18,9 @@
 //!   costs (the IaaS disk-speed study's table) as text, Markdown, CSV and JSON;
 //! - [`charts`]: hand-written SVG charts (bars, run-by-run timelines,
 //!   per-second series, latency percentiles) and their PNG export;
+//! - [`curve`]: a sweep's saturation curve: its points, table, knee and lines;
+//! - [`stability`](mod@stability): how precise a headline is when its test stopped once stable;
+//! - [`sanity`]: figures a disk cannot give (a cache answering, a data set too small);
 //! - [`html`]: the self-contained, offline HTML report of many runs.
 //!
 //! Warnings are not part of any of these: the CLI prints [`warnings_text`] on
@@ -26,6 +29,7 @@
 pub mod charts;
 pub mod cliff;
 pub mod compare;
+pub mod curve;
 #[doc(hidden)]
 pub mod demo;
 pub mod fio_normal;
@@ -33,11 +37,14 @@ pub mod format;
 pub mod html;
 pub mod json;
 pub mod json_plus;
+pub mod sanity;
 pub mod soak;
 pub mod source;
+pub mod stability;
 pub mod stats;
 pub mod table;
 pub mod terse;
+pub mod volume_cost;
 
 #[cfg(test)]
 mod testutil;

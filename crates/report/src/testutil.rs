@@ -179,6 +179,7 @@ pub fn run(jobs: Vec<JobResult>) -> RunResult {
             cpu_model: "Virtual CPU".into(),
             cpus: 2,
             mem_bytes: 4 << 30,
+            ..HostInfo::default()
         },
         targets: vec![TargetInfo {
             path: "/mnt/data".into(),
@@ -217,6 +218,7 @@ pub fn run(jobs: Vec<JobResult>) -> RunResult {
         global_options: Vec::new(),
         imported: None,
         workload: None,
+        volume: None,
     }
 }
 

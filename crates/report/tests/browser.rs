@@ -320,3 +320,97 @@ fn a_group_of_one_run_is_a_short_table_not_line_charts() {
     );
     println!("one-run table {table} px; shortest timeline {shortest} px");
 }
+
+/// A point of a sweep: `iops` random reads at depth `qd`, each in `lat_us`
+/// (every tenth ten times slower, for a tail), labelled with its sweep.
+fn sweep_point(id: i64, sweep: &str, qd: u32, iops: u64, lat_us: u64) -> RunRecord {
+    let mut spec = model::JobSpec::new("sweep");
+    spec.rw = model::RwMode::RandRead;
+    spec.iodepth = qd;
+    spec.options = vec![("bs".into(), "4k".into())];
+    let mut read = model::DirStats {
+        ios: iops,
+        bytes: iops * 4096,
+        runtime_ns: 1_000_000_000,
+        ..Default::default()
+    };
+    read.clat.record_n(lat_us * 1000, iops - iops / 10);
+    read.clat.record_n(lat_us * 10_000, iops / 10);
+    read.lat = read.clat.clone();
+    RunRecord {
+        id,
+        kind: model::RunKind::Fio,
+        labels: [("sweep".to_string(), sweep.to_string())].into(),
+        prices: Default::default(),
+        result: model::RunResult {
+            jobs: vec![model::JobResult {
+                read,
+                runtime_ns: 1_000_000_000,
+                ..model::JobResult::empty(&spec, 0, 1)
+            }],
+            started_unix_ms: 1_763_900_000_000 + id as u64 * 1000,
+            finished_unix_ms: 1_763_900_000_000 + id as u64 * 1000 + 1000,
+            ..Default::default()
+        },
+        soak: None,
+        state: Default::default(),
+        uuid: String::new(),
+    }
+}
+
+#[test]
+fn a_sweep_report_draws_its_saturation_curves() {
+    let Some(bin) = chromium() else {
+        testbed::skip("chromium not found (Debian: apt-get install chromium; or set CHROMIUM)");
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser-curves");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // An SSD that bends at QD8, and a throttled disk flat at 4000 from QD1.
+    let ssd = [
+        (1, 9000, 110),
+        (2, 17500, 115),
+        (4, 33000, 120),
+        (8, 52000, 150),
+        (16, 54000, 290),
+        (32, 54500, 580),
+    ];
+    let mut records: Vec<RunRecord> = ssd
+        .iter()
+        .enumerate()
+        .map(|(i, &(qd, iops, lat))| sweep_point(i as i64 + 1, "ssd", qd, iops, lat))
+        .collect();
+    for (i, qd) in [1u32, 2, 4, 8, 16, 32].into_iter().enumerate() {
+        records.push(sweep_point(
+            20 + i as i64,
+            "throttled",
+            qd,
+            4000,
+            u64::from(qd) * 250,
+        ));
+    }
+    let report = dir.join("curves.html");
+    std::fs::write(&report, render_report(&records, &[])).unwrap();
+    let run = open(&bin, &dir, "curves", &report, &["--dump-dom".to_string()]);
+    assert!(run.dom.contains("Saturation curves"), "no curves section");
+    assert!(
+        run.dom.contains("knee QD8") && run.dom.contains("knee QD1"),
+        "knees not marked"
+    );
+    let expected = meta(&run.dom, "charts-expected").expect("charts-expected in the page");
+    assert_eq!(
+        meta(&run.dom, "charts-drawn"),
+        Some(expected),
+        "every chart drawn"
+    );
+    assert!(console_lines(&run.stderr).is_empty(), "{}", run.stderr);
+    let shot = dir.join("curves.png");
+    let action = vec![
+        format!("--screenshot={}", shot.display()),
+        "--window-size=1280,2400".to_string(),
+    ];
+    open(&bin, &dir, "curves-shot", &report, &action);
+    assert!(std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0) > 10_000);
+    println!("screenshot: {}", shot.display());
+}

@@ -15,6 +15,7 @@ mod exits;
 mod files;
 mod fileset;
 pub mod guard;
+mod live;
 mod logs;
 pub mod offsets;
 pub mod probe;
@@ -26,6 +27,7 @@ mod worker;
 
 pub use error::{IoError, RunError};
 pub use files::{remove_test_dirs, Workspace};
+pub use live::{fan_out, LiveLatency};
 
 use clock::Clock;
 use diskstats::DiskWatch;
@@ -74,12 +76,19 @@ pub struct RunOptions {
     /// workers finish a second, so a slow consumer (the history) can delay
     /// the next call but never a measurement.
     pub live: Option<LiveFn>,
+    /// Also hand the live hook each second's latency histograms
+    /// ([`LiveUpdate::latencies`]): two histogram copies per worker and
+    /// second, so only for a listener that shows latency as the run goes on.
+    pub live_latency: bool,
     pub command_line: Vec<String>,
     /// fio's `[global]` options, carried into the result for its JSON.
     pub global_options: Vec<(String, String)>,
     /// `--inject-fault`: I/Os every worker's engine makes fail or lie, to
     /// test error handling and verification (the result says so in a warning).
     pub faults: Vec<model::FaultRule>,
+    /// Time-based jobs may stop before their runtime once their figure is
+    /// stable (`diskbench run`'s suite); `None`: every job runs its runtime.
+    pub stable_stop: Option<model::StableStop>,
 }
 
 impl Default for RunOptions {
@@ -92,9 +101,11 @@ impl Default for RunOptions {
             stop: Arc::new(AtomicBool::new(false)),
             progress: None,
             live: None,
+            live_latency: false,
             command_line: Vec::new(),
             global_options: Vec::new(),
             faults: Vec::new(),
+            stable_stop: None,
         }
     }
 }
@@ -111,6 +122,9 @@ pub struct LiveUpdate<'a> {
     pub jobs: &'a [JobSpec],
     /// The new seconds, each with its job's position in `jobs` and its clone.
     pub points: &'a [model::LivePoint],
+    /// The same seconds' latency histograms, when `RunOptions::live_latency`
+    /// asked for them (else empty).
+    pub latencies: &'a [LiveLatency],
 }
 
 pub struct Progress<'a> {
@@ -405,6 +419,7 @@ fn run_group(
             || opts.progress.is_some()
             || watch.steady.iter().any(Option::is_some))
         .then(|| Mutex::new(Vec::new())),
+        live_latency: (opts.live.is_some() && opts.live_latency).then(|| Mutex::new(Vec::new())),
     };
     let planned = group
         .iter()
@@ -587,6 +602,11 @@ fn pass_live(
     if points.is_empty() {
         return;
     }
+    // Taken after the points, as each worker pushes them before its points:
+    // a second's latencies come with its point or one update before it.
+    let latencies = shared.live_latency.as_ref().map_or(Vec::new(), |l| {
+        std::mem::take(&mut *l.lock().unwrap_or_else(|e| e.into_inner()))
+    });
     for p in &points {
         if let Some(Some(w)) = watch.steady.get_mut(p.job as usize) {
             w.add(&p.point);
@@ -614,6 +634,7 @@ fn pass_live(
             group: gid,
             jobs,
             points: &points,
+            latencies: &latencies,
         });
     }
 }
@@ -637,15 +658,10 @@ fn plan_clone(
                 spec.name
             )));
         }
-        let blocks = (size / spec.bs_bytes).max(1);
         CloneFiles {
             paths: Vec::new(),
             files: Vec::new(),
-            regions: vec![Region {
-                base: spec.offset_bytes,
-                blocks,
-                block_bytes: spec.bs_bytes,
-            }],
+            regions: null_regions(spec, clone, size),
             mem_align: 64,
             set: None,
         }
@@ -701,7 +717,31 @@ fn plan_clone(
         job_stop: None,
         group_exit: None,
         file_set: files.set,
+        stable_stop: opts.stable_stop.filter(|_| spec.time_based),
     })
+}
+
+/// The null engine's "files": fio lays out `nrfiles` of them (each `size`
+/// split evenly, or `filesize`) and does I/O in whole blocks of each, even
+/// with no data behind them, so `size=1m nrfiles=3` reads 3 x 340 KiB
+/// (1020 KiB) and `nrfiles=3 filesize=128k` reads 384 KiB, as with real files.
+fn null_regions(spec: &JobSpec, clone: u32, size: u64) -> Vec<Region> {
+    let nrfiles = match &spec.target {
+        model::FileTarget::Generated { nrfiles, .. } => (*nrfiles).max(1) as usize,
+        model::FileTarget::Named(_) => 1,
+    };
+    let lengths = match spec.file_options.filesize {
+        Some(_) => fileset::lengths(spec, clone, nrfiles),
+        None => vec![(0, size / nrfiles as u64); nrfiles],
+    };
+    lengths
+        .into_iter()
+        .map(|(_, io_bytes)| Region {
+            base: spec.offset_bytes,
+            blocks: (io_bytes / spec.bs_bytes).max(1),
+            block_bytes: spec.bs_bytes,
+        })
+        .collect()
 }
 
 /// The engine that ran a job: the one asked for, unless a fallback was recorded.
@@ -743,6 +783,10 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
         job.depth.add(&p.depth);
         if let Some(b) = &p.buffers {
             job.buffers.get_or_insert_with(Default::default).add(b);
+        }
+        // One clone's slices stand for the job's (the suite runs one clone).
+        if job.stability.is_none() {
+            job.stability = p.stability.clone();
         }
     }
     if let Some(v) = &mut job.verify {

@@ -31,6 +31,9 @@ pub fn host() -> HostInfo {
         cpu_model,
         cpus: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
         mem_bytes: mem_total_bytes().unwrap_or(0),
+        machine_id: read_trim("/etc/machine-id").or_else(|| read_trim("/var/lib/dbus/machine-id")),
+        vendor: read_trim("/sys/class/dmi/id/sys_vendor"),
+        product: read_trim("/sys/class/dmi/id/product_name"),
     }
 }
 

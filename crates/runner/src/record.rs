@@ -1,5 +1,8 @@
 //! What one worker records while it runs: per direction, counts and
-//! slat/clat/lat histograms; per second, a point of the series.
+//! slat/clat/lat histograms; per second, a point of the series and, when a
+//! live listener asked for them (`RunOptions::live_latency`), that second's
+//! latency histograms. Those are the difference of two copies of the `lat`
+//! histograms, taken as each second closes, so they cost nothing per I/O.
 
 use crate::clock::Clock;
 use model::{DepthStats, DirStats, Direction, Histogram, SeriesPoint};
@@ -10,13 +13,19 @@ pub struct Recorder {
     pub depth: DepthStats,
     pub series: Vec<SeriesPoint>,
     current: SeriesPoint,
+    /// The `lat` histograms (read, write) as the last second closed, when
+    /// live latencies are wanted.
+    latency_mark: Option<[Histogram; 2]>,
+    /// Closed seconds' latencies not yet handed to the live listener, each
+    /// with its second's `start_ms` (as the series point's).
+    pub latency_seconds: Vec<(u64, [Histogram; 2])>,
     start_tick: u64,
     next_boundary: u64,
     second_ticks: u64,
 }
 
 impl Recorder {
-    pub fn new(clock: &Clock, start_tick: u64, with_slat: bool) -> Recorder {
+    pub fn new(clock: &Clock, start_tick: u64, with_slat: bool, live_latency: bool) -> Recorder {
         let dir = || DirStats {
             slat: with_slat.then(Histogram::new),
             ..DirStats::default()
@@ -27,6 +36,8 @@ impl Recorder {
             depth: DepthStats::default(),
             series: Vec::new(),
             current: SeriesPoint::default(),
+            latency_mark: live_latency.then(|| [Histogram::new(), Histogram::new()]),
+            latency_seconds: Vec::new(),
             start_tick,
             next_boundary: start_tick + second_ticks,
             second_ticks,
@@ -49,8 +60,27 @@ impl Recorder {
             self.current.duration_ms = 1000;
             self.series.push(self.current);
             self.current = SeriesPoint::default();
+            if self.latency_mark.is_some() {
+                self.close_latency_second(index * 1000);
+            }
             self.next_boundary += self.second_ticks;
         }
+    }
+
+    /// Keeps the latencies of the second starting at `start_ms`, which just
+    /// closed. `advance` runs before the completions seen at its `now` are
+    /// recorded, so the histograms hold exactly the closed seconds' I/Os.
+    /// Out of line: once a second, and kept out of the per-I/O path's code.
+    #[cold]
+    #[inline(never)]
+    fn close_latency_second(&mut self, start_ms: u64) {
+        let Some(mark) = &mut self.latency_mark else {
+            return;
+        };
+        let now = [self.dirs[0].lat.clone(), self.dirs[1].lat.clone()];
+        let second = [now[0].since(&mark[0]), now[1].since(&mark[1])];
+        *mark = now;
+        self.latency_seconds.push((start_ms, second));
     }
 
     /// The response time of an I/O of a rate-limited job.

@@ -15,9 +15,11 @@
 
 mod data;
 mod fileops;
+mod iolog;
 mod paced;
 mod phase;
 mod queue;
+mod stable;
 mod verifying;
 
 use crate::clock::Clock;
@@ -60,6 +62,8 @@ pub struct WorkerPlan {
     pub(crate) group_exit: Option<Arc<crate::exits::GroupExit>>,
     /// The clone's files, for the file options (see `fileops`).
     pub file_set: Option<crate::fileset::FileSet>,
+    /// May stop before its runtime once its figure is stable (see `stable`).
+    pub stable_stop: Option<model::StableStop>,
 }
 
 pub struct WorkerOutcome {
@@ -77,6 +81,8 @@ pub struct WorkerOutcome {
     pub depth: model::DepthStats,
     /// The engine's buffers (`None` when the worker had no engine to ask).
     pub buffers: Option<model::BufferMemory>,
+    /// The slices judged by a stability stop, if the job had one.
+    pub stability: Option<model::Stability>,
 }
 
 /// Signals shared by all workers of a run.
@@ -89,6 +95,9 @@ pub struct Shared {
     /// worker-second, nothing per I/O) and drained by the runner's thread;
     /// `None` when nobody listens.
     pub live: Option<Mutex<Vec<LivePoint>>>,
+    /// Each worker's finished seconds' latencies, as `live`; `None` unless
+    /// the live listener asked for them (`RunOptions::live_latency`).
+    pub live_latency: Option<Mutex<Vec<crate::LiveLatency>>>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -153,6 +162,29 @@ struct Worker<'a> {
     reported_ios: u64,
     /// Seconds of the series already reported as progress.
     series_seen: usize,
+    /// The stability stop's slices, from the start of the measured phase
+    /// (`measure_start`, a clock reading); `None` without one.
+    stable: Option<stable::StableWatch>,
+    measure_start: u64,
+    /// `read_iolog`: the log being replayed; `write_iolog`: the log written.
+    replay: Option<iolog::Replayer>,
+    iolog_out: Option<iolog::IoLogOut>,
+}
+
+/// The names `write_iolog` gives the clone's files: their paths, or for
+/// the null engine (no files) fio's names of them (`JOB.CLONE.FILE`).
+fn file_names(plan: &WorkerPlan) -> Vec<String> {
+    match plan.engine_cfg.paths.is_empty() {
+        false => plan
+            .engine_cfg
+            .paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+        true => (0..plan.regions.len())
+            .map(|i| format!("{}.{}.{i}", plan.spec.name, plan.clone))
+            .collect(),
+    }
 }
 
 /// A worker's life, phase by phase (see `phase` for the table of what is
@@ -192,9 +224,15 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
             error.get_or_insert(in_job(e.into()));
         }
     }
+    if let Some(out) = w.iolog_out.take() {
+        if let Err(e) = out.finish(&shared.clock, end) {
+            error.get_or_insert(in_job(e.into()));
+        }
+    }
     w.report_progress();
     let mut cpu = cpu_end.since(&w.cpu_start);
     let buffers = Some(w.plan.engine.memory());
+    let stability = w.stable.take().map(stable::StableWatch::result);
     let recorded = w.rec.finish(&shared.clock, end);
     cpu.wall_ns = recorded.runtime_ns;
     let verify = w.verify.take().map(|v| {
@@ -220,6 +258,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         cpu,
         error,
         verify,
+        stability,
         buffers,
     }
 }
@@ -242,7 +281,11 @@ impl<'a> Worker<'a> {
         let runtime_ticks = spec.runtime.map(ticks);
         let ramp = (!spec.ramp_time.is_zero()).then(|| ticks(spec.ramp_time));
         let mut phase = Phase::begin(start, ramp, runtime_ticks);
-        let budget = paced::byte_budget(&spec, plan.io_budget, gen.is_plain());
+        let replay = iolog::Replayer::new(&spec, start);
+        let budget = match replay {
+            Some(_) => spec.iolog.bytes(),
+            None => paced::byte_budget(&spec, plan.io_budget, gen.is_plain()),
+        };
         let files = fileops::FileOps::new(plan.file_set.take(), &spec, budget);
         let pace = paced::Pace::new(&spec, clock, start, gen.is_plain(), Rng::new(seed ^ 0x7a7e));
         let complete_max = spec.iodepth_batch_complete_max as usize;
@@ -256,11 +299,18 @@ impl<'a> Worker<'a> {
                 failure.get_or_insert(e);
                 None
             });
+        let iolog_out =
+            iolog::IoLogOut::open(&spec, file_names(&plan), start).unwrap_or_else(|e| {
+                failure.get_or_insert(RunError::in_job(&spec.name, RunError::from(e)));
+                None
+            });
         if failure.is_some() {
             phase.stop(Stop::Setup);
         }
         Worker {
-            plain: gen.is_plain() && pace.is_none() && verify.is_none(),
+            plain: gen.is_plain() && pace.is_none() && verify.is_none() && replay.is_none(),
+            replay,
+            iolog_out,
             verify,
             pace,
             // Floors apply to the measured phase only.
@@ -288,7 +338,7 @@ impl<'a> Worker<'a> {
                 n => n.min(depth),
             } as usize,
             gen,
-            rec: Recorder::new(clock, start, asynchronous),
+            rec: Recorder::new(clock, start, asynchronous, shared.live_latency.is_some()),
             slots: vec![Slot::default(); depth as usize],
             free: (0..depth).rev().collect(),
             batch: Vec::with_capacity(depth as usize),
@@ -310,6 +360,11 @@ impl<'a> Worker<'a> {
             cpu_start: sys::thread_usage(),
             reported_ios: 0,
             series_seen: 0,
+            stable: match phase.ramping() {
+                true => None,
+                false => plan.stable_stop.map(|r| stable::StableWatch::new(r, 0)),
+            },
+            measure_start: start,
             plan,
         }
     }
@@ -364,7 +419,9 @@ impl<'a> Worker<'a> {
         loop {
             self.issue(freed_at.take())?;
             if self.in_flight == 0 {
-                if let Some(until) = self.pace.as_mut().and_then(|p| p.wait_until.take()) {
+                let paced = self.pace.as_mut().and_then(|p| p.wait_until.take());
+                let replayed = self.replay.as_mut().and_then(|r| r.wait_until.take());
+                if let Some(until) = paced.or(replayed) {
                     self.sleep_until(until);
                     continue;
                 }
@@ -394,12 +451,29 @@ impl<'a> Worker<'a> {
     fn check_time(&mut self, now: u64) {
         let clock = &self.shared.clock;
         if self.phase.tick(now, self.runtime_ticks) == Tick::RampEnded {
-            self.rec = Recorder::new(clock, now, self.asynchronous);
+            self.rec = Recorder::new(
+                clock,
+                now,
+                self.asynchronous,
+                self.shared.live_latency.is_some(),
+            );
             self.series_seen = 0;
             self.cpu_start = sys::thread_usage();
             self.floors = RateFloors::new(&self.plan.spec, clock, now);
             if let Some(logs) = &mut self.logs {
                 logs.restart(now);
+            }
+            self.stable = self
+                .plan
+                .stable_stop
+                .map(|r| stable::StableWatch::new(r, 0));
+            self.measure_start = now;
+        }
+        if let (Some(watch), false) = (&mut self.stable, self.phase.stopping()) {
+            let [r, w] = &self.rec.dirs;
+            let since = clock.nanos(self.measure_start, now);
+            if watch.stable(since, r.ios + w.ios, r.bytes + w.bytes) {
+                self.phase.stop(Stop::Stable);
             }
         }
         if let Some(floors) = &mut self.floors {
@@ -446,11 +520,22 @@ impl<'a> Worker<'a> {
     }
 
     /// Hands the seconds closed since the last call to the live listener.
-    fn publish_seconds(&self) {
+    fn publish_seconds(&mut self) {
+        let (group, job) = self.plan.place;
+        if let Some(live) = &self.shared.live_latency {
+            let fresh = std::mem::take(&mut self.rec.latency_seconds);
+            let mut pending = live.lock().unwrap_or_else(|e| e.into_inner());
+            pending.extend(fresh.into_iter().map(|(start_ms, lat)| crate::LiveLatency {
+                group,
+                job,
+                clone: self.plan.clone,
+                start_ms,
+                lat,
+            }));
+        }
         let Some(live) = &self.shared.live else {
             return;
         };
-        let (group, job) = self.plan.place;
         let fresh = &self.rec.series[self.series_seen.min(self.rec.series.len())..];
         let mut pending = live.lock().unwrap_or_else(|e| e.into_inner());
         pending.extend(fresh.iter().map(|&point| LivePoint {

@@ -36,7 +36,7 @@ pub enum StoreError {
     #[error("{path} is not a diskbench history database: it is not an SQLite file, or it is damaged ({message}); move it aside (a new one is then created), {ELSEWHERE}", path = .path.display())]
     NotADatabase { path: PathBuf, message: String },
 
-    #[error("{path} is an SQLite database of another program (it has the tables {tables}); diskbench leaves it alone: {ELSEWHERE}", path = .path.display())]
+    #[error("{path} is a database of another program (it has the tables {tables}); diskbench leaves it alone: {ELSEWHERE}", path = .path.display())]
     Foreign { path: PathBuf, tables: String },
 
     #[error("the history database {path} has schema version {found}, written by a newer diskbench (this one knows versions up to {supported}); the file was not changed: upgrade diskbench, {ELSEWHERE}", path = .path.display())]
@@ -65,6 +65,33 @@ pub enum StoreError {
 
     #[error("could not encode the run for the history: {0}")]
     Encode(#[from] serde_json::Error),
+
+    #[error("--db {url} is not a PostgreSQL URL diskbench can use: {reason}; write it as postgresql://USER@HOST[:PORT]/DATABASE[?sslmode=verify-full&sslrootcert=FILE]")]
+    BadUrl { url: String, reason: String },
+
+    #[error("cannot reach the PostgreSQL history {server}: {reason}; start the server or check the host and port in --db (or DISKBENCH_DB)")]
+    Unreachable { server: String, reason: String },
+
+    #[error("the PostgreSQL history {server} refused the password of user {user}; give the right one in PGPASSWORD, ~/.pgpass (chmod 600) or the URL")]
+    Auth { server: String, user: String },
+
+    #[error("the PostgreSQL history {server} does not let this client in ({message}); add a line for this host and user to the server's pg_hba.conf")]
+    NotAllowed { server: String, message: String },
+
+    #[error("the PostgreSQL server of {server} has no database {dbname}; create it first (createdb {dbname}) or name another in --db")]
+    NoDatabase { server: String, dbname: String },
+
+    #[error("the PostgreSQL history {server} refused: {message}; this role may lack the right (a writer made by `diskbench db grant-writer` may only save runs)")]
+    Denied { server: String, message: String },
+
+    #[error("TLS with the PostgreSQL history {server} failed: {reason}; check sslmode and sslrootcert in --db (verify-full needs the server's CA certificate and a certificate for its host name; a server without TLS needs ssl = on in postgresql.conf)")]
+    Tls { server: String, reason: String },
+
+    #[error("the PostgreSQL history {server}: {message}")]
+    Postgres { server: String, message: String },
+
+    #[error("{what} needs a PostgreSQL history (--db postgresql://USER@HOST/DB), not the file {path}", path = .path.display())]
+    NotPostgres { what: &'static str, path: PathBuf },
 
     #[error("the history database {path}: {source}", path = .path.display())]
     Sqlite {

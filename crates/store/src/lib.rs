@@ -1,11 +1,14 @@
-//! The history: every run diskbench measures (or imports) kept in an
-//! embedded SQLite database, so results outlive the terminal and runs of
-//! many days, disks and clouds can be compared later.
+//! The history: every run diskbench measures (or imports) kept in a
+//! database, so results outlive the terminal and runs of many days, disks,
+//! clouds and machines can be compared later.
 //!
-//! SQLite because it needs no server and one file is easy to copy; WAL mode
-//! and a busy timeout because several diskbench processes may finish at the
-//! same moment and none of them may lose its run; a versioned schema
-//! ([`schema`]) because the file outlives the program that made it.
+//! Two databases, one history: an embedded SQLite file (`sqlite`: no
+//! server, one file easy to copy), or PostgreSQL (`postgres`) when many
+//! machines write into one place. [`Store`] is written once over the
+//! `backend` traits, in SQL both understand (`dialect` holds what differs),
+//! with one versioned schema ([`schema`]) because the data outlives the
+//! program that made it. Runs carry global ids (UUIDs) so that `sync`
+//! copies each run between histories exactly once.
 //!
 //! A run is stored as its full `model::RunResult` in JSON (which carries the
 //! merged latency histograms of every job, so percentiles over many runs are
@@ -16,18 +19,26 @@
 //! per-second series every second or so, the whole result at its end), so
 //! a long soak that is killed keeps all but its last few seconds.
 
+mod backend;
+mod dialect;
 mod error;
 mod live;
+mod postgres;
 mod record;
 pub mod schema;
+mod sqlite;
+mod sync;
 
 pub use error::{RecordError, StoreError};
 pub use live::FOREIGN_SILENCE_MS;
+pub use postgres::{grant_writer_sql, is_url, redact_url, PgTarget};
+pub use record::new_uuid;
 pub use schema::{APPLICATION_ID, LATEST_VERSION};
+pub use sync::Merged;
 
-use error::classify;
+use backend::{Backend, Tx};
 use model::{RunKind, RunRecord};
-use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -50,11 +61,14 @@ pub struct Filter {
     pub soak: Option<String>,
 }
 
-/// An open history database.
+/// An open history: an SQLite file or a PostgreSQL database.
 pub struct Store {
-    conn: Connection,
+    backend: RefCell<Box<dyn Backend>>,
+    /// The file's path, or the server's URL without its password.
     path: PathBuf,
-    waited_ms: u64,
+    /// Where runs go that were meant for PostgreSQL and could not get
+    /// there; `None` for an SQLite history.
+    server: Option<PgTarget>,
 }
 
 /// What opening a database may create when it is not there yet.
@@ -80,7 +94,8 @@ pub fn default_path() -> Result<PathBuf> {
 
 /// The database at `named` (`--db`), else at [`default_path`], with what a
 /// writer may create there: its directories only at the XDG default, never
-/// at a path the user gave (`--db` or `$DISKBENCH_DB`).
+/// at a path the user gave (`--db` or `$DISKBENCH_DB`). A PostgreSQL URL
+/// comes back as it is (see [`is_url`]).
 pub fn locate(named: Option<&Path>) -> Result<(PathBuf, Create)> {
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
     if let Some(path) = named {
@@ -89,6 +104,14 @@ pub fn locate(named: Option<&Path>) -> Result<(PathBuf, Create)> {
     if let Some(db) = var("DISKBENCH_DB") {
         return Ok((PathBuf::from(db), Create::File));
     }
+    local_default()
+}
+
+/// The local SQLite history at its XDG place, whatever `--db` and
+/// `$DISKBENCH_DB` say: where runs meant for an unreachable PostgreSQL are
+/// kept until `diskbench sync` sends them.
+pub fn local_default() -> Result<(PathBuf, Create)> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
     let data = match var("XDG_DATA_HOME") {
         Some(d) => PathBuf::from(d),
         None => PathBuf::from(var("HOME").ok_or(StoreError::NoHome)?).join(".local/share"),
@@ -109,76 +132,49 @@ impl Store {
         Store::open_as(path, Create::File, busy_timeout)
     }
 
-    /// Opens the database at `path`, creating what `create` allows when it
-    /// is not there.
+    /// Opens the database at `path` (or at the PostgreSQL URL `path` holds),
+    /// creating what `create` allows when it is not there. A PostgreSQL
+    /// database must exist; its tables are created as a file's are.
     pub fn open_as(
         path: impl AsRef<Path>,
         create: Create,
         busy_timeout: Duration,
     ) -> Result<Store> {
-        let path = path.as_ref().to_path_buf();
-        let missing = |p: &Path| {
-            std::fs::metadata(p).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
-        };
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-        match (create, dir) {
-            (Create::Nothing, _) if missing(&path) => return Err(StoreError::NoHistory { path }),
-            (Create::File, Some(dir)) if missing(dir) => {
-                let dir = dir.to_path_buf();
-                return Err(StoreError::NoDir { path, dir });
-            }
-            (Create::FileAndDirs, Some(dir)) => {
-                std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
-                    dir: dir.to_path_buf(),
-                    source,
-                })?
-            }
-            _ => {}
-        }
-        if path.is_dir() {
-            return Err(StoreError::Open {
-                path,
-                message: "it is a directory".into(),
+        let path = path.as_ref();
+        if let Some(url) = path.to_str().filter(|p| is_url(p)) {
+            let target = PgTarget::parse(url)?;
+            let backend = postgres::Postgres::connect(&target)?;
+            return Ok(Store {
+                backend: RefCell::new(Box::new(backend)),
+                path: PathBuf::from(target.to_string()),
+                server: Some(target),
             });
         }
-        // SQLite answers BUSY at once, without its busy handler, while several
-        // connections race to switch a new file to WAL or to migrate it; so the
-        // whole preparation is retried until the same timeout runs out.
-        let deadline = std::time::Instant::now() + busy_timeout;
-        loop {
-            match Store::try_open(&path, create, busy_timeout) {
-                Err(StoreError::Locked { .. }) if std::time::Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-                other => return other,
-            }
-        }
-    }
-
-    fn try_open(path: &Path, create: Create, busy_timeout: Duration) -> Result<Store> {
-        let waited_ms = busy_timeout.as_millis() as u64;
-        let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        if create != Create::Nothing {
-            flags |= OpenFlags::SQLITE_OPEN_CREATE;
-        }
-        let mut conn =
-            Connection::open_with_flags(path, flags).map_err(|e| classify(path, waited_ms, e))?;
-        conn.busy_timeout(busy_timeout)
-            .map_err(|e| classify(path, waited_ms, e))?;
-        schema::prepare(&mut conn, path, waited_ms)?;
+        let backend = sqlite::Sqlite::open(path, create, busy_timeout)?;
         Ok(Store {
-            conn,
+            backend: RefCell::new(Box::new(backend)),
             path: path.to_path_buf(),
-            waited_ms,
+            server: None,
         })
     }
 
+    /// The file's path, or the PostgreSQL server's URL without a password.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
-    fn err(&self, e: rusqlite::Error) -> StoreError {
-        classify(&self.path, self.waited_ms, e)
+    /// The PostgreSQL server this history is on, `None` for a file.
+    pub fn server(&self) -> Option<&PgTarget> {
+        self.server.as_ref()
+    }
+
+    /// Runs `f` in one transaction, committed when it returns `Ok`.
+    fn transaction<T>(&self, write: bool, f: impl FnOnce(&mut dyn Tx) -> Result<T>) -> Result<T> {
+        let mut backend = self.backend.borrow_mut();
+        let mut tx = backend.begin(write)?;
+        let out = f(&mut *tx)?;
+        tx.commit()?;
+        Ok(out)
     }
 
     /// Saves one run; returns its id. `record.id` is ignored.
@@ -193,27 +189,20 @@ impl Store {
             .iter()
             .map(record::Row::of)
             .collect::<Result<Vec<_>, _>>()?;
-        let path = self.path.clone();
-        let waited_ms = self.waited_ms;
-        let err = |e| classify(&path, waited_ms, e);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(err)?;
-        let mut ids = Vec::with_capacity(rows.len());
-        for (row, rec) in rows.iter().zip(records) {
-            let id = row.insert(&tx).map_err(err)?;
-            record::insert_labels(&tx, id, &rec.labels).map_err(err)?;
-            ids.push(id);
-        }
-        tx.commit().map_err(err)?;
-        Ok(ids)
+        self.transaction(true, |tx| {
+            let mut ids = Vec::with_capacity(rows.len());
+            for (row, rec) in rows.iter().zip(records) {
+                let id = row.insert(tx, None)?;
+                record::insert_labels(tx, id, &rec.labels)?;
+                ids.push(id);
+            }
+            Ok(ids)
+        })
     }
 
     /// The run with this id.
     pub fn get(&self, id: i64) -> Result<RunRecord> {
-        let filter = format!("WHERE id = {id}");
-        self.query(&filter, &[])?
+        self.query("WHERE id = ?1", &[id.into()])?
             .pop()
             .ok_or_else(|| StoreError::NoSuchRun {
                 id,
@@ -224,30 +213,34 @@ impl Store {
     /// The runs that pass `filter`, oldest id first.
     pub fn list(&self, filter: &Filter) -> Result<Vec<RunRecord>> {
         let mut clauses = Vec::new();
-        let mut params: Vec<rusqlite::types::Value> = Vec::new();
+        let mut params: Vec<dialect::Cell> = Vec::new();
+        // Each `?` of a clause becomes the number of its value.
+        let mut clause = |sql: &str, values: Vec<dialect::Cell>| {
+            let mut parts = sql.split('?');
+            let mut numbered = parts.next().unwrap_or_default().to_string();
+            for (part, value) in parts.zip(values) {
+                params.push(value);
+                numbered.push_str(&format!("?{}{part}", params.len()));
+            }
+            clauses.push(numbered);
+        };
         if let Some(soak) = &filter.soak {
-            clauses.push("soak_id = ?".to_string());
-            params.push(soak.clone().into());
+            clause("soak_id = ?", vec![soak.as_str().into()]);
         }
         if let Some(kind) = filter.kind {
-            clauses.push("kind = ?".to_string());
-            params.push(kind.name().to_string().into());
+            clause("kind = ?", vec![kind.name().into()]);
         }
         if let Some(since) = filter.since_unix_ms {
-            clauses.push("started_unix_ms >= ?".to_string());
-            params.push(record::to_i64(since).into());
+            clause("started_unix_ms >= ?", vec![record::to_i64(since).into()]);
         }
         if let Some(until) = filter.until_unix_ms {
-            clauses.push("started_unix_ms <= ?".to_string());
-            params.push(record::to_i64(until).into());
+            clause("started_unix_ms <= ?", vec![record::to_i64(until).into()]);
         }
         for (key, value) in &filter.labels {
-            clauses.push(
-                "EXISTS (SELECT 1 FROM labels l WHERE l.run_id = runs.id AND l.key = ? AND l.value = ?)"
-                    .to_string(),
+            clause(
+                "EXISTS (SELECT 1 FROM labels l WHERE l.run_id = runs.id AND l.key = ? AND l.value = ?)",
+                vec![key.as_str().into(), value.as_str().into()],
             );
-            params.push(key.clone().into());
-            params.push(value.clone().into());
         }
         let filter = if clauses.is_empty() {
             String::new()
@@ -259,73 +252,64 @@ impl Store {
 
     /// The runs `filter` selects, read in one transaction so that a run
     /// saved whole meanwhile is seen either live or saved, never half.
-    fn query(&self, filter: &str, params: &[rusqlite::types::Value]) -> Result<Vec<RunRecord>> {
-        let tx = self.conn.unchecked_transaction().map_err(|e| self.err(e))?;
-        let sql = format!("SELECT {} FROM runs {filter} ORDER BY id", record::COLUMNS);
-        let mut stmt = tx.prepare(&sql).map_err(|e| self.err(e))?;
-        let raw = stmt
-            .query_map(rusqlite::params_from_iter(params), record::Raw::from_row)
-            .map_err(|e| self.err(e))?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(|e| self.err(e))?;
-        drop(stmt);
-        let records = raw
-            .into_iter()
-            .map(|r| {
-                let id = r.id;
-                let labels = record::labels_of(&tx, id).map_err(|e| self.err(e))?;
-                let points = match r.live {
-                    Some(_) => live::points_of(&tx, id).map_err(|e| self.err(e))?,
-                    None => Vec::new(),
-                };
-                r.into_record(labels, &points)
-                    .map_err(|reason| StoreError::BadRecord {
-                        id,
-                        path: self.path.clone(),
-                        reason,
-                    })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        tx.commit().map_err(|e| self.err(e))?;
-        Ok(records)
+    fn query(&self, filter: &str, params: &[dialect::Cell]) -> Result<Vec<RunRecord>> {
+        let path = self.path.clone();
+        self.transaction(false, |tx| {
+            let sql = format!("SELECT {} FROM runs {filter} ORDER BY id", record::COLUMNS);
+            let raw: Vec<record::Raw> = tx
+                .query(&sql, params)?
+                .iter()
+                .map(|r| record::Raw::from_cells(r))
+                .collect();
+            raw.into_iter()
+                .map(|r| {
+                    let id = r.id;
+                    let labels = record::labels_of(tx, id)?;
+                    let points = match r.live {
+                        Some(_) => live::points_of(tx, id)?,
+                        None => Vec::new(),
+                    };
+                    r.into_record(labels, &points)
+                        .map_err(|reason| StoreError::BadRecord {
+                            id,
+                            path: path.clone(),
+                            reason,
+                        })
+                })
+                .collect()
+        })
     }
 
     /// Removes runs (and their labels and live series) in one transaction. Every id must
     /// exist: if one does not, nothing is removed.
     pub fn remove(&mut self, ids: &[i64]) -> Result<()> {
-        let path = self.path.clone();
-        let waited_ms = self.waited_ms;
-        let err = |e| classify(&path, waited_ms, e);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(err)?;
         let mut unique = ids.to_vec();
         unique.sort_unstable();
         unique.dedup();
-        for id in unique {
-            tx.execute("DELETE FROM labels WHERE run_id = ?1", [id])
-                .map_err(err)?;
-            tx.execute("DELETE FROM live_series WHERE run_id = ?1", [id])
-                .map_err(err)?;
-            let removed = tx
-                .execute("DELETE FROM runs WHERE id = ?1", [id])
-                .map_err(err)?;
-            if removed == 0 {
-                // Dropping `tx` rolls back the ids removed before this one.
-                return Err(StoreError::NoSuchRun { id, path });
+        let path = self.path.clone();
+        self.transaction(true, |tx| {
+            for id in unique {
+                for table in ["labels", "live_series", "pending_sync"] {
+                    tx.execute(
+                        &format!("DELETE FROM {table} WHERE run_id = ?1"),
+                        &[id.into()],
+                    )?;
+                }
+                if tx.execute("DELETE FROM runs WHERE id = ?1", &[id.into()])? == 0 {
+                    // Returning before the commit rolls back the ids removed before this one.
+                    return Err(StoreError::NoSuchRun { id, path });
+                }
             }
-        }
-        tx.commit().map_err(err)?;
-        Ok(())
+            Ok(())
+        })
     }
 
     /// How many runs the database holds.
     pub fn count(&self) -> Result<u64> {
-        self.conn
-            .query_row("SELECT COUNT(*) FROM runs", [], |r| r.get::<_, i64>(0))
-            .map(|n| n.max(0) as u64)
-            .map_err(|e| self.err(e))
+        self.transaction(false, |tx| {
+            let rows = tx.query("SELECT COUNT(*) FROM runs", &[])?;
+            Ok(rows.first().and_then(|r| r[0].int()).unwrap_or(0).max(0) as u64)
+        })
     }
 }
 

@@ -20,11 +20,11 @@
 //! [`FOREIGN_SILENCE_MS`] counts as killed. A wrong guess costs a label,
 //! never data: the owner, if alive, still saves the run whole at its end.
 
-use crate::error::classify;
+use crate::backend::Tx;
+use crate::dialect::Cell;
 use crate::record::{now_unix_ms, to_i64, LiveColumns, Row};
 use crate::{Result, Store};
 use model::{LivePoint, RunRecord, RunResult, RunState, SeriesPoint};
-use rusqlite::{params, Connection, Transaction, TransactionBehavior};
 use std::collections::BTreeMap;
 
 /// A run of another host that wrote nothing for this long is taken as killed.
@@ -140,63 +140,63 @@ pub(crate) fn rebuild(
 }
 
 /// The per-second points written so far for live run `id`.
-pub(crate) fn points_of(conn: &Connection, id: i64) -> rusqlite::Result<Vec<LivePoint>> {
-    let mut stmt = conn.prepare_cached(
+pub(crate) fn points_of(tx: &mut dyn Tx, id: i64) -> Result<Vec<LivePoint>> {
+    let rows = tx.query(
         "SELECT grp, job, clone, start_ms, duration_ms, read_ios, read_bytes, write_ios, write_bytes
          FROM live_series WHERE run_id = ?1 ORDER BY grp, job, start_ms, clone",
+        &[id.into()],
     )?;
-    let u = |v: i64| v.max(0) as u64;
-    let rows = stmt.query_map([id], |r| {
-        Ok(LivePoint {
-            group: r.get::<_, i64>(0)?.clamp(0, u32::MAX as i64) as u32,
-            job: r.get::<_, i64>(1)?.clamp(0, u32::MAX as i64) as u32,
-            clone: r.get::<_, i64>(2)?.clamp(0, u32::MAX as i64) as u32,
+    let u = |c: &Cell| c.int().unwrap_or(0).max(0) as u64;
+    let small = |c: &Cell| c.int().unwrap_or(0).clamp(0, u32::MAX as i64) as u32;
+    Ok(rows
+        .iter()
+        .map(|r| LivePoint {
+            group: small(&r[0]),
+            job: small(&r[1]),
+            clone: small(&r[2]),
             point: SeriesPoint {
-                start_ms: u(r.get(3)?),
-                duration_ms: u(r.get(4)?),
-                read_ios: u(r.get(5)?),
-                read_bytes: u(r.get(6)?),
-                write_ios: u(r.get(7)?),
-                write_bytes: u(r.get(8)?),
+                start_ms: u(&r[3]),
+                duration_ms: u(&r[4]),
+                read_ios: u(&r[5]),
+                read_bytes: u(&r[6]),
+                write_ios: u(&r[7]),
+                write_bytes: u(&r[8]),
             },
         })
-    })?;
-    rows.collect()
+        .collect())
 }
 
-fn insert_points(tx: &Transaction, id: i64, points: &[LivePoint]) -> rusqlite::Result<()> {
-    // OR REPLACE: a second written again (never expected) keeps its last value.
-    let mut stmt = tx.prepare_cached(
-        "INSERT OR REPLACE INTO live_series (run_id, grp, job, clone, start_ms, duration_ms,
+fn insert_points(tx: &mut dyn Tx, id: i64, points: &[LivePoint]) -> Result<()> {
+    // A second written again (never expected) keeps its last value.
+    const UPSERT: &str = "INSERT INTO live_series (run_id, grp, job, clone, start_ms, duration_ms,
             read_ios, read_bytes, write_ios, write_bytes)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-    )?;
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+         ON CONFLICT (run_id, grp, job, clone, start_ms) DO UPDATE SET
+            duration_ms = excluded.duration_ms, read_ios = excluded.read_ios,
+            read_bytes = excluded.read_bytes, write_ios = excluded.write_ios,
+            write_bytes = excluded.write_bytes";
     for p in points {
         let s = &p.point;
-        stmt.execute(params![
-            id,
-            p.group,
-            p.job,
-            p.clone,
-            to_i64(s.start_ms),
-            to_i64(s.duration_ms),
-            to_i64(s.read_ios),
-            to_i64(s.read_bytes),
-            to_i64(s.write_ios),
-            to_i64(s.write_bytes),
-        ])?;
+        tx.execute(
+            UPSERT,
+            &[
+                id.into(),
+                p.group.into(),
+                p.job.into(),
+                p.clone.into(),
+                to_i64(s.start_ms).into(),
+                to_i64(s.duration_ms).into(),
+                to_i64(s.read_ios).into(),
+                to_i64(s.read_bytes).into(),
+                to_i64(s.write_ios).into(),
+                to_i64(s.write_bytes).into(),
+            ],
+        )?;
     }
     Ok(())
 }
 
 impl Store {
-    fn immediate(&mut self) -> Result<Transaction<'_>> {
-        let (path, waited_ms) = (self.path.clone(), self.waited_ms);
-        self.conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| classify(&path, waited_ms, e))
-    }
-
     /// Creates the row of a run that is still being measured, with its
     /// first seconds; returns its id, which the run keeps when saved whole.
     ///
@@ -215,15 +215,12 @@ impl Store {
             heartbeat_unix_ms: now_unix_ms(),
             group,
         };
-        let (path, waited_ms) = (self.path.clone(), self.waited_ms);
-        let err = |e| classify(&path, waited_ms, e);
-        let tx = self.immediate()?;
-        let id = row.insert(&tx).map_err(err)?;
-        row.update(&tx, id, Some(&live)).map_err(err)?;
-        crate::record::insert_labels(&tx, id, &record.labels).map_err(err)?;
-        insert_points(&tx, id, points).map_err(err)?;
-        tx.commit().map_err(err)?;
-        Ok(id)
+        self.transaction(true, |tx| {
+            let id = row.insert(tx, Some(&live))?;
+            crate::record::insert_labels(tx, id, &record.labels)?;
+            insert_points(tx, id, points)?;
+            Ok(id)
+        })
     }
 
     /// Adds the seconds measured since the last write to live run `id`, in
@@ -238,35 +235,31 @@ impl Store {
         let row = progress
             .map(|(r, g)| Row::of(r).map(|row| (row, g)))
             .transpose()?;
-        let (path, waited_ms) = (self.path.clone(), self.waited_ms);
-        let err = |e| classify(&path, waited_ms, e);
-        let tx = self.immediate()?;
-        let now = to_i64(now_unix_ms());
-        let found = match &row {
-            Some((row, group)) => {
-                let live = LiveColumns {
-                    owner: Owner::current(),
-                    heartbeat_unix_ms: now as u64,
-                    group: *group,
-                };
-                row.update(&tx, id, Some(&live)).map_err(err)?
+        let path = self.path.clone();
+        self.transaction(true, |tx| {
+            let now = to_i64(now_unix_ms());
+            let found = match &row {
+                Some((row, group)) => {
+                    let live = LiveColumns {
+                        owner: Owner::current(),
+                        heartbeat_unix_ms: now as u64,
+                        group: *group,
+                    };
+                    row.update(tx, id, Some(&live))?
+                }
+                None => {
+                    tx.execute(
+                        "UPDATE runs SET live_heartbeat_unix_ms = ?1 WHERE id = ?2 AND live_host IS NOT NULL",
+                        &[now.into(), id.into()],
+                    )? > 0
+                }
+            };
+            if !found {
+                // Removed meanwhile (`diskbench rm`): the points have no run to join.
+                return Err(crate::StoreError::NoSuchRun { id, path });
             }
-            None => {
-                tx.execute(
-                    "UPDATE runs SET live_heartbeat_unix_ms = ?1 WHERE id = ?2 AND live_host IS NOT NULL",
-                    params![now, id],
-                )
-                .map_err(err)?
-                    > 0
-            }
-        };
-        if !found {
-            // Removed meanwhile (`diskbench rm`): the points have no run to join.
-            return Err(crate::StoreError::NoSuchRun { id, path });
-        }
-        insert_points(&tx, id, points).map_err(err)?;
-        tx.commit().map_err(err)?;
-        Ok(())
+            insert_points(tx, id, points)
+        })
     }
 
     /// Saves live run `id` whole: its row takes `record` and its live
@@ -274,20 +267,20 @@ impl Store {
     /// one when the row was removed meanwhile.
     pub fn finish_live(&mut self, id: i64, record: &RunRecord) -> Result<i64> {
         let row = Row::of(record)?;
-        let (path, waited_ms) = (self.path.clone(), self.waited_ms);
-        let err = |e| classify(&path, waited_ms, e);
-        let tx = self.immediate()?;
-        tx.execute("DELETE FROM live_series WHERE run_id = ?1", [id])
-            .map_err(err)?;
-        let id = if row.update(&tx, id, None).map_err(err)? {
-            tx.execute("DELETE FROM labels WHERE run_id = ?1", [id])
-                .map_err(err)?;
-            id
-        } else {
-            row.insert(&tx).map_err(err)?
-        };
-        crate::record::insert_labels(&tx, id, &record.labels).map_err(err)?;
-        tx.commit().map_err(err)?;
-        Ok(id)
+        self.transaction(true, |tx| finish_row(tx, id, &row, record))
     }
+}
+
+/// Saves `record` whole into the live row `id` (its series and labels
+/// replaced), or as a new row when there is no row `id` any more.
+pub(crate) fn finish_row(tx: &mut dyn Tx, id: i64, row: &Row, record: &RunRecord) -> Result<i64> {
+    tx.execute("DELETE FROM live_series WHERE run_id = ?1", &[id.into()])?;
+    let id = if row.update(tx, id, None)? {
+        tx.execute("DELETE FROM labels WHERE run_id = ?1", &[id.into()])?;
+        id
+    } else {
+        row.insert(tx, None)?
+    };
+    crate::record::insert_labels(tx, id, &record.labels)?;
+    Ok(id)
 }

@@ -1,22 +1,24 @@
-//! A `RunRecord` to and from a `runs` row (plus its `labels` rows). The
-//! result JSON is the truth when reading; the host and target columns are
-//! copies of it for filtering in SQL, written once and never read back.
+//! A `RunRecord` to and from a `runs` row (plus its `labels` rows), the
+//! same for every database (see `dialect`). The result JSON is the truth
+//! when reading; the host and target columns are copies of it for filtering
+//! in SQL, written once and never read back.
 
+use crate::backend::Tx;
+use crate::dialect::Cell;
 use crate::error::RecordError;
 use crate::live::Owner;
+use crate::Result;
 use model::{LivePoint, Prices, RunKind, RunRecord, RunResult, RunState, SoakRef};
-use rusqlite::types::Value;
-use rusqlite::{params, Connection, Row as SqlRow, Transaction};
 use std::collections::BTreeMap;
 
-/// The columns [`Raw::from_row`] reads, in its order.
+/// The columns [`Raw::from_cells`] reads, in its order.
 pub(crate) const COLUMNS: &str =
     "id, kind, result_json, price_per_gib_month, price_per_million_ios, \
      price_per_month, soak_id, soak_run, live_host, live_pid, live_pid_start, \
-     live_heartbeat_unix_ms, live_group";
+     live_heartbeat_unix_ms, live_group, run_uuid";
 
 /// The columns a saved run writes, in the order of [`Row::values`].
-const WRITTEN: [&str; 29] = [
+const WRITTEN: [&str; 33] = [
     "kind",
     "started_unix_ms",
     "finished_unix_ms",
@@ -46,6 +48,10 @@ const WRITTEN: [&str; 29] = [
     "price_per_month",
     "soak_id",
     "soak_run",
+    "run_uuid",
+    "host_machine_id",
+    "host_vendor",
+    "host_product",
 ];
 
 /// SQLite integers are signed: values past `i64::MAX` (never seen in
@@ -57,6 +63,10 @@ pub(crate) fn to_i64(v: u64) -> i64 {
 /// The values of one `runs` row, ready to insert.
 pub(crate) struct Row<'a> {
     kind: &'static str,
+    /// The record's own, or a new one for a record that has none yet.
+    pub(crate) uuid: String,
+    /// Whether `uuid` was made here: an update then keeps the row's own.
+    fresh_uuid: bool,
     result_json: String,
     command_line: String,
     record: &'a RunRecord,
@@ -66,6 +76,11 @@ impl<'a> Row<'a> {
     pub(crate) fn of(record: &'a RunRecord) -> Result<Row<'a>, serde_json::Error> {
         Ok(Row {
             kind: record.kind.name(),
+            uuid: match record.uuid.is_empty() {
+                true => new_uuid(),
+                false => record.uuid.clone(),
+            },
+            fresh_uuid: record.uuid.is_empty(),
             result_json: serde_json::to_string(&record.result)?,
             command_line: shell_words(&record.result.command_line),
             record,
@@ -73,7 +88,7 @@ impl<'a> Row<'a> {
     }
 
     /// The values of [`WRITTEN`], in order.
-    fn values(&self) -> Vec<Value> {
+    fn values(&self) -> Vec<Cell> {
         let r = &self.record.result;
         let h = &r.host;
         let t = r.targets.first().cloned().unwrap_or_default();
@@ -109,45 +124,51 @@ impl<'a> Row<'a> {
             p.per_month.into(),
             soak.map(|s| s.id.clone()).into(),
             soak.map(|s| s.run).into(),
+            self.uuid.as_str().into(),
+            h.machine_id.clone().into(),
+            h.vendor.clone().into(),
+            h.product.clone().into(),
         ]
     }
 
-    pub(crate) fn insert(&self, tx: &Transaction) -> rusqlite::Result<i64> {
-        let marks = (1..=WRITTEN.len())
+    /// Inserts the row (live when `live` says so); returns its id.
+    pub(crate) fn insert(&self, tx: &mut dyn Tx, live: Option<&LiveColumns>) -> Result<i64> {
+        let mut names: Vec<&str> = WRITTEN.to_vec();
+        let mut values = self.values();
+        if let Some(l) = live {
+            names.extend(LIVE_COLUMNS);
+            values.extend(live_values(Some(l)));
+        }
+        let marks = (1..=values.len())
             .map(|i| format!("?{i}"))
             .collect::<Vec<_>>()
             .join(", ");
-        let sql = format!("INSERT INTO runs ({}) VALUES ({marks})", WRITTEN.join(", "));
-        tx.prepare_cached(&sql)?
-            .execute(rusqlite::params_from_iter(self.values()))?;
-        Ok(tx.last_insert_rowid())
+        let sql = format!(
+            "INSERT INTO runs ({}) VALUES ({marks}) RETURNING id",
+            names.join(", ")
+        );
+        let rows = tx.query(&sql, &values)?;
+        Ok(rows.first().and_then(|r| r[0].int()).unwrap_or(0))
     }
 
     /// Writes every column of run `id` (and clears its live columns when
     /// `live` is `None`, which makes it a saved run); false when no such row.
     pub(crate) fn update(
         &self,
-        tx: &Transaction,
+        tx: &mut dyn Tx,
         id: i64,
         live: Option<&LiveColumns>,
-    ) -> rusqlite::Result<bool> {
+    ) -> Result<bool> {
         let mut values = self.values();
         let mut sets: Vec<String> = WRITTEN
             .iter()
             .enumerate()
-            .map(|(i, c)| format!("{c} = ?{}", i + 1))
+            .map(|(i, c)| match *c {
+                "run_uuid" if self.fresh_uuid => format!("{c} = COALESCE({c}, ?{})", i + 1),
+                _ => format!("{c} = ?{}", i + 1),
+            })
             .collect();
-        let live_values: [Value; 5] = match live {
-            Some(l) => [
-                l.owner.host.clone().into(),
-                l.owner.pid.into(),
-                to_i64(l.owner.start_ticks).into(),
-                to_i64(l.heartbeat_unix_ms).into(),
-                l.group.into(),
-            ],
-            None => std::array::from_fn(|_| Value::Null),
-        };
-        for (name, value) in LIVE_COLUMNS.iter().zip(live_values) {
+        for (name, value) in LIVE_COLUMNS.iter().zip(live_values(live)) {
             values.push(value);
             sets.push(format!("{name} = ?{}", values.len()));
         }
@@ -157,10 +178,7 @@ impl<'a> Row<'a> {
             sets.join(", "),
             values.len()
         );
-        let changed = tx
-            .prepare_cached(&sql)?
-            .execute(rusqlite::params_from_iter(values))?;
-        Ok(changed > 0)
+        Ok(tx.execute(&sql, &values)? > 0)
     }
 }
 
@@ -173,6 +191,20 @@ const LIVE_COLUMNS: [&str; 5] = [
     "live_group",
 ];
 
+/// The values of [`LIVE_COLUMNS`]: all NULL for a saved run.
+fn live_values(live: Option<&LiveColumns>) -> [Cell; 5] {
+    match live {
+        Some(l) => [
+            l.owner.host.as_str().into(),
+            l.owner.pid.into(),
+            to_i64(l.owner.start_ticks).into(),
+            to_i64(l.heartbeat_unix_ms).into(),
+            l.group.into(),
+        ],
+        None => std::array::from_fn(|_| Cell::Null),
+    }
+}
+
 /// What marks a row as a run still being written.
 pub(crate) struct LiveColumns {
     pub(crate) owner: Owner,
@@ -181,22 +213,38 @@ pub(crate) struct LiveColumns {
 }
 
 pub(crate) fn insert_labels(
-    tx: &Transaction,
+    tx: &mut dyn Tx,
     id: i64,
     labels: &BTreeMap<String, String>,
-) -> rusqlite::Result<()> {
-    let mut stmt =
-        tx.prepare_cached("INSERT INTO labels (run_id, key, value) VALUES (?1, ?2, ?3)")?;
+) -> Result<()> {
     for (key, value) in labels {
-        stmt.execute(params![id, key, value])?;
+        tx.execute(
+            "INSERT INTO labels (run_id, key, value) VALUES (?1, ?2, ?3)",
+            &[id.into(), key.as_str().into(), value.as_str().into()],
+        )?;
     }
     Ok(())
 }
 
-pub(crate) fn labels_of(conn: &Connection, id: i64) -> rusqlite::Result<BTreeMap<String, String>> {
-    let mut stmt = conn.prepare_cached("SELECT key, value FROM labels WHERE run_id = ?1")?;
-    let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    rows.collect()
+pub(crate) fn labels_of(tx: &mut dyn Tx, id: i64) -> Result<BTreeMap<String, String>> {
+    let rows = tx.query(
+        "SELECT key, value FROM labels WHERE run_id = ?1",
+        &[id.into()],
+    )?;
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            (
+                r[0].text().unwrap_or_default(),
+                r[1].text().unwrap_or_default(),
+            )
+        })
+        .collect())
+}
+
+/// A new global run id (a random UUID).
+pub fn new_uuid() -> String {
+    uuid::Uuid::new_v4().to_string()
 }
 
 /// A `runs` row as read, before the JSON is decoded.
@@ -207,46 +255,39 @@ pub(crate) struct Raw {
     prices: Prices,
     soak: Option<SoakRef>,
     pub(crate) live: Option<LiveColumns>,
+    uuid: String,
 }
 
 impl Raw {
-    pub(crate) fn from_row(r: &SqlRow) -> rusqlite::Result<Raw> {
-        let soak_id: Option<String> = r.get(6)?;
-        let soak_run: Option<i64> = r.get(7)?;
-        let live_host: Option<String> = r.get(8)?;
-        let live = match live_host {
-            Some(host) => Some(LiveColumns {
-                owner: Owner {
-                    host,
-                    pid: r
-                        .get::<_, Option<i64>>(9)?
-                        .unwrap_or(0)
-                        .clamp(0, u32::MAX as i64) as u32,
-                    start_ticks: r.get::<_, Option<i64>>(10)?.unwrap_or(0).max(0) as u64,
-                },
-                heartbeat_unix_ms: r.get::<_, Option<i64>>(11)?.unwrap_or(0).max(0) as u64,
-                group: r
-                    .get::<_, Option<i64>>(12)?
-                    .unwrap_or(0)
-                    .clamp(0, u32::MAX as i64) as u32,
-            }),
-            None => None,
-        };
-        Ok(Raw {
-            id: r.get(0)?,
-            kind: r.get(1)?,
-            result_json: r.get(2)?,
-            prices: Prices {
-                per_gib_month: r.get(3)?,
-                per_million_ios: r.get(4)?,
-                per_month: r.get(5)?,
+    /// A row read with [`COLUMNS`].
+    pub(crate) fn from_cells(r: &[Cell]) -> Raw {
+        let u32_of = |c: &Cell| c.int().unwrap_or(0).clamp(0, u32::MAX as i64) as u32;
+        let u64_of = |c: &Cell| c.int().unwrap_or(0).max(0) as u64;
+        let live = r[8].text().map(|host| LiveColumns {
+            owner: Owner {
+                host,
+                pid: u32_of(&r[9]),
+                start_ticks: u64_of(&r[10]),
             },
-            soak: soak_id.map(|id| SoakRef {
+            heartbeat_unix_ms: u64_of(&r[11]),
+            group: u32_of(&r[12]),
+        });
+        Raw {
+            id: r[0].int().unwrap_or(0),
+            kind: r[1].text().unwrap_or_default(),
+            result_json: r[2].text().unwrap_or_default(),
+            prices: Prices {
+                per_gib_month: r[3].real(),
+                per_million_ios: r[4].real(),
+                per_month: r[5].real(),
+            },
+            soak: r[6].text().map(|id| SoakRef {
                 id,
-                run: soak_run.unwrap_or(0).clamp(0, u32::MAX as i64) as u32,
+                run: u32_of(&r[7]),
             }),
             live,
-        })
+            uuid: r[13].text().unwrap_or_default(),
+        }
     }
 
     /// The record; a live row's placeholder jobs are filled from `points`.
@@ -274,6 +315,7 @@ impl Raw {
             result,
             soak: self.soak,
             state,
+            uuid: self.uuid,
         })
     }
 }

@@ -9,7 +9,9 @@
 //! databases and `tests/fixtures/schema-v1.sql` were made by it), and keep
 //! the fixture test passing: it opens a v1 database and checks every run.
 
+use crate::backend::Tx;
 use crate::error::{classify, StoreError};
+use crate::sqlite::SqliteTx;
 use rusqlite::{Connection, TransactionBehavior};
 use std::path::Path;
 
@@ -95,8 +97,44 @@ CREATE TABLE live_series (
 ) WITHOUT ROWID;
 ";
 
+/// Schema version 3 (one history for many machines): a global id per run
+/// (`run_uuid`, a UUID, so a run copied between histories by `diskbench
+/// sync` is never saved twice), the host's machine id and firmware vendor
+/// and product (two hosts named alike stay two hosts), and the runs kept
+/// here because the PostgreSQL history they were meant for was unreachable
+/// (`pending_sync`: sent, and forgotten, by the next save that reaches it).
+/// Older runs get their UUIDs in the same transaction ([`fill_run_uuids`]).
+///
+/// Written as its own step so that it can be renumbered when another
+/// change adds a step before it is merged.
+const V3_MANY_HOSTS: &str = "
+ALTER TABLE runs ADD COLUMN run_uuid TEXT;
+ALTER TABLE runs ADD COLUMN host_machine_id TEXT;
+ALTER TABLE runs ADD COLUMN host_vendor TEXT;
+ALTER TABLE runs ADD COLUMN host_product TEXT;
+CREATE UNIQUE INDEX runs_uuid ON runs (run_uuid);
+CREATE INDEX runs_host ON runs (host_machine_id, host_name);
+CREATE TABLE pending_sync (
+    run_id INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+    server TEXT NOT NULL
+);
+";
+
 /// One step per schema version: `MIGRATIONS[n]` takes version n to n + 1.
-const MIGRATIONS: &[&str] = &[V1, V2];
+pub(crate) const MIGRATIONS: &[&str] = &[V1, V2, V3_MANY_HOSTS];
+
+/// What a step needs beyond its SQL, run after all steps in the same
+/// transaction: every run without a global id gets one.
+pub(crate) fn fill_run_uuids(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    let ids = tx.query("SELECT id FROM runs WHERE run_uuid IS NULL", &[])?;
+    for row in ids {
+        tx.execute(
+            "UPDATE runs SET run_uuid = ?1 WHERE id = ?2",
+            &[crate::record::new_uuid().into(), row[0].clone()],
+        )?;
+    }
+    Ok(())
+}
 
 /// The version this diskbench writes.
 pub const LATEST_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -135,7 +173,7 @@ pub(crate) fn prepare(
     conn.pragma_update(None, "foreign_keys", "ON")
         .map_err(err)?;
     if version < LATEST_VERSION {
-        upgrade(conn, path).map_err(|e| match e {
+        upgrade(conn, path, waited_ms).map_err(|e| match e {
             Upgrade::Store(s) => s,
             Upgrade::Sqlite(e) => err(e),
         })?;
@@ -197,7 +235,7 @@ fn foreign(path: &Path, tables: &[String]) -> StoreError {
 /// Applies the missing steps in one write transaction. Another process may
 /// have upgraded the file while this one waited for the lock, so the
 /// version is read again inside the transaction.
-fn upgrade(conn: &mut Connection, path: &Path) -> Result<(), Upgrade> {
+fn upgrade(conn: &mut Connection, path: &Path, waited_ms: u64) -> Result<(), Upgrade> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let version = user_version(&tx)?;
     check_version(path, version).map_err(Upgrade::Store)?;
@@ -208,10 +246,16 @@ fn upgrade(conn: &mut Connection, path: &Path) -> Result<(), Upgrade> {
         }
     }
     for step in &MIGRATIONS[version.max(0) as usize..] {
-        tx.execute_batch(step)?;
+        tx.execute_batch(&crate::dialect::Dialect::Sqlite.ddl(step))?;
     }
     tx.pragma_update(None, "user_version", LATEST_VERSION)?;
     tx.pragma_update(None, "application_id", APPLICATION_ID)?;
-    tx.commit()?;
+    let mut tx = SqliteTx {
+        tx,
+        path,
+        waited_ms,
+    };
+    fill_run_uuids(&mut tx).map_err(Upgrade::Store)?;
+    Box::new(tx).commit().map_err(Upgrade::Store)?;
     Ok(())
 }

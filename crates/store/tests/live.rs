@@ -4,22 +4,7 @@
 mod common;
 use common::*;
 use diskbench_store::{Filter, Store};
-use model::{LivePoint, RunKind, RunRecord, RunState, SeriesPoint, SoakRef};
-
-fn point(job: u32, clone: u32, second: u64, ios: u64) -> LivePoint {
-    LivePoint {
-        group: 0,
-        job,
-        clone,
-        point: SeriesPoint {
-            start_ms: second * 1000,
-            duration_ms: 1000,
-            read_ios: ios,
-            read_bytes: ios * 4096,
-            ..SeriesPoint::default()
-        },
-    }
-}
+use model::{LivePoint, RunKind, RunRecord, RunState, SoakRef};
 
 /// The record a live run starts with: its job as a placeholder (no I/O yet).
 fn placeholder(name: &str, soak_run: u32) -> RunRecord {

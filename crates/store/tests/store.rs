@@ -61,6 +61,9 @@ fn a_run_comes_back_as_it_went_in() {
     let id = store.save(&rec).unwrap();
     let back = store.get(id).unwrap();
     rec.id = id;
+    // The history gave the run its global id.
+    assert_eq!(back.uuid.len(), 36, "{}", back.uuid);
+    rec.uuid = back.uuid.clone();
     assert_eq!(back, rec);
     // The histograms survive: percentiles over runs can be computed from them.
     let clat = &back.result.jobs[0].read.clat;
@@ -333,6 +336,9 @@ fn a_version_1_database_opens_with_its_runs_intact() {
 
     // v2: the old runs belong to no soak and were saved whole.
     assert!(runs.iter().all(|r| r.soak.is_none() && r.state.is_saved()));
+    // v3: each old run got a global id of its own, kept from then on.
+    assert!(a.uuid.len() == 36 && b.uuid.len() == 36 && a.uuid != b.uuid);
+    assert_eq!(store.get(1).unwrap().uuid, a.uuid);
 
     // The upgraded file is the current version and takes new runs, soaks
     // and runs written while they go on.

@@ -14,6 +14,7 @@
 mod bucket;
 mod cgroup;
 mod loopdev;
+pub mod postgres;
 mod skip;
 
 pub use bucket::{Bucket, BucketDriver, Credits, TICK};

@@ -8,7 +8,7 @@
 //! this offset and file, and its data must match its checksum.
 
 use crate::expect::Expected;
-use crate::fill::{Format, Stamp, MAGIC};
+use crate::fill::{Format, Header, Stamp, MAGIC};
 use crate::{chunk_seed, Mismatch};
 use model::verify::{MismatchKind, VerifyAlgo};
 
@@ -68,6 +68,9 @@ impl Format {
         Some(chunk)
     }
 
+    /// Checks one chunk: a pattern is rebuilt and compared; a stamped chunk
+    /// must have a whole header for this place (and, when known, for the
+    /// last write there), then data matching it.
     fn check_chunk(
         &self,
         chunk: &mut [u8],
@@ -85,35 +88,61 @@ impl Format {
             found,
         };
         match self.algo {
-            VerifyAlgo::Null => return Ok(()),
-            VerifyAlgo::Pattern => {
-                let want = self
-                    .expected_chunk(chunk, file, offset, job_seed, None)
-                    .expect("a pattern chunk can always be rebuilt");
-                let Some(d) = compare(&want, chunk) else {
-                    return Ok(());
+            VerifyAlgo::Null => Ok(()),
+            VerifyAlgo::Pattern => self.check_pattern(chunk, file, offset, job_seed, &mismatch),
+            _ => {
+                self.swap_header(chunk);
+                let Some(h) = self.read_header(chunk) else {
+                    return Err(self.headless(chunk, file, offset, job_seed, expected, &mismatch));
                 };
-                // With `%o` in the pattern, a chunk can say where it was meant to go.
-                if let Some(meant) = self.pattern_offset(chunk).filter(|&o| o != offset) {
-                    let theirs = self.expected_chunk(chunk, file, meant, job_seed, None);
-                    if theirs.as_deref() == Some(&*chunk) {
-                        return Err(mismatch(
-                            MismatchKind::Misdirected,
-                            None,
-                            format!("the chunk for offset {offset}"),
-                            format!("the chunk for offset {meant}"),
-                        ));
-                    }
-                }
-                return Err(self.by_bytes(d, chunk, &mismatch, "the pattern"));
+                self.check_header(&h, file, offset, job_seed, expected, &mismatch)?;
+                self.check_data(chunk, offset, h.stamp, &mismatch)
             }
-            _ => {}
         }
-        self.swap_header(chunk);
-        let header = self.read_header(chunk);
-        let Some(h) = header else {
-            return Err(self.headless(chunk, file, offset, job_seed, expected, &mismatch));
+    }
+
+    /// A pattern chunk against its rebuild; with `%o` in the pattern, a
+    /// chunk can say where it was meant to go.
+    fn check_pattern(
+        &self,
+        chunk: &[u8],
+        file: u32,
+        offset: u64,
+        job_seed: u64,
+        mismatch: &impl Fn(MismatchKind, Option<usize>, String, String) -> Mismatch,
+    ) -> Result<(), Mismatch> {
+        let want = self
+            .expected_chunk(chunk, file, offset, job_seed, None)
+            .expect("a pattern chunk can always be rebuilt");
+        let Some(d) = compare(&want, chunk) else {
+            return Ok(());
         };
+        if let Some(meant) = self.pattern_offset(chunk).filter(|&o| o != offset) {
+            let theirs = self.expected_chunk(chunk, file, meant, job_seed, None);
+            if theirs.as_deref() == Some(chunk) {
+                return Err(mismatch(
+                    MismatchKind::Misdirected,
+                    None,
+                    format!("the chunk for offset {offset}"),
+                    format!("the chunk for offset {meant}"),
+                ));
+            }
+        }
+        Err(self.by_bytes(d, chunk, mismatch, "the pattern"))
+    }
+
+    /// A whole header must be for this offset and file and, when the last
+    /// write here is known, from that write: its writer, its generation
+    /// (older: stale; newer than any write: corrupted) and this job's seed.
+    fn check_header(
+        &self,
+        h: &Header,
+        file: u32,
+        offset: u64,
+        job_seed: u64,
+        expected: Option<Expected>,
+        mismatch: &impl Fn(MismatchKind, Option<usize>, String, String) -> Mismatch,
+    ) -> Result<(), Mismatch> {
         if h.offset != offset || h.stamp.file != file {
             let place = |o: u64, f: u32| match f == file {
                 true => format!("the chunk for offset {o}"),
@@ -126,55 +155,67 @@ impl Format {
                 place(h.offset, h.stamp.file),
             ));
         }
-        if let Some(e) = expected {
-            let g = h.stamp.generation;
-            if h.stamp.writer != e.writer {
-                return Err(mismatch(
-                    MismatchKind::Misdirected,
-                    None,
-                    format!("a chunk written by clone {}", e.writer),
-                    format!("one written by clone {}", h.stamp.writer),
-                ));
-            }
-            if !e.accepts(g) {
-                let kind = match g < e.generation {
-                    true => MismatchKind::Stale,
-                    false => MismatchKind::Corrupted,
-                };
-                return Err(mismatch(
-                    kind,
-                    None,
-                    format!("generation {} (the last write)", e.generation),
-                    format!("generation {g}"),
-                ));
-            }
-            if h.stamp.seed != chunk_seed(job_seed, file, offset, g) {
-                return Err(mismatch(
-                    MismatchKind::Misdirected,
-                    None,
-                    "data seeded by this job".into(),
-                    "a chunk written by another job (its seed differs)".into(),
-                ));
-            }
+        let Some(e) = expected else {
+            return Ok(());
+        };
+        let g = h.stamp.generation;
+        if h.stamp.writer != e.writer {
+            return Err(mismatch(
+                MismatchKind::Misdirected,
+                None,
+                format!("a chunk written by clone {}", e.writer),
+                format!("one written by clone {}", h.stamp.writer),
+            ));
         }
-        if !self.data_matches(chunk) {
-            let mut want = vec![0u8; chunk.len()];
-            self.fill_chunk(&mut want, offset, h.stamp);
-            self.swap_header(&mut want);
-            let d = compare(&want, chunk);
-            return Err(match d {
-                Some(d) => self.by_bytes(d, chunk, &mismatch, "the data written"),
-                // Same bytes, other checksum: only the stored sum can be off,
-                // and the header's CRC vouches for it; say so plainly.
-                None => mismatch(
-                    MismatchKind::Corrupted,
-                    None,
-                    "a data checksum matching the header".into(),
-                    "another checksum".into(),
-                ),
-            });
+        if !e.accepts(g) {
+            let kind = match g < e.generation {
+                true => MismatchKind::Stale,
+                false => MismatchKind::Corrupted,
+            };
+            return Err(mismatch(
+                kind,
+                None,
+                format!("generation {} (the last write)", e.generation),
+                format!("generation {g}"),
+            ));
+        }
+        if h.stamp.seed != chunk_seed(job_seed, file, offset, g) {
+            return Err(mismatch(
+                MismatchKind::Misdirected,
+                None,
+                "data seeded by this job".into(),
+                "a chunk written by another job (its seed differs)".into(),
+            ));
         }
         Ok(())
+    }
+
+    /// The data after a good header must match its checksum; if not, the
+    /// rebuilt chunk says how much differs.
+    fn check_data(
+        &self,
+        chunk: &[u8],
+        offset: u64,
+        stamp: Stamp,
+        mismatch: &impl Fn(MismatchKind, Option<usize>, String, String) -> Mismatch,
+    ) -> Result<(), Mismatch> {
+        if self.data_matches(chunk) {
+            return Ok(());
+        }
+        let mut want = vec![0u8; chunk.len()];
+        self.fill_chunk(&mut want, offset, stamp);
+        self.swap_header(&mut want);
+        Err(match compare(&want, chunk) {
+            Some(d) => self.by_bytes(d, chunk, mismatch, "the data written"),
+            // Same bytes, other checksum: only the stored sum can be off,
+            // and the header's CRC vouches for it; say so plainly.
+            None => mismatch(
+                MismatchKind::Corrupted,
+                None,
+                "a data checksum matching the header".into(),
+                "another checksum".into(),
+            ),
+        })
     }
 
     /// A chunk whose header is not whole: zeros, damage, or other data.

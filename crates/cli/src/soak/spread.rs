@@ -2,7 +2,10 @@
 //! the highest IOPS, MB/s and p99 completion latency. The table printed at
 //! the end is the last run's only, and the cliff and steady-state verdicts
 //! speak of IOPS; this says how far apart the runs were, which a soak is
-//! run to learn. The recovery run is left out, as from the verdicts.
+//! run to learn. The recovery run is left out, as from the verdicts. Each
+//! job's median IOPS also gets its 95% interval, from order statistics
+//! (no assumption of normality, see `analysis::stats`), and its range as a
+//! share of the median, once there are enough runs for one.
 
 use analysis::cliff::{median, sorted};
 use model::{JobResult, RunResult};
@@ -40,6 +43,8 @@ pub struct JobSpread {
     pub iops: Spread,
     pub mb_per_sec: Spread,
     pub p99_latency_us: Spread,
+    /// The runs' IOPS summarised: median, its 95% interval, range.
+    pub iops_summary: Option<analysis::stats::Summary>,
 }
 
 /// One run's figures of one job.
@@ -93,10 +98,25 @@ impl SpreadTracker {
                     iops: of(|r| r.iops),
                     mb_per_sec: of(|r| r.mb_per_sec),
                     p99_latency_us: of(|r| r.p99_latency_us),
+                    iops_summary: analysis::stats::Summary::of(
+                        &runs.iter().map(|r| r.iops).collect::<Vec<_>>(),
+                    ),
                 }
             })
             .collect()
     }
+}
+
+/// Whether every job's median IOPS is known within `pct` percent: its 95%
+/// interval's half-width at most that share of the median (`--ci`). False
+/// while any job has too few runs for an interval.
+pub fn precise(spreads: &[JobSpread], pct: f64) -> bool {
+    !spreads.is_empty()
+        && spreads.iter().all(|s| {
+            s.iops_summary
+                .and_then(|m| m.half_width_pct())
+                .is_some_and(|h| h <= pct)
+        })
 }
 
 /// The text block: one line per job.
@@ -126,6 +146,23 @@ pub fn text(spreads: &[JobSpread]) -> String {
             three(&s.p99_latency_us, 1),
         ));
     }
+    let medians: Vec<String> = spreads
+        .iter()
+        .filter(|s| s.runs > 1)
+        .filter_map(|s| {
+            Some(format!(
+                "  {:<width$}  {}\n",
+                s.name,
+                s.iops_summary?.text(0)
+            ))
+        })
+        .collect();
+    if !medians.is_empty() {
+        out.push_str(
+            "Median IOPS with its 95% interval (order statistics, no normality assumed):\n",
+        );
+        out.push_str(&medians.concat());
+    }
     out
 }
 
@@ -136,6 +173,8 @@ pub fn to_json(s: &JobSpread) -> Value {
         "iops": s.iops.json(1),
         "mb_per_sec": s.mb_per_sec.json(3),
         "p99_clat_us": s.p99_latency_us.json(3),
+        "iops_median_ci95": s.iops_summary.and_then(|m| m.interval).map(|(lo, hi)| [lo, hi]),
+        "iops_range_pct": s.iops_summary.map(|m| m.range_pct()),
     })
 }
 
@@ -190,6 +229,30 @@ mod tests {
         assert!(s.p99_latency_us.min < s.p99_latency_us.max, "{s:?}");
         let text = text(&t.spreads());
         assert!(text.contains("1000 / 2250 / 3000"), "{text}");
+        assert!(
+            text.contains("2250 (too few for a 95% CI (needs 6), range 88.9%, 4 repeats)"),
+            "{text}"
+        );
+        for (ios, lat) in [(2100, 100), (2200, 100), (2300, 100)] {
+            t.add(&run(ios, lat));
+        }
+        let s7 = &t.spreads()[0];
+        let (lo, hi) = s7.iops_summary.unwrap().interval.unwrap();
+        assert!(lo <= 2200.0 && hi >= 2200.0 && lo >= 1000.0 && hi <= 3000.0);
+        assert!(to_json(s7)["iops_median_ci95"].is_array());
+        // 1000..3000 around 2200 is far from 3%; seven runs of one figure are exact.
+        assert!(!precise(&t.spreads(), 3.0));
+        assert!(!precise(&[], 3.0));
+        let mut steady = SpreadTracker::default();
+        for _ in 0..5 {
+            steady.add(&run(2000, 100));
+        }
+        assert!(
+            !precise(&steady.spreads(), 3.0),
+            "five runs give no interval"
+        );
+        steady.add(&run(2010, 100));
+        assert!(precise(&steady.spreads(), 3.0));
         assert_eq!(to_json(s)["iops"]["median"], 2250.0);
         assert!(terse(s).starts_with("diskbench-soak-spread;1;j;4;1000.0;2250.0;3000.0;"));
     }

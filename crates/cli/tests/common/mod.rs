@@ -12,9 +12,14 @@ pub const TEST_DB: &str = concat!(
     "/diskbench-tests-history.sqlite3"
 );
 
+/// The tests' `$XDG_DATA_HOME`: where a run meant for an unreachable
+/// PostgreSQL history is kept (`store::local_default`), never the user's.
+pub const TEST_DATA_HOME: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/diskbench-tests-xdg");
+
 pub fn diskbench() -> Command {
     let mut cmd = Command::cargo_bin("diskbench").expect("the diskbench binary");
-    cmd.env("DISKBENCH_DB", TEST_DB);
+    cmd.env("DISKBENCH_DB", TEST_DB)
+        .env("XDG_DATA_HOME", TEST_DATA_HOME);
     cmd
 }
 

@@ -11,6 +11,18 @@ pub fn db_in(dir: &tempfile::TempDir) -> PathBuf {
     dir.path().join("history.sqlite3")
 }
 
+/// Runs `check` on a fresh SQLite history, then on a fresh PostgreSQL one
+/// (a database of a throwaway server, `testbed::postgres`): the history
+/// commands must pass the same checks on both.
+pub fn on_both(check: impl Fn(&Path)) {
+    let tmp = tempfile::tempdir().unwrap();
+    check(&db_in(&tmp));
+    match testbed::postgres::PgServer::shared() {
+        Ok(pg) => check(Path::new(&pg.fresh_db().unwrap())),
+        Err(why) => testbed::skip(why),
+    }
+}
+
 pub fn db_arg(db: &Path) -> [String; 2] {
     ["--db".to_string(), db.display().to_string()]
 }

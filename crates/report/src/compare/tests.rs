@@ -85,6 +85,7 @@ pub(crate) fn record(
         result,
         soak: None,
         state: Default::default(),
+        uuid: String::new(),
     }
 }
 

@@ -176,6 +176,9 @@ impl Worker<'_> {
             true => u64::MAX,
             false => self.budget - self.issued,
         };
+        if self.replay.is_some() {
+            return Ok(self.next_replayed());
+        }
         let Some(mut pace) = self.pace.take() else {
             let dir = self.gen.direction();
             return Ok(Some(self.gen.next_for(dir, room)));

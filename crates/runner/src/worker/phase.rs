@@ -10,7 +10,7 @@
 //! | lay out the files | the runner, before the thread starts (`files`) | no |
 //! | CPU pinning, `startdelay` | `paced::before_start` | no |
 //! | ramp (`ramp_time`) | [`Phase::Ramp`]: I/O runs, nothing is recorded | no |
-//! | measure: I/O, `fsync=N`, range syncs | [`Phase::Measure`] | yes |
+//! | measure: I/O, `fsync=N`, range syncs; until `runtime`, the size, or (with a stability stop) the figure is stable | [`Phase::Measure`] | yes |
 //! | stopping: what is in flight completes | [`Phase::Stopping`] | yes, once the ramp is over |
 //! | final sync (`end_fsync`, `fsync_on_close`) | `Worker::final_sync` | yes, as in fio |
 //! | verify pass | `Worker::verify_pass` | yes: its reads are the job's, as in fio |
@@ -40,6 +40,9 @@ pub(super) enum Stop {
     VerifyFatal,
     /// Setting the worker up failed (a log could not be opened).
     Setup,
+    /// The stability stop: the figure was known within its precision
+    /// (`model::StableStop`, `worker/stable.rs`) before the runtime passed.
+    Stable,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

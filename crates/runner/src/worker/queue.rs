@@ -53,6 +53,7 @@ impl Worker<'_> {
             };
             // openfiles: an I/O to a closed file waits for the queue to empty.
             let Some(t) = self.files.route(t) else { break };
+            self.log_issue(&t, queued_at);
             let scheduled_at = match self.plain {
                 true => None,
                 false => self.pace.as_mut().and_then(|p| p.scheduled.take()),

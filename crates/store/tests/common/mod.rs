@@ -2,8 +2,8 @@
 #![allow(dead_code)]
 
 use model::{
-    CpuUsage, DirStats, DiskUtil, EngineKind, HostInfo, JobResult, JobSpec, Prices, RunKind,
-    RunRecord, RunResult, RwMode, TargetInfo,
+    CpuUsage, DirStats, DiskUtil, EngineKind, HostInfo, JobResult, JobSpec, LivePoint, Prices,
+    RunKind, RunRecord, RunResult, RwMode, SeriesPoint, TargetInfo,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -36,6 +36,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             cpu_model: "Virtual CPU".into(),
             cpus: 2,
             mem_bytes: 4 << 30,
+            ..HostInfo::default()
         },
         targets: vec![TargetInfo {
             path: "/mnt/data".into(),
@@ -68,6 +69,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             depth: Default::default(),
             buffers: None,
             imported: None,
+            stability: None,
         }],
         // The kernel's side of the same second: kept and loaded back.
         disk_util: vec![DiskUtil {
@@ -87,6 +89,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
         global_options: Vec::new(),
         imported: None,
         workload: None,
+        volume: None,
     }
 }
 
@@ -102,6 +105,7 @@ pub fn record(kind: RunKind, labels: &[(&str, &str)], result: RunResult) -> RunR
         result,
         soak: None,
         state: Default::default(),
+        uuid: String::new(),
     }
 }
 
@@ -122,4 +126,20 @@ pub fn unwritable_db_path(tmp: &std::path::Path) -> Option<PathBuf> {
     }
     testbed::skip("no unwritable place found (root here, and /sys accepts new directories)");
     None
+}
+
+/// One second of one clone of job `job` of group 0, as a live run writes it.
+pub fn point(job: u32, clone: u32, second: u64, ios: u64) -> LivePoint {
+    LivePoint {
+        group: 0,
+        job,
+        clone,
+        point: SeriesPoint {
+            start_ms: second * 1000,
+            duration_ms: 1000,
+            read_ios: ios,
+            read_bytes: ios * 4096,
+            ..SeriesPoint::default()
+        },
+    }
 }

@@ -1,0 +1,147 @@
+use super::*;
+
+/// A small deterministic generator (splitmix64), so the simulations give
+/// the same figures every time and need no crate.
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// Uniform in (0, 1).
+    fn uniform(&mut self) -> f64 {
+        ((self.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    }
+    /// Exponential with mean 1: skewed, as latencies are.
+    fn exponential(&mut self) -> f64 {
+        -self.uniform().ln()
+    }
+    /// `n` exponential samples, shifted by `shift`.
+    fn sample(&mut self, n: usize, shift: f64) -> Vec<f64> {
+        (0..n).map(|_| self.exponential() + shift).collect()
+    }
+}
+
+/// The share of `trials` experiments for which `event` holds.
+fn share(trials: usize, mut event: impl FnMut() -> bool) -> f64 {
+    (0..trials).filter(|_| event()).count() as f64 / trials as f64
+}
+
+#[test]
+fn median_and_range_of_known_figures() {
+    let s = Summary::of(&[3.0, 1.0, 2.0, 10.0]).unwrap();
+    assert_eq!((s.n, s.median, s.min, s.max), (4, 2.5, 1.0, 10.0));
+    assert!((s.range_pct() - 360.0).abs() < 1e-9);
+    assert_eq!(s.interval, None, "four repeats are too few");
+    assert!(s.text(0).contains("too few"), "{}", s.text(0));
+    assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
+    assert_eq!(median(&[]), None);
+    assert_eq!(Summary::of(&[1.0, f64::NAN]), None);
+}
+
+#[test]
+fn the_interval_brackets_the_median_and_narrows_with_more_repeats() {
+    let ten: Vec<f64> = (1..=10).map(f64::from).collect();
+    let (lo, hi) = median_interval(&ten).unwrap();
+    assert!(lo < 5.5 && hi > 5.5 && lo >= 1.0 && hi <= 10.0, "{lo} {hi}");
+    let hundred: Vec<f64> = (1..=100).map(f64::from).collect();
+    let (lo100, hi100) = median_interval(&hundred).unwrap();
+    // For n = 100 the exact bracket is about the 40th and 61st values.
+    assert!((38.0..=42.0).contains(&lo100) && (59.0..=63.0).contains(&hi100));
+    assert!(median_interval(&[1.0; 5]).is_none());
+    assert_eq!(median_interval(&[7.0; 6]), Some((7.0, 7.0)));
+}
+
+#[test]
+fn the_binomial_is_right() {
+    assert!((binomial_half_cdf(10, 1) - 11.0 / 1024.0).abs() < 1e-12);
+    assert!((binomial_half_cdf(10, 10) - 1.0).abs() < 1e-12);
+    assert!((bracket_coverage(6, 1) - (1.0 - 2.0 / 64.0)).abs() < 1e-12);
+}
+
+/// The point of the interval: in repeated experiments it contains the true
+/// median 95% of the time, whatever the distribution. Exponential samples
+/// (true median ln 2) of several sizes, 4000 experiments each.
+#[test]
+fn the_interval_covers_the_true_median_95_percent_of_the_time() {
+    let truth = std::f64::consts::LN_2;
+    let mut rng = Rng(17);
+    for n in [6, 9, 10, 15, 20, 30, 60] {
+        let coverage = share(4000, || {
+            let (lo, hi) = median_interval(&rng.sample(n, 0.0)).unwrap();
+            lo <= truth && truth <= hi
+        });
+        println!("n = {n}: covered {:.1}%", coverage * 100.0);
+        assert!(
+            (0.93..=0.97).contains(&coverage),
+            "n = {n}: the interval covered the median {:.1}% of the time",
+            coverage * 100.0
+        );
+    }
+}
+
+#[test]
+fn the_rank_test_finds_a_real_difference() {
+    let a: Vec<f64> = (0..10).map(|i| 100.0 + f64::from(i)).collect();
+    let b: Vec<f64> = (0..10).map(|i| 120.0 + f64::from(i)).collect();
+    let t = rank_test(&a, &b).unwrap();
+    assert!(t.exact && t.u == 0.0 && t.differs(), "{t:?}");
+    // All 20 values apart: p = 2 / C(20, 10).
+    assert!((t.p_value - 2.0 / 184_756.0).abs() < 1e-12, "{t:?}");
+    let same = rank_test(&a, &a).unwrap();
+    assert!(!same.exact && !same.differs(), "ties: {same:?}");
+    assert!(rank_test(&a, &[]).is_none());
+    let flat = rank_test(&[1.0; 4], &[1.0; 4]).unwrap();
+    assert_eq!(flat.p_value, 1.0);
+}
+
+/// Two groups from one distribution: the test must call them different at
+/// most 5% of the time (its level), for small groups (exact) and large ones
+/// (normal approximation).
+#[test]
+fn the_rank_test_false_positive_rate_is_at_most_its_level() {
+    let mut rng = Rng(4000);
+    for (n1, n2) in [(5, 5), (8, 12), (10, 10), (40, 40)] {
+        let rate = share(4000, || {
+            let (a, b) = (rng.sample(n1, 0.0), rng.sample(n2, 0.0));
+            rank_test(&a, &b).unwrap().differs()
+        });
+        println!("{n1} vs {n2}: false positives {:.1}%", rate * 100.0);
+        assert!(
+            (0.02..=0.06).contains(&rate),
+            "{n1} vs {n2}: called different {:.1}% of the time",
+            rate * 100.0
+        );
+    }
+}
+
+#[test]
+fn the_rank_test_has_power_on_a_shift() {
+    let mut rng = Rng(99);
+    let power = share(1000, || {
+        let (a, b) = (rng.sample(20, 0.0), rng.sample(20, 1.0));
+        rank_test(&a, &b).unwrap().differs()
+    });
+    assert!(
+        power > 0.9,
+        "a shift of one mean found {:.1}% of the time",
+        power * 100.0
+    );
+}
+
+#[test]
+fn normal_cdf_matches_known_values() {
+    assert!((normal_cdf(0.0) - 0.5).abs() < 1e-7);
+    assert!((normal_cdf(1.959_964) - 0.975).abs() < 1e-6);
+    assert!((normal_cdf(-1.0) - 0.158_655_25).abs() < 1e-6);
+}
+
+#[test]
+fn intervals_apart_means_a_gap() {
+    assert!(intervals_apart((1.0, 2.0), (2.5, 3.0)));
+    assert!(!intervals_apart((1.0, 2.6), (2.5, 3.0)));
+}

@@ -1,0 +1,209 @@
+//! `diskbench sweep [TARGET]`: one job measured at growing queue depth (and
+//! at each `--jobs` count, block size and read mix asked), to draw its
+//! saturation curve: IOPS, MB/s, p50, p99 and p99.9 per point, where the
+//! curve bends (the knee) and whether it bent at all. Each point is a run
+//! of its own in the history, labelled `sweep=ID` (see [`crate::sweep`]).
+
+use crate::history::SaveArgs;
+use crate::outcome::Exit;
+use crate::sweep::{default_depths, parse_count, Setting, Sweeper, TemplateArgs};
+use clap::Args;
+
+#[derive(Args)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    template: TemplateArgs,
+    /// Queue depths, in order [default: 1,2,4,8,16,32,64,128,256]
+    #[arg(long, value_delimiter = ',', value_parser = parse_count, value_name = "N,...")]
+    qd: Vec<u32>,
+    /// Numbers of jobs (fio's numjobs), a curve each
+    #[arg(long, value_delimiter = ',', value_parser = parse_count, value_name = "N,...")]
+    jobs: Vec<u32>,
+    /// Block sizes, a curve each, e.g. 4k,64k
+    #[arg(long, value_delimiter = ',', value_name = "SIZE,...")]
+    bs: Vec<String>,
+    /// Read percentages of a mixed job (fio's rwmixread), a curve each, e.g. 100,70,0
+    #[arg(long, value_delimiter = ',', value_name = "PCT,...", value_parser = parse_mix)]
+    rwmixread: Vec<u32>,
+    /// Repeat each point until its median IOPS is known within this, e.g. 3% (95% interval
+    /// half-width; 6 runs at least); the point is then its median run
+    #[arg(long, value_name = "PCT", value_parser = crate::soak::parse_ci)]
+    ci: Option<f64>,
+    /// The most runs of one point --ci may take (default 20)
+    #[arg(long, value_name = "N", value_parser = parse_count, requires = "ci")]
+    max_rounds: Option<u32>,
+    #[command(flatten)]
+    save: SaveArgs,
+}
+
+fn parse_mix(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(n) if n <= 100 => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a read percentage: use 0 to 100, e.g. --rwmixread 100,70"
+        )),
+    }
+}
+
+/// Every curve's settings: one list per (jobs, bs, mix), depth growing along it.
+fn curves(args: &SweepArgs) -> Vec<Vec<Setting>> {
+    let depths = match args.qd.is_empty() {
+        true => default_depths(),
+        false => args.qd.clone(),
+    };
+    let opt = |v: &[u32]| -> Vec<Option<u32>> {
+        match v.is_empty() {
+            true => vec![None],
+            false => v.iter().copied().map(Some).collect(),
+        }
+    };
+    let sizes: Vec<Option<String>> = match args.bs.is_empty() {
+        true => vec![None],
+        false => args.bs.iter().cloned().map(Some).collect(),
+    };
+    let mut out = Vec::new();
+    for numjobs in opt(&args.jobs) {
+        for bs in &sizes {
+            for rwmixread in opt(&args.rwmixread) {
+                out.push(
+                    depths
+                        .iter()
+                        .map(|&iodepth| Setting {
+                            iodepth,
+                            numjobs,
+                            bs: bs.clone(),
+                            rwmixread,
+                            rate_iops: None,
+                        })
+                        .collect(),
+                );
+            }
+        }
+    }
+    out
+}
+
+pub fn run(args: SweepArgs) -> anyhow::Result<Exit> {
+    let curves = curves(&args);
+    // Every point is checked before the first is measured: a bad block
+    // size found after an hour of sweeping costs the hour.
+    let mut planned = Vec::new();
+    for curve in &curves {
+        let mut jobs = Vec::new();
+        for setting in curve {
+            match args.template.job(setting) {
+                Ok(groups) => jobs.push(groups),
+                Err(e) => {
+                    eprintln!("diskbench sweep: {e}");
+                    return Ok(Exit::Usage);
+                }
+            }
+        }
+        planned.push(jobs);
+    }
+    let mut sweeper = Sweeper::new(&args.template, &args.save)?;
+    let total: usize = planned.iter().map(Vec::len).sum();
+    let mut done = 0;
+    let mut checks = Vec::new();
+    println!(
+        "sweep {} ({}; in the history as --label sweep={})",
+        sweeper.id,
+        report::format::count(total, "point"),
+        sweeper.id
+    );
+    'curves: for jobs in &planned {
+        let mut points = Vec::new();
+        let mut header = false;
+        for groups in jobs {
+            done += 1;
+            let job = &groups[0][0];
+            let prefix = format!("point {done}/{total} QD{}", job.iodepth);
+            let (point, repeats, stopped, found) =
+                measure_point(&args, &mut sweeper, groups, &prefix);
+            checks.extend(found);
+            if let Some(p) = point {
+                if !header {
+                    println!("\n{}", p.shape);
+                    print!("{}", report::curve::table_header());
+                    header = true;
+                }
+                print!("{}", report::curve::table_row(&p));
+                if let Some(s) = repeats {
+                    let short = match (s.half_width_pct(), args.ci) {
+                        (Some(h), Some(pct)) if h <= pct => String::new(),
+                        (_, Some(pct)) => format!(": not within {pct}% in {} runs", s.n),
+                        _ => String::new(),
+                    };
+                    println!("{:>20} median IOPS {}{short}", "", s.text(0));
+                }
+                std::io::Write::flush(&mut std::io::stdout())?;
+                points.push(p);
+            }
+            if let Some(interrupted) = stopped {
+                if !points.is_empty() {
+                    print!("{}", report::curve::verdict_text(&points));
+                }
+                if interrupted {
+                    eprintln!("diskbench sweep: interrupted; the points so far are saved");
+                }
+                break 'curves;
+            }
+        }
+        print!("{}", report::curve::verdict_text(&points));
+    }
+    for v in report::sanity::distinct(checks) {
+        println!("check: {}", v.text);
+    }
+    Ok(sweeper.exit)
+}
+
+/// One point, once or (with `--ci`) until its median IOPS is precise
+/// enough: the point (its median run), the repeats' summary when there
+/// were several, and `Some(interrupted)` when a run failed or was stopped.
+fn measure_point(
+    args: &SweepArgs,
+    sweeper: &mut Sweeper,
+    groups: &[Vec<model::JobSpec>],
+    prefix: &str,
+) -> (
+    Option<report::curve::SweepPoint>,
+    Option<analysis::stats::Summary>,
+    Option<bool>,
+    Vec<report::sanity::Verdict>,
+) {
+    let max = match args.ci {
+        Some(_) => args.max_rounds.unwrap_or(crate::soak::DEFAULT_MAX_CI_RUNS),
+        None => 1,
+    };
+    let mut repeats = Vec::new();
+    let mut checks = Vec::new();
+    let mut stopped = None;
+    for round in 1..=max {
+        let prefix = match max {
+            1 => prefix.to_string(),
+            _ => format!("{prefix} round {round}"),
+        };
+        let measured = sweeper.measure(groups, prefix);
+        checks.extend(measured.verdicts);
+        repeats.extend(measured.point);
+        if measured.failed {
+            stopped = Some(measured.interrupted);
+            break;
+        }
+        let iops: Vec<f64> = repeats.iter().map(|p| p.iops).collect();
+        let precise = analysis::stats::Summary::of(&iops)
+            .and_then(|s| s.half_width_pct())
+            .zip(args.ci)
+            .is_some_and(|(h, pct)| h <= pct);
+        if precise {
+            break;
+        }
+    }
+    let summary = match repeats.len() > 1 {
+        true => analysis::stats::Summary::of(&repeats.iter().map(|p| p.iops).collect::<Vec<_>>()),
+        false => None,
+    };
+    repeats.sort_by(|a, b| a.iops.total_cmp(&b.iops));
+    let point = report::curve::median_of_repeats(repeats).into_iter().next();
+    (point, summary, stopped, checks)
+}

@@ -1,0 +1,357 @@
+//! fio's command line beyond the jobs, as scripts use it: `--minimal`,
+//! `--version`, `--status-interval`, `--eta`, `--max-jobs`, `--showcmd`,
+//! `--cmdhelp`, `--inflate-log`, the trigger, `--warnings-fatal`, and the
+//! client/server options' pointer to diskbench's own way. Checked against
+//! fio 3.33 where fio's output is the reference.
+
+mod common;
+use common::*;
+use std::path::Path;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures");
+
+fn dfio(dir: &Path, args: &[&str]) -> std::process::Output {
+    diskbench()
+        .current_dir(dir)
+        .args(["fio", "--no-save"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// fio's own output for `args`, or `None` (with a skip) when fio is absent.
+fn real_fio(dir: &Path, args: &[&str]) -> Option<std::process::Output> {
+    match std::process::Command::new("fio")
+        .current_dir(dir)
+        .args(args)
+        .output()
+    {
+        Ok(out) => Some(out),
+        Err(_) => {
+            testbed::skip("fio is not installed (apt-get install fio)");
+            None
+        }
+    }
+}
+
+const JOB: &[&str] = &["--name=t", "--ioengine=null", "--size=1m", "--rw=randrw"];
+
+#[test]
+fn minimal_prints_fios_terse_line() {
+    let dir = real_dir();
+    let ours = dfio(dir.path(), &[&["--minimal"], JOB].concat());
+    assert!(ours.status.success(), "{}", stderr_of(&ours));
+    let Some(theirs) = real_fio(dir.path(), &[&["--minimal"], JOB].concat()) else {
+        return;
+    };
+    let (ours, theirs) = (stdout_of(&ours), stdout_of(&theirs));
+    let ours: Vec<&str> = ours.trim_end().split(';').collect();
+    let theirs: Vec<&str> = theirs.trim_end().split(';').collect();
+    assert_eq!(ours.len(), theirs.len(), "fields: {ours:?} vs {theirs:?}");
+    // Version, job name, group, error, then the bytes read and written.
+    for field in [0, 2, 3, 4] {
+        assert_eq!(ours[field], theirs[field], "field {field}");
+    }
+    let kib = |f: &[&str], at: usize| f[at].parse::<u64>().unwrap();
+    // rw=randrw splits 1 MiB between reads and writes; together the whole size.
+    assert_eq!(kib(&ours, 5) + kib(&ours, 46), 1024);
+    assert_eq!(kib(&theirs, 5) + kib(&theirs, 46), 1024);
+    // --append-terse adds the line after the normal text.
+    let both = dfio(dir.path(), &[&["--append-terse"], JOB].concat());
+    let text = stdout_of(&both);
+    assert!(text.contains("Run status group 0"), "{text}");
+    assert!(text.lines().last().unwrap().starts_with("3;"), "{text}");
+}
+
+#[test]
+fn version_is_read_as_fios() {
+    let out = diskbench().args(["fio", "--version"]).output().unwrap();
+    assert!(out.status.success());
+    let line = stdout_of(&out);
+    let number = line.trim().strip_prefix("fio-").expect("fio-X.Y first");
+    let (major, rest) = number.split_once('.').unwrap();
+    let minor: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    assert_eq!((major, minor.as_str()), ("3", "33"), "{line}");
+    assert!(line.contains(&format!("diskbench-{}", env!("CARGO_PKG_VERSION"))));
+}
+
+/// Splits a stream of JSON documents printed one after another.
+fn documents(text: &str) -> Vec<serde_json::Value> {
+    serde_json::Deserializer::from_str(text)
+        .into_iter::<serde_json::Value>()
+        .map(|d| d.expect("each document parses"))
+        .collect()
+}
+
+#[test]
+fn status_interval_prints_a_whole_json_document_each_second() {
+    let dir = real_dir();
+    let args = [
+        "--status-interval=1",
+        "--output-format=json",
+        "--eta=never",
+        "--max-jobs=4",
+        "--name=t",
+        "--ioengine=null",
+        "--size=1m",
+        "--rate_iops=1000",
+        "--time_based",
+        "--runtime=3",
+    ];
+    let out = dfio(dir.path(), &args);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let docs = documents(&stdout_of(&out));
+    // One per finished second (at least two of the three arrive before the
+    // end) and the final one.
+    assert!((3..=4).contains(&docs.len()), "{} documents", docs.len());
+    let ios: Vec<u64> = docs
+        .iter()
+        .map(|d| d["jobs"][0]["read"]["total_ios"].as_u64().unwrap())
+        .collect();
+    assert!(ios.windows(2).all(|w| w[0] < w[1]), "cumulative: {ios:?}");
+    // 1000 IOPS: about 1000 after the first second, 3000 at the end.
+    assert!((900..=1100).contains(&ios[0]), "{ios:?}");
+    assert!((2900..=3100).contains(ios.last().unwrap()), "{ios:?}");
+}
+
+#[test]
+fn ndjson_streams_one_parseable_line_per_job_and_interval() {
+    let dir = real_dir();
+    let args = [
+        "--status-interval=1",
+        "--output-format=ndjson",
+        "--ioengine=null",
+        "--size=1m",
+        "--rate_iops=500",
+        "--time_based",
+        "--runtime=2",
+        "--name=a",
+        "--name=b",
+    ];
+    let out = dfio(dir.path(), &args);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is one JSON object"))
+        .collect();
+    let finals: Vec<&str> = lines
+        .iter()
+        .filter(|l| l["status"] == "final")
+        .map(|l| l["jobname"].as_str().unwrap())
+        .collect();
+    assert_eq!(finals, ["a", "b"]);
+    let intervals = lines.iter().filter(|l| l["status"] == "interval").count();
+    assert!(intervals >= 2 && intervals % 2 == 0, "{text}");
+}
+
+#[test]
+fn eta_options_are_checked_and_accepted() {
+    let dir = real_dir();
+    for eta in ["--eta=never", "--eta=always", "--eta=auto"] {
+        let out = dfio(
+            dir.path(),
+            &[
+                &[eta, "--eta-interval=500ms", "--eta-newline=1", "--minimal"],
+                JOB,
+            ]
+            .concat(),
+        );
+        assert!(out.status.success(), "{eta}: {}", stderr_of(&out));
+    }
+    let bad = dfio(dir.path(), &[&["--eta=sometimes"], JOB].concat());
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr_of(&bad).contains("always, never or auto"));
+    let short = dfio(dir.path(), &[&["--eta-interval=100ms"], JOB].concat());
+    assert_eq!(short.status.code(), Some(2));
+    assert!(stderr_of(&short).contains("250ms"), "{}", stderr_of(&short));
+}
+
+#[test]
+fn client_server_options_point_to_diskbenchs_own_way() {
+    let dir = real_dir();
+    for opt in [
+        "--server",
+        "--client=host1",
+        "--daemonize=/tmp/p",
+        "--remote-config=j",
+    ] {
+        let out = dfio(dir.path(), &[&[opt], JOB].concat());
+        assert_eq!(out.status.code(), Some(2), "{opt}");
+        let err = stderr_of(&out);
+        assert!(err.contains("--db postgresql://"), "{opt}: {err}");
+    }
+}
+
+#[test]
+fn showcmd_prints_a_command_line_fio_runs() {
+    let dir = real_dir();
+    let job = dir.path().join("j.fio");
+    std::fs::write(
+        &job,
+        "[global]\nioengine=null\nsize=1m\n[a]\nrw=read\n[b]\nstonewall\nrw=write\nbs=8k\n",
+    )
+    .unwrap();
+    let out = dfio(dir.path(), &["--showcmd", job.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let line = stdout_of(&out);
+    let args: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(args[0], "fio", "{line}");
+    let Some(fio) = real_fio(dir.path(), &[&["--minimal"], &args[1..]].concat()) else {
+        return;
+    };
+    assert!(fio.status.success(), "{line}: {}", stderr_of(&fio));
+    let lines = stdout_of(&fio);
+    let fields: Vec<Vec<&str>> = lines.lines().map(|l| l.split(';').collect()).collect();
+    // Job a reads 1 MiB in group 0; job b writes it in group 1.
+    assert_eq!(
+        (fields[0][2], fields[0][3], fields[0][5]),
+        ("a", "0", "1024")
+    );
+    assert_eq!(
+        (fields[1][2], fields[1][3], fields[1][46]),
+        ("b", "1", "1024")
+    );
+}
+
+#[test]
+fn cmdhelp_and_enghelp_answer_from_the_tables() {
+    let out = diskbench()
+        .args(["fio", "--cmdhelp=blocksize"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(stdout_of(&out).contains("bs: job option, carried out"));
+    let out = diskbench().args(["fio", "--cmdhelp=bz"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_of(&out).contains("did you mean 'bs'"));
+    let out = diskbench().args(["fio", "--enghelp"]).output().unwrap();
+    assert!(stdout_of(&out).contains("\tio_uring\n"));
+    let out = diskbench().args(["fio", "--debug=?"]).output().unwrap();
+    assert!(stdout_of(&out).contains("parse"));
+}
+
+#[test]
+fn inflate_log_prints_fios_lines() {
+    for name in ["fio-3.33-bw.log", "fio-3.33-lat-offset.log"] {
+        let compressed = format!("{FIXTURES}/{name}.fz");
+        let out = diskbench()
+            .args(["fio", &format!("--inflate-log={compressed}")])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", stderr_of(&out));
+        let want = std::fs::read_to_string(format!("{FIXTURES}/{name}")).unwrap();
+        assert_eq!(stdout_of(&out), want, "{name}");
+    }
+    let out = diskbench()
+        .args(["fio", &format!("--inflate-log={FIXTURES}/fio-3.33-bw.log")])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr_of(&out).contains("not a log fio stored compressed"));
+}
+
+#[test]
+fn trigger_stops_the_jobs_and_runs_the_command() {
+    let dir = real_dir();
+    let mark = dir.path().join("triggered");
+    let command = format!("--trigger=touch {}", mark.display());
+    let started = std::time::Instant::now();
+    let out = dfio(
+        dir.path(),
+        &[
+            "--trigger-timeout=1",
+            &command,
+            "--minimal",
+            "--name=t",
+            "--ioengine=null",
+            "--size=1m",
+            "--time_based",
+            "--runtime=30",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    assert!(mark.exists(), "the trigger command ran");
+    assert!(stdout_of(&out).starts_with("3;"), "results printed");
+}
+
+#[test]
+fn bandwidth_log_writes_the_aggregate_logs() {
+    let dir = real_dir();
+    let out = dfio(
+        dir.path(),
+        &[
+            "--bandwidth-log",
+            "--name=t",
+            "--ioengine=null",
+            "--size=1m",
+            "--rate=1m",
+            "--time_based",
+            "--runtime=2",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let read = std::fs::read_to_string(dir.path().join("agg-read_bw.log")).unwrap();
+    let kib: Vec<u64> = read
+        .lines()
+        .map(|l| l.split(", ").nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(kib.len(), 2, "{read}");
+    assert!(kib.iter().all(|k| (900..=1100).contains(k)), "{read}");
+    assert!(dir.path().join("agg-write_bw.log").exists());
+    assert!(dir.path().join("agg-trim_bw.log").exists());
+}
+
+#[test]
+fn warnings_fatal_refuses_a_job_with_a_warning() {
+    let dir = real_dir();
+    let args = [&["--gtod_reduce=1"], JOB].concat();
+    assert!(dfio(dir.path(), &args).status.success());
+    let out = dfio(
+        dir.path(),
+        &[&["--warnings-fatal"], args.as_slice()].concat(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_of(&out).contains("--warnings-fatal"));
+}
+
+#[test]
+fn terse_versions_other_than_3_are_refused_by_name() {
+    let dir = real_dir();
+    assert!(dfio(
+        dir.path(),
+        &[&["--terse-version=3", "--minimal"], JOB].concat()
+    )
+    .status
+    .success());
+    let out = dfio(
+        dir.path(),
+        &[&["--terse-version=4", "--minimal"], JOB].concat(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_of(&out).contains("version 4 is not carried out"));
+}
+
+#[test]
+fn status_interval_documents_go_to_the_output_file() {
+    let dir = real_dir();
+    let file = dir.path().join("out.json");
+    let output = format!("--output={}", file.display());
+    let args = [
+        "--status-interval=1",
+        "--output-format=json",
+        &output,
+        "--name=t",
+        "--ioengine=null",
+        "--size=1m",
+        "--rate_iops=500",
+        "--time_based",
+        "--runtime=3",
+    ];
+    let out = dfio(dir.path(), &args);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(stdout_of(&out), "", "everything went to the file");
+    let docs = documents(&std::fs::read_to_string(&file).unwrap());
+    assert!((3..=4).contains(&docs.len()), "{} documents", docs.len());
+}

@@ -1,0 +1,265 @@
+//! `read_iolog` and `write_iolog`: logs fio 3.33 wrote (fixtures) replayed
+//! by diskbench with fio's counts, diskbench's logs replayed by fio, and
+//! the replay options.
+
+mod common;
+use common::*;
+use std::path::Path;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures");
+
+/// Reads, read bytes, writes, written bytes of a log, counted from its text.
+fn log_counts(text: &str) -> (u64, u64, u64, u64) {
+    let mut c = (0, 0, 0, 0);
+    for line in text.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let Some(i) = w.iter().position(|a| *a == "read" || *a == "write") else {
+            continue;
+        };
+        let len: u64 = w[i + 2].parse().unwrap();
+        match w[i] {
+            "read" => (c.0, c.1) = (c.0 + 1, c.1 + len),
+            _ => (c.2, c.3) = (c.2 + 1, c.3 + len),
+        }
+    }
+    c
+}
+
+fn job_counts(doc: &serde_json::Value) -> (u64, u64, u64, u64) {
+    let j = &doc["jobs"][0];
+    let n = |v: &serde_json::Value| v.as_u64().unwrap();
+    (
+        n(&j["read"]["total_ios"]),
+        n(&j["read"]["io_bytes"]),
+        n(&j["write"]["total_ios"]),
+        n(&j["write"]["io_bytes"]),
+    )
+}
+
+fn real_fio(dir: &Path, args: &[String]) -> Option<serde_json::Value> {
+    let Ok(out) = std::process::Command::new("fio")
+        .current_dir(dir)
+        .arg("--output-format=json")
+        .args(args)
+        .output()
+    else {
+        testbed::skip("fio is not installed (apt-get install fio)");
+        return None;
+    };
+    assert!(out.status.success(), "fio {args:?}: {}", stderr_of(&out));
+    Some(json_of(&out))
+}
+
+fn replay(dir: &Path, log: &str, extra: &str) -> serde_json::Value {
+    let args = format!(
+        "--name=replay --read_iolog={FIXTURES}/{log} --replay_redirect={} {extra}",
+        dir.join("data").display()
+    );
+    fio_ok_in(dir, &args)
+}
+
+#[test]
+fn fios_logs_replay_with_fios_counts() {
+    for log in ["fio-3.33-randrw.iolog", "fio-3.33-randrw-v2.iolog"] {
+        let text = std::fs::read_to_string(format!("{FIXTURES}/{log}")).unwrap();
+        let want = log_counts(&text);
+        assert!(want.0 > 0 && want.2 > 0, "{log}: reads and writes");
+        let dir = real_dir();
+        assert_eq!(job_counts(&replay(dir.path(), log, "")), want, "{log}");
+        let args = [
+            "--name=replay".to_string(),
+            format!("--read_iolog={FIXTURES}/{log}"),
+            format!("--replay_redirect={}", dir.path().join("data").display()),
+        ];
+        let Some(fio) = real_fio(dir.path(), &args) else {
+            return;
+        };
+        assert_eq!(job_counts(&fio), want, "{log}: fio's own replay");
+    }
+}
+
+#[test]
+fn replay_options_shape_the_replay() {
+    let log = "fio-3.33-randrw.iolog";
+    let text = std::fs::read_to_string(format!("{FIXTURES}/{log}")).unwrap();
+    let (reads, read_bytes, _, _) = log_counts(&text);
+    let dir = real_dir();
+    let doc = replay(dir.path(), log, "--replay_skip=write,sync");
+    assert_eq!(job_counts(&doc), (reads, read_bytes, 0, 0));
+    // The log spans its last action's time; at a tenth of its pace the
+    // replay takes ten times that, and without stalls far less.
+    let last_us: u64 = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .max()
+        .unwrap();
+    let runtime_ms = |doc: &serde_json::Value| doc["jobs"][0]["job_runtime"].as_u64().unwrap();
+    let slow = replay(dir.path(), log, "--replay_time_scale=10");
+    assert!(
+        runtime_ms(&slow) * 1000 >= last_us * 10 * 9 / 10,
+        "{} ms for a log of {last_us} us at 10%",
+        runtime_ms(&slow)
+    );
+    let fast = replay(
+        dir.path(),
+        log,
+        "--replay_time_scale=10 --replay_no_stall=1",
+    );
+    assert!(runtime_ms(&fast) < runtime_ms(&slow), "no stall is faster");
+}
+
+#[test]
+fn diskbenchs_log_replays_in_fio() {
+    let dir = real_dir();
+    let log = dir.path().join("captured.iolog");
+    let data = dir.path().join("data");
+    let doc = fio_ok_in(
+        dir.path(),
+        &format!(
+            "--name=cap --filename={} --size=256k --rw=randrw --bs=8k --write_iolog={}",
+            data.display(),
+            log.display()
+        ),
+    );
+    let ours = job_counts(&doc);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.starts_with("fio version 3 iolog\n"), "{text}");
+    assert_eq!(log_counts(&text), ours, "every I/O is in the log");
+    assert!(text.trim_end().ends_with("close"), "{text}");
+    let args = [
+        "--name=rep".to_string(),
+        format!("--read_iolog={}", log.display()),
+    ];
+    let Some(fio) = real_fio(dir.path(), &args) else {
+        return;
+    };
+    assert_eq!(job_counts(&fio), ours, "fio replays diskbench's log");
+}
+
+#[test]
+fn logs_that_cannot_be_replayed_are_refused_by_name() {
+    let dir = real_dir();
+    let log = dir.path().join("binary.log");
+    std::fs::write(&log, [0u8, 159, 146, 150]).unwrap();
+    let out = fio_in(
+        dir.path(),
+        &format!("--name=r --read_iolog={}", log.display()),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("nor a blktrace trace"),
+        "{}",
+        stderr_of(&out)
+    );
+    // A trace of a device this machine does not have needs a redirect
+    // (majors 240 to 254 are for local, experimental use).
+    let trace = dir.path().join("trace.bin");
+    std::fs::write(&trace, blktrace_trace((240 << 20) | 999)).unwrap();
+    if !Path::new("/sys/dev/block/240:999").exists() {
+        let out = fio_in(
+            dir.path(),
+            &format!("--name=r --read_iolog={}", trace.display()),
+        );
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr_of(&out);
+        assert!(
+            err.contains("240:999") && err.contains("replay_redirect=FILE"),
+            "{err}"
+        );
+    }
+    let missing = fio_in(dir.path(), "--name=r --read_iolog=nowhere.iolog");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr_of(&missing).contains("cannot read it"));
+}
+
+/// A blktrace trace in the kernel's event layout (linux/blktrace_api.h):
+/// 40 queue events of 4 or 8 KiB, one in three a write (the others reads), each followed by
+/// its completion, and a notification with a payload, on device `device`
+/// (`MAJOR << 20 | MINOR`).
+fn blktrace_trace(device: u32) -> Vec<u8> {
+    let event = |time: u64, sector: u64, bytes: u32, action: u32, pdu: &[u8]| {
+        let mut e = Vec::new();
+        e.extend(0x6561_7407u32.to_le_bytes());
+        e.extend(0u32.to_le_bytes());
+        e.extend(time.to_le_bytes());
+        e.extend(sector.to_le_bytes());
+        e.extend(bytes.to_le_bytes());
+        e.extend(action.to_le_bytes());
+        e.extend(42u32.to_le_bytes());
+        e.extend(device.to_le_bytes());
+        e.extend(0u32.to_le_bytes());
+        e.extend(0u16.to_le_bytes());
+        e.extend((pdu.len() as u16).to_le_bytes());
+        e.extend(pdu);
+        e
+    };
+    let (queue, complete, write, notify) = (1 | (1 << 20), 8 | (1 << 23), 1 << 17, 1 << 26);
+    let mut trace = Vec::new();
+    let mut time = 1_000_000;
+    for i in 0..40u64 {
+        // The kernel marks reads too (BLK_TC_READ).
+        let w = if i % 3 == 0 { write } else { 1 << 16 };
+        let bytes = 4096 * (1 + (i % 2) as u32);
+        trace.extend(event(time, (i * 37 % 200) * 8, bytes, queue | w, &[]));
+        trace.extend(event(time + 20_000, 0, 0, complete | w, &[]));
+        time += 60_000;
+    }
+    trace.extend(event(time, 0, 4096, queue | notify, b"hello"));
+    trace
+}
+
+#[test]
+fn blktrace_traces_replay_as_fio_replays_them() {
+    let dir = real_dir();
+    let trace = dir.path().join("trace.bin");
+    std::fs::write(&trace, blktrace_trace((7 << 20) | 3)).unwrap();
+    let data = dir.path().join("data");
+    let args = format!(
+        "--name=bt --read_iolog={} --replay_redirect={}",
+        trace.display(),
+        data.display()
+    );
+    let ours = job_counts(&fio_ok_in(dir.path(), &args));
+    // 40 I/Os, one in three (i = 0, 3, ..., 39: 14) a write.
+    assert_eq!((ours.0 + ours.2, ours.2), (40, 14), "{ours:?}");
+    let fio_args: Vec<String> = args.split_whitespace().map(str::to_string).collect();
+    let Some(fio) = real_fio(dir.path(), &fio_args) else {
+        return;
+    };
+    assert_eq!(job_counts(&fio), ours, "fio's replay of the same trace");
+}
+
+#[test]
+fn merged_blktrace_traces_replay_in_fio_as_in_diskbench() {
+    let dir = real_dir();
+    let (a, b) = (dir.path().join("a.bin"), dir.path().join("b.bin"));
+    std::fs::write(&a, blktrace_trace((7 << 20) | 3)).unwrap();
+    std::fs::write(&b, blktrace_trace((7 << 20) | 3)).unwrap();
+    let merged = dir.path().join("merged.bin");
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args(["fio", "--no-save", "--merge-blktrace-only", "--name=m"])
+        .arg(format!("--read_iolog={}:{}", a.display(), b.display()))
+        .arg(format!("--merge_blktrace_file={}", merged.display()))
+        .args([
+            "--merge_blktrace_scalars=50:100",
+            "--merge_blktrace_iters=2:1",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    // 40 queued I/Os a trace: a twice, b once; 48 bytes an event.
+    assert_eq!(std::fs::metadata(&merged).unwrap().len(), 3 * 40 * 48);
+    let args = format!(
+        "--name=r --read_iolog={} --replay_redirect={}",
+        merged.display(),
+        dir.path().join("data").display()
+    );
+    let ours = job_counts(&fio_ok_in(dir.path(), &args));
+    assert_eq!(ours.0 + ours.2, 120);
+    let fio_args: Vec<String> = args.split_whitespace().map(str::to_string).collect();
+    let Some(fio) = real_fio(dir.path(), &fio_args) else {
+        return;
+    };
+    assert_eq!(job_counts(&fio), ours, "fio replays the merged trace alike");
+}

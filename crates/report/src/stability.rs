@@ -1,0 +1,108 @@
+//! How precise each headline figure is, for a run whose tests stopped once
+//! stable (`model::Stability`): the median of the test's short slices with
+//! its 95% interval (order statistics, no normality assumed), and when the
+//! test stopped. The headline figure itself stays the whole measured
+//! phase's rate, as in every other output; the interval says how far one
+//! slice's rate wanders around it.
+
+use crate::table::headline_figures;
+use analysis::stats::Summary;
+use model::RunResult;
+
+/// One line per headline figure whose job carries slices; empty otherwise.
+pub fn headline_intervals(result: &RunResult) -> String {
+    let h = headline_figures(result);
+    let figures = [
+        ("IOPS", h.iops.as_ref(), 1.0, 0),
+        ("Read MB/s", h.read_mb_per_sec.as_ref(), 1e6, 1),
+        ("Write MB/s", h.write_mb_per_sec.as_ref(), 1e6, 1),
+    ];
+    let mut out = String::new();
+    for (label, figure, unit, decimals) in figures {
+        let Some(f) = figure else { continue };
+        let Some(job) = result.jobs.iter().find(|j| j.name == f.job) else {
+            continue;
+        };
+        let Some(st) = &job.stability else { continue };
+        let counts = match label {
+            "IOPS" => &st.slice_ios,
+            _ => &st.slice_bytes,
+        };
+        let rates: Vec<f64> = st.rates(counts).iter().map(|r| r / unit).collect();
+        let Some(s) = Summary::of(&rates) else {
+            continue;
+        };
+        let how = match st.stopped_early {
+            true => format!(
+                "stopped when within {}% at {:.1} s",
+                st.half_width_pct,
+                job.runtime_ns as f64 / 1e9
+            ),
+            false => format!(
+                "not within {}% by its cap of {:.1} s",
+                st.half_width_pct,
+                job.runtime_ns as f64 / 1e9
+            ),
+        };
+        let interval = match (s.interval, s.half_width_pct()) {
+            (Some((lo, hi)), Some(hw)) => {
+                format!("95% CI {lo:.decimals$}-{hi:.decimals$} (±{hw:.1}%)")
+            }
+            _ => "too few slices for a 95% CI".to_string(),
+        };
+        out.push_str(&format!(
+            "  {label:<10} {:.decimals$}: median of {} slices of {} ms {:.decimals$}, {interval}; {how}\n",
+            f.value,
+            s.n,
+            st.slice_ns / 1_000_000,
+            s.median,
+        ));
+    }
+    match out.is_empty() {
+        true => out,
+        false => format!("How precise (each test's rate in short slices):\n{out}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::dir;
+    use model::{JobResult, JobSpec, Stability};
+
+    #[test]
+    fn a_stable_test_gets_its_interval_and_when_it_stopped() {
+        let second = 1_000_000_000;
+        let job = JobResult {
+            read: dir(&[(100_000, 10_000)], 4096, 2 * second, None),
+            runtime_ns: 2 * second,
+            stability: Some(Stability {
+                half_width_pct: 3.0,
+                slice_ns: 250_000_000,
+                slice_ios: vec![1250, 1240, 1260, 1250, 1250, 1255, 1245, 1250],
+                slice_bytes: vec![1250 * 4096; 8],
+                stopped_early: true,
+            }),
+            ..JobResult::empty(&JobSpec::new(crate::HEADLINE_IOPS_JOB), 0, 1)
+        };
+        let result = RunResult {
+            jobs: vec![job],
+            ..Default::default()
+        };
+        let text = headline_intervals(&result);
+        assert!(
+            text.contains("IOPS       5000: median of 8 slices of 250 ms 5000, 95% CI"),
+            "{text}"
+        );
+        assert!(text.contains("stopped when within 3% at 2.0 s"), "{text}");
+        let doc: serde_json::Value = serde_json::from_str(&crate::json::render(&result)).unwrap();
+        let st = &doc["jobs"][0]["diskbench"]["stability"];
+        assert_eq!(st["slice_ios"][0], 1250, "{doc}");
+        assert_eq!(st["stopped_early"], true);
+        let plain = RunResult {
+            jobs: vec![JobResult::empty(&JobSpec::new("x"), 0, 1)],
+            ..Default::default()
+        };
+        assert_eq!(headline_intervals(&plain), "");
+    }
+}

@@ -1,0 +1,153 @@
+use super::*;
+use crate::{resolve, Catalogue, VolumeSpec};
+
+fn model(text: &str) -> VolumeModel {
+    resolve(&VolumeSpec::parse(text).unwrap(), Catalogue::builtin()).unwrap()
+}
+
+fn one(m: &VolumeModel, iops: f64, bytes_per_sec: f64) -> Vec<FigureVerdict> {
+    judge(
+        m,
+        "j",
+        Measured {
+            iops,
+            bytes_per_sec,
+        },
+    )
+}
+
+#[test]
+fn the_burst_ceiling_is_named_with_when_the_baseline_comes() {
+    let v = one(&model("aws:gp2:100GiB"), 2998.0, 2998.0 * 4096.0);
+    assert_eq!(v[0].against, "burst_ceiling");
+    // 5.4 M / (2,998 - 300) = 2,001 s: about 33 minutes.
+    assert_eq!(
+        v[0].sentence,
+        "2,998 IOPS: the gp2 burst ceiling (3,000). Baseline 300 IOPS from about 33 min 21 s at this rate"
+    );
+}
+
+#[test]
+fn the_baseline_and_the_throughput_limit_are_named() {
+    let v = one(&model("aws:gp2:100GiB"), 301.0, 301.0 * 4096.0);
+    assert_eq!(v[0].against, "baseline");
+    assert!(
+        v[0].sentence.contains("burst bucket spent"),
+        "{}",
+        v[0].sentence
+    );
+    // gp3: 118 MB/s of 1 MiB reads is within 10% of its 125 MiB/s.
+    let v = one(&model("aws:gp3:500GiB"), 112.5, 118e6);
+    let t = v.iter().find(|v| v.figure == "bytes_per_sec").unwrap();
+    assert_eq!(t.against, "throughput_limit");
+    assert_eq!(t.sentence, "118 MB/s: gp3's 125 MiB/s limit");
+}
+
+#[test]
+fn above_the_model_is_a_cache_or_another_volume_and_below_is_the_job() {
+    let m = model("aws:gp3:100GiB");
+    assert_eq!(one(&m, 40000.0, 40000.0 * 4096.0)[0].against, "above_model");
+    assert_eq!(one(&m, 900.0, 900.0 * 4096.0)[0].against, "below_model");
+    // 31,000 4k IOPS are 127 MB/s: near gp3's 125 MiB/s, but it is the
+    // cache's speed, not the volume's limit.
+    let v = one(&m, 31000.0, 31000.0 * 4096.0);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0].against, "above_model");
+}
+
+#[test]
+fn the_instance_s_ebs_limit_is_told_from_the_volume_s() {
+    let mut m = model("aws:io2:500GiB:iops=20000");
+    m.instance = Some(InstanceLimit {
+        instance_type: "m5.large".into(),
+        baseline_iops: 3600.0,
+        baseline_bytes_per_sec: 81.25e6,
+        burst_iops: Some(18750.0),
+        burst_bytes_per_sec: Some(593.75e6),
+        burst_minutes_per_day: Some(30.0),
+        source: String::new(),
+    });
+    let v = one(&m, 18700.0, 18700.0 * 4096.0);
+    assert_eq!(v[0].against, "instance_limit");
+    assert!(
+        v[0].sentence
+            .contains("limited by the instance's (m5.large) EBS bandwidth"),
+        "{}",
+        v[0].sentence
+    );
+}
+
+#[test]
+fn io_larger_than_the_accounting_size_counts_as_several() {
+    // 1 MiB I/Os on gp2 count as four 256 KiB I/Os: 750 of them are 3,000.
+    let v = one(&model("aws:gp2:100GiB"), 750.0, 750.0 * 1048576.0);
+    assert_eq!(v[0].against, "burst_ceiling");
+}
+
+#[test]
+fn a_cliff_agrees_within_10_percent_of_time_and_5_of_level() {
+    let m = model("aws:gp2:100GiB:time-scale=40");
+    let found = |at_s, before, after| FoundCliff {
+        at_s,
+        before,
+        after,
+        bucket: 135_000.0,
+    };
+    let ok = judge_cliff(&m, Some(found(49.0, 2990.0, 302.0)), 70.0).unwrap();
+    assert!(ok.agrees, "{}", ok.sentence);
+    assert!(ok.sentence.contains("agrees with gp2"));
+    assert_eq!(ok.predicted_at_s.map(|t| t.round()), Some(50.0));
+    let late = judge_cliff(&m, Some(found(60.0, 3000.0, 300.0)), 70.0).unwrap();
+    assert!(!late.agrees, "{}", late.sentence);
+    let wrong_level = judge_cliff(&m, Some(found(50.0, 3000.0, 500.0)), 70.0).unwrap();
+    assert!(!wrong_level.agrees);
+    // No cliff where one was due: not the model's volume (or not a full bucket).
+    let missing = judge_cliff(&m, None, 70.0).unwrap();
+    assert!(
+        !missing.agrees && missing.sentence.contains("should have run dry"),
+        "{}",
+        missing.sentence
+    );
+    let early = judge_cliff(&m, None, 20.0).unwrap();
+    assert!(early.agrees && early.sentence.contains("ended before"));
+    assert!(
+        judge_cliff(&model("aws:gp3:100GiB"), None, 70.0).is_none(),
+        "gp3 has no bucket"
+    );
+}
+
+#[test]
+fn a_rate_limited_job_empties_the_bucket_later_and_refill_is_bucket_over_baseline() {
+    let m = model("azure:P10");
+    let p = predict(&m, Some(2000.0));
+    // (3,500 - 500) x 1,800 credits spent at 2,000 - 500 a second.
+    assert_eq!(p.empty_after_s, Some(3600.0));
+    assert_eq!(p.refill_s, Some(10800.0));
+    assert_eq!(
+        predict(&m, Some(400.0)).empty_after_s,
+        None,
+        "below the refill: never empties"
+    );
+    assert_eq!(grouped(5_400_000.0), "5,400,000");
+    assert_eq!(span(2000.0), "33 min 20 s");
+    assert_eq!(span(18000.0), "5 h 0 min");
+}
+
+#[test]
+fn the_headline_names_the_instance_s_daily_burst_and_when_it_limits_first() {
+    let mut m = model("aws:gp3:500GiB:iops=16000");
+    m.instance = Some(InstanceLimit {
+        instance_type: "m5.large".into(),
+        baseline_iops: 3600.0,
+        baseline_bytes_per_sec: 81.25e6,
+        burst_iops: Some(18750.0),
+        burst_bytes_per_sec: Some(593.75e6),
+        burst_minutes_per_day: Some(30.0),
+        source: String::new(),
+    });
+    let h = headline(&m, &predict(&m, None));
+    assert!(
+        h.contains("instance m5.large allows 18,750 IOPS, 594 MB/s for 30 min a day, 3,600 IOPS, 81 MB/s after (below the volume's figures: the instance limits first)"),
+        "{h}"
+    );
+}
