@@ -34,10 +34,12 @@ mod libaio;
 mod memory;
 mod null;
 mod open;
+mod space;
 mod sync;
 pub mod sys;
 mod uring;
 mod uring_setup;
+mod vector;
 pub mod xattr;
 
 pub use buffers::{fill_random, BufferPool};
@@ -47,8 +49,10 @@ pub use libaio::LibaioEngine;
 pub use model::Direction;
 pub use null::NullEngine;
 pub use open::{open, open_with_fallback, AnyEngine, EngineConfig, Fallback};
+pub use space::{SpaceEngine, SpaceOp};
 pub use sync::SyncEngine;
 pub use uring::UringEngine;
+pub use vector::VectorEngine;
 
 /// One I/O to start. `slot` names both the buffer and the caller's record of
 /// the I/O; it comes back in the [`Completion`].

@@ -3,7 +3,7 @@
 
 use crate::{
     BufferPool, Capabilities, Completion, Engine, EngineError, FaultyEngine, IoRequest,
-    LibaioEngine, NullEngine, SyncEngine, UringEngine,
+    LibaioEngine, NullEngine, SpaceEngine, SpaceOp, SyncEngine, UringEngine, VectorEngine,
 };
 use model::{EngineKind, FaultRule, IoMem, UringOptions};
 use std::fs::File;
@@ -84,6 +84,10 @@ pub enum AnyEngine {
     Uring(UringEngine),
     Libaio(LibaioEngine),
     Null(NullEngine),
+    /// `falloc`, `ftruncate`.
+    Space(SpaceEngine),
+    /// `pvsync`, `pvsync2`.
+    Vector(VectorEngine),
     /// Another engine with faults injected (`--inject-fault`); boxed, as it
     /// holds an `AnyEngine` itself. Only made when faults are given.
     Faulty(Box<FaultyEngine>),
@@ -95,6 +99,10 @@ pub fn open(kind: EngineKind, cfg: &EngineConfig) -> Result<AnyEngine, EngineErr
         EngineKind::IoUring => AnyEngine::Uring(UringEngine::new(cfg)?),
         EngineKind::Libaio => AnyEngine::Libaio(LibaioEngine::new(cfg)?),
         EngineKind::Null => AnyEngine::Null(NullEngine::new(cfg)?),
+        EngineKind::Falloc => AnyEngine::Space(SpaceEngine::new(cfg, SpaceOp::Falloc)?),
+        EngineKind::Ftruncate => AnyEngine::Space(SpaceEngine::new(cfg, SpaceOp::Ftruncate)?),
+        EngineKind::Pvsync => AnyEngine::Vector(VectorEngine::new(cfg)?),
+        EngineKind::Pvsync2 => AnyEngine::Vector(VectorEngine::new_v2(cfg)?),
     })
 }
 
@@ -135,6 +143,8 @@ macro_rules! dispatch {
             AnyEngine::Uring($e) => $body,
             AnyEngine::Libaio($e) => $body,
             AnyEngine::Null($e) => $body,
+            AnyEngine::Space($e) => $body,
+            AnyEngine::Vector($e) => $body,
             AnyEngine::Faulty($e) => $body,
         }
     };
@@ -177,6 +187,14 @@ impl AnyEngine {
             AnyEngine::Uring(_) => EngineKind::IoUring,
             AnyEngine::Libaio(_) => EngineKind::Libaio,
             AnyEngine::Null(_) => EngineKind::Null,
+            AnyEngine::Space(e) => match e.name() {
+                "falloc" => EngineKind::Falloc,
+                _ => EngineKind::Ftruncate,
+            },
+            AnyEngine::Vector(e) => match e.name() {
+                "pvsync" => EngineKind::Pvsync,
+                _ => EngineKind::Pvsync2,
+            },
             AnyEngine::Faulty(e) => e.inner().kind(),
         }
     }

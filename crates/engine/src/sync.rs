@@ -4,12 +4,43 @@ use crate::open::{checked_buffer, sync_fd};
 use crate::{
     BufferPool, Capabilities, Completion, Direction, Engine, EngineConfig, EngineError, IoRequest,
 };
+use std::io;
 use std::os::unix::fs::FileExt;
+
+/// The completions of an engine that does each I/O inside `queue`
+/// (`sync`, `pvsync`, `pvsync2`, `falloc`, `ftruncate`), handed out by `reap`.
+pub(crate) struct DoneList(Vec<Completion>);
+
+impl DoneList {
+    pub(crate) fn new(depth: u32) -> DoneList {
+        DoneList(Vec::with_capacity(depth as usize))
+    }
+
+    /// One I/O's outcome: its bytes, or the negated errno.
+    #[inline]
+    pub(crate) fn push(&mut self, slot: u32, res: io::Result<u64>) {
+        let result = match res {
+            Ok(n) => n as i64,
+            Err(e) => -i64::from(e.raw_os_error().unwrap_or(libc::EIO)),
+        };
+        self.0.push(Completion { slot, result });
+    }
+
+    pub(crate) fn pop(&mut self) -> Option<Completion> {
+        self.0.pop()
+    }
+
+    pub(crate) fn reap(&mut self, out: &mut Vec<Completion>) -> usize {
+        let n = self.0.len();
+        out.append(&mut self.0);
+        n
+    }
+}
 
 pub struct SyncEngine {
     cfg: EngineConfig,
     buffers: BufferPool,
-    done: Vec<Completion>,
+    done: DoneList,
 }
 
 impl SyncEngine {
@@ -17,7 +48,7 @@ impl SyncEngine {
         Ok(SyncEngine {
             cfg: cfg.clone(),
             buffers: cfg.buffers(cfg.depth as usize, cfg.align)?,
-            done: Vec::with_capacity(cfg.depth as usize),
+            done: DoneList::new(cfg.depth),
         })
     }
 }
@@ -39,23 +70,14 @@ impl Engine for SyncEngine {
             Direction::Write => file.write_at(buf, req.offset),
         };
         self.buffers.give_back(req.slot);
-        let result = match res {
-            Ok(n) => n as i64,
-            Err(e) => -(e.raw_os_error().unwrap_or(libc::EIO) as i64),
-        };
-        self.done.push(Completion {
-            slot: req.slot,
-            result,
-        });
+        self.done.push(req.slot, res.map(|n| n as u64));
         Ok(())
     }
     fn submit(&mut self) -> Result<usize, EngineError> {
         Ok(0)
     }
     fn reap(&mut self, _min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError> {
-        let n = self.done.len();
-        out.append(&mut self.done);
-        Ok(n)
+        Ok(self.done.reap(out))
     }
     fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), EngineError> {
         sync_fd(&self.cfg, file, data_only)

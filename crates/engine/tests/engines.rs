@@ -328,6 +328,14 @@ engine_tests!(libaio: model::EngineKind::Libaio => [
     round_trip, read_past_eof, io_error_is_negative, reap_min_above_in_flight, many_rounds,
     drop_with_io_in_flight, slot_in_flight_is_out_of_reach, oversized_request_is_refused,
 ]);
+engine_tests!(pvsync: model::EngineKind::Pvsync => [
+    round_trip, read_past_eof, io_error_is_negative, reap_min_above_in_flight, many_rounds,
+    drop_with_io_in_flight, oversized_request_is_refused,
+]);
+engine_tests!(pvsync2: model::EngineKind::Pvsync2 => [
+    round_trip, read_past_eof, io_error_is_negative, reap_min_above_in_flight, many_rounds,
+    drop_with_io_in_flight, oversized_request_is_refused,
+]);
 // No data reaches a file, so only the queue/submit/reap contract applies.
 engine_tests!(null: model::EngineKind::Null => [
     reap_min_above_in_flight, many_rounds, drop_with_io_in_flight,

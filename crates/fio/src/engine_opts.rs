@@ -25,6 +25,7 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
         Key::SqThreadPoll => uring.sqthread_poll = Some(o.flag()?),
         Key::SqThreadPollCpu => uring.sqthread_poll_cpu = Some(o.int_u32()?),
         Key::HiPri => uring.hipri = Some(o.flag()?),
+        Key::Uncached => uring.uncached = Some(o.boolean()?),
         _ => return Ok(false),
     }
     Ok(true)
@@ -67,7 +68,27 @@ pub(crate) fn finish(spec: &JobSpec) -> Result<(), FioError> {
             .find(|(k, _)| k == name)
             .map_or("1".to_string(), |(_, v)| v.clone())
     };
-    if let Some(name) = spec.uring.first_given() {
+    // pvsync2 has two of them, as flags of each I/O.
+    let u = &spec.uring;
+    let pvsync2_only = u.uncached.is_some() && spec.engine != EngineKind::Pvsync2;
+    let for_pvsync2 = spec.engine == EngineKind::Pvsync2 && {
+        let mut rest = *u;
+        (rest.hipri, rest.uncached) = (None, None);
+        rest.first_given().is_none()
+    };
+    if pvsync2_only {
+        return Err(FioError::invalid(
+            &scope,
+            "uncached",
+            &given("uncached"),
+            format!(
+                "uncached (RWF_DONTCACHE) is carried out with ioengine=pvsync2, and this job's \
+                 ioengine is {}: use ioengine=pvsync2, or drop uncached",
+                spec.engine.fio_name()
+            ),
+        ));
+    }
+    if let Some(name) = spec.uring.first_given().filter(|_| !for_pvsync2) {
         if spec.engine != EngineKind::IoUring {
             return Err(FioError::invalid(
                 &scope,
@@ -80,6 +101,15 @@ pub(crate) fn finish(spec: &JobSpec) -> Result<(), FioError> {
                 ),
             ));
         }
+    }
+    if spec.engine == EngineKind::Ftruncate && spec.rw.reads() {
+        return Err(FioError::invalid(
+            &scope,
+            "rw",
+            spec.rw.fio_name(),
+            "the ftruncate engine sets a file's length at each write's offset and has no \
+             reads (as in fio): use rw=write or rw=randwrite",
+        ));
     }
     if spec.uring.sqthread_poll_cpu.is_some() && !spec.uring.sqpoll() {
         return Err(FioError::invalid(

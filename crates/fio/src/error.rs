@@ -119,6 +119,14 @@ pub enum FioError {
     )]
     NotCarriedOut(String),
 
+    /// A job that fio would run with hardware, a server or a library this
+    /// machine (or diskbench) does not have: see `requirements`.
+    #[error(
+        "{what} needs {need}, which diskbench does not have: it runs jobs on local files \
+         and block devices"
+    )]
+    NeedsMissing { what: String, need: String },
+
     #[error("option '{0}' needs a value: --{0}=VALUE")]
     MissingValue(String),
 

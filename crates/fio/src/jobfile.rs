@@ -61,6 +61,9 @@ pub(crate) fn read(path: &str, wanted: &[String], env: &Env) -> Result<JobFile, 
         load(Path::new(path), path)?
     };
     let shown = if path == "-" { "<stdin>" } else { path };
+    if let Some(missing) = crate::requirements::scan(shown, &text) {
+        return Err(missing);
+    }
     reader.read_text(Path::new(path), shown, &text, false)?;
     Ok(reader.file)
 }

@@ -211,7 +211,7 @@ fn apply_one(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioEr
     let spec = &mut draft.spec;
     match opt.def.key {
         Key::Name => spec.name = text.to_string(),
-        Key::Rw => spec.rw = values::rw(scope, text)?,
+        Key::Rw => crate::offset_opts::rw(spec, scope, text)?,
         Key::RwMixRead => spec.rwmix_read_pct = o.percent()?,
         Key::RwMixWrite => spec.rwmix_read_pct = 100 - o.percent()?,
         Key::Bs => {
@@ -263,9 +263,10 @@ fn apply_one(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioEr
         Key::Runtime => spec.runtime = Some(o.duration()?).filter(|d| !d.is_zero()),
         Key::TimeBased => spec.time_based = o.flag()?,
         Key::RampTime => spec.ramp_time = o.duration()?,
-        Key::SteadyState | Key::SteadyStateDuration | Key::SteadyStateRamp => {
-            steady_option(spec, &o)?
-        }
+        Key::SteadyState
+        | Key::SteadyStateDuration
+        | Key::SteadyStateRamp
+        | Key::SteadyStateInterval => steady_option(spec, &o)?,
         Key::Loops => {
             spec.loops =
                 o.at_least_one("that would run nothing: use loops=1 (the default) or more")?
@@ -276,6 +277,12 @@ fn apply_one(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioEr
         // diskbench always runs its workers as threads.
         Key::Thread => {
             o.flag()?;
+        }
+        // See `Key::TiobenchThreads`: fio takes any value and ignores it.
+        Key::TiobenchThreads => {}
+        Key::OffsetIncrement => crate::offset_opts::increment(spec, &o)?,
+        Key::ZoneMode | Key::ZoneSize | Key::ZoneRange | Key::ZoneSkip => {
+            crate::offset_opts::zone_option(&o)?
         }
         Key::Stonewall | Key::NewGroup | Key::WaitFor => draft.order.set(&o, &opt.at)?,
         Key::FadviseHint => spec.fadvise_hint = values::fadvise_hint(scope, text)?,
@@ -383,6 +390,8 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
             if !output_opts::apply(spec, o)?
                 && !verify_opts::apply(spec, o)?
                 && !engine_opts::apply(spec, o)?
+                && !crate::control_opts::apply(spec, o)?
+                && !crate::data_opts::apply(spec, o)?
                 && !crate::iolog_opts::apply(spec, o)?
             {
                 unreachable!("{other:?} is applied in `apply`")
@@ -527,6 +536,15 @@ fn steady_option(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> 
             (ss.metric, ss.limit, ss.percent) = steady_criterion(o.scope, o.name, o.text)?
         }
         Key::SteadyStateDuration => ss.duration = o.duration()?,
+        Key::SteadyStateInterval => {
+            ss.interval = o.duration()?;
+            if ss.interval.as_millis() < 1000 || ss.interval.subsec_millis() != 0 {
+                return Err(o.invalid(
+                    "diskbench measures whole seconds: give a whole number of seconds, e.g. \
+                     ss_interval=10s",
+                ));
+            }
+        }
         _ => ss.ramp = o.duration()?,
     }
     Ok(())
@@ -539,6 +557,7 @@ fn default_steady() -> SteadyStateSpec {
         percent: true,
         duration: std::time::Duration::ZERO,
         ramp: std::time::Duration::ZERO,
+        interval: std::time::Duration::from_secs(1),
     }
 }
 
@@ -604,6 +623,8 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     bs_opts::check_unaligned(&spec)?;
     verify_opts::finish(&mut spec)?;
     engine_opts::finish(&spec)?;
+    crate::data_opts::finish(&spec)?;
+    crate::offset_opts::finish_zones(&mut spec)?;
     if spec.direct {
         let below = spec.offset_bytes / DIRECT_ALIGN_BYTES * DIRECT_ALIGN_BYTES;
         check_direct_alignment(&job, "offset", spec.offset_bytes, &format_size(below))?;

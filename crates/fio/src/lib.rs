@@ -23,6 +23,8 @@ mod blktrace;
 mod bs_opts;
 mod cmdhelp;
 mod cmdline;
+mod control_opts;
+mod data_opts;
 mod engine_opts;
 mod error;
 mod expand;
@@ -31,9 +33,11 @@ mod groups;
 mod iolog_opts;
 mod jobfile;
 mod jobs;
+mod offset_opts;
 mod options;
 mod output_opts;
 mod pattern;
+mod requirements;
 mod run_opts;
 mod showcmd;
 mod suggest;
@@ -139,6 +143,17 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<FioArgs, Fi
 }
 
 fn parse_with<I: IntoIterator<Item = String>>(args: I, env: &Env) -> Result<FioArgs, FioError> {
+    let args: Vec<String> = args.into_iter().collect();
+    let as_file: String = args
+        .iter()
+        .map(|a| format!("{}\n", a.trim_start_matches('-')))
+        .collect();
+    if let Some(missing) = requirements::scan("command line", &as_file) {
+        return Err(match missing {
+            FioError::At { error, .. } => *error,
+            other => other,
+        });
+    }
     let mut raw = cmdline::split(args, env)?;
     if let Some(info) = raw.info.take() {
         return Ok(FioArgs {

@@ -137,6 +137,35 @@ pub(crate) enum Key {
     SqThreadPoll,
     SqThreadPollCpu,
     HiPri,
+    /// `offset_increment` and the `rw=` offset modifier: see `offset_opts`.
+    OffsetIncrement,
+    /// `steadystate_check_interval` (`ss_interval`).
+    SteadyStateInterval,
+    /// `threads`: an option of fio's tiobench profile, which fio accepts in
+    /// any job and ignores outside that profile (checked with fio 3.33: it
+    /// still starts processes); diskbench has no profiles, so it does nothing.
+    TiobenchThreads,
+    /// `exitall`, `exit_what`, `exitall_on_error`: see `control_opts`.
+    ExitAll,
+    ExitWhat,
+    ExitAllOnError,
+    /// fio's buffer options: see `data_opts`.
+    ZeroBuffers,
+    RefillBuffers,
+    ScrambleBuffers,
+    BufferPattern,
+    BufferCompressPercentage,
+    BufferCompressChunk,
+    DedupePercentage,
+    DedupeMode,
+    DedupeWorkingSetPercentage,
+    /// pvsync2's `uncached` (RWF_DONTCACHE): see `engine_opts`.
+    Uncached,
+    /// `zonemode`, `zonesize`, `zonerange`, `zoneskip`: see `offset_opts`.
+    ZoneMode,
+    ZoneSize,
+    ZoneRange,
+    ZoneSkip,
     /// `write_iolog`, `read_iolog`, `replay_*`: see `iolog_opts`.
     WriteIolog,
     ReadIolog,
@@ -194,7 +223,11 @@ impl Key {
             | Key::Verify
             | Key::VerifyPattern
             | Key::IoMem
-            | Key::WriteIolog
+            | Key::ExitWhat
+            | Key::BufferPattern
+            | Key::DedupeMode
+            | Key::ZoneMode => ValueKind::Text,
+            Key::WriteIolog
             | Key::ReadIolog
             | Key::ReplayRedirect
             | Key::ReplaySkip
@@ -205,7 +238,8 @@ impl Key {
             | Key::RampTime
             | Key::ThinkTime
             | Key::ThinkTimeSpin
-            | Key::ThinkTimeIoTime => ValueKind::Time,
+            | Key::ThinkTimeIoTime
+            | Key::SteadyStateInterval => ValueKind::Time,
             _ => ValueKind::Number,
         }
     }
@@ -256,10 +290,20 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
         arity: Arity::Value,
     },
     opt(Key::Size, "size", Arity::Value),
-    opt(Key::Offset, "offset", Arity::Value),
+    OptDef {
+        key: Key::Offset,
+        name: "offset",
+        aliases: &["fileoffset"],
+        arity: Arity::Value,
+    },
     opt(Key::Filename, "filename", Arity::Value),
     opt(Key::Directory, "directory", Arity::Value),
-    opt(Key::NrFiles, "nrfiles", Arity::Value),
+    OptDef {
+        key: Key::NrFiles,
+        name: "nrfiles",
+        aliases: &["nr_files"],
+        arity: Arity::Value,
+    },
     opt(Key::NumJobs, "numjobs", Arity::Value),
     opt(Key::IoDepth, "iodepth", Arity::Value),
     OptDef {
@@ -284,7 +328,12 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::TimeBased, "time_based", Arity::Flag),
     opt(Key::RampTime, "ramp_time", Arity::Value),
     opt(Key::Loops, "loops", Arity::Value),
-    opt(Key::RandRepeat, "randrepeat", Arity::Value),
+    OptDef {
+        key: Key::RandRepeat,
+        name: "randrepeat",
+        aliases: &["allrandrepeat"],
+        arity: Arity::Value,
+    },
     opt(Key::RandSeed, "randseed", Arity::Value),
     opt(Key::GroupReporting, "group_reporting", Arity::Flag),
     opt(Key::Thread, "thread", Arity::Flag),
@@ -317,10 +366,20 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     },
     opt(Key::Rate, "rate", Arity::Value),
     opt(Key::RateIops, "rate_iops", Arity::Value),
-    opt(Key::RateMin, "rate_min", Arity::Value),
+    OptDef {
+        key: Key::RateMin,
+        name: "rate_min",
+        aliases: &["ratemin"],
+        arity: Arity::Value,
+    },
     opt(Key::RateIopsMin, "rate_iops_min", Arity::Value),
     opt(Key::RateProcess, "rate_process", Arity::Value),
-    opt(Key::RateCycle, "rate_cycle", Arity::Value),
+    OptDef {
+        key: Key::RateCycle,
+        name: "rate_cycle",
+        aliases: &["ratecycle"],
+        arity: Arity::Value,
+    },
     opt(
         Key::RateIgnoreThinktime,
         "rate_ignore_thinktime",
@@ -434,6 +493,43 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::SqThreadPoll, "sqthread_poll", Arity::Flag),
     opt(Key::SqThreadPollCpu, "sqthread_poll_cpu", Arity::Value),
     opt(Key::HiPri, "hipri", Arity::Flag),
+    opt(Key::OffsetIncrement, "offset_increment", Arity::Value),
+    OptDef {
+        key: Key::SteadyStateInterval,
+        name: "steadystate_check_interval",
+        aliases: &["ss_interval"],
+        arity: Arity::Value,
+    },
+    opt(Key::TiobenchThreads, "threads", Arity::Value),
+    opt(Key::ExitAll, "exitall", Arity::Flag),
+    opt(Key::ExitWhat, "exit_what", Arity::Value),
+    opt(Key::ExitAllOnError, "exitall_on_error", Arity::Flag),
+    opt(Key::ZeroBuffers, "zero_buffers", Arity::Flag),
+    opt(Key::RefillBuffers, "refill_buffers", Arity::Flag),
+    opt(Key::ScrambleBuffers, "scramble_buffers", Arity::Value),
+    opt(Key::BufferPattern, "buffer_pattern", Arity::Value),
+    opt(
+        Key::BufferCompressPercentage,
+        "buffer_compress_percentage",
+        Arity::Value,
+    ),
+    opt(
+        Key::BufferCompressChunk,
+        "buffer_compress_chunk",
+        Arity::Value,
+    ),
+    opt(Key::DedupePercentage, "dedupe_percentage", Arity::Value),
+    opt(Key::DedupeMode, "dedupe_mode", Arity::Value),
+    opt(
+        Key::DedupeWorkingSetPercentage,
+        "dedupe_working_set_percentage",
+        Arity::Value,
+    ),
+    opt(Key::Uncached, "uncached", Arity::Value),
+    opt(Key::ZoneMode, "zonemode", Arity::Value),
+    opt(Key::ZoneSize, "zonesize", Arity::Value),
+    opt(Key::ZoneRange, "zonerange", Arity::Value),
+    opt(Key::ZoneSkip, "zoneskip", Arity::Value),
     opt(Key::WriteIolog, "write_iolog", Arity::Value),
     opt(Key::ReadIolog, "read_iolog", Arity::Value),
     opt(Key::ReplayNoStall, "replay_no_stall", Arity::Value),
@@ -489,19 +585,24 @@ pub(crate) static FIO_CLI_NOT_CARRIED_OUT: &[&str] = &[
 /// not carry out yet.
 #[rustfmt::skip]
 pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
-    "allow_mounted_write", "allrandrepeat", "arguments", "atomic",
+    // Newer fio's (3.36+) and its engines' options, named in its examples.
+    "apptag", "apptag_mask", "brick", "dataplacement", "fdp", "fdp_pli", "fdp_pli_select",
+    "libblkio_driver", "libblkio_path", "log_issue_time", "log_prio", "log_window_value",
+    "md_per_io_size", "pi_act", "pi_chk", "plids", "random_sequence_stride", "spr_num_regions",
+    "spr_op", "sprandom", "verify_header_seed", "verify_write_sequence", "volume",
+    "allow_mounted_write", "arguments", "atomic",
     "bindname", "block", "block_error_percentiles",
-    "buffer_compress_chunk", "buffer_compress_percentage", "buffer_pattern", "busy_poll",
+    "busy_poll",
     "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete", "cgroup_weight", "chunk_size",
     "clientname", "clocksource", "clustername", "cmd_type", "cmdprio",
     "cmdprio_bssplit", "cmdprio_class", "cmdprio_percentage", "conf", "cont", "continue_on_error",
     "cpuchunks", "cpuload", "cpumask", "cpumode", "cpus_allowed_policy",
     "create_fsync", "create_serialize", "cuda_io",
-    "dedupe_global", "dedupe_mode", "dedupe_percentage", "dedupe_working_set_percentage",
+    "dedupe_global", 
     "device-names", "dir", "direct_write_to_pmem", "disable_bw",
     "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat", "disk_util",
     "donorname", "error_dump", "exec_postrun", "exec_prerun", "exit_on_io_done",
-    "exit_what", "exitall", "exitall_on_error", "experimental_verify", 
+    "experimental_verify", 
     "file_append", "filename_format", "fill_device", "fill_fs",
     "flow", "flow_id", "flow_sleep", "force_async", "gid",
     "gpu_dev_ids", "grace_time", "gtod_cpu", "hdfsdirectory",
@@ -521,18 +622,16 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "mss", "namenode", "nfs_url",
     "nice", "nodelay", "nonvectored", "nowait", "numa_cpu_nodes",
     "numa_mem_policy", "numruns", "object_class", "offset_align",
-    "offset_increment", "opendir", "overwrite",
+    "opendir", "overwrite",
     "pingpong", "pool", "port", "pre_read", "prep", "prio", "prioclass",
     "profile", "program", "proto", "protocol",
    
     "rbdname", "read-req-num-512-blocks", "read_beyond_wp",
-    "read_iolog_chunked", "readfua", "refill_buffers",
-   
-    "rw_sequencer", "scramble_buffers", "serialize_overlap", "serverip", "sg_write_mode",
+    "read_iolog_chunked", "readfua",
+    "rw_sequencer", "serialize_overlap", "serverip", "sg_write_mode",
     "significant_figures", "skip_bad", "softrandommap", "stat_type", "stats",
     "std_redirect",
     "stream_id", "sync", "test-duration",
-    "threads",
     "threads-per-queue", "touch_objects", "trim_backlog", "trim_backlog_batch", "trim_percentage",
     "trim_verify_zero", "ttl", "uid", "unified_rw_reporting", "unique_filename",
     "uri", "userspace_reap", "verb", "verify_async",
@@ -540,8 +639,8 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "verify_state_save", "window_size", "write_barrier",
     "write_hint",
     "writefua", "xnvme_admin", "xnvme_async", "xnvme_dev_nsid", "xnvme_iovec",
-    "xnvme_sync", "zero_buffers", "zone_reset_frequency", "zone_reset_threshold",
-    "zonecapacity", "zonemode", "zonerange", "zonesize", "zoneskip",
+    "xnvme_sync", "zone_reset_frequency", "zone_reset_threshold",
+    "zonecapacity", 
 ];
 
 /// What a name given on the command line refers to.

@@ -300,11 +300,22 @@ fn zones(scope: &Scope, whole: &str, text: &str, absolute: bool) -> Result<Vec<Z
             false,
             "an access share",
         )?;
+        // fio shares what the other zones leave among those with no size
+        // (`zoned:50/5:30/15:20/` gives the last one 80%).
         let size = match absolute {
+            false if size.trim().is_empty() => f64::NAN,
             true => values::size(scope, OPT, size)? as f64,
             false => float_in(scope, OPT, whole, size, (0.0, 100.0), false, "a zone size")?,
         };
         list.push(Zone { access_pct, size });
+    }
+    let missing = list.iter().filter(|z| z.size.is_nan()).count();
+    if missing > 0 {
+        let given: f64 = list.iter().map(|z| z.size).filter(|s| !s.is_nan()).sum();
+        let share = (100.0 - given).max(0.0) / missing as f64;
+        for zone in list.iter_mut().filter(|z| z.size.is_nan()) {
+            zone.size = share;
+        }
     }
     if list.is_empty() || list.len() > MAX_ZONES {
         return Err(bad(format!(

@@ -44,6 +44,9 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     crate::fileopts::show(job, &mut opts);
     crate::verify_opts::show(job, &mut opts);
     crate::engine_opts::show(job, &mut opts);
+    crate::offset_opts::show(job, &mut opts);
+    crate::control_opts::show(job, &mut opts);
+    crate::data_opts::show(job, &mut opts);
     crate::iolog_opts::show(job, &mut opts);
     unit_opts(job, &mut opts);
     let words: Vec<String> = opts
@@ -58,7 +61,7 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
 
 /// What the job does and where: rw, block sizes, size, offset, its files.
 fn shape_opts(job: &JobSpec, opts: &mut Opts) {
-    opts.push(("rw", Some(job.rw.fio_name().to_string())));
+    opts.push(("rw", Some(crate::offset_opts::rw_text(job))));
     if matches!(job.rw, RwMode::ReadWrite | RwMode::RandRw) {
         opts.push(("rwmixread", Some(job.rwmix_read_pct.to_string())));
     }

@@ -25,7 +25,15 @@ const RW_NAMES: [&str; 7] = [
 ];
 const RW_LIST: &str = "read, write, randread, randwrite, rw (readwrite) or randrw";
 const TRIM_MODES: [&str; 4] = ["trim", "randtrim", "trimwrite", "randtrimwrite"];
-const ENGINE_NAMES: [&str; 5] = ["sync", "psync", "io_uring", "libaio", "null"];
+const ENGINE_NAMES: [&str; 7] = [
+    "sync",
+    "psync",
+    "io_uring",
+    "libaio",
+    "null",
+    "falloc",
+    "ftruncate",
+];
 
 pub(crate) fn rw(scope: &Scope, text: &str) -> Result<RwMode, FioError> {
     if let Some(mode) = RwMode::parse(text) {
@@ -59,6 +67,9 @@ pub(crate) fn rw(scope: &Scope, text: &str) -> Result<RwMode, FioError> {
 pub(crate) fn engine(scope: &Scope, text: &str) -> Result<EngineKind, FioError> {
     if let Some(engine) = EngineKind::parse(text) {
         return Ok(engine);
+    }
+    if let Some(need) = crate::requirements::engine_needs(text) {
+        return Err(crate::requirements::engine_error(text, need));
     }
     let mut problem = format!(
         "diskbench does not run this engine (yet): use one of {}",

@@ -56,6 +56,7 @@ fn io_uring_options_parse_as_given() {
             sqthread_poll: Some(true),
             sqthread_poll_cpu: Some(1),
             hipri: Some(true),
+            uncached: None,
         }
     );
     // Not given: diskbench registers buffers and files, no polling.

@@ -68,7 +68,7 @@ fn unknown_option_suggests_the_closest() {
 fn known_fio_options_not_carried_out() {
     for option in [
         "verify_async=2",
-        "zonemode=zbd",
+        "zonecapacity=1m",
         "nice=5",
         "write_barrier=1",
         "idle-prof=system",
@@ -229,8 +229,8 @@ fn rw_modes() {
         &["not an I/O pattern", "did you mean 'randread'?"],
     );
     message(
-        "--name=a --size=1m --rw=randread:8",
-        &["offset modifier", "not supported yet", "rw=randread"],
+        "--name=a --size=1m --rw=randread:8k",
+        &["rw=randread:8k", "a count of I/Os"],
     );
 }
 

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use crate::placement::{
-    Distribution, FileService, FileServiceSpec, RandomGenerator, RandomSpec, Zone,
+    Distribution, FileService, FileServiceSpec, OffsetSteps, RandomGenerator, RandomSpec, RwStep,
+    StridedZones, Zone,
 };
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,6 +75,14 @@ pub enum EngineKind {
     Libaio,
     /// No I/O at all: measures the tool itself.
     Null,
+    /// fallocate(2) over each I/O's range (fio's `falloc`).
+    Falloc,
+    /// ftruncate(2) to each write's offset (fio's `ftruncate`).
+    Ftruncate,
+    /// preadv/pwritev, one I/O at a time.
+    Pvsync,
+    /// preadv2/pwritev2 with `hipri` and `uncached` flags.
+    Pvsync2,
 }
 
 impl EngineKind {
@@ -83,6 +92,10 @@ impl EngineKind {
             "io_uring" => EngineKind::IoUring,
             "libaio" => EngineKind::Libaio,
             "null" => EngineKind::Null,
+            "falloc" => EngineKind::Falloc,
+            "ftruncate" => EngineKind::Ftruncate,
+            "pvsync" => EngineKind::Pvsync,
+            "pvsync2" => EngineKind::Pvsync2,
             _ => return None,
         })
     }
@@ -92,9 +105,14 @@ impl EngineKind {
             EngineKind::IoUring => "io_uring",
             EngineKind::Libaio => "libaio",
             EngineKind::Null => "null",
+            EngineKind::Falloc => "falloc",
+            EngineKind::Ftruncate => "ftruncate",
+            EngineKind::Pvsync => "pvsync",
+            EngineKind::Pvsync2 => "pvsync2",
         }
     }
-    pub const NAMES: &'static str = "sync, psync, io_uring, libaio, null";
+    pub const NAMES: &'static str =
+        "sync, psync, io_uring, libaio, null, falloc, ftruncate, pvsync, pvsync2";
 }
 
 /// Where a job's I/O goes.
@@ -424,6 +442,14 @@ pub struct SteadyStateSpec {
     pub percent: bool,
     pub duration: Duration,
     pub ramp: Duration,
+    /// `steadystate_check_interval` (`ss_interval`): the window is judged
+    /// in measurements of this length (fio's default, one second).
+    #[serde(default = "one_second")]
+    pub interval: Duration,
+}
+
+fn one_second() -> Duration {
+    Duration::from_secs(1)
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -555,6 +581,15 @@ pub struct JobSpec {
     /// fio's io_uring options (`fixedbufs`, `sqthread_poll`, `hipri`, ...).
     #[serde(default)]
     pub uring: crate::memory::UringOptions,
+    /// fio's `offset_increment` and `rw=` offset modifier.
+    #[serde(default)]
+    pub offset_steps: OffsetSteps,
+    /// fio's `exitall`, `exit_what`, `exitall_on_error`.
+    #[serde(default)]
+    pub exit_rules: crate::control::ExitRules,
+    /// What the writes carry: fio's buffer options (see `model::data`).
+    #[serde(default)]
+    pub buffer_data: crate::data::BufferData,
     /// The options as the user gave them, in order: echoed as fio's `job options`.
     pub options: Vec<(String, String)>,
     /// `write_iolog`, `read_iolog` and the replay options.
@@ -625,6 +660,9 @@ impl JobSpec {
             file_options: Default::default(),
             iomem: Default::default(),
             uring: Default::default(),
+            offset_steps: Default::default(),
+            exit_rules: Default::default(),
+            buffer_data: Default::default(),
             options: Vec::new(),
             iolog: Default::default(),
         }

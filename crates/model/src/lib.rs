@@ -6,6 +6,8 @@
 //! and the history only read them. Keeping the model pure makes every stage
 //! testable on its own.
 
+pub mod control;
+pub mod data;
 pub mod depth;
 pub mod disk;
 pub mod failure;

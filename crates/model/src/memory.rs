@@ -77,8 +77,12 @@ pub struct UringOptions {
     pub sqthread_poll: Option<bool>,
     /// `sqthread_poll_cpu`: the CPU that thread runs on.
     pub sqthread_poll_cpu: Option<u32>,
-    /// `hipri`: polled completions (IORING_SETUP_IOPOLL).
+    /// `hipri`: polled completions (IORING_SETUP_IOPOLL; RWF_HIPRI with pvsync2).
     pub hipri: Option<bool>,
+    /// `uncached` (pvsync2): RWF_DONTCACHE, buffered I/O that leaves the
+    /// page cache once done.
+    #[serde(default)]
+    pub uncached: Option<bool>,
 }
 
 impl UringOptions {

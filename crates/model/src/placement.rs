@@ -158,3 +158,37 @@ impl Default for FileServiceSpec {
         }
     }
 }
+
+/// fio's offset modifier after `rw=` (`rw=read:-8k`, `rw=randread:8`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RwStep {
+    /// A sequential pattern skips this many bytes after each I/O
+    /// (negative: it goes backwards), as fio's `rw=write:4k`.
+    Skip(i64),
+    /// A random pattern draws a new offset every this many I/Os, the ones
+    /// between following on sequentially, as fio's `rw=randread:8`.
+    RandomEvery(u64),
+}
+
+/// fio's `zonemode=strided`: the I/O stays in one zone of `range` bytes
+/// until `size` bytes were transferred there (going round the zone when
+/// `size` is larger), then moves `range + skip` bytes on, back to the start
+/// past the end of the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StridedZones {
+    pub range: u64,
+    pub size: u64,
+    pub skip: u64,
+}
+
+/// Where a job's I/Os start and how they move beyond the plain patterns:
+/// fio's `offset_increment`, the `rw=` offset modifier and strided zones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OffsetSteps {
+    /// Clone `n` (of `numjobs`) starts at `offset + n * increment`.
+    pub increment: u64,
+    pub rw_step: Option<RwStep>,
+    #[serde(default)]
+    pub strided: Option<StridedZones>,
+}

@@ -461,6 +461,40 @@ fn bucket_value(labels: &[&str], values: &[f64]) -> Value {
     Value::Object(m)
 }
 
+/// What the job's writes carried (fio's buffer options): compressing and
+/// deduplicating devices give different figures on zeros, compressible and
+/// random data.
+fn written_data(spec: &model::JobSpec) -> Value {
+    if spec.verify.is_some() {
+        return json!({"kind": "verify_blocks", "unique": true});
+    }
+    let d = &spec.buffer_data;
+    let mut m = Map::new();
+    m.insert("kind".into(), json!(d.kind()));
+    m.insert("unique".into(), json!(d.unique()));
+    m.insert("refill".into(), json!(d.refills()));
+    // Scrambling applies to the random buffers kept from write to write.
+    let scrambled = d.scramble && d.kind() == "random" && !d.refills();
+    m.insert("scramble".into(), json!(scrambled));
+    if let Some(p) = &d.pattern {
+        let hex: String = p.iter().map(|b| format!("{b:02x}")).collect();
+        m.insert("pattern_hex".into(), json!(hex));
+    }
+    if let Some(pct) = d.compress_pct {
+        m.insert("compress_percentage".into(), json!(pct));
+        m.insert("compress_chunk".into(), json!(d.compress_chunk));
+    }
+    if d.dedupe_pct > 0 {
+        m.insert("dedupe_percentage".into(), json!(d.dedupe_pct));
+        m.insert("dedupe_mode".into(), json!(d.dedupe_mode.fio_name()));
+        m.insert(
+            "dedupe_working_set_percentage".into(),
+            json!(d.dedupe_working_set_pct),
+        );
+    }
+    Value::Object(m)
+}
+
 /// diskbench's own per-job facts, after fio's keys.
 fn job_extras(job: &JobResult) -> Value {
     let series: Vec<Value> = job
@@ -484,6 +518,9 @@ fn job_extras(job: &JobResult) -> Value {
     m.insert("runtime_ns".into(), json!(job.runtime_ns));
     if let Some(mean) = job.depth.mean() {
         m.insert("mean_depth".into(), float(mean));
+    }
+    if job.imported.is_none() && job.spec.writes_data() {
+        m.insert("data".into(), written_data(&job.spec));
     }
     // `diskbench run`'s stop once stable: the slices it judged.
     if let Some(st) = &job.stability {

@@ -217,11 +217,14 @@ fn found_named(
     found: &mut Found,
 ) -> Result<(), RunError> {
     let writes = spec.writes_data();
-    if spec.verify.is_some() && writes && spec.numjobs > 1 {
+    // `offset_increment` of at least `size` gives each clone its own stripe.
+    let step = spec.offset_steps.increment;
+    let striped = step > 0 && spec.size_bytes.is_some_and(|size| step >= size);
+    if spec.verify.is_some() && writes && spec.numjobs > 1 && !striped {
         return Err(RunError::Usage(format!(
             "job '{}': verify with numjobs={} on one file: the clones would overwrite each \
-             other's blocks and every check would fail; use numjobs=1, or directory= \
-             (a file per clone)",
+             other's blocks and every check would fail; use numjobs=1, directory= \
+             (a file per clone) or an offset_increment of at least size= (a stripe per clone)",
             spec.name, spec.numjobs
         )));
     }

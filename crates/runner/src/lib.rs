@@ -11,6 +11,7 @@ mod clock;
 mod diskstats;
 mod distribution;
 mod error;
+mod exits;
 mod files;
 mod fileset;
 pub mod guard;
@@ -186,8 +187,14 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
         let clock = Clock::new();
         logs::new_run();
         let mut disks = DiskWatch::new(groups);
+        // `exit_what=all`, `exitall_on_error`: no later group starts.
+        let rest_of_run = Arc::new(AtomicBool::new(false));
         for (gid, group) in groups.iter().enumerate() {
-            match run_group(gid as u32, group, opts, &clock, &mut disks, ws, &mut result) {
+            if rest_of_run.load(Ordering::Relaxed) {
+                break;
+            }
+            let place = (&clock, &rest_of_run);
+            match run_group(gid as u32, group, opts, place, &mut disks, ws, &mut result) {
                 Ok(errors) => failed_jobs.extend(errors),
                 Err(e) => {
                     failure = Some(e);
@@ -371,7 +378,7 @@ fn run_group(
     gid: u32,
     group: &[JobSpec],
     opts: &RunOptions,
-    clock: &Clock,
+    (clock, rest_of_run): (&Clock, &Arc<AtomicBool>),
     disks: &mut DiskWatch,
     ws: &mut Workspace,
     result: &mut RunResult,
@@ -386,7 +393,23 @@ fn run_group(
             })
             .collect(),
     };
-    let clones = plan_group(gid, group, opts, ws, &watch, result)?;
+    let mut clones = plan_group(gid, group, opts, ws, &watch, result)?;
+    let exit = Arc::new(exits::GroupExit {
+        stops: group
+            .iter()
+            .enumerate()
+            .map(|(j, _)| {
+                let first = clones.iter().find(|c| c.job == j);
+                first
+                    .and_then(|c| c.plan.job_stop.clone())
+                    .unwrap_or_default()
+            })
+            .collect(),
+        rest_of_run: Arc::clone(rest_of_run),
+    });
+    for c in &mut clones {
+        c.plan.group_exit = Some(Arc::clone(&exit));
+    }
     let shared = Shared {
         clock: clock.clone(),
         stop: Arc::clone(&opts.stop),
@@ -487,7 +510,8 @@ fn plan_group(
             None => Arc::new(AtomicBool::new(false)),
         };
         for c in 0..spec.numjobs.max(1) {
-            let mut plan = plan_clone(&spec, c, ws, opts, &mut result.warnings)?;
+            let mine = clone_spec(&spec, c);
+            let mut plan = plan_clone(&mine, c, ws, opts, &mut result.warnings)?;
             plan.place = (gid, j as u32);
             plan.job_stop = Some(Arc::clone(&job_stop));
             plan.thread_number = threads_before + clones.len() as u32 + 1;
@@ -495,6 +519,19 @@ fn plan_group(
         }
     }
     Ok(clones)
+}
+
+/// Clone `clone`'s own copy of the job where fio's `offset_increment`
+/// moves it: `offset + clone * increment`.
+fn clone_spec(spec: &Arc<JobSpec>, clone: u32) -> Arc<JobSpec> {
+    match spec.offset_steps.increment {
+        0 => Arc::clone(spec),
+        step => {
+            let mut moved = JobSpec::clone(spec);
+            moved.offset_bytes += u64::from(clone) * step;
+            Arc::new(moved)
+        }
+    }
 }
 
 /// The group's jobs into the result (one entry per job with
@@ -678,6 +715,7 @@ fn plan_clone(
         io_budget,
         thread_number: 0,
         job_stop: None,
+        group_exit: None,
         file_set: files.set,
         stable_stop: opts.stable_stop.filter(|_| spec.time_based),
     })

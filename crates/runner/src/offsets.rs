@@ -12,12 +12,14 @@
 //! `random_distribution`, `norandommap`, `percentage_random`,
 //! `file_service_type`) take [`General`], chosen once per job.
 
+mod steps;
 mod window;
 
 use crate::blocksizes::SizePicker;
 use crate::distribution::Sampler;
-use model::job::{BlockSizes, Distribution, FileService, FileServiceSpec};
+use model::job::{BlockSizes, Distribution, FileService, FileServiceSpec, RwStep};
 use model::{Direction, JobSpec, RwMode};
+use steps::{skipped, ZoneCursor};
 
 /// A small fast PRNG (xorshift64*), for directions and keys.
 #[derive(Clone, Debug)]
@@ -278,6 +280,8 @@ fn needs_general(spec: &JobSpec, files: usize) -> bool {
             || (random && r.norandommap)
             || (random && *r.percentage_random.get(dir) < 100)
     }) || (files > 1 && spec.file_service != FileServiceSpec::default())
+        || spec.offset_steps.rw_step.is_some()
+        || spec.offset_steps.strided.is_some()
 }
 
 /// One file of the general path, in bytes from its base.
@@ -291,6 +295,8 @@ struct GenFile {
     samplers: [Sampler; 2],
     /// Bytes of this pass, for `file_service_type=sequential`.
     done_bytes: u64,
+    /// `zonemode=strided`: the zone being worked on.
+    zone: Option<ZoneCursor>,
 }
 
 /// Several block sizes, `blockalign`, `random_distribution`,
@@ -318,6 +324,11 @@ struct General {
     window: Option<window::OpenSet>,
     /// `file_service_type=zipf|pareto|normal`: draws a file for every I/O.
     skewed: Option<Sampler>,
+    /// The offset modifier of `rw=` (see [`RwStep`]).
+    rw_step: Option<RwStep>,
+    /// Per direction, I/Os left in the current sequential run of
+    /// `RwStep::RandomEvery`.
+    run_left: [u64; 2],
 }
 
 impl General {
@@ -349,6 +360,12 @@ impl General {
                     seq: [0, 0],
                     samplers: dirs.map(sampler),
                     done_bytes: 0,
+                    zone: spec.offset_steps.strided.map(|zones| ZoneCursor {
+                        zones,
+                        start: 0,
+                        done: 0,
+                        pos: 0,
+                    }),
                 }
             })
             .collect();
@@ -370,6 +387,8 @@ impl General {
                 let limit = spec.file_options.openfiles.map_or(n, |k| k as usize);
                 window::OpenSet::new(n, limit)
             }),
+            rw_step: spec.offset_steps.rw_step,
+            run_left: [0, 0],
             // A random choice is made before the first I/O.
             served: match service.kind {
                 FileService::Random => service.switch_every,
@@ -430,8 +449,30 @@ impl General {
         let f = &mut self.files[file];
         let len = sizes.pick(rng);
         let pct = self.random_pct[d];
-        let random = mode.is_random() && (pct >= 100 || rng.below(100) < pct);
+        let mut random = mode.is_random() && (pct >= 100 || rng.below(100) < pct);
+        if let Some(RwStep::RandomEvery(every)) = self.rw_step.filter(|_| random) {
+            // A run of `every` I/Os: one drawn, the rest following it.
+            random = self.run_left[d] == 0;
+            self.run_left[d] = match random {
+                true => every - 1,
+                false => self.run_left[d] - 1,
+            };
+        }
         let align = self.align[d];
+        if let Some(mut z) = f.zone {
+            let (offset, fits) = z.place(random, align, sizes.min(), f.bytes, rng);
+            let fits = fits.min(room);
+            let len = if len > fits { sizes.fit(fits) } else { len };
+            z.done(offset - z.start, len, f.bytes);
+            f.zone = Some(z);
+            f.done_bytes += len;
+            return Target {
+                file: file as u32,
+                dir,
+                offset: f.base + offset,
+                len,
+            };
+        }
         let (offset, len) = if random {
             let (pos, run) = f.samplers[d].next_run(rng, len.div_ceil(align));
             (pos * align, len.min(run * align))
@@ -443,7 +484,10 @@ impl General {
         };
         let fits = (f.bytes - offset).min(room);
         let len = if len > fits { sizes.fit(fits) } else { len };
-        f.seq[d] = offset + len;
+        f.seq[d] = match self.rw_step {
+            Some(RwStep::Skip(skip)) => skipped(offset + len, skip, len, f.bytes),
+            _ => offset + len,
+        };
         f.done_bytes += len;
         if let Some(w) = self.window.as_mut().filter(|_| f.done_bytes >= f.bytes) {
             f.done_bytes = 0;

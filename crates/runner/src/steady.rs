@@ -61,12 +61,26 @@ impl SteadyWatch {
             .iter()
             .take_while(|s| s.0 >= self.clones)
             .count();
-        let window = (self.spec.duration.as_secs() as usize).max(1);
-        if complete < ramp + window {
+        // `ss_interval`: the window is a whole number of measurements of
+        // `step` seconds, judged as each measurement completes; each
+        // measurement is its seconds' mean, so the units stay per second.
+        let step = (self.spec.interval.as_secs() as usize).max(1);
+        let window = (self.spec.duration.as_secs() as usize / step).max(1) * step;
+        if complete < ramp + window || !(complete - ramp).is_multiple_of(step) {
             return;
         }
-        let w = &self.seconds[complete - window..complete];
-        let verdict = judge(&self.spec, w);
+        let measurements: Vec<(u32, u64, u64)> = self.seconds[complete - window..complete]
+            .chunks(step)
+            .map(|c| {
+                let sum = |f: fn(&(u32, u64, u64)) -> u64| c.iter().map(f).sum::<u64>();
+                (
+                    self.clones,
+                    sum(|s| s.1) / step as u64,
+                    sum(|s| s.2) / step as u64,
+                )
+            })
+            .collect();
+        let verdict = judge(&self.spec, &measurements);
         if verdict.attained {
             self.stop.store(true, Ordering::Relaxed);
         }
@@ -163,6 +177,7 @@ mod tests {
             percent,
             duration: Duration::from_secs(5),
             ramp: Duration::from_secs(1),
+            interval: Duration::from_secs(1),
         }
     }
 
@@ -223,5 +238,24 @@ mod tests {
         assert_eq!(r.iops.len(), 5);
         assert!(r.attained, "{r:?}");
         assert_eq!(r.ss, "bw:122880.000000");
+    }
+
+    #[test]
+    fn ss_interval_judges_means_of_whole_measurements() {
+        // Seconds alternate 900/1100: each second deviates 10% from the
+        // mean, each two-second measurement not at all.
+        let alternating = [900, 1100, 900, 1100, 900, 1100, 900];
+        let mut w = SteadyWatch::new(spec(SteadyMetric::Iops, 5.0, true), 1);
+        feed(&mut w, &alternating);
+        assert!(!w.result().attained, "{:?}", w.result());
+
+        let mut two = spec(SteadyMetric::Iops, 5.0, true);
+        two.duration = Duration::from_secs(4);
+        two.interval = Duration::from_secs(2);
+        let mut w = SteadyWatch::new(two, 1);
+        feed(&mut w, &alternating);
+        let r = w.result();
+        assert!(r.attained, "{r:?}");
+        assert_eq!(r.iops, [1000, 1000], "two measurements of two seconds each");
     }
 }

@@ -13,6 +13,7 @@
 //! thinktime, several block sizes, skewed distributions, `number_ios`) goes
 //! through [`paced`], chosen once per job by the precomputed `plain` flag.
 
+mod data;
 mod fileops;
 mod iolog;
 mod paced;
@@ -57,6 +58,8 @@ pub struct WorkerPlan {
     /// its `steadystate`, and by a clone that failed (as in fio, a job's
     /// error ends that job; the others of its group go on).
     pub job_stop: Option<Arc<AtomicBool>>,
+    /// The group's stop flags, for `exitall` and `exitall_on_error`.
+    pub(crate) group_exit: Option<Arc<crate::exits::GroupExit>>,
     /// The clone's files, for the file options (see `fileops`).
     pub file_set: Option<crate::fileset::FileSet>,
     /// May stop before its runtime once its figure is stable (see `stable`).
@@ -153,6 +156,8 @@ struct Worker<'a> {
     writes_since_sync: u32,
     sync_due: bool,
     write_seq: u64,
+    /// fio's buffer options, when the job has any (see `data`).
+    data: Option<data::DataFiller>,
     cpu_start: CpuUsage,
     reported_ios: u64,
     /// Seconds of the series already reported as progress.
@@ -198,6 +203,9 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         Err(e) => Some(e),
     };
     error = error.or_else(|| w.failure.take());
+    if let Some(exit) = &w.plan.group_exit {
+        exit.job_ended(&spec.exit_rules, error.is_some());
+    }
     if error.is_some() {
         if let Some(stop) = &w.plan.job_stop {
             stop.store(true, Ordering::Relaxed);
@@ -343,6 +351,12 @@ impl<'a> Worker<'a> {
             writes_since_sync: 0,
             sync_due: false,
             write_seq: 0,
+            data: data::DataFiller::new(
+                &spec.buffer_data,
+                plan.regions.iter().map(|r| r.blocks).sum(),
+                // Each clone of the run its own buffers: none repeats another's.
+                spec.randseed ^ u64::from(plan.thread_number) << 40,
+            ),
             cpu_start: sys::thread_usage(),
             reported_ios: 0,
             series_seen: 0,

@@ -131,9 +131,15 @@ impl Worker<'_> {
         len: u64,
     ) -> Result<(), EngineError> {
         self.write_seq += 1;
-        match self.verify.is_some() {
-            true => self.fill_verified(slot, file, offset, len, self.write_seq)?,
-            false => stamp(
+        match (self.verify.is_some(), self.data.as_mut()) {
+            (true, _) => self.fill_verified(slot, file, offset, len, self.write_seq)?,
+            (false, Some(data)) => {
+                let buf = self.plan.engine.buffer(slot)?;
+                if data.fill(buf, len as usize) == super::data::Then::Scramble {
+                    stamp(buf, len as usize, offset, self.write_seq);
+                }
+            }
+            (false, None) => stamp(
                 self.plan.engine.buffer(slot)?,
                 len as usize,
                 offset,

@@ -1,0 +1,202 @@
+//! fio's own example job files, as fio ships them (`fixtures/fio-examples/`,
+//! GPL-2.0 like fio: see the README there), the ones whose engines diskbench
+//! runs or means to run (local files and block devices). Each must parse, or
+//! be refused with the reason this table gives (an option not carried out
+//! yet, or the hardware it needs); the ones that parse run shortened
+//! (`--size=1m --runtime=1 --startdelay=0`) with exit 0, on a temporary
+//! directory, or a temporary file where the example names an absolute path
+//! (a device).
+//!
+//! When diskbench learns an option, its examples move from `Refused` to
+//! `Runs` here: the counts at the end of the parse test say how far it got.
+
+mod common;
+use common::*;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Outcome {
+    /// Parses and runs shortened with exit 0.
+    Runs,
+    /// Parses; not run, for the reason given (hardware the machine lacks).
+    ParsesOnly(&'static str),
+    /// Refused at parse time (exit 2) with a message containing this.
+    Refused(&'static str),
+}
+use Outcome::*;
+
+const EXAMPLES: &[(&str, Outcome)] = &[
+    ("1mbs_clients.fio", Runs),
+    ("aio-read.fio", Runs),
+    ("atomic-verify.fio", Refused("option 'atomic'")),
+    ("backwards-read.fio", Runs),
+    ("basic-verify.fio", Runs),
+    ("butterfly.fio", Refused("option 'flow'")),
+    ("cmdprio-bssplit.fio", Refused("option 'log_prio'")),
+    ("cmdprio-percentage.fio", Refused("option 'log_prio'")),
+    ("cpuio.fio", Refused("option 'cpuload'")),
+    (
+        "cross-stripe-verify.fio",
+        ParsesOnly("30 stripes 124 GiB apart: a device of 3.6 TiB"),
+    ),
+    ("dedupe-global.fio", Refused("option 'dedupe_global'")),
+    ("dircreate-ioengine.fio", Refused("ioengine=dircreate")),
+    ("dirdelete-ioengine.fio", Refused("ioengine=dirdelete")),
+    ("dirstat-ioengine.fio", Refused("ioengine=dirstat")),
+    ("disk-zone-profile.fio", Runs),
+    ("enospc-pressure.fio", Refused("option 'continue_on_error'")),
+    (
+        "example_latency_steadystate.fio",
+        Refused("steadystate=lat:5%"),
+    ),
+    (
+        "exitwhat.fio",
+        Refused("new_group=1 (a new reporting group for jobs that run at the same time"),
+    ),
+    (
+        "falloc.fio",
+        Refused("rw=randtrim (trims) is not supported yet"),
+    ),
+    ("filecreate-ioengine.fio", Refused("ioengine=filecreate")),
+    ("filedelete-ioengine.fio", Refused("ioengine=filedelete")),
+    ("filestat-ioengine.fio", Refused("ioengine=filestat")),
+    ("fio-rand-RW.fio", Runs),
+    ("fio-rand-read.fio", Runs),
+    ("fio-rand-write.fio", Runs),
+    ("fio-seq-RW.fio", Runs),
+    ("fio-seq-read.fio", Runs),
+    ("fio-seq-write.fio", Runs),
+    (
+        "fixed-rate-submission.fio",
+        Refused("option 'io_submit_mode'"),
+    ),
+    ("flow.fio", Refused("option 'flow_sleep'")),
+    ("fsx.fio", Runs),
+    ("ftruncate.fio", Runs),
+    ("iometer-file-access-server.fio", Runs),
+    ("jesd219.fio", Runs),
+    ("latency-profile.fio", Refused("option 'latency_target'")),
+    ("null.fio", Runs),
+    ("numa.fio", Refused("option 'numa_cpu_nodes'")),
+    (
+        "poisson-rate-submission.fio",
+        Refused("option 'io_submit_mode'"),
+    ),
+    ("rand-zones.fio", Runs),
+    (
+        "sequence-distribution.fio",
+        Refused("option 'random_sequence_stride'"),
+    ),
+    (
+        "sprandom.fio",
+        Refused("environment variable 'FIO_BS' is not set"),
+    ),
+    ("ssd-steadystate.fio", Runs),
+    ("ssd-test.fio", Runs),
+    ("steadystate.fio", Runs),
+    ("surface-scan.fio", Refused("option 'fill_device'")),
+    ("tiobench-example.fio", Runs),
+    ("waitfor.fio", Runs),
+    (
+        "zbd-rand-write-trim-gc.fio",
+        Refused("zonemode=zbd needs a zoned block device"),
+    ),
+    (
+        "zbd-rand-write-zone-reset-gc.fio",
+        Refused("zonemode=zbd needs a zoned block device"),
+    ),
+    (
+        "zbd-rand-write.fio",
+        Refused("zonemode=zbd needs a zoned block device"),
+    ),
+    (
+        "zbd-seq-read.fio",
+        Refused("zonemode=zbd needs a zoned block device"),
+    ),
+    ("zipf.fio", Runs),
+];
+
+fn examples_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/fio-examples")
+}
+
+fn path_of(name: &str) -> String {
+    examples_dir().join(name).display().to_string()
+}
+
+#[test]
+fn the_table_lists_every_example_in_the_fixtures() {
+    let mut on_disk: Vec<String> = std::fs::read_dir(examples_dir())
+        .expect("fixtures/fio-examples")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".fio"))
+        .collect();
+    on_disk.sort();
+    let listed: Vec<&str> = EXAMPLES.iter().map(|(n, _)| *n).collect();
+    assert_eq!(on_disk, listed);
+}
+
+#[test]
+fn each_example_parses_or_is_refused_with_its_reason() {
+    let (mut parsing, mut refused) = (0, 0);
+    for (name, outcome) in EXAMPLES {
+        let out = diskbench()
+            .args(["fio", "--parse-only", &path_of(name)])
+            .output()
+            .expect("diskbench runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        match outcome {
+            Runs | ParsesOnly(_) => {
+                assert_eq!(out.status.code(), Some(0), "{name}: {stderr}");
+                parsing += 1;
+            }
+            Refused(why) => {
+                assert_eq!(
+                    out.status.code(),
+                    Some(2),
+                    "{name} should be refused: {stderr}"
+                );
+                assert!(
+                    stderr.contains(why),
+                    "{name}: {stderr:?} should say {why:?}"
+                );
+                assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+                refused += 1;
+            }
+        }
+    }
+    eprintln!(
+        "fio examples in scope: {}, parsing: {parsing}, refused: {refused}",
+        EXAMPLES.len()
+    );
+}
+
+#[test]
+fn the_examples_that_parse_run_shortened() {
+    let dir = real_dir();
+    for (name, outcome) in EXAMPLES.iter().filter(|(_, o)| *o == Runs) {
+        let text = std::fs::read_to_string(path_of(name)).expect("example");
+        // An absolute path (a device, /tmp/data) becomes a file of the work
+        // directory; relative names go into it.
+        let names_device = text
+            .lines()
+            .any(|l| l.trim_start().starts_with("filename=/"));
+        let work = tempfile::tempdir_in(dir.path()).expect("a work dir");
+        let target = match names_device {
+            true => format!("--filename={}", work.path().join("named").display()),
+            false => format!("--directory={}", work.path().display()),
+        };
+        let out = diskbench()
+            .args(["fio", "--size=1m", "--runtime=1", "--startdelay=0", &target])
+            .args(["--output-format=json", &path_of(name)])
+            // Logs named without a directory (write_bw_log) land in the work dir.
+            .current_dir(work.path())
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .expect("diskbench runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{name} ({outcome:?}): {stderr}");
+        let doc = json_of(&out);
+        let jobs = doc["jobs"].as_array().expect("jobs");
+        assert!(!jobs.is_empty(), "{name}: no job ran");
+    }
+}

@@ -1,0 +1,50 @@
+//! What ends a job early besides its own size or runtime: fio's `exitall`
+//! (with `exit_what`) and `exitall_on_error`, where one job finishing (or
+//! failing) ends others.
+
+use serde::{Deserialize, Serialize};
+
+/// fio's `exit_what`: which jobs a finished `exitall` job ends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExitWhat {
+    /// The jobs of its group (fio's default).
+    #[default]
+    Group,
+    /// Every running job; the next group still starts. diskbench runs one
+    /// group at a time, so this is `Group`'s effect.
+    Stonewall,
+    /// Every job, and no later group starts.
+    All,
+}
+
+impl ExitWhat {
+    pub fn parse(text: &str) -> Option<ExitWhat> {
+        match text {
+            "group" => Some(ExitWhat::Group),
+            "stonewall" => Some(ExitWhat::Stonewall),
+            "all" => Some(ExitWhat::All),
+            _ => None,
+        }
+    }
+
+    pub fn fio_name(self) -> &'static str {
+        match self {
+            ExitWhat::Group => "group",
+            ExitWhat::Stonewall => "stonewall",
+            ExitWhat::All => "all",
+        }
+    }
+}
+
+/// fio's `exitall`, `exit_what` and `exitall_on_error` for one job.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExitRules {
+    /// `exitall`: when this job ends, end others.
+    pub exitall: bool,
+    /// `exit_what`: which others.
+    pub what: ExitWhat,
+    /// `exitall_on_error`: when this job fails, end every job and start no
+    /// later group.
+    pub on_error: bool,
+}
