@@ -6,7 +6,9 @@
 //! and time decides how much of it is done:
 //!
 //! - a pass that reaches the time stops starting files and counts those it
-//!   finished (the files it created are the ones the next phases use);
+//!   finished (the files a first pass created are the ones the next phases
+//!   use; after a repeated create pass cut short, the rest of them are made
+//!   again outside the clock);
 //! - a phase done before the time is repeated over the same files: the
 //!   files are put back as they were, outside the clock (the created files
 //!   removed, the deleted ones created again), and the next pass is timed
@@ -75,12 +77,27 @@ pub(super) fn measure(
             break;
         }
     }
+    let total = total.expect("one pass at least");
+    if phase.op() == Op::Create && total.passes > 1 && present != whole.as_slice() {
+        // A repeated pass cut short by the time (even to no file at all, when
+        // the time was nearly spent) began from an empty tree: the files the
+        // first pass made are made again, outside the clock, so the next
+        // phases find them.
+        let missing: Vec<Range<u64>> = (0..lay.threads)
+            .map(|t| {
+                let start = lay.share(t).start;
+                start + present[t as usize]..start + whole[t as usize]
+            })
+            .collect();
+        run_pass(phase, lay, tree, stop, &missing, None)?;
+        present.copy_from_slice(&whole);
+    }
     if phase.op() == Op::Delete {
         // A pass cut short leaves files behind: removed outside the clock.
         empty(tree)?;
         present.fill(0);
     }
-    Ok(total.expect("one pass at least"))
+    Ok(total)
 }
 
 fn share_len(lay: &Layout, t: u64) -> u64 {
