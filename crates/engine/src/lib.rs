@@ -27,6 +27,28 @@ macro_rules! owned_buffers_engine {
     };
 }
 
+/// The tail of an engine that does each I/O in `queue` (its results wait
+/// in a `done` list): nothing to submit, reaping hands over that list, and
+/// a sync is the file's fsync. Written once for psync, pvsync, pvsync2,
+/// falloc and ftruncate.
+macro_rules! completes_in_queue {
+    () => {
+        fn submit(&mut self) -> Result<usize, $crate::EngineError> {
+            Ok(0)
+        }
+        fn reap(
+            &mut self,
+            _min: usize,
+            out: &mut Vec<$crate::Completion>,
+        ) -> Result<usize, $crate::EngineError> {
+            Ok(self.done.reap(out))
+        }
+        fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), $crate::EngineError> {
+            $crate::open::sync_fd(&self.cfg, file, data_only)
+        }
+    };
+}
+
 mod buffers;
 mod error;
 mod fault;

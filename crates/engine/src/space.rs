@@ -10,8 +10,7 @@
 
 use crate::sync::DoneList;
 use crate::{
-    sys, BufferPool, Capabilities, Completion, Direction, Engine, EngineConfig, EngineError,
-    IoRequest,
+    sys, BufferPool, Capabilities, Direction, Engine, EngineConfig, EngineError, IoRequest,
 };
 
 /// Which of the two.
@@ -79,13 +78,5 @@ impl Engine for SpaceEngine {
         self.done.push(req.slot, res.map(|()| u64::from(req.len)));
         Ok(())
     }
-    fn submit(&mut self) -> Result<usize, EngineError> {
-        Ok(0)
-    }
-    fn reap(&mut self, _min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError> {
-        Ok(self.done.reap(out))
-    }
-    fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), EngineError> {
-        crate::open::sync_fd(&self.cfg, file, data_only)
-    }
+    completes_in_queue!();
 }

@@ -1,6 +1,6 @@
 //! `sync` / `psync`: pread and pwrite, one I/O at a time, done inside `queue`.
 
-use crate::open::{checked_buffer, sync_fd};
+use crate::open::checked_buffer;
 use crate::{
     BufferPool, Capabilities, Completion, Direction, Engine, EngineConfig, EngineError, IoRequest,
 };
@@ -73,13 +73,5 @@ impl Engine for SyncEngine {
         self.done.push(req.slot, res.map(|n| n as u64));
         Ok(())
     }
-    fn submit(&mut self) -> Result<usize, EngineError> {
-        Ok(0)
-    }
-    fn reap(&mut self, _min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError> {
-        Ok(self.done.reap(out))
-    }
-    fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), EngineError> {
-        sync_fd(&self.cfg, file, data_only)
-    }
+    completes_in_queue!();
 }

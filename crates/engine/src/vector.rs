@@ -5,11 +5,9 @@
 //! where the filesystem has it). fio's engines of the same names; fio's
 //! `sync`/`psync` are `crate::sync`.
 
-use crate::open::{checked_buffer, sync_fd};
+use crate::open::checked_buffer;
 use crate::sync::DoneList;
-use crate::{
-    BufferPool, Capabilities, Completion, Direction, Engine, EngineConfig, EngineError, IoRequest,
-};
+use crate::{BufferPool, Capabilities, Direction, Engine, EngineConfig, EngineError, IoRequest};
 use std::io;
 use std::os::fd::AsRawFd;
 
@@ -130,13 +128,5 @@ impl Engine for VectorEngine {
         self.done.push(req.slot, res);
         Ok(())
     }
-    fn submit(&mut self) -> Result<usize, EngineError> {
-        Ok(0)
-    }
-    fn reap(&mut self, _min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError> {
-        Ok(self.done.reap(out))
-    }
-    fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), EngineError> {
-        sync_fd(&self.cfg, file, data_only)
-    }
+    completes_in_queue!();
 }
