@@ -130,7 +130,7 @@ pub(crate) fn job_path(spec: &JobSpec) -> Option<PathBuf> {
     }
     Some(match &spec.target {
         model::FileTarget::Named(p) if p.exists() => p.clone(),
-        model::FileTarget::Named(p) => crate::parent_dir(p),
+        model::FileTarget::Named(p) => crate::preflight::parent_dir(p),
         model::FileTarget::Generated { directory, .. } => directory.clone(),
     })
 }

@@ -18,6 +18,7 @@ pub mod guard;
 mod live;
 mod logs;
 pub mod offsets;
+mod preflight;
 pub mod probe;
 mod rate;
 mod record;
@@ -28,16 +29,16 @@ mod worker;
 pub use error::{IoError, RunError};
 pub use files::{remove_test_dirs, Workspace};
 pub use live::{fan_out, LiveLatency};
+use preflight::{check_free_space, check_places, check_readonly, not_a_local_disk, targets_of};
+pub use preflight::{check_targets, target_warnings};
 
 use clock::Clock;
 use diskstats::DiskWatch;
 use engine::{open_with_fallback, EngineConfig};
 use files::{prepare_clone, CloneFiles};
 use model::result::SCHEMA_VERSION;
-use model::{EngineKind, FileTarget, JobResult, JobSpec, RunResult, TargetInfo, Warning};
+use model::{EngineKind, JobResult, JobSpec, RunResult, Warning};
 use offsets::Region;
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
@@ -224,151 +225,6 @@ fn jobs_failed(errors: Vec<RunError>) -> Option<RunError> {
     (!errors.is_empty()).then_some(RunError::JobsFailed(errors))
 }
 
-/// The places the jobs measure, each probed once.
-fn targets_of(groups: &[Vec<JobSpec>]) -> Vec<TargetInfo> {
-    let mut seen = BTreeMap::new();
-    for path in groups.iter().flatten().filter_map(diskstats::job_path) {
-        seen.entry(path.clone())
-            .or_insert_with(|| probe::target(&path));
-    }
-    seen.into_values().collect()
-}
-
-fn parent_dir(p: &Path) -> PathBuf {
-    match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// Fails early, before any file is written, when the files to create do not fit.
-/// The preflight warning for a target that is memory, a network share or FUSE.
-fn not_a_local_disk(t: &TargetInfo) -> Option<Warning> {
-    let fs = t.filesystem.as_deref()?;
-    let what = match fs {
-        "tmpfs" | "ramfs" => "memory",
-        "nfs" | "nfs4" | "cifs" | "smb3" | "smbfs" | "9p" | "ceph" | "glusterfs" | "afs" => {
-            "network"
-        }
-        _ if fs == "fuse" || fs.starts_with("fuse.") || fs == "fuseblk" => "fuse",
-        _ => return None,
-    };
-    Some(Warning::NotALocalDisk {
-        path: t.path.clone(),
-        filesystem: fs.to_string(),
-        what: what.to_string(),
-    })
-}
-
-/// Whether the places the jobs write could hold their files (a directory
-/// that exists, on a writable mount, with room), before any file is made:
-/// a command checks this before it describes the target, so an error
-/// comes alone.
-pub fn check_targets(groups: &[Vec<JobSpec>]) -> Result<(), RunError> {
-    check_places(groups)?;
-    check_free_space(groups, &targets_of(groups), &Workspace::default())
-}
-
-/// The warnings about the targets themselves (tmpfs, network, FUSE), for
-/// a command to print before any figure.
-pub fn target_warnings(groups: &[Vec<JobSpec>]) -> Vec<Warning> {
-    targets_of(groups)
-        .iter()
-        .filter_map(not_a_local_disk)
-        .collect()
-}
-
-/// Each directory test files go in exists and is not on a read-only mount.
-fn check_places(groups: &[Vec<JobSpec>]) -> Result<(), RunError> {
-    for spec in groups
-        .iter()
-        .flatten()
-        .filter(|s| s.engine != EngineKind::Null)
-    {
-        let dir = match &spec.target {
-            FileTarget::Generated { directory, .. } => {
-                files::check_directory(directory)?;
-                directory.clone()
-            }
-            FileTarget::Named(p) if !p.exists() => parent_dir(p),
-            FileTarget::Named(_) => continue,
-        };
-        if let Some(why) = probe::read_only_refusal(&dir) {
-            return Err(RunError::place(&dir, why, None));
-        }
-    }
-    Ok(())
-}
-
-/// `--readonly` refuses a run with any job that writes, before any I/O.
-fn check_readonly(groups: &[Vec<JobSpec>], opts: &RunOptions) -> Result<(), RunError> {
-    match groups.iter().flatten().find(|s| s.writes_data()) {
-        Some(spec) if opts.readonly => Err(RunError::Usage(format!(
-            "job '{}' writes (rw={}), and --readonly refuses every write: drop --readonly, or make the job read",
-            spec.name,
-            spec.rw.fio_name()
-        ))),
-        _ => Ok(()),
-    }
-}
-
-/// Whether the test files fit; files `ws` already holds (from an earlier
-/// run of a soak) count as room.
-fn check_free_space(
-    groups: &[Vec<JobSpec>],
-    targets: &[TargetInfo],
-    ws: &Workspace,
-) -> Result<(), RunError> {
-    let mut need: BTreeMap<PathBuf, u64> = BTreeMap::new();
-    let mut shared_seen = std::collections::BTreeSet::new();
-    for spec in groups
-        .iter()
-        .flatten()
-        .filter(|s| s.engine != EngineKind::Null)
-    {
-        let (dir, bytes) = match &spec.target {
-            FileTarget::Named(p) if !p.exists() => (parent_dir(p), spec.footprint_bytes()),
-            FileTarget::Named(_) => continue,
-            FileTarget::Generated {
-                directory, shared, ..
-            } => {
-                if let Some(name) = shared {
-                    if !shared_seen.insert((directory.clone(), name.clone())) {
-                        continue;
-                    }
-                }
-                (
-                    directory.clone(),
-                    spec.footprint_bytes() + spec.offset_bytes,
-                )
-            }
-        };
-        *need.entry(dir).or_default() += bytes;
-    }
-    for (dir, bytes) in need {
-        let abs = std::fs::canonicalize(&dir).unwrap_or(dir.clone());
-        let free = targets
-            .iter()
-            .find(|t| Path::new(&t.path) == abs)
-            .and_then(|t| t.free_bytes)
-            .or_else(|| engine::sys::free_space(&dir).ok().map(|f| f.0))
-            .map(|f| f + ws.bytes_in(&dir));
-        if let Some(free) = free {
-            if bytes > free {
-                let message = format!(
-                    "the test files need {} in {} but only {} is free: use a smaller size \
-                     (--size) or another directory",
-                    model::units::format_bytes_binary(bytes),
-                    dir.display(),
-                    model::units::format_bytes_binary(free)
-                );
-                return Err(RunError::place(&dir, message, None));
-            }
-        }
-    }
-    Ok(())
-}
-
 struct Clone_ {
     job: usize,
     plan: WorkerPlan,
@@ -383,44 +239,13 @@ fn run_group(
     ws: &mut Workspace,
     result: &mut RunResult,
 ) -> Result<Vec<RunError>, RunError> {
-    let mut watch = Watch {
-        seconds: Vec::new(),
-        steady: group
-            .iter()
-            .map(|s| {
-                s.steadystate
-                    .map(|ss| SteadyWatch::new(ss, s.numjobs.max(1)))
-            })
-            .collect(),
-    };
+    let mut watch = Watch::of(group);
     let mut clones = plan_group(gid, group, opts, ws, &watch, result)?;
-    let exit = Arc::new(exits::GroupExit {
-        stops: group
-            .iter()
-            .enumerate()
-            .map(|(j, _)| {
-                let first = clones.iter().find(|c| c.job == j);
-                first
-                    .and_then(|c| c.plan.job_stop.clone())
-                    .unwrap_or_default()
-            })
-            .collect(),
-        rest_of_run: Arc::clone(rest_of_run),
-    });
+    let exit = group_exit(group, &clones, rest_of_run);
     for c in &mut clones {
         c.plan.group_exit = Some(Arc::clone(&exit));
     }
-    let shared = Shared {
-        clock: clock.clone(),
-        stop: Arc::clone(&opts.stop),
-        ios_done: AtomicU64::new(0),
-        // Collected for the history's live series, the progress line and steadystate.
-        live: (opts.live.is_some()
-            || opts.progress.is_some()
-            || watch.steady.iter().any(Option::is_some))
-        .then(|| Mutex::new(Vec::new())),
-        live_latency: (opts.live.is_some() && opts.live_latency).then(|| Mutex::new(Vec::new())),
-    };
+    let shared = shared_state(clock, opts, &watch);
     let planned = group
         .iter()
         .filter(|s| s.time_based)
@@ -487,6 +312,42 @@ fn run_group(
     let errors = record_group(gid, group, &mut outcomes, &jobs_of, &watch, result);
     diskstats::split_warnings(group, &disk_stretch, &mut result.warnings);
     Ok(errors)
+}
+
+/// What stops each job of the group early (`exitall` and the like): the
+/// first clone's stop, shared by its clones, and the run's.
+fn group_exit(
+    group: &[JobSpec],
+    clones: &[Clone_],
+    rest_of_run: &Arc<AtomicBool>,
+) -> Arc<exits::GroupExit> {
+    Arc::new(exits::GroupExit {
+        stops: (0..group.len())
+            .map(|j| {
+                let first = clones.iter().find(|c| c.job == j);
+                first
+                    .and_then(|c| c.plan.job_stop.clone())
+                    .unwrap_or_default()
+            })
+            .collect(),
+        rest_of_run: Arc::clone(rest_of_run),
+    })
+}
+
+/// What the workers share: the clock, the stop flag, the I/O count, and
+/// the finished seconds (and their latencies) when someone reads them.
+fn shared_state(clock: &Clock, opts: &RunOptions, watch: &Watch) -> Shared {
+    Shared {
+        clock: clock.clone(),
+        stop: Arc::clone(&opts.stop),
+        ios_done: AtomicU64::new(0),
+        // Collected for the history's live series, the progress line and steadystate.
+        live: (opts.live.is_some()
+            || opts.progress.is_some()
+            || watch.steady.iter().any(Option::is_some))
+        .then(|| Mutex::new(Vec::new())),
+        live_latency: (opts.live.is_some() && opts.live_latency).then(|| Mutex::new(Vec::new())),
+    }
 }
 
 /// One worker plan per clone of each job of the group, numbered as fio
@@ -582,6 +443,21 @@ struct Watch {
     seconds: Vec<model::SeriesPoint>,
     /// Each job's `steadystate` watch, by its place in the group.
     steady: Vec<Option<SteadyWatch>>,
+}
+
+impl Watch {
+    fn of(group: &[JobSpec]) -> Watch {
+        Watch {
+            seconds: Vec::new(),
+            steady: group
+                .iter()
+                .map(|s| {
+                    s.steadystate
+                        .map(|ss| SteadyWatch::new(ss, s.numjobs.max(1)))
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Hands the workers' newly finished seconds to the live hook, adds them up
