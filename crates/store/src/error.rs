@@ -66,8 +66,11 @@ pub enum StoreError {
     #[error("could not encode the run for the history: {0}")]
     Encode(#[from] serde_json::Error),
 
-    #[error("--db {url} is not a PostgreSQL URL diskbench can use: {reason}; write it as postgresql://USER@HOST[:PORT]/DATABASE[?sslmode=verify-full&sslrootcert=FILE]")]
-    BadUrl { url: String, reason: String },
+    #[error("--db {url} is not a PostgreSQL URL diskbench can use: {problem}; write it as postgresql://USER@HOST[:PORT]/DATABASE[?sslmode=verify-full&sslrootcert=FILE]")]
+    BadUrl {
+        url: String,
+        problem: crate::postgres::UrlProblem,
+    },
 
     #[error("cannot reach the PostgreSQL history {server}: {reason}; start the server or check the host and port in --db (or DISKBENCH_DB)")]
     Unreachable { server: String, reason: String },

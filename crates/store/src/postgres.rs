@@ -12,7 +12,7 @@
 mod pgpass;
 mod target;
 
-pub use target::{is_url, redact as redact_url, PgTarget, SslMode};
+pub use target::{is_url, redact as redact_url, PgTarget, SslMode, UrlProblem};
 
 use crate::backend::{Backend, Tx};
 use crate::dialect::{pg_cell, Cell, Dialect};
@@ -190,16 +190,22 @@ fn tls(
     }
     let mut builder = native_tls::TlsConnector::builder();
     if let Some(file) = &target.sslrootcert {
-        let pem = std::fs::read(file).map_err(|e| StoreError::BadUrl {
+        let bad = |problem| StoreError::BadUrl {
             url: target.to_string(),
-            reason: format!("cannot read sslrootcert {}: {e}", file.display()),
+            problem,
+        };
+        let pem = std::fs::read(file).map_err(|e| {
+            bad(UrlProblem::RootCertificateUnread {
+                path: file.clone(),
+                errno: e.raw_os_error(),
+                reason: e.to_string(),
+            })
         })?;
-        let cert = native_tls::Certificate::from_pem(&pem).map_err(|e| StoreError::BadUrl {
-            url: target.to_string(),
-            reason: format!(
-                "sslrootcert {} is not a PEM certificate: {e}",
-                file.display()
-            ),
+        let cert = native_tls::Certificate::from_pem(&pem).map_err(|e| {
+            bad(UrlProblem::RootCertificateNotPem {
+                path: file.clone(),
+                reason: e.to_string(),
+            })
         })?;
         builder
             .add_root_certificate(cert)

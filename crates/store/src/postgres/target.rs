@@ -14,6 +14,7 @@ use crate::StoreError;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use thiserror::Error;
 
 /// How much TLS the connection insists on, as libpq's `sslmode` says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,7 +110,51 @@ fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.is_empty())
 }
 
-fn decode(text: &str) -> Result<String, String> {
+/// What is wrong with a `--db` URL (or a `PG*` variable that fills it in);
+/// `StoreError::BadUrl` shows it after the URL without its password.
+#[derive(Debug, Error, PartialEq)]
+pub enum UrlProblem {
+    #[error("it must start with postgresql:// or postgres://")]
+    Scheme,
+    #[error("'%' must start an escape such as %40 in '{0}'")]
+    Escape(String),
+    #[error("'{0}' does not decode to UTF-8")]
+    NotUtf8(String),
+    #[error("an IPv6 address must be closed with ']'")]
+    OpenIpv6,
+    #[error("'{0}' is not a port (1 to 65535)")]
+    Port(String),
+    #[error("connect_timeout={0} is not a number of seconds")]
+    Timeout(String),
+    #[error("the parameter '{0}' has no value (key=value)")]
+    NoValue(String),
+    #[error("sslmode={0} is not one of disable, allow, prefer, require, verify-ca, verify-full")]
+    SslMode(String),
+    #[error("PGSSLMODE={0} is not an sslmode")]
+    EnvSslMode(String),
+    #[error(
+        "diskbench does not know the parameter '{0}' (it knows sslmode, sslrootcert, \
+         connect_timeout, host, port, user, password, dbname, application_name)"
+    )]
+    UnknownParameter(String),
+    #[error("no user: put it in the URL (postgresql://USER@HOST/DB) or set PGUSER")]
+    NoUser,
+    #[error(
+        "sslmode={0} needs the CA certificate that signed the server's: add \
+         sslrootcert=FILE to the URL (or sslrootcert=system for the system's CAs)"
+    )]
+    NoRootCertificate(&'static str),
+    #[error("cannot read sslrootcert {}: {reason}", path.display())]
+    RootCertificateUnread {
+        path: PathBuf,
+        errno: Option<i32>,
+        reason: String,
+    },
+    #[error("sslrootcert {} is not a PEM certificate: {reason}", path.display())]
+    RootCertificateNotPem { path: PathBuf, reason: String },
+}
+
+fn decode(text: &str) -> Result<String, UrlProblem> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -118,7 +163,7 @@ fn decode(text: &str) -> Result<String, String> {
             let hex = text
                 .get(i + 1..i + 3)
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .ok_or_else(|| format!("'%' must start an escape such as %40 in '{text}'"))?;
+                .ok_or_else(|| UrlProblem::Escape(text.to_string()))?;
             out.push(hex);
             i += 3;
         } else {
@@ -126,24 +171,24 @@ fn decode(text: &str) -> Result<String, String> {
             i += 1;
         }
     }
-    String::from_utf8(out).map_err(|_| format!("'{text}' does not decode to UTF-8"))
+    String::from_utf8(out).map_err(|_| UrlProblem::NotUtf8(text.to_string()))
 }
 
 impl PgTarget {
     /// Reads `url`; what it leaves out comes from the `PG*` variables and
     /// libpq's defaults.
     pub fn parse(url: &str) -> Result<PgTarget, StoreError> {
-        PgTarget::parse_inner(url).map_err(|reason| StoreError::BadUrl {
+        PgTarget::parse_inner(url).map_err(|problem| StoreError::BadUrl {
             url: redact(url),
-            reason,
+            problem,
         })
     }
 
-    fn parse_inner(url: &str) -> Result<PgTarget, String> {
+    fn parse_inner(url: &str) -> Result<PgTarget, UrlProblem> {
         let rest = url
             .strip_prefix("postgresql://")
             .or_else(|| url.strip_prefix("postgres://"))
-            .ok_or("it must start with postgresql:// or postgres://")?;
+            .ok_or(UrlProblem::Scheme)?;
         let (rest, query) = rest.split_once('?').map_or((rest, ""), |(r, q)| (r, q));
         let (authority, path) = rest.split_once('/').map_or((rest, ""), |(a, p)| (a, p));
         let (userinfo, hostport) = match authority.rsplit_once('@') {
@@ -166,13 +211,13 @@ impl PgTarget {
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             let (key, value) = pair
                 .split_once('=')
-                .ok_or_else(|| format!("the parameter '{pair}' has no value (key=value)"))?;
+                .ok_or_else(|| UrlProblem::NoValue(pair.to_string()))?;
             let value = decode(value)?;
             match key {
                 "sslmode" => {
-                    sslmode = Some(SslMode::parse(&value).ok_or_else(|| {
-                        format!("sslmode={value} is not one of disable, allow, prefer, require, verify-ca, verify-full")
-                    })?)
+                    sslmode = Some(
+                        SslMode::parse(&value).ok_or_else(|| UrlProblem::SslMode(value.clone()))?,
+                    )
                 }
                 "sslrootcert" => sslrootcert = Some(value),
                 "connect_timeout" => timeout = Some(parse_timeout(&value)?),
@@ -182,18 +227,13 @@ impl PgTarget {
                 "password" => password = Some(value),
                 "dbname" => dbname = Some(value),
                 "application_name" => {}
-                other => {
-                    return Err(format!(
-                        "diskbench does not know the parameter '{other}' (it knows sslmode, sslrootcert, \
-                         connect_timeout, host, port, user, password, dbname, application_name)"
-                    ))
-                }
+                other => return Err(UrlProblem::UnknownParameter(other.to_string())),
             }
         }
         let user = user
             .or_else(|| env("PGUSER"))
             .or_else(|| env("USER"))
-            .ok_or("no user: put it in the URL (postgresql://USER@HOST/DB) or set PGUSER")?;
+            .ok_or(UrlProblem::NoUser)?;
         let host = host.or_else(|| env("PGHOST")).unwrap_or_else(|| {
             let socket = "/var/run/postgresql";
             match Path::new(socket).is_dir() {
@@ -211,7 +251,7 @@ impl PgTarget {
         let sslmode = match sslmode {
             Some(m) => m,
             None => env("PGSSLMODE").map_or(Ok(SslMode::Prefer), |m| {
-                SslMode::parse(&m).ok_or_else(|| format!("PGSSLMODE={m} is not an sslmode"))
+                SslMode::parse(&m).ok_or(UrlProblem::EnvSslMode(m))
             })?,
         };
         let timeout = match timeout {
@@ -249,7 +289,7 @@ impl PgTarget {
 /// The CA file verification uses: the one named, else libpq's
 /// `~/.postgresql/root.crt`; `system` means the system's CAs. Without
 /// verification (`require` and below) only a file named explicitly is used.
-fn root_certificate(mode: SslMode, named: Option<String>) -> Result<Option<PathBuf>, String> {
+fn root_certificate(mode: SslMode, named: Option<String>) -> Result<Option<PathBuf>, UrlProblem> {
     match named.as_deref() {
         Some("system") => return Ok(None),
         Some(file) => return Ok(Some(PathBuf::from(file))),
@@ -261,19 +301,13 @@ fn root_certificate(mode: SslMode, named: Option<String>) -> Result<Option<PathB
     let default = env("HOME").map(|h| PathBuf::from(h).join(".postgresql/root.crt"));
     match default.filter(|p| p.is_file()) {
         Some(p) => Ok(Some(p)),
-        None => Err(format!(
-            "sslmode={} needs the CA certificate that signed the server's: add \
-             sslrootcert=FILE to the URL (or sslrootcert=system for the system's CAs)",
-            mode.name()
-        )),
+        None => Err(UrlProblem::NoRootCertificate(mode.name())),
     }
 }
 
-fn split_host_port(hostport: &str) -> Result<(&str, Option<&str>), String> {
+fn split_host_port(hostport: &str) -> Result<(&str, Option<&str>), UrlProblem> {
     if let Some(rest) = hostport.strip_prefix('[') {
-        let (host, after) = rest
-            .split_once(']')
-            .ok_or("an IPv6 address must be closed with ']'")?;
+        let (host, after) = rest.split_once(']').ok_or(UrlProblem::OpenIpv6)?;
         return Ok((host, after.strip_prefix(':')));
     }
     Ok(hostport
@@ -281,17 +315,17 @@ fn split_host_port(hostport: &str) -> Result<(&str, Option<&str>), String> {
         .map_or((hostport, None), |(h, p)| (h, Some(p))))
 }
 
-fn parse_port(text: &str) -> Result<u16, String> {
+fn parse_port(text: &str) -> Result<u16, UrlProblem> {
     text.parse::<u16>()
         .ok()
         .filter(|p| *p > 0)
-        .ok_or_else(|| format!("'{text}' is not a port (1 to 65535)"))
+        .ok_or_else(|| UrlProblem::Port(text.to_string()))
 }
 
-fn parse_timeout(text: &str) -> Result<Duration, String> {
+fn parse_timeout(text: &str) -> Result<Duration, UrlProblem> {
     text.parse::<u64>()
         .map(Duration::from_secs)
-        .map_err(|_| format!("connect_timeout={text} is not a number of seconds"))
+        .map_err(|_| UrlProblem::Timeout(text.to_string()))
 }
 
 impl fmt::Display for PgTarget {
