@@ -71,6 +71,36 @@ fn a_write_job_larger_than_a_small_filesystem_fails_before_writing() {
     }
 }
 
+/// One file for all clones (fio's `filename=`) with `offset_increment`
+/// reaches past the last clone's stripe, and is laid out that far: 4
+/// stripes 8 MiB apart of 1 MiB need 25 MiB, more than the 16 MiB there.
+/// Counting only `size` let such a job (fio's cross-stripe example: 30
+/// stripes 124 GiB apart) fill the disk.
+#[test]
+fn stripes_of_one_file_count_up_to_the_last_stripe() {
+    let Some(m) = Mount::new("tmpfs", "size=16m") else {
+        return;
+    };
+    let file = m.path().join("striped");
+    let out = diskbench()
+        .args([
+            "fio",
+            "--name=s",
+            "--no-save",
+            "--bs=64k",
+            "--rw=write",
+            "--size=1m",
+        ])
+        .args(["--numjobs=4", "--offset_increment=8m"])
+        .arg(format!("--filename={}", file.display()))
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("need 25.0 MiB in"), "{err}");
+    assert!(entries(m.path()).is_empty(), "{:?}", entries(m.path()));
+}
+
 #[test]
 fn a_filesystem_without_direct_io_is_named_with_the_fix() {
     // ramfs has no O_DIRECT; diskbench stops rather than measure the cache.

@@ -696,12 +696,22 @@ impl JobSpec {
             };
             return range.max_bytes.saturating_mul(files);
         }
+        let size = self.size_bytes.unwrap_or(0);
+        // One file for all clones reaches past the last clone's region:
+        // `offset + (numjobs - 1) * offset_increment + size`, laid out whole
+        // (30 stripes 124 GiB apart need 3.6 TiB of a regular file).
+        let shared_extent = || {
+            let last_clone = u64::from(self.numjobs.max(1) - 1);
+            self.offset_bytes
+                .saturating_add(last_clone.saturating_mul(self.offset_steps.increment))
+                .saturating_add(size)
+        };
         match &self.target {
-            FileTarget::Named(_) => self.size_bytes.unwrap_or(0),
+            FileTarget::Named(_) => shared_extent(),
             FileTarget::Generated {
                 shared: Some(_), ..
-            } => self.size_bytes.unwrap_or(0),
-            FileTarget::Generated { .. } => self.size_bytes.unwrap_or(0) * self.numjobs as u64,
+            } => shared_extent(),
+            FileTarget::Generated { .. } => size * self.numjobs as u64,
         }
     }
 }
