@@ -181,7 +181,7 @@ pub(crate) fn parse_price(text: &str) -> Result<f64, String> {
 
 /// The diskbench flags taken out of a fio-style command line; the others
 /// say whether they take a value. The first [`SAVE_FLAGS`] are the history's.
-const FLAGS: [(&str, bool); 21] = [
+const FLAGS: &[(&str, bool)] = &[
     ("--db", true),
     ("--no-save", false),
     ("--label", true),
@@ -265,7 +265,7 @@ pub struct OwnArgs {
 /// `--label k=v`, ...; repetition: `--runs`, `--duration`, `--pause`) from
 /// the fio options of `diskbench fio`, which go on to the fio parser.
 pub fn split_own_args(args: Vec<String>) -> Result<OwnArgs, String> {
-    let (rest, ours) = take_flags(args, &FLAGS)?;
+    let (rest, ours) = take_flags(args, FLAGS)?;
     let parsed = OwnOnly::try_parse_from(&ours).map_err(first_line)?;
     Ok(OwnArgs {
         rest,
