@@ -12,6 +12,7 @@ mod cmd_fio;
 mod cmd_gobonniego;
 mod cmd_history;
 mod cmd_import;
+mod cmd_kube;
 mod cmd_limit;
 mod cmd_meta;
 mod cmd_ping;
@@ -110,6 +111,9 @@ enum Command {
     Chart(cmd_chart::ChartArgs),
     /// The cloud volume catalogue, or what one volume should deliver (--type, --size)
     Volumes(cmd_volumes::VolumesArgs),
+    /// Benchmark a Kubernetes cluster's StorageClasses as Jobs: `kube run`, `manifests`,
+    /// `collect`, `cleanup`, `image`
+    Kube(cmd_kube::KubeArgs),
     /// Print shell completions (bash, zsh, fish, elvish, powershell)
     Completions(cmd_docs::CompletionsArgs),
     /// Print the man page (roff), or a subcommand's: `diskbench man run | man -l -`
@@ -172,7 +176,26 @@ fn refuse_command_line(e: clap::Error) -> ! {
 fn main() -> ExitCode {
     exit_quietly_on_closed_stdout();
     let cli = Cli::try_parse().unwrap_or_else(|e| refuse_command_line(e));
-    let result = match cli.command {
+    dispatch(cli.command).into()
+}
+
+/// A diskbench command line run in this process, as if it were the
+/// process's own (`kube pod` runs each pod's command so); a command line
+/// clap refuses is said on stderr and is a usage error.
+pub(crate) fn run_args(args: &[String]) -> outcome::Exit {
+    let argv = std::iter::once("diskbench".to_string()).chain(args.iter().cloned());
+    match Cli::try_parse_from(argv) {
+        Ok(cli) => dispatch(cli.command),
+        Err(e) => {
+            let _ = e.print();
+            outcome::Exit::Usage
+        }
+    }
+}
+
+/// Runs one subcommand and maps its outcome to an exit.
+fn dispatch(command: Command) -> outcome::Exit {
+    let result = match command {
         Command::Run(args) => cmd_run::run(args),
         Command::Fio { args } => cmd_fio::run(args),
         Command::Gobonniego { args } => cmd_gobonniego::run(args),
@@ -198,15 +221,16 @@ fn main() -> ExitCode {
         Command::Sync(args) => cmd_sync::run(args),
         Command::Db(args) => cmd_db::run(args),
         Command::Volumes(args) => cmd_volumes::run(args),
+        Command::Kube(args) => cmd_kube::run(args),
     };
     match result {
-        Ok(code) => code.into(),
+        Ok(code) => code,
         Err(e) => {
             eprintln!("diskbench: {e:#}");
             // A --db URL that cannot be read is the user's to fix: a usage error.
             match e.downcast_ref::<store::StoreError>() {
-                Some(store::StoreError::BadUrl { .. }) => outcome::Exit::Usage.into(),
-                _ => outcome::Exit::Runtime.into(),
+                Some(store::StoreError::BadUrl { .. }) => outcome::Exit::Usage,
+                _ => outcome::Exit::Runtime,
             }
         }
     }

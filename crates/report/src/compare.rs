@@ -56,7 +56,7 @@ pub(crate) mod tests;
 
 pub use cost::{Cost, CostFigures};
 pub use render::{
-    mean_sd, money, render_csv, render_json, render_markdown, render_table, shows_spread,
+    aligned, mean_sd, money, render_csv, render_json, render_markdown, render_table, shows_spread,
     PLUS_MINUS_NOTE,
 };
 pub use tstat::student_t_975;

@@ -37,6 +37,7 @@ pub mod format;
 pub mod html;
 pub mod json;
 pub mod json_plus;
+pub mod pods;
 pub mod sanity;
 pub mod soak;
 pub mod source;

@@ -240,3 +240,28 @@ pub fn suite_run() -> RunResult {
     }
     run(jobs)
 }
+
+/// A history record of one job that read `iops` 4 KiB blocks in one
+/// second (so its IOPS is `iops`), no labels: the compare tests' run.
+pub fn record_with_job(iops: u64) -> model::RunRecord {
+    let spec = JobSpec::new("j");
+    let second = 1_000_000_000;
+    let job = JobResult {
+        read: dir(&[(100_000, iops)], 4096, second, None),
+        runtime_ns: second,
+        ..JobResult::empty(&spec, 0, 1)
+    };
+    model::RunRecord {
+        id: 0,
+        kind: model::RunKind::Fio,
+        labels: Default::default(),
+        prices: Default::default(),
+        result: RunResult {
+            jobs: vec![job],
+            ..Default::default()
+        },
+        soak: None,
+        state: Default::default(),
+        uuid: String::new(),
+    }
+}

@@ -142,30 +142,12 @@ pub fn noise_text(records: &[RunRecord], by: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testutil::dir;
-    use model::{JobResult, JobSpec, RunKind, RunResult};
 
     fn run(id: i64, disk: &str, iops: u64) -> RunRecord {
-        let spec = JobSpec::new("j");
-        let second = 1_000_000_000;
-        let job = JobResult {
-            read: dir(&[(100_000, iops)], 4096, second, None),
-            runtime_ns: second,
-            ..JobResult::empty(&spec, 0, 1)
-        };
-        RunRecord {
-            id,
-            kind: RunKind::Fio,
-            labels: [("disk".to_string(), disk.to_string())].into(),
-            prices: Default::default(),
-            result: RunResult {
-                jobs: vec![job],
-                ..Default::default()
-            },
-            soak: None,
-            state: Default::default(),
-            uuid: String::new(),
-        }
+        let mut r = crate::testutil::record_with_job(iops);
+        r.id = id;
+        r.labels.insert("disk".to_string(), disk.to_string());
+        r
     }
 
     #[test]

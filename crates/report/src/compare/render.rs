@@ -190,9 +190,23 @@ pub fn render_table(c: &Comparison) -> String {
         return "no runs to compare\n".to_string();
     }
     let (header, rows, labels) = human_rows(c);
-    let all: Vec<&Vec<String>> = std::iter::once(&header).chain(rows.iter()).collect();
-    let widths: Vec<usize> = (0..header.len())
-        .map(|i| all.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+    let all: Vec<Vec<String>> = std::iter::once(header).chain(rows).collect();
+    let mut out = aligned(&all, labels);
+    out.push_str(&notes(c, true));
+    out
+}
+
+/// Rows as aligned columns, two spaces apart: the first `labels` columns
+/// left-aligned, the figures right-aligned.
+pub fn aligned(all: &[Vec<String>], labels: usize) -> String {
+    let columns = all.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|i| {
+            all.iter()
+                .map(|r| r.get(i).map_or(0, |c| c.chars().count()))
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let mut out = String::new();
     for r in all {
@@ -211,7 +225,6 @@ pub fn render_table(c: &Comparison) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    out.push_str(&notes(c, true));
     out
 }
 

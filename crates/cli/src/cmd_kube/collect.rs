@@ -1,0 +1,232 @@
+//! From pods to the history: each finished pod's log is read, its runs
+//! taken from between the markers `kube pod` printed
+//! (`cluster::results`), labelled with what the cluster knows of the pod
+//! (its node and name), and saved. Saving merges by the runs' UUIDs, so a
+//! run a pod already saved in a shared history (`--db postgresql://`), or
+//! one collected before, is never saved twice.
+//!
+//! `kube collect RUN` does this for a run applied from `kube manifests`,
+//! whose pods nobody followed.
+
+use super::watch::{PodEnd, State};
+use super::ClusterArgs;
+use crate::history::DbArgs;
+use crate::outcome::Exit;
+use cluster::Cluster;
+use model::RunRecord;
+
+/// A pod that did not give its results, and the end of its log.
+pub struct PodFailure {
+    pub pod: String,
+    pub why: String,
+    pub log_tail: Vec<String>,
+}
+
+/// What the pods of a run gave.
+#[derive(Default)]
+pub struct Gathered {
+    pub records: Vec<RunRecord>,
+    pub failures: Vec<PodFailure>,
+}
+
+/// Lines of a failed pod's log shown to the user.
+const TAIL_LINES: usize = 15;
+
+impl Gathered {
+    /// Reads each pod's log that ran, keeps its runs (a failed pod's too:
+    /// its partial results), and notes each failure with its log's end.
+    pub fn add(&mut self, cluster: &Cluster, ends: &[PodEnd]) {
+        for end in ends {
+            let pod_name = end.pod.as_ref().map_or_else(
+                || format!("{} pod {}", end.slot.class, end.slot.index + 1),
+                |p| p.name.clone(),
+            );
+            let log = match (&end.pod, end.started) {
+                (Some(p), true) => match cluster.log(&p.name) {
+                    Ok(log) => log,
+                    Err(e) => {
+                        self.fail(pod_name, format!("its log could not be read: {e}"), "");
+                        continue;
+                    }
+                },
+                _ => String::new(),
+            };
+            let found = cluster::results::parse(&log);
+            for line in &found.runs {
+                match serde_json::from_str::<RunRecord>(line) {
+                    Ok(mut r) => {
+                        r.id = 0;
+                        if let Some(p) = &end.pod {
+                            r.labels.insert("pod".into(), p.name.clone());
+                            if let Some(node) = &p.node {
+                                r.labels.insert("node".into(), node.clone());
+                            }
+                        }
+                        self.records.push(r);
+                    }
+                    Err(e) => self.fail(
+                        pod_name.clone(),
+                        format!("a run in its log is not readable: {e}"),
+                        "",
+                    ),
+                }
+            }
+            match &end.state {
+                State::Failed(why) => self.fail(pod_name, why.clone(), &log),
+                _ if !found.found => self.fail(
+                    pod_name,
+                    "its log holds no results (was it run by `diskbench kube pod`?)".into(),
+                    &log,
+                ),
+                _ => {}
+            }
+        }
+    }
+
+    fn fail(&mut self, pod: String, why: String, log: &str) {
+        let lines: Vec<String> = log
+            .lines()
+            .filter(|l| !l.starts_with('{'))
+            .map(String::from)
+            .collect();
+        let tail = lines[lines.len().saturating_sub(TAIL_LINES)..].to_vec();
+        self.failures.push(PodFailure {
+            pod,
+            why,
+            log_tail: tail,
+        });
+    }
+
+    /// Each failure on stderr, with its log's last lines.
+    pub fn report_failures(&self) {
+        for f in &self.failures {
+            eprintln!("pod {} failed: {}", f.pod, f.why);
+            if !f.log_tail.is_empty() {
+                eprintln!("  its log ends:");
+                for l in &f.log_tail {
+                    eprintln!("  | {l}");
+                }
+            }
+        }
+    }
+
+    /// Saves the runs (merging by UUID), then prints each pod's figures and
+    /// the comparison across classes.
+    pub fn save_and_print(&self, db: &DbArgs, run_id: &str) -> anyhow::Result<()> {
+        if self.records.is_empty() {
+            eprintln!("no runs to save: no pod gave results");
+            return Ok(());
+        }
+        let mut store = db.open()?;
+        let merged = store.merge(&self.records)?;
+        eprintln!(
+            "saved {} runs in {} ({} there already); see them with: diskbench compare --label kube_run={run_id} --by storage_class",
+            merged.added + merged.completed,
+            store.path().display(),
+            merged.present
+        );
+        print!("{}", report::pods::table(&self.records));
+        println!();
+        let by = vec![report::pods::CLASS.to_string()];
+        let comparison = report::compare::compare(&self.records, &by);
+        print!("{}", report::compare::render_table(&comparison));
+        print!("{}", report::compare::noise::noise_text(&self.records, &by));
+        Ok(())
+    }
+}
+
+#[derive(clap::Args)]
+pub struct CollectArgs {
+    /// The run's id (as `kube manifests` printed it) [default: every diskbench run in the namespace]
+    run: Option<String>,
+    /// Remove the run's objects once its results are saved
+    #[arg(long)]
+    delete: bool,
+    #[command(flatten)]
+    cluster: ClusterArgs,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+pub fn run(args: CollectArgs) -> anyhow::Result<Exit> {
+    let cluster = match args.cluster.connect("collect") {
+        Ok(c) => c,
+        Err(exit) => return Ok(exit),
+    };
+    let mut runs: Vec<String> = match &args.run {
+        Some(r) => vec![r.clone()],
+        None => cluster.owned(None)?.into_iter().map(|o| o.run_id).collect(),
+    };
+    runs.sort();
+    runs.dedup();
+    if runs.is_empty() {
+        eprintln!(
+            "diskbench kube collect: no diskbench run in namespace {} (no objects labelled {})",
+            cluster.namespace,
+            cluster::objects::selector(args.run.as_deref())
+        );
+        return Ok(Exit::Runtime);
+    }
+    let mut exit = Exit::Ok;
+    for run_id in runs {
+        let pods = cluster.pods(&run_id)?;
+        let (finished, running): (Vec<_>, Vec<_>) = pods
+            .into_iter()
+            .partition(|p| matches!(p.phase.as_str(), "Succeeded" | "Failed"));
+        let ends: Vec<PodEnd> = finished
+            .into_iter()
+            .map(|p| PodEnd {
+                slot: cluster::objects::Slot {
+                    class: String::new(),
+                    provisioner: String::new(),
+                    class_index: p.class_index,
+                    index: p.index,
+                },
+                state: if p.phase == "Succeeded" {
+                    State::Done
+                } else {
+                    State::Failed(format!(
+                        "its command exited with {}",
+                        p.exit_code.unwrap_or(-1)
+                    ))
+                },
+                started: true,
+                pod: Some(p),
+            })
+            .collect();
+        eprintln!(
+            "run {run_id}: {} pods finished, {} not yet",
+            ends.len(),
+            running.len()
+        );
+        let mut gathered = Gathered::default();
+        gathered.add(&cluster, &ends);
+        fill_provisioners(&cluster, &mut gathered.records);
+        gathered.report_failures();
+        gathered.save_and_print(&args.db, &run_id)?;
+        if !gathered.failures.is_empty() || !running.is_empty() {
+            exit = Exit::Runtime;
+        }
+        if args.delete && running.is_empty() {
+            let removed = cluster.delete_owned(Some(&run_id))?;
+            eprintln!("removed {} objects of run {run_id}", removed.len());
+        }
+    }
+    Ok(exit)
+}
+
+/// Pods from `kube manifests` could not know their class's provisioner.
+fn fill_provisioners(cluster: &Cluster, records: &mut [RunRecord]) {
+    let Ok(classes) = cluster.storage_classes() else {
+        return;
+    };
+    for r in records {
+        if r.labels.contains_key("provisioner") {
+            continue;
+        }
+        let class = r.labels.get("storage_class").cloned().unwrap_or_default();
+        if let Some(c) = classes.iter().find(|c| c.name == class) {
+            r.labels.insert("provisioner".into(), c.provisioner.clone());
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! What each pod of a `kube run` (or of `kube manifests`) runs, on what
+//! volume and from which image: the options the two share, turned into a
+//! [`cluster::objects::RunPlan`].
+
+use cluster::objects::{RunPlan, JOB_DIR, JOB_FILE};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct WorkloadArgs {
+    /// The StorageClasses to measure, comma-separated [default: every class, after confirming]
+    #[arg(long, value_delimiter = ',', value_name = "CLASS,...")]
+    pub storage_class: Vec<String>,
+    /// Pods per class, each on its own PVC, all at once (the aggregate and each pod are reported)
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub pods: u32,
+    /// The size of each PVC, as Kubernetes writes it (2Gi, 500Gi, 1Ti)
+    #[arg(long, default_value = "2Gi", value_parser = parse_quantity)]
+    pub size: (String, u64),
+    /// Run this named profile in each pod instead of the default suite (see `diskbench profiles`)
+    #[arg(long, conflicts_with = "job")]
+    pub profile: Option<String>,
+    /// Run this fio job file in each pod (sent as a ConfigMap; its files go on the PVC)
+    #[arg(long, value_name = "FILE")]
+    pub job: Option<PathBuf>,
+    /// The suite's short form in each pod (about 10 s)
+    #[arg(long, conflicts_with = "job")]
+    pub quick: bool,
+    /// Each test's longest measured time in the pods' suite (as `run --runtime`)
+    #[arg(long, conflicts_with = "job")]
+    pub runtime: Option<String>,
+    /// The suite's test file size [default: 1g (256m with --quick), at most half the PVC]
+    #[arg(long, conflicts_with = "job")]
+    pub file_size: Option<String>,
+    /// The image the pods run [default: localhost/diskbench:VERSION-DIGEST, see `kube image`]
+    #[arg(long)]
+    pub image: Option<String>,
+    /// The pods' imagePullPolicy: IfNotPresent, Always, or Never (an image imported on the nodes)
+    #[arg(long, default_value = "IfNotPresent", value_parser = ["IfNotPresent", "Always", "Never"])]
+    pub pull_policy: String,
+    /// Pods on the node's network: for clusters without a pod network (a bare kubelet)
+    #[arg(long)]
+    pub host_network: bool,
+    /// Seconds a finished Job (and its PVC) stays for `kube collect` before Kubernetes deletes it
+    #[arg(long, default_value_t = 3600)]
+    pub ttl: u32,
+    /// Another label for every run, e.g. --label cluster=prod (repeatable)
+    #[arg(long = "label", value_name = "KEY=VALUE", value_parser = crate::history::parse_label)]
+    pub labels: Vec<(String, String)>,
+}
+
+/// A Kubernetes quantity of bytes (`2Gi`, `500M`, `1073741824`): the text
+/// as given, for the PVC, and its bytes.
+pub fn parse_quantity(text: &str) -> Result<(String, u64), String> {
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, suffix) = text.split_at(split);
+    let scale: f64 = match suffix {
+        "" => 1.0,
+        "k" => 1e3,
+        "M" => 1e6,
+        "G" => 1e9,
+        "T" => 1e12,
+        "P" => 1e15,
+        "Ki" => 1024.0,
+        "Mi" => 1024f64.powi(2),
+        "Gi" => 1024f64.powi(3),
+        "Ti" => 1024f64.powi(4),
+        "Pi" => 1024f64.powi(5),
+        _ => f64::NAN,
+    };
+    match number.parse::<f64>() {
+        Ok(n) if n > 0.0 && scale.is_finite() => Ok((text.to_string(), (n * scale) as u64)),
+        _ => Err(format!(
+            "'{text}' is not a size Kubernetes takes: use a quantity such as 2Gi, 500Mi or 100G"
+        )),
+    }
+}
+
+/// The suite's default test file for a run with `--quick` or not.
+fn default_file_bytes(quick: bool) -> u64 {
+    if quick {
+        256 << 20
+    } else {
+        1 << 30
+    }
+}
+
+impl WorkloadArgs {
+    /// The diskbench command each pod runs.
+    fn command(&self) -> Vec<String> {
+        if self.job.is_some() {
+            return vec!["fio".into(), format!("{JOB_DIR}/{JOB_FILE}")];
+        }
+        let mut cmd = vec!["run".to_string()];
+        if let Some(p) = &self.profile {
+            cmd.push(format!("--profile={p}"));
+        }
+        if self.quick {
+            cmd.push("--quick".into());
+        }
+        if let Some(r) = &self.runtime {
+            cmd.push(format!("--runtime={r}"));
+        }
+        // A test file that fits the volume with room for the filesystem.
+        let half = self.size.1 / 2;
+        match &self.file_size {
+            Some(s) => cmd.push(format!("--size={s}")),
+            None if half < default_file_bytes(self.quick) => {
+                cmd.push(format!("--size={}k", half / 1024))
+            }
+            None => {}
+        }
+        cmd
+    }
+
+    /// The job file's text, or a usage error naming the file.
+    pub fn job_text(&self) -> Result<Option<String>, String> {
+        let Some(path) = &self.job else {
+            return Ok(None);
+        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read the job file {}: {e}", path.display()))?;
+        // The pods would refuse it one by one: refuse it here, once.
+        let args = vec![path.display().to_string()];
+        fio::parse_args(args).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Some(text))
+    }
+
+    pub fn plan(
+        &self,
+        run_id: String,
+        image: String,
+        job_file: Option<String>,
+        db: Option<String>,
+    ) -> RunPlan {
+        let mut command = self.command();
+        for (k, v) in &self.labels {
+            command.push(format!("--label={k}={v}"));
+        }
+        RunPlan {
+            run_id,
+            image,
+            pull_policy: self.pull_policy.clone(),
+            pvc_size: self.size.0.clone(),
+            host_network: self.host_network,
+            ttl_seconds: self.ttl,
+            job_file,
+            agent_args: db.map(|d| vec![format!("--db={d}")]).unwrap_or_default(),
+            command,
+        }
+    }
+
+    /// The image the pods run: `--image`, else this binary's own name.
+    pub fn image(&self) -> anyhow::Result<String> {
+        match &self.image {
+            Some(i) => Ok(i.clone()),
+            None => Ok(cluster::image::default_name(env!("CARGO_PKG_VERSION"))?),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantities_are_read_as_kubernetes_writes_them() {
+        assert_eq!(parse_quantity("2Gi").unwrap().1, 2 << 30);
+        assert_eq!(parse_quantity("500M").unwrap().1, 500_000_000);
+        assert_eq!(parse_quantity("1.5Gi").unwrap().1, 3 << 29);
+        assert_eq!(parse_quantity("4096").unwrap().1, 4096);
+        for bad in ["2g", "2GB", "-1Gi", "Gi", "0"] {
+            let e = parse_quantity(bad).unwrap_err();
+            assert!(e.contains("2Gi"), "{bad}: {e}");
+        }
+    }
+}

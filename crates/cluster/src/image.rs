@@ -1,0 +1,409 @@
+//! An OCI image archive of the running diskbench, for clusters that cannot
+//! pull from a registry: `ctr -n k8s.io images import FILE` (containerd),
+//! `podman load`, `skopeo copy oci-archive:FILE ...` all read it.
+//!
+//! The image holds one layer: the binary at `/diskbench` and, when the
+//! binary is linked dynamically, the shared libraries this very process
+//! has mapped (read from `/proc/self/maps`, so exactly the ones the
+//! loader chose), its program interpreter at the path the binary names,
+//! and the system's CA certificates for TLS to a PostgreSQL history. A
+//! static binary needs none of that and the layer is the binary alone.
+//!
+//! The tag carries the binary's digest (`0.1.0-3fa94c1d2e07`), so a
+//! rebuilt binary is a new image and `imagePullPolicy: Never` cannot run a
+//! stale one. The archive is written by hand (tar headers, SHA-256
+//! digests, the OCI layout's `index.json`): a few dozen lines instead of a
+//! dependency.
+
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Where the image is named unless the user names it: "localhost/" keeps
+/// a runtime from looking for it on Docker Hub.
+pub const REPOSITORY: &str = "localhost/diskbench";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ImageError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write the image to {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// The image's contents and name, before it is written.
+pub struct Image {
+    /// Path in the image (no leading `/`) and its contents, or a symlink target.
+    files: Vec<(String, Entry)>,
+    pub name: String,
+    pub statically_linked: bool,
+}
+
+enum Entry {
+    File(Vec<u8>, u32),
+    Dir,
+}
+
+/// The tag of the image of this binary: diskbench's version and the first
+/// 12 hex digits of the binary's SHA-256.
+pub fn tag_of(binary: &[u8], version: &str) -> String {
+    let digest = hex(&Sha256::digest(binary));
+    format!("{version}-{}", &digest[..12])
+}
+
+/// The default image name of the running binary, as `kube run` expects it
+/// when no `--image` is given.
+pub fn default_name(version: &str) -> Result<String, ImageError> {
+    let exe = read(Path::new("/proc/self/exe"))?;
+    Ok(format!("{REPOSITORY}:{}", tag_of(&exe, version)))
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, ImageError> {
+    std::fs::read(path).map_err(|source| ImageError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The image of the running process: its binary and what it loaded.
+pub fn of_this_process(version: &str, name: Option<&str>) -> Result<Image, ImageError> {
+    let exe = read(Path::new("/proc/self/exe"))?;
+    let name = match name {
+        Some(n) => n.to_string(),
+        None => format!("{REPOSITORY}:{}", tag_of(&exe, version)),
+    };
+    let interpreter = interpreter_of(&exe);
+    let statically_linked = interpreter.is_none();
+    let mut files = vec![("diskbench".to_string(), Entry::File(exe, 0o755))];
+    if let Some(interp) = interpreter {
+        let maps =
+            std::fs::read_to_string("/proc/self/maps").map_err(|source| ImageError::Read {
+                path: "/proc/self/maps".into(),
+                source,
+            })?;
+        let mut seen = BTreeSet::new();
+        for lib in mapped_libraries(&maps) {
+            if seen.insert(lib.clone()) {
+                files.push((relative(&lib), Entry::File(read(Path::new(&lib))?, 0o755)));
+            }
+        }
+        // The loader at the path the binary names (e.g. /lib64/...), which
+        // the mapped path (e.g. /usr/lib/x86_64-linux-gnu/...) may not be.
+        if !seen.contains(&interp) {
+            let real = std::fs::canonicalize(&interp).map_err(|source| ImageError::Read {
+                path: interp.clone().into(),
+                source,
+            })?;
+            files.push((relative(&interp), Entry::File(read(&real)?, 0o755)));
+        }
+        for certs in ["/etc/ssl/certs/ca-certificates.crt"] {
+            if let Ok(data) = std::fs::read(certs) {
+                files.push((relative(certs), Entry::File(data, 0o644)));
+            }
+        }
+    }
+    files.push(("tmp".into(), Entry::Dir));
+    files.push(("data".into(), Entry::Dir));
+    Ok(Image {
+        files,
+        name,
+        statically_linked,
+    })
+}
+
+fn relative(path: &str) -> String {
+    path.trim_start_matches('/').to_string()
+}
+
+/// The shared objects mapped into a process, from its `/proc/PID/maps`.
+pub fn mapped_libraries(maps: &str) -> Vec<String> {
+    maps.lines()
+        .filter_map(|line| line.split_whitespace().nth(5))
+        .filter(|path| path.starts_with('/'))
+        .filter(|path| {
+            let file = path.rsplit('/').next().unwrap_or_default();
+            file.ends_with(".so") || file.contains(".so.")
+        })
+        .map(String::from)
+        .collect()
+}
+
+/// The program interpreter an ELF binary names (`PT_INTERP`), `None` for a
+/// static binary or one this reader does not understand (64-bit
+/// little-endian ELF is what diskbench builds as).
+pub fn interpreter_of(elf: &[u8]) -> Option<String> {
+    if elf.len() < 64 || &elf[..4] != b"\x7fELF" || elf[4] != 2 || elf[5] != 1 {
+        return None;
+    }
+    let u16_at = |at: usize| -> Option<usize> {
+        Some(u16::from_le_bytes(elf.get(at..at + 2)?.try_into().ok()?).into())
+    };
+    let u64_at = |at: usize| -> Option<u64> {
+        Some(u64::from_le_bytes(elf.get(at..at + 8)?.try_into().ok()?))
+    };
+    let phoff = u64_at(0x20)? as usize;
+    let phentsize = u16_at(0x36)?;
+    let phnum = u16_at(0x38)?;
+    for i in 0..phnum {
+        let ph = phoff + i * phentsize;
+        let kind = u32::from_le_bytes(elf.get(ph..ph + 4)?.try_into().ok()?);
+        if kind == 3 {
+            let offset = u64_at(ph + 8)? as usize;
+            let size = u64_at(ph + 32)? as usize;
+            let raw = elf.get(offset..offset + size)?;
+            let text = raw.split(|b| *b == 0).next()?;
+            return String::from_utf8(text.to_vec()).ok();
+        }
+    }
+    None
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn digest(data: &[u8]) -> String {
+    format!("sha256:{}", hex(&Sha256::digest(data)))
+}
+
+/// One tar member: a 512-byte ustar header, the data, padding to 512.
+fn tar_member(out: &mut Vec<u8>, path: &str, data: &[u8], mode: u32, kind: u8) {
+    let mut header = [0u8; 512];
+    let (prefix, name) = match path.len() {
+        0..=99 => ("", path),
+        _ => path.rsplit_once('/').unwrap_or(("", path)),
+    };
+    let put = |h: &mut [u8; 512], at: usize, len: usize, text: &str| {
+        let bytes = text.as_bytes();
+        let n = bytes.len().min(len);
+        h[at..at + n].copy_from_slice(&bytes[..n]);
+    };
+    put(&mut header, 0, 100, name);
+    put(&mut header, 100, 8, &format!("{mode:07o}"));
+    put(&mut header, 108, 8, "0000000");
+    put(&mut header, 116, 8, "0000000");
+    put(&mut header, 124, 12, &format!("{:011o}", data.len()));
+    put(&mut header, 136, 12, "00000000000");
+    header[156] = kind;
+    put(&mut header, 257, 6, "ustar");
+    put(&mut header, 263, 2, "00");
+    put(&mut header, 345, 155, prefix);
+    header[148..156].fill(b' ');
+    let sum: u32 = header.iter().map(|b| u32::from(*b)).sum();
+    put(&mut header, 148, 8, &format!("{sum:06o}\0 "));
+    out.extend_from_slice(&header);
+    out.extend_from_slice(data);
+    out.resize(out.len().div_ceil(512) * 512, 0);
+}
+
+fn tar_end(out: &mut Vec<u8>) {
+    out.extend_from_slice(&[0u8; 1024]);
+}
+
+impl Image {
+    /// The layer: every file with its parent directories, in order.
+    fn layer(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut dirs = BTreeSet::new();
+        for (path, entry) in &self.files {
+            let mut parent = String::new();
+            for part in path
+                .split('/')
+                .collect::<Vec<_>>()
+                .split_last()
+                .map_or(&[][..], |(_, p)| p)
+            {
+                parent.push_str(part);
+                parent.push('/');
+                if dirs.insert(parent.clone()) {
+                    tar_member(&mut out, &parent, &[], 0o755, b'5');
+                }
+            }
+            match entry {
+                Entry::File(data, mode) => tar_member(&mut out, path, data, *mode, b'0'),
+                Entry::Dir => {
+                    // /tmp is writable by anyone, as on every system.
+                    let mode = if path == "tmp" { 0o1777 } else { 0o755 };
+                    if dirs.insert(format!("{path}/")) {
+                        tar_member(&mut out, &format!("{path}/"), &[], mode, b'5');
+                    }
+                }
+            }
+        }
+        tar_end(&mut out);
+        out
+    }
+
+    /// The files in the image, for the user (`kube image` lists them).
+    pub fn paths(&self) -> Vec<String> {
+        self.files
+            .iter()
+            .filter(|(_, e)| matches!(e, Entry::File(..)))
+            .map(|(p, _)| format!("/{p}"))
+            .collect()
+    }
+
+    /// The whole OCI archive (oci-layout, index.json, blobs).
+    pub fn archive(&self) -> Vec<u8> {
+        let layer = self.layer();
+        let layer_digest = digest(&layer);
+        let arch = match std::env::consts::ARCH {
+            "x86_64" => "amd64",
+            "aarch64" => "arm64",
+            other => other,
+        };
+        let config = json!({
+            "architecture": arch,
+            "os": "linux",
+            "config": {
+                "Entrypoint": ["/diskbench"],
+                "Env": ["PATH=/", "HOME=/tmp"],
+                "User": format!("{0}:{0}", crate::objects::POD_USER),
+                "WorkingDir": crate::objects::DATA_DIR,
+            },
+            "rootfs": { "type": "layers", "diff_ids": [layer_digest] },
+        })
+        .to_string()
+        .into_bytes();
+        let manifest = json!({
+            "schemaVersion": 2,
+            "mediaType": "application/vnd.oci.image.manifest.v1+json",
+            "config": {
+                "mediaType": "application/vnd.oci.image.config.v1+json",
+                "digest": digest(&config),
+                "size": config.len(),
+            },
+            "layers": [{
+                "mediaType": "application/vnd.oci.image.layer.v1.tar",
+                "digest": layer_digest,
+                "size": layer.len(),
+            }],
+        })
+        .to_string()
+        .into_bytes();
+        let tag = self.name.rsplit_once(':').map_or("latest", |(_, t)| t);
+        let index = json!({
+            "schemaVersion": 2,
+            "manifests": [{
+                "mediaType": "application/vnd.oci.image.manifest.v1+json",
+                "digest": digest(&manifest),
+                "size": manifest.len(),
+                "annotations": {
+                    "io.containerd.image.name": self.name,
+                    "org.opencontainers.image.ref.name": tag,
+                },
+            }],
+        })
+        .to_string()
+        .into_bytes();
+        let mut out = Vec::with_capacity(layer.len() + 8192);
+        tar_member(
+            &mut out,
+            "oci-layout",
+            br#"{"imageLayoutVersion":"1.0.0"}"#,
+            0o644,
+            b'0',
+        );
+        tar_member(&mut out, "index.json", &index, 0o644, b'0');
+        tar_member(&mut out, "blobs/", &[], 0o755, b'5');
+        tar_member(&mut out, "blobs/sha256/", &[], 0o755, b'5');
+        for blob in [&config, &manifest, &layer] {
+            let name = format!("blobs/sha256/{}", &digest(blob)[7..]);
+            tar_member(&mut out, &name, blob, 0o644, b'0');
+        }
+        tar_end(&mut out);
+        out
+    }
+
+    pub fn write_to(&self, path: &Path) -> Result<u64, ImageError> {
+        let data = self.archive();
+        let fail = |source| ImageError::Write {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut file = std::fs::File::create(path).map_err(fail)?;
+        file.write_all(&data).map_err(fail)?;
+        file.sync_all().map_err(fail)?;
+        Ok(data.len() as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn libraries_are_read_from_the_maps() {
+        let maps = "55d0-55d1 r--p 00000000 fe:01 1 /usr/bin/diskbench\n\
+                    7f00-7f01 r--p 00000000 fe:01 2 /usr/lib/x86_64-linux-gnu/libc.so.6\n\
+                    7f02-7f03 r--p 00000000 fe:01 3 /usr/lib/x86_64-linux-gnu/libssl.so.3\n\
+                    7f04-7f05 rw-p 00000000 00:00 0 \n\
+                    7f06-7f07 r--p 00000000 00:00 0 [vdso]\n";
+        assert_eq!(
+            mapped_libraries(maps),
+            [
+                "/usr/lib/x86_64-linux-gnu/libc.so.6",
+                "/usr/lib/x86_64-linux-gnu/libssl.so.3"
+            ]
+        );
+    }
+
+    #[test]
+    fn this_test_binary_names_its_interpreter() {
+        let exe = std::fs::read("/proc/self/exe").unwrap();
+        let interp = interpreter_of(&exe).expect("a dynamically linked test binary");
+        assert!(interp.contains("ld-linux"), "{interp}");
+        assert_eq!(interpreter_of(b"not an elf"), None);
+    }
+
+    /// The archive is a tar GNU tar lists, with the OCI layout's files and
+    /// blobs named by their digests.
+    #[test]
+    fn the_archive_is_an_oci_layout_tar_lists() {
+        let image = of_this_process("0.1.0", None).unwrap();
+        assert!(image.name.starts_with("localhost/diskbench:0.1.0-"));
+        assert!(image.paths().iter().any(|p| p.contains("libc.so")));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("image.tar");
+        image.write_to(&path).unwrap();
+        let out = std::process::Command::new("tar")
+            .arg("-tf")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let list = String::from_utf8(out.stdout).unwrap();
+        assert!(list.contains("oci-layout\nindex.json\n"), "{list}");
+        // The directory and three blobs: config, manifest, layer.
+        assert_eq!(list.matches("blobs/sha256/").count(), 4, "{list}");
+        // Every blob's name is the SHA-256 of its content.
+        let x = std::process::Command::new("tar")
+            .arg("-xf")
+            .arg(&path)
+            .arg("-C")
+            .arg(dir.path())
+            .status()
+            .unwrap();
+        assert!(x.success());
+        for entry in std::fs::read_dir(dir.path().join("blobs/sha256")).unwrap() {
+            let entry = entry.unwrap();
+            let data = std::fs::read(entry.path()).unwrap();
+            assert_eq!(
+                hex(&Sha256::digest(&data)),
+                entry.file_name().to_string_lossy()
+            );
+        }
+    }
+}
