@@ -13,6 +13,7 @@
 
 mod bucket;
 mod cgroup;
+pub mod kube;
 mod loopdev;
 pub mod postgres;
 mod skip;
