@@ -219,9 +219,10 @@ fn issued_lines(out: &mut String, job: &JobResult) {
         None => (stats::dir_stats(job, dir).ios, 0, 0),
     };
     let (r, w) = (counts(Direction::Read), counts(Direction::Write));
+    let t = job.trim.ios;
     let _ = writeln!(
         out,
-        "     issued rwts: total={},{},0,0 short={},{},0,0 dropped={},{},0,0",
+        "     issued rwts: total={},{},{t},0 short={},{},0,0 dropped={},{},0,0",
         r.0, w.0, r.1, w.1, r.2, w.2
     );
     let (target, window, percentile, depth) =
