@@ -238,8 +238,9 @@ pub fn latency_buckets(job: &JobResult) -> LatencyBuckets {
     let mut counts_us = [0u64; 10];
     let mut counts_ms = [0u64; 12];
     let mut total = 0u64;
-    for dir in DIRECTIONS {
-        let h = &dir_stats(job, dir).clat;
+    // Every completion of the job, its trims too, as fio counts them.
+    let clats = DIRECTIONS.map(|dir| &dir_stats(job, dir).clat);
+    for h in clats.into_iter().chain([&job.trim.clat]) {
         for (low, count) in h.buckets() {
             let v = low.clamp(h.min(), h.max());
             total += count;
