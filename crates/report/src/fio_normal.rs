@@ -492,8 +492,13 @@ fn lat_dist_lines(
 
 fn group_block(out: &mut String, group: &Group, units: OutputUnits) {
     let _ = writeln!(out, "\nRun status group {} (all jobs):", group.id);
-    for (dir, label) in [(Direction::Read, "   READ"), (Direction::Write, "  WRITE")] {
-        let Some(g) = group.dir(dir) else { continue };
+    let dirs = [
+        (group.read.as_ref(), "   READ"),
+        (group.write.as_ref(), "  WRITE"),
+        (group.trim.as_ref(), "   TRIM"),
+    ];
+    for (g, label) in dirs {
+        let Some(g) = g else { continue };
         let first = |b: u64| fio_rate_in(b, units, false);
         let second = |b: u64| fio_rate_in(b, units, true);
         let _ = writeln!(

@@ -395,4 +395,8 @@ fn a_trim_jobs_trims_fill_its_trim_section_and_normal_lines() {
     let text = crate::fio_normal::render(&result);
     assert!(text.contains("  trim: IOPS=64, BW=4096KiB/s"), "{text}");
     assert!(text.contains("issued rwts: total=0,64,64,0"), "{text}");
+    assert!(
+        text.contains("\n   TRIM: bw=4096KiB/s (4194kB/s), "),
+        "{text}"
+    );
 }
