@@ -84,6 +84,25 @@ fn trims_are_counted_as_fio_counts_them() {
 }
 
 #[test]
+fn trim_counts_follow_number_ios_numjobs_and_block_ranges() {
+    const JOB: &str = "--name=t --filename=f --size=1m --bs=64k --ioengine=falloc";
+    for extra in [
+        "--rw=trim --number_ios=10",
+        "--rw=randtrimwrite --number_ios=10",
+        "--rw=trimwrite --numjobs=2 --group_reporting",
+        "--rw=trim --bs=4k,16k",
+    ] {
+        let args = format!("{JOB} {extra}");
+        let Some(fio) = fio_counts(real_dir().path(), &args) else {
+            return;
+        };
+        let ours = counts(&fio_ok_in(real_dir().path(), &args));
+        eprintln!("{extra}: fio {fio:?}, diskbench {ours:?}");
+        assert_eq!(ours, fio, "{extra}");
+    }
+}
+
+#[test]
 fn a_trim_job_frees_the_blocks_of_a_file_it_may_change() {
     let dir = real_dir();
     let file = dir.path().join("data.bin");
