@@ -231,4 +231,7 @@ impl Engine for FaultyEngine {
     fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), EngineError> {
         self.inner.sync_file(file, data_only)
     }
+    fn trim_file(&mut self, file: u32, offset: u64, len: u64) -> Result<(), EngineError> {
+        self.inner.trim_file(file, offset, len)
+    }
 }

@@ -46,6 +46,14 @@ macro_rules! completes_in_queue {
         fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), $crate::EngineError> {
             $crate::open::sync_fd(&self.cfg, file, data_only)
         }
+        fn trim_file(
+            &mut self,
+            file: u32,
+            offset: u64,
+            len: u64,
+        ) -> Result<(), $crate::EngineError> {
+            $crate::open::trim_fd(&self.cfg, file, offset, len)
+        }
     };
 }
 
@@ -146,4 +154,10 @@ pub trait Engine {
     fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError>;
     /// fsync (or fdatasync when `data_only`) one file. Call with nothing in flight.
     fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), EngineError>;
+    /// Trims (discards) `offset..offset + len` of one file, now (see
+    /// [`sys::trim`]). Every engine trims synchronously, through the file's
+    /// descriptor, as fio's libaio and io_uring engines do for files and
+    /// devices (neither interface has a discard of its own for them): the
+    /// caller times the call, and the I/Os in flight go on meanwhile.
+    fn trim_file(&mut self, file: u32, offset: u64, len: u64) -> Result<(), EngineError>;
 }

@@ -61,4 +61,7 @@ impl Engine for NullEngine {
     fn sync_file(&mut self, _file: u32, _data_only: bool) -> Result<(), EngineError> {
         Ok(())
     }
+    fn trim_file(&mut self, _file: u32, _offset: u64, _len: u64) -> Result<(), EngineError> {
+        Ok(())
+    }
 }

@@ -178,6 +178,9 @@ impl Engine for AnyEngine {
     fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), EngineError> {
         dispatch!(self, e => e.sync_file(file, data_only))
     }
+    fn trim_file(&mut self, file: u32, offset: u64, len: u64) -> Result<(), EngineError> {
+        dispatch!(self, e => e.trim_file(file, offset, len))
+    }
 }
 
 impl AnyEngine {
@@ -221,6 +224,38 @@ pub(crate) fn sync_fd(cfg: &EngineConfig, file: u32, data_only: bool) -> Result<
         path: cfg.path(file),
         source,
     })
+}
+
+/// A trim through the file's descriptor, for every engine (see
+/// [`crate::sys::trim`]).
+pub(crate) fn trim_fd(
+    cfg: &EngineConfig,
+    file: u32,
+    offset: u64,
+    len: u64,
+) -> Result<(), EngineError> {
+    let Some(f) = cfg.files.get(file as usize) else {
+        let why = format!("file {file} out of range ({} files)", cfg.files.len());
+        let source = std::io::Error::new(std::io::ErrorKind::InvalidInput, why);
+        return Err(trim_error(cfg, file, offset, len, source));
+    };
+    crate::sys::trim(f, offset, len).map_err(|e| trim_error(cfg, file, offset, len, e))
+}
+
+fn trim_error(
+    cfg: &EngineConfig,
+    file: u32,
+    offset: u64,
+    len: u64,
+    source: std::io::Error,
+) -> EngineError {
+    EngineError::Io {
+        op: "trim",
+        path: cfg.path(file),
+        offset,
+        len,
+        source,
+    }
 }
 
 /// Checks a request against the engine's files and buffers and returns the

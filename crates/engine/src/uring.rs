@@ -317,6 +317,9 @@ impl Engine for UringEngine {
     fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), EngineError> {
         sync_fd(&self.cfg, file, data_only)
     }
+    fn trim_file(&mut self, file: u32, offset: u64, len: u64) -> Result<(), EngineError> {
+        crate::open::trim_fd(&self.cfg, file, offset, len)
+    }
 }
 
 impl Drop for UringEngine {

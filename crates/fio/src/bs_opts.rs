@@ -28,7 +28,7 @@ pub(crate) fn seq_rand(
     let pct = &spec.random.percentage_random;
     let dirs = [
         (spec.rw.reads(), Direction::Read),
-        (spec.rw.writes(), Direction::Write),
+        (spec.rw.uses_write_side(), Direction::Write),
     ];
     if let Some((_, dir)) = dirs.iter().find(|(on, d)| *on && *pct.get(*d) < 100) {
         return Err(FioError::not_yet(
@@ -55,7 +55,7 @@ pub(crate) fn check_unaligned(spec: &JobSpec) -> Result<(), FioError> {
     }
     let used = [
         (spec.rw.reads(), Direction::Read),
-        (spec.rw.writes(), Direction::Write),
+        (spec.rw.uses_write_side(), Direction::Write),
     ];
     let varies = used.into_iter().any(|(on, d)| {
         on && matches!(spec.block_sizes_of(d), BlockSizes::Range { min_bytes, max_bytes } if min_bytes < max_bytes)

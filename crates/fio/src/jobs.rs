@@ -417,7 +417,7 @@ fn block_sizes(spec: &mut JobSpec, bs: &PerDir<(u64, u64)>, split: &PerDir<Optio
     };
     let used = [
         (spec.rw.reads(), &sizes.read),
-        (spec.rw.writes(), &sizes.write),
+        (spec.rw.uses_write_side(), &sizes.write),
     ];
     spec.bs_bytes = used
         .iter()
@@ -439,7 +439,7 @@ fn check_pattern(spec: &JobSpec) -> Result<(), FioError> {
     if spec.direct {
         let dirs = [
             (spec.rw.reads(), Direction::Read),
-            (spec.rw.writes(), Direction::Write),
+            (spec.rw.uses_write_side(), Direction::Write),
         ];
         for dir in dirs.into_iter().filter(|d| d.0).map(|d| d.1) {
             // Every size of a range is a multiple of its smallest.
@@ -621,6 +621,7 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     check_time_based(&spec)?;
     check_pattern(&spec)?;
     bs_opts::check_unaligned(&spec)?;
+    crate::trim_opts::finish(&spec)?;
     verify_opts::finish(&mut spec)?;
     engine_opts::finish(&spec)?;
     crate::data_opts::finish(&spec)?;

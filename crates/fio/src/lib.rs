@@ -43,6 +43,7 @@ mod showcmd;
 mod suggest;
 #[cfg(test)]
 mod tests;
+mod trim_opts;
 mod values;
 mod verify_opts;
 

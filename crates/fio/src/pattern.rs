@@ -20,8 +20,9 @@ const MAX_ZONES: usize = 256;
 
 /// The parts of `READ,WRITE[,TRIM]`: `None` where a part is empty (fio's
 /// default for that direction). A value without a comma applies to both
-/// directions, as in fio; a third part (trims) is checked but unused, since
-/// diskbench runs no trims.
+/// directions, as in fio; a third part (trims) is checked but unused here:
+/// trims take the write part (`trim_opts` refuses a trim mode whose third
+/// part differs).
 pub(crate) fn split_dirs<'a>(
     scope: &Scope,
     option: &str,

@@ -6,6 +6,7 @@ mod example_opts;
 mod files;
 mod groups;
 mod reporting;
+mod trims;
 
 use crate::expand::{Env, SysValues};
 use crate::{parse_with, FioArgs, FioError};

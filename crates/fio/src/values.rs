@@ -14,7 +14,7 @@ use model::{EngineKind, FadviseHint, RwMode};
 use std::cell::Cell;
 use std::time::Duration;
 
-const RW_NAMES: [&str; 7] = [
+const RW_NAMES: [&str; 11] = [
     "read",
     "write",
     "randread",
@@ -22,9 +22,13 @@ const RW_NAMES: [&str; 7] = [
     "rw",
     "readwrite",
     "randrw",
+    "trim",
+    "randtrim",
+    "trimwrite",
+    "randtrimwrite",
 ];
-const RW_LIST: &str = "read, write, randread, randwrite, rw (readwrite) or randrw";
-const TRIM_MODES: [&str; 4] = ["trim", "randtrim", "trimwrite", "randtrimwrite"];
+const RW_LIST: &str = "read, write, randread, randwrite, rw (readwrite), randrw, trim, \
+                       randtrim, trimwrite or randtrimwrite";
 const ENGINE_NAMES: [&str; 7] = [
     "sync",
     "psync",
@@ -40,7 +44,7 @@ pub(crate) fn rw(scope: &Scope, text: &str) -> Result<RwMode, FioError> {
         return Ok(mode);
     }
     if let Some((base, _)) = text.split_once(':') {
-        if RwMode::parse(base).is_some() || TRIM_MODES.contains(&base) {
+        if RwMode::parse(base).is_some() {
             return Err(FioError::not_yet(
                 scope,
                 "rw",
@@ -49,15 +53,6 @@ pub(crate) fn rw(scope: &Scope, text: &str) -> Result<RwMode, FioError> {
                 &format!(": give the pattern alone, e.g. rw={base}"),
             ));
         }
-    }
-    if TRIM_MODES.contains(&text) {
-        return Err(FioError::not_yet(
-            scope,
-            "rw",
-            text,
-            " (trims)",
-            &format!(": diskbench runs {RW_LIST}"),
-        ));
     }
     let mut problem = format!("not an I/O pattern: use {RW_LIST}");
     push_suggestion(&mut problem, closest(text, RW_NAMES));
@@ -287,11 +282,8 @@ mod tests {
     #[test]
     fn patterns() {
         assert_eq!(rw(G, "readwrite"), Ok(RwMode::ReadWrite));
-        let msg = rw(G, "randtrim").unwrap_err().to_string();
-        assert!(
-            msg.contains("rw=randtrim (trims) is not supported yet"),
-            "{msg}"
-        );
+        assert_eq!(rw(G, "randtrim"), Ok(RwMode::RandTrim));
+        assert_eq!(rw(G, "trimwrite"), Ok(RwMode::TrimWrite));
         let msg = rw(G, "randread:8").unwrap_err().to_string();
         assert!(msg.contains("offset modifier"), "{msg}");
         let msg = rw(G, "randred").unwrap_err().to_string();

@@ -218,12 +218,18 @@ fn bad_sizes_times_and_booleans() {
 
 #[test]
 fn rw_modes() {
-    for trim in ["trim", "randtrim", "trimwrite"] {
-        message(
-            &format!("--name=a --size=1m --rw={trim}"),
-            &[&format!("rw={trim} (trims) is not supported yet"), "randrw"],
-        );
-    }
+    message(
+        "--name=a --size=1m --rw=trimm",
+        &[
+            "not an I/O pattern",
+            "randtrimwrite",
+            "did you mean 'trim'?",
+        ],
+    );
+    message(
+        "--name=a --size=1m --rw=trim --bs=4k,8k,16k",
+        &["bs=4k,8k,16k", "not supported yet", "give bs=4k,8k"],
+    );
     message(
         "--name=a --size=1m --rw=randomread",
         &["not an I/O pattern", "did you mean 'randread'?"],

@@ -30,6 +30,14 @@ pub enum RwMode {
     /// `rw` / `readwrite`: sequential, mixed by `rwmixread`.
     ReadWrite,
     RandRw,
+    /// `trim`: sequential trims (discards) of `bs` each.
+    Trim,
+    /// `randtrim`: trims at random offsets.
+    RandTrim,
+    /// `trimwrite`: each block trimmed, then written, in order.
+    TrimWrite,
+    /// `randtrimwrite`: the same at random offsets.
+    RandTrimWrite,
 }
 
 impl RwMode {
@@ -41,6 +49,10 @@ impl RwMode {
             "randwrite" => RwMode::RandWrite,
             "rw" | "readwrite" => RwMode::ReadWrite,
             "randrw" => RwMode::RandRw,
+            "trim" => RwMode::Trim,
+            "randtrim" => RwMode::RandTrim,
+            "trimwrite" => RwMode::TrimWrite,
+            "randtrimwrite" => RwMode::RandTrimWrite,
             _ => return None,
         })
     }
@@ -52,16 +64,53 @@ impl RwMode {
             RwMode::RandWrite => "randwrite",
             RwMode::ReadWrite => "rw",
             RwMode::RandRw => "randrw",
+            RwMode::Trim => "trim",
+            RwMode::RandTrim => "randtrim",
+            RwMode::TrimWrite => "trimwrite",
+            RwMode::RandTrimWrite => "randtrimwrite",
         }
     }
     pub fn is_random(self) -> bool {
-        matches!(self, RwMode::RandRead | RwMode::RandWrite | RwMode::RandRw)
+        matches!(
+            self,
+            RwMode::RandRead
+                | RwMode::RandWrite
+                | RwMode::RandRw
+                | RwMode::RandTrim
+                | RwMode::RandTrimWrite
+        )
     }
     pub fn reads(self) -> bool {
-        !matches!(self, RwMode::Write | RwMode::RandWrite)
+        matches!(
+            self,
+            RwMode::Read | RwMode::RandRead | RwMode::ReadWrite | RwMode::RandRw
+        )
     }
+    /// Whether the job writes data (a trim alone writes none).
     pub fn writes(self) -> bool {
-        !matches!(self, RwMode::Read | RwMode::RandRead)
+        matches!(
+            self,
+            RwMode::Write
+                | RwMode::RandWrite
+                | RwMode::ReadWrite
+                | RwMode::RandRw
+                | RwMode::TrimWrite
+                | RwMode::RandTrimWrite
+        )
+    }
+    /// Whether the job trims (discards) blocks.
+    pub fn trims(self) -> bool {
+        matches!(
+            self,
+            RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite | RwMode::RandTrimWrite
+        )
+    }
+    /// Whether the job's offsets and block sizes are the write side's:
+    /// writes, and trims too (fio's `bs=R,W,T`, whose trim size defaults to
+    /// the write size; diskbench trims with the write side's sizes, and the
+    /// worker turns those targets into trims).
+    pub fn uses_write_side(self) -> bool {
+        self.writes() || self.trims()
     }
 }
 
@@ -668,10 +717,11 @@ impl JobSpec {
         }
     }
 
-    /// Whether the job writes to its files: a write mode, unless
-    /// `verify_only` (which only reads back what an earlier run wrote).
+    /// Whether the job changes its files' data: a write or trim mode (a
+    /// trim destroys data as a write does, so it passes the same guards),
+    /// unless `verify_only` (which only reads back what an earlier run wrote).
     pub fn writes_data(&self) -> bool {
-        self.rw.writes() && !self.verify.as_ref().is_some_and(|v| v.only)
+        self.rw.uses_write_side() && !self.verify.as_ref().is_some_and(|v| v.only)
     }
 
     /// The block sizes of `dir`.

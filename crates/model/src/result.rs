@@ -116,6 +116,11 @@ pub struct JobResult {
     pub engine: EngineKind,
     pub read: DirStats,
     pub write: DirStats,
+    /// The trims of a trim mode (`rw=trim`, `trimwrite`, ...): fio's third
+    /// direction. Left out of the saved form when there were none, so runs
+    /// without trims (and those saved before trims ran) read the same.
+    #[serde(default, skip_serializing_if = "DirStats::is_unused")]
+    pub trim: DirStats,
     /// Wall time of the measured phase (after ramp), the longest clone's.
     pub runtime_ns: u64,
     pub cpu: CpuUsage,
@@ -186,6 +191,7 @@ impl JobResult {
             engine: spec.engine,
             read: DirStats::default(),
             write: DirStats::default(),
+            trim: DirStats::default(),
             runtime_ns: 0,
             cpu: CpuUsage::default(),
             series: Vec::new(),
@@ -208,7 +214,7 @@ impl JobResult {
     }
 
     pub fn total_ios(&self) -> u64 {
-        self.read.ios + self.write.ios
+        self.read.ios + self.write.ios + self.trim.ios
     }
 }
 
@@ -233,6 +239,10 @@ pub struct DirStats {
 }
 
 impl DirStats {
+    /// Nothing was done in this direction.
+    pub fn is_unused(&self) -> bool {
+        self.ios == 0 && self.bytes == 0
+    }
     pub fn iops(&self) -> f64 {
         if self.runtime_ns == 0 {
             0.0

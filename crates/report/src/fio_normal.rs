@@ -30,7 +30,7 @@ use crate::source;
 use crate::stats::{self, Group, LatStats, SampleStats, DIRECTIONS};
 use model::depth::{BATCH_LABELS, LEVEL_LABELS};
 use model::units::OutputUnits;
-use model::{DepthStats, Direction, DiskUtil, JobResult, RunResult};
+use model::{DepthStats, DirStats, Direction, DiskUtil, JobResult, RunResult};
 use std::fmt::Write;
 
 /// Every job's block, then one `Run status group` block per group.
@@ -129,6 +129,7 @@ fn job_block(out: &mut String, result: &RunResult, job: &JobResult) {
             approximate |= dir_block(out, result, job, dir);
         }
     }
+    trim_block(out, result, job);
     approximate |= latency_distribution(out, job);
     let (usr, sys, ctx, majf, minf) = source::cpu(job).unwrap_or_else(|| {
         let (usr, sys) = stats::cpu_percents(job);
@@ -219,9 +220,10 @@ fn issued_lines(out: &mut String, job: &JobResult) {
         None => (stats::dir_stats(job, dir).ios, 0, 0),
     };
     let (r, w) = (counts(Direction::Read), counts(Direction::Write));
+    let t = job.trim.ios;
     let _ = writeln!(
         out,
-        "     issued rwts: total={},{},0,0 short={},{},0,0 dropped={},{},0,0",
+        "     issued rwts: total={},{},{t},0 short={},{},0,0 dropped={},{},0,0",
         r.0, w.0, r.1, w.1, r.2, w.2
     );
     let (target, window, percentile, depth) =
@@ -242,9 +244,9 @@ struct LatShown {
     approximate: bool,
 }
 
-/// `slat`, `clat` and `lat` of one direction, in fio's order.
-fn lat_kinds(job: &JobResult, dir: Direction) -> Vec<LatShown> {
-    let d = stats::dir_stats(job, dir);
+/// `slat`, `clat` and `lat` of one direction, in fio's order: `d`'s, or
+/// the source's for a direction an imported job recorded (`dir`).
+fn lat_kinds(job: &JobResult, dir: Option<Direction>, d: &DirStats) -> Vec<LatShown> {
     let spec = &job.spec;
     let kinds = [
         ("slat", "slat_ns", d.slat.as_ref(), spec.slat_percentiles),
@@ -253,7 +255,7 @@ fn lat_kinds(job: &JobResult, dir: Direction) -> Vec<LatShown> {
     ];
     let mut out = Vec::new();
     for (name, key, histogram, wanted) in kinds {
-        if let Some(src) = source::lat(job, dir, key) {
+        if let Some(src) = dir.and_then(|dir| source::lat(job, dir, key)) {
             let percentiles = src.numbered();
             out.push(LatShown {
                 name,
@@ -305,13 +307,8 @@ fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Directi
         fio_bytes_in(bytes, units, false),
         runtime_ms
     );
-    let kinds = lat_kinds(job, dir);
-    for k in &kinds {
-        lat_line(out, k.name, &k.stats);
-    }
-    for k in &kinds {
-        percentile_block(out, k.name, &k.percentiles, k.approximate);
-    }
+    let kinds = lat_kinds(job, Some(dir), d);
+    lat_lines(out, &kinds);
     // diskbench's own: a rate-limited job's response time, from the moment
     // its schedule meant each I/O to start (a stall is not hidden).
     if let Some(response) = &d.response {
@@ -353,6 +350,39 @@ fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Directi
         );
     }
     kinds.iter().any(|k| k.approximate)
+}
+
+/// The latency lines of `kinds`, then their percentiles, as fio orders them.
+fn lat_lines(out: &mut String, kinds: &[LatShown]) {
+    for k in kinds {
+        lat_line(out, k.name, &k.stats);
+    }
+    for k in kinds {
+        percentile_block(out, k.name, &k.percentiles, k.approximate);
+    }
+}
+
+/// A trim mode's trims, as fio prints them after the writes: no slat (a
+/// trim is synchronous) and no bw/iops samples (the per-second series
+/// holds reads and writes).
+fn trim_block(out: &mut String, result: &RunResult, job: &JobResult) {
+    let d = &job.trim;
+    if d.runtime_ns == 0 || d.bytes == 0 {
+        return;
+    }
+    let units = OutputUnits {
+        bits: job.spec.units.bits,
+        ..group_units(result, job.groupid)
+    };
+    let _ = writeln!(
+        out,
+        "  trim: IOPS={}, BW={}({}/{}msec)",
+        fio_iops(d.iops()),
+        fio_bw_in(stats::per_sec(d.bytes, d.runtime_ns) as u64, units),
+        fio_bytes_in(d.bytes, units, false),
+        stats::runtime_ms(d.runtime_ns)
+    );
+    lat_lines(out, &lat_kinds(job, None, d));
 }
 
 /// `    clat (usec): min=53, max=5780, avg=326.87, stdev=157.60`, omitted when empty.
@@ -462,8 +492,13 @@ fn lat_dist_lines(
 
 fn group_block(out: &mut String, group: &Group, units: OutputUnits) {
     let _ = writeln!(out, "\nRun status group {} (all jobs):", group.id);
-    for (dir, label) in [(Direction::Read, "   READ"), (Direction::Write, "  WRITE")] {
-        let Some(g) = group.dir(dir) else { continue };
+    let dirs = [
+        (group.read.as_ref(), "   READ"),
+        (group.write.as_ref(), "  WRITE"),
+        (group.trim.as_ref(), "   TRIM"),
+    ];
+    for (g, label) in dirs {
+        let Some(g) = g else { continue };
         let first = |b: u64| fio_rate_in(b, units, false);
         let second = |b: u64| fio_rate_in(b, units, true);
         let _ = writeln!(

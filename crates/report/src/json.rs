@@ -37,7 +37,7 @@ use crate::format::{ctime_utc, six_decimals};
 use crate::source;
 use crate::stats::{self, LatStats, SampleStats, DIRECTIONS};
 use model::depth::{BATCH_LABELS, LEVEL_LABELS};
-use model::{DepthStats, Direction, Failure, JobResult, RunResult, Warning};
+use model::{DepthStats, DirStats, Direction, Failure, JobResult, RunResult, Warning};
 use serde_json::{json, Map, Value};
 
 /// The whole run as fio-compatible JSON, pretty-printed, ending in a newline.
@@ -234,7 +234,14 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
     for dir in DIRECTIONS {
         m.insert(stats::dir_name(dir).into(), dir_value(result, job, dir));
     }
-    m.insert("trim".into(), zero_dir_value());
+    // A trim mode's trims; fio's shape of nothing for the others. Trims
+    // have no per-second samples (the series holds reads and writes), so
+    // their bw_*/iops_* sample keys are zeros.
+    let trim = match job.trim.is_unused() {
+        true => zero_dir_value(),
+        false => figures_value(job, &job.trim, None, None),
+    };
+    m.insert("trim".into(), trim);
     m.insert(
         "sync".into(),
         json!({"total_ios": 0, "lat_ns": lat_value(&LatStats::default(), &[])}),
@@ -350,9 +357,25 @@ fn approximate_paths(job: &Map<String, Value>) -> Vec<String> {
 
 fn dir_value(result: &RunResult, job: &JobResult, dir: Direction) -> Value {
     let d = stats::dir_stats(job, dir);
-    if d.ios == 0 && d.bytes == 0 {
+    if d.is_unused() {
         return zero_dir_value();
     }
+    let bw = stats::bw_stats(job, dir);
+    let agg = match bw {
+        Some(s) => stats::bw_agg_percent(s.mean, stats::group_agg(result, job, dir)),
+        None => 0.0,
+    };
+    figures_value(job, d, Some((bw, agg)), stats::iops_stats(job, dir))
+}
+
+/// One direction's object from its figures: `bw` the per-second bandwidth
+/// samples and the share of the group's (`None`: no samples, zeros).
+fn figures_value(
+    job: &JobResult,
+    d: &DirStats,
+    bw: Option<(Option<SampleStats>, f64)>,
+    iops: Option<SampleStats>,
+) -> Value {
     let bw_bytes = stats::per_sec(d.bytes, d.runtime_ns) as u64;
     let mut m = Map::new();
     m.insert("io_bytes".into(), json!(d.bytes));
@@ -380,19 +403,9 @@ fn dir_value(result: &RunResult, job: &JobResult, dir: Direction) -> Value {
     m.insert("clat_ns".into(), lat_value(&LatStats::of(&d.clat), &clat_p));
     let lat_p = pcts(spec.lat_percentiles, &d.lat);
     m.insert("lat_ns".into(), lat_value(&LatStats::of(&d.lat), &lat_p));
-    let bw = stats::bw_stats(job, dir);
-    let agg = match bw {
-        Some(s) => stats::bw_agg_percent(s.mean, stats::group_agg(result, job, dir)),
-        None => 0.0,
-    };
+    let (bw, agg) = bw.unwrap_or((None, 0.0));
     sample_keys(&mut m, "bw", bw, Some(agg), "bw_dev");
-    sample_keys(
-        &mut m,
-        "iops",
-        stats::iops_stats(job, dir),
-        None,
-        "iops_stddev",
-    );
+    sample_keys(&mut m, "iops", iops, None, "iops_stddev");
     Value::Object(m)
 }
 
@@ -415,7 +428,8 @@ fn sample_keys(
     m.insert(format!("{prefix}_samples"), json!(s.samples));
 }
 
-/// A direction that did nothing, in fio's shape (as the `trim` of every job).
+/// A direction that did nothing, in fio's shape (as the `trim` of a job
+/// that does not trim).
 fn zero_dir_value() -> Value {
     let zero = LatStats::default();
     let mut m = Map::new();

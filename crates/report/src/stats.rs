@@ -238,8 +238,9 @@ pub fn latency_buckets(job: &JobResult) -> LatencyBuckets {
     let mut counts_us = [0u64; 10];
     let mut counts_ms = [0u64; 12];
     let mut total = 0u64;
-    for dir in DIRECTIONS {
-        let h = &dir_stats(job, dir).clat;
+    // Every completion of the job, its trims too, as fio counts them.
+    let clats = DIRECTIONS.map(|dir| &dir_stats(job, dir).clat);
+    for h in clats.into_iter().chain([&job.trim.clat]) {
         for (low, count) in h.buckets() {
             let v = low.clamp(h.min(), h.max());
             total += count;
@@ -294,6 +295,8 @@ pub struct Group {
     pub id: u32,
     pub read: Option<GroupDir>,
     pub write: Option<GroupDir>,
+    /// The trims of the group's trim jobs (fio's `TRIM:` line).
+    pub trim: Option<GroupDir>,
 }
 
 impl Group {
@@ -317,17 +320,19 @@ pub fn groups(result: &RunResult) -> Vec<Group> {
                 id,
                 read: group_dir(&members, Direction::Read),
                 write: group_dir(&members, Direction::Write),
+                trim: group_of(members.iter().map(|j| &j.trim)),
             }
         })
         .collect()
 }
 
 fn group_dir(members: &[&JobResult], dir: Direction) -> Option<GroupDir> {
-    let ran: Vec<&DirStats> = members
-        .iter()
-        .map(|j| dir_stats(j, dir))
-        .filter(|d| d.runtime_ns > 0 && d.ios > 0)
-        .collect();
+    group_of(members.iter().map(|j| dir_stats(j, dir)))
+}
+
+/// The group's figures from its jobs' figures in one direction.
+fn group_of<'a>(stats: impl Iterator<Item = &'a DirStats>) -> Option<GroupDir> {
+    let ran: Vec<&DirStats> = stats.filter(|d| d.runtime_ns > 0 && d.ios > 0).collect();
     let first = ran.first()?;
     let mut g = GroupDir {
         min_bw: u64::MAX,

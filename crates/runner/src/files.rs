@@ -675,7 +675,7 @@ fn check_aligned(spec: &JobSpec, path: &Path, align: u64) -> Result<(), RunError
     }
     let dirs = [
         (Direction::Read, spec.rw.reads()),
-        (Direction::Write, spec.rw.writes()),
+        (Direction::Write, spec.rw.uses_write_side()),
     ];
     for (dir, used) in dirs {
         if !used {

@@ -57,7 +57,7 @@ pub(crate) fn lengths(spec: &JobSpec, clone: u32, n: usize) -> Vec<(u64, u64)> {
 fn smallest_block(spec: &JobSpec) -> u64 {
     [
         (spec.rw.reads(), Direction::Read),
-        (spec.rw.writes(), Direction::Write),
+        (spec.rw.uses_write_side(), Direction::Write),
     ]
     .into_iter()
     .filter(|d| d.0)

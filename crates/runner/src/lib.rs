@@ -641,6 +641,7 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
     for p in parts {
         job.read.merge(&p.read);
         job.write.merge(&p.write);
+        job.trim.merge(&p.trim);
         job.runtime_ns = job.runtime_ns.max(p.runtime_ns);
         job.cpu.add(&p.cpu);
         for (i, point) in p.series.iter().enumerate() {

@@ -196,6 +196,11 @@ impl OffsetGen {
         match self.mode {
             RwMode::Read | RwMode::RandRead => Direction::Read,
             RwMode::Write | RwMode::RandWrite => Direction::Write,
+            // A trim takes the write side's offsets; the worker trims there
+            // (and for trimwrite then writes).
+            RwMode::Trim | RwMode::RandTrim | RwMode::TrimWrite | RwMode::RandTrimWrite => {
+                Direction::Write
+            }
             RwMode::ReadWrite | RwMode::RandRw => {
                 if self.rng.next_u64() % 100 < self.read_pct {
                     Direction::Read
@@ -260,7 +265,7 @@ impl OffsetGen {
 fn used_dirs(mode: RwMode) -> impl Iterator<Item = Direction> {
     [
         (mode.reads(), Direction::Read),
-        (mode.writes(), Direction::Write),
+        (mode.uses_write_side(), Direction::Write),
     ]
     .into_iter()
     .filter(|d| d.0)

@@ -89,9 +89,11 @@ pub(crate) fn check_places(groups: &[Vec<JobSpec>]) -> Result<(), RunError> {
 pub(crate) fn check_readonly(groups: &[Vec<JobSpec>], opts: &RunOptions) -> Result<(), RunError> {
     match groups.iter().flatten().find(|s| s.writes_data()) {
         Some(spec) if opts.readonly => Err(RunError::Usage(format!(
-            "job '{}' writes (rw={}), and --readonly refuses every write: drop --readonly, or make the job read",
+            "job '{}' {} (rw={}), and --readonly refuses every write{}: drop --readonly, or make the job read",
             spec.name,
-            spec.rw.fio_name()
+            if spec.rw.trims() { "trims" } else { "writes" },
+            spec.rw.fio_name(),
+            if spec.rw.trims() { " and trim" } else { "" },
         ))),
         _ => Ok(()),
     }

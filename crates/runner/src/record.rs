@@ -9,6 +9,10 @@ use model::{DepthStats, DirStats, Direction, Histogram, SeriesPoint};
 
 pub struct Recorder {
     pub dirs: [DirStats; 2],
+    /// The trims of a trim mode: counts and latencies, no submission
+    /// latency (a trim is done synchronously, see `worker::trim`), and no
+    /// place in the series, whose points are fio's read and write figures.
+    pub trim: DirStats,
     /// fio's depth distributions; the mean is filled in by `finish`.
     pub depth: DepthStats,
     pub series: Vec<SeriesPoint>,
@@ -33,6 +37,7 @@ impl Recorder {
         let second_ticks = clock.ticks(1_000_000_000).max(1);
         Recorder {
             dirs: [dir(), dir()],
+            trim: DirStats::default(),
             depth: DepthStats::default(),
             series: Vec::new(),
             current: SeriesPoint::default(),
@@ -109,6 +114,16 @@ impl Recorder {
         }
     }
 
+    /// A trim of `bytes` that took `ns`, timed around the call.
+    #[inline]
+    pub fn trimmed(&mut self, bytes: u64, ns: u64) {
+        let d = &mut self.trim;
+        d.ios += 1;
+        d.bytes += bytes;
+        d.clat.record(ns);
+        d.lat.record(ns);
+    }
+
     /// Ends the measured phase at `end`: sets runtimes and keeps a last,
     /// partial interval when it holds any time.
     pub fn finish(mut self, clock: &Clock, end: u64) -> Recorded {
@@ -124,6 +139,7 @@ impl Recorder {
         let [mut read, mut write] = self.dirs;
         read.runtime_ns = runtime_ns;
         write.runtime_ns = runtime_ns;
+        self.trim.runtime_ns = runtime_ns;
         // Little's law: an I/O holds its slot from the moment it is queued
         // until its completion is seen, which is its lat.
         self.depth.in_flight_ns = read.lat.sum() + write.lat.sum();
@@ -131,6 +147,7 @@ impl Recorder {
         Recorded {
             read,
             write,
+            trim: self.trim,
             series: self.series,
             runtime_ns,
             depth: self.depth,
@@ -142,6 +159,7 @@ impl Recorder {
 pub struct Recorded {
     pub read: DirStats,
     pub write: DirStats,
+    pub trim: DirStats,
     pub series: Vec<SeriesPoint>,
     pub runtime_ns: u64,
     pub depth: DepthStats,

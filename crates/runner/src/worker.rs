@@ -20,6 +20,7 @@ mod paced;
 mod phase;
 mod queue;
 mod stable;
+mod trim;
 mod verifying;
 
 use crate::clock::Clock;
@@ -69,6 +70,7 @@ pub struct WorkerPlan {
 pub struct WorkerOutcome {
     pub read: DirStats,
     pub write: DirStats,
+    pub trim: DirStats,
     pub series: Vec<SeriesPoint>,
     pub runtime_ns: u64,
     pub cpu: CpuUsage,
@@ -112,6 +114,9 @@ struct Slot {
     scheduled_at: u64,
     /// A read of a verify pass: checked when it completes.
     check: bool,
+    /// A trim, done and recorded when it was issued (see `trim`): its
+    /// completion only frees the slot.
+    trim: bool,
 }
 
 struct Worker<'a> {
@@ -252,6 +257,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
     WorkerOutcome {
         read: recorded.read,
         write: recorded.write,
+        trim: recorded.trim,
         series: recorded.series,
         runtime_ns: recorded.runtime_ns,
         depth: recorded.depth,
@@ -547,7 +553,7 @@ impl<'a> Worker<'a> {
     }
 
     fn report_progress(&mut self) {
-        let total = self.rec.dirs[0].ios + self.rec.dirs[1].ios;
+        let total = self.rec.dirs[0].ios + self.rec.dirs[1].ios + self.rec.trim.ios;
         let delta = total.saturating_sub(self.reported_ios);
         if delta > 0 {
             self.shared.ios_done.fetch_add(delta, Ordering::Relaxed);

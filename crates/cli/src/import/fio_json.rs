@@ -183,6 +183,8 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
     let spec = spec(&name, global, own)?;
     let mut read = dir_stats(job.get("read"));
     let mut write = dir_stats(job.get("write"));
+    // A trim mode's trims (fio writes a trim section for every job).
+    let trim = dir_stats(job.get("trim"));
     let mut imported = Imported::of(job);
     if let Some([r, w]) = carried_histograms(job, [&read, &write]) {
         [
@@ -191,7 +193,7 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         ] = [r, w];
         imported.exact_histograms = true;
     }
-    let runtime_ns = match read.runtime_ns.max(write.runtime_ns) {
+    let runtime_ns = match read.runtime_ns.max(write.runtime_ns).max(trim.runtime_ns) {
         0 => uint(job, "job_runtime").saturating_mul(1_000_000),
         ns => ns,
     };
@@ -225,6 +227,7 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         name,
         read,
         write,
+        trim,
         runtime_ns,
         cpu,
         error,
@@ -393,6 +396,20 @@ mod tests {
         // fio's normal text shows the same CPU percentages.
         let text = report::fio_normal::render(&r);
         assert!(text.contains("usr=2.80%, sys=28.03%, ctx=10158"), "{text}");
+    }
+
+    #[test]
+    fn a_trim_jobs_trim_section_is_kept() {
+        let doc = sample("fio-3.33-trimwrite.json");
+        let r = parse(&doc, &[]).unwrap();
+        let job = &r.jobs[0];
+        assert_eq!(job.spec.rw, RwMode::TrimWrite);
+        assert_eq!((job.trim.ios, job.trim.bytes), (64, 4 << 20));
+        assert_eq!((job.write.ios, job.write.bytes), (64, 4 << 20));
+        assert_eq!(job.read.ios, 0);
+        let fio_trim = &doc["jobs"][0]["trim"];
+        assert!((job.trim.iops() - fio_trim["iops"].as_f64().unwrap()).abs() < 1e-5);
+        assert_eq!(job.total_ios(), 128);
     }
 
     #[test]

@@ -371,3 +371,32 @@ fn figures_derived_from_histograms_rebuilt_on_import_are_named_approximate() {
         measured["jobs"][0]["latency_us"]
     );
 }
+
+#[test]
+fn a_trim_jobs_trims_fill_its_trim_section_and_normal_lines() {
+    let mut job = seq_write_job("tw", 64);
+    // 64 trims of 64 KiB in 1 s, 50 to 60 us each (no slat: synchronous).
+    job.trim = dir(&[(50_000, 32), (60_000, 32)], 64 << 10, 1_000_000_000, None);
+    job.spec.rw = model::RwMode::TrimWrite;
+    let result = run(vec![job]);
+    let v = ours(&result);
+    let trim = &v["jobs"][0]["trim"];
+    assert_eq!(trim["total_ios"], 64);
+    assert_eq!(trim["io_kbytes"], 4096);
+    assert_eq!(trim["io_bytes"], 4u64 << 20);
+    assert_eq!(trim["runtime"], 1000);
+    assert_eq!(trim["iops"].as_f64(), Some(64.0));
+    assert_eq!(trim["bw"], 4096);
+    assert_eq!(trim["clat_ns"]["N"], 64);
+    assert_eq!(trim["slat_ns"]["N"], 0);
+    // The keys are fio's, as for a direction that did nothing.
+    let keys = |d: &Value| d.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(trim), keys(&ours(&sample_run())["jobs"][0]["trim"]));
+    let text = crate::fio_normal::render(&result);
+    assert!(text.contains("  trim: IOPS=64, BW=4096KiB/s"), "{text}");
+    assert!(text.contains("issued rwts: total=0,64,64,0"), "{text}");
+    assert!(
+        text.contains("\n   TRIM: bw=4096KiB/s (4194kB/s), "),
+        "{text}"
+    );
+}

@@ -59,6 +59,13 @@ impl Worker<'_> {
                 false => self.pace.as_mut().and_then(|p| p.scheduled.take()),
             }
             .unwrap_or(0);
+            match (self.plan.spec.rw.trims(), self.plan.spec.rw.writes()) {
+                // A trim-only mode: the trim is the I/O (see `trim`).
+                (true, false) => return self.issue_trim(&t, queued_at),
+                // trimwrite: the block is trimmed, then written below.
+                (true, true) => self.trim_block(&t)?,
+                (false, _) => {}
+            }
             let slot = self.free.pop().expect("a free slot while under depth");
             if t.dir == Direction::Write {
                 self.prepare_write(slot, t.file, t.offset, t.len)?;
@@ -72,6 +79,7 @@ impl Worker<'_> {
                 submitted_at: queued_at,
                 scheduled_at,
                 check: false,
+                trim: false,
             };
             let req = IoRequest {
                 slot,
@@ -195,7 +203,8 @@ impl Worker<'_> {
             self.free.push(c.slot);
             self.in_flight -= 1;
             match check_result(c, &slot, &self.plan.engine_cfg) {
-                Ok(()) if measuring => {
+                // A trim was recorded when it was done (see `trim`).
+                Ok(()) if measuring && !slot.trim => {
                     let clat = clock.nanos(slot.submitted_at, now);
                     let lat = clock.nanos(slot.queued_at, now);
                     self.rec.completed(slot.dir, slot.len, clat, lat);

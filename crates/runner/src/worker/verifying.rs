@@ -322,6 +322,7 @@ impl Worker<'_> {
                     submitted_at: now,
                     scheduled_at: 0,
                     check: true,
+                    trim: false,
                 };
                 self.plan.engine.queue(IoRequest {
                     slot,

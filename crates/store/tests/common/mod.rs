@@ -56,6 +56,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             spec,
             read,
             write: DirStats::default(),
+            trim: DirStats::default(),
             runtime_ns: 1_000_000_000,
             cpu: CpuUsage {
                 user_ns: 1000,

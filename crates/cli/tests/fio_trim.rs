@@ -1,0 +1,201 @@
+//! fio's trim modes end to end: counted as fio 3.33 counts them, with a
+//! real effect (the blocks of a trimmed file are freed, a loop device's
+//! trims reach its image), and guarded as writes (`--readonly`, a user's
+//! file, a device).
+//!
+//! fio 3.33's own trims of a regular file go through BLKDISCARD and fail
+//! (ENOTTY: later fio punches holes, as diskbench does), so fio runs the
+//! comparison jobs with its `falloc` engine, whose trims punch holes;
+//! diskbench runs them with that engine and with its default (psync).
+
+mod common;
+use common::*;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+/// Per direction (read, write, trim): `io_kbytes` and `total_ios`.
+type Counts = [(u64, u64); 3];
+
+fn counts(doc: &serde_json::Value) -> Counts {
+    let job = &doc["jobs"][0];
+    ["read", "write", "trim"].map(|dir| {
+        let n = |key: &str| job[dir][key].as_u64().expect("a count");
+        (n("io_kbytes"), n("total_ios"))
+    })
+}
+
+/// fio's counts for `args` run in `dir`; `None` (skipped) without fio.
+fn fio_counts(dir: &Path, args: &str) -> Option<Counts> {
+    let out = std::process::Command::new("fio")
+        .current_dir(dir)
+        .arg("--output-format=json")
+        .args(args.split_whitespace())
+        .output();
+    let Ok(out) = out else {
+        testbed::skip("fio is not installed (apt-get install fio)");
+        return None;
+    };
+    assert!(out.status.success(), "fio {args}: {}", stderr_of(&out));
+    Some(counts(&json_of(&out)))
+}
+
+/// Allocated bytes of `path` (st_blocks are 512-byte units).
+fn allocated(path: &Path) -> u64 {
+    std::fs::metadata(path).unwrap().blocks() * 512
+}
+
+/// A file of `bytes` of data (no holes), on disk.
+fn data_file(path: &Path, bytes: u32) -> Vec<u8> {
+    let content: Vec<u8> = (0..bytes).map(|i| (i % 251) as u8 + 1).collect();
+    std::fs::write(path, &content).unwrap();
+    std::fs::File::open(path).unwrap().sync_all().unwrap();
+    content
+}
+
+#[test]
+fn trims_are_counted_as_fio_counts_them() {
+    const JOB: &str = "--name=t --filename=f --size=4m --bs=64k";
+    for rw in ["trim", "trimwrite", "randtrim", "randtrimwrite"] {
+        let args = format!("{JOB} --rw={rw} --ioengine=falloc");
+        let Some(fio) = fio_counts(real_dir().path(), &args) else {
+            return;
+        };
+        let falloc = counts(&fio_ok_in(real_dir().path(), &args));
+        eprintln!("rw={rw} (read, write, trim KiB and I/Os): fio {fio:?}, diskbench {falloc:?}");
+        assert_eq!(falloc, fio, "rw={rw}, falloc");
+        // Every engine trims synchronously; the async ones keep their
+        // writes in flight meanwhile (trimwrite at depth 8).
+        for engine in ["psync", "io_uring --iodepth=8", "libaio --iodepth=8"] {
+            let ours = fio_ok_in(
+                real_dir().path(),
+                &format!("{JOB} --rw={rw} --ioengine={engine}"),
+            );
+            assert_eq!(counts(&ours), fio, "rw={rw}, {engine}");
+        }
+        // 4 MiB of 64 KiB blocks: 64 trims, and for trimwrite 64 writes too.
+        assert_eq!(fio[2], (4096, 64), "rw={rw}");
+        let writes = if rw.ends_with("write") {
+            (4096, 64)
+        } else {
+            (0, 0)
+        };
+        assert_eq!((fio[0], fio[1]), ((0, 0), writes), "rw={rw}");
+    }
+}
+
+#[test]
+fn trim_counts_follow_number_ios_numjobs_and_block_ranges() {
+    const JOB: &str = "--name=t --filename=f --size=1m --bs=64k --ioengine=falloc";
+    for extra in [
+        "--rw=trim --number_ios=10",
+        "--rw=randtrimwrite --number_ios=10",
+        "--rw=trimwrite --numjobs=2 --group_reporting",
+        "--rw=trim --bs=4k,16k",
+    ] {
+        let args = format!("{JOB} {extra}");
+        let Some(fio) = fio_counts(real_dir().path(), &args) else {
+            return;
+        };
+        let ours = counts(&fio_ok_in(real_dir().path(), &args));
+        eprintln!("{extra}: fio {fio:?}, diskbench {ours:?}");
+        assert_eq!(ours, fio, "{extra}");
+    }
+}
+
+#[test]
+fn a_trim_job_frees_the_blocks_of_a_file_it_may_change() {
+    let dir = real_dir();
+    let file = dir.path().join("data.bin");
+    let content = data_file(&file, 4 << 20);
+    let before = allocated(&file);
+    assert!(before >= 4 << 20, "{before}");
+    let args = format!(
+        "--name=t --filename={} --size=4m --bs=64k --rw=trim",
+        file.display()
+    );
+    // A trim destroys data as a write does: a user's file needs --allow-overwrite.
+    let out = fio_in(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("--allow-overwrite"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(allocated(&file), before);
+    assert!(
+        std::fs::read(&file).unwrap() == content,
+        "a refused job trimmed"
+    );
+
+    let doc = fio_ok_in(dir.path(), &format!("{args} --allow-overwrite"));
+    assert_eq!(counts(&doc)[2], (4096, 64));
+    let after = allocated(&file);
+    eprintln!("allocated bytes: {before} before the trims, {after} after");
+    assert!(after < before / 2, "{before} -> {after}");
+    let meta = std::fs::metadata(&file).unwrap();
+    assert_eq!(meta.len(), 4 << 20, "a trim keeps the length");
+    assert!(std::fs::read(&file).unwrap().iter().all(|&b| b == 0));
+}
+
+#[test]
+fn readonly_refuses_a_trim_job() {
+    let dir = real_dir();
+    let file = dir.path().join("data.bin");
+    data_file(&file, 1 << 20);
+    let before = allocated(&file);
+    let out = fio_in(
+        dir.path(),
+        &format!(
+            "--readonly --allow-overwrite --name=t --filename={} --size=1m --rw=randtrim",
+            file.display()
+        ),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(err.contains("job 't' trims (rw=randtrim)"), "{err}");
+    assert!(
+        err.contains("--readonly refuses every write and trim"),
+        "{err}"
+    );
+    assert_eq!(allocated(&file), before);
+}
+
+#[test]
+fn randtrim_on_a_loop_device_discards_its_blocks() {
+    let dir = real_dir();
+    let image = dir.path().join("disk.img");
+    data_file(&image, 16 << 20);
+    let before = allocated(&image);
+    if std::process::Command::new("losetup")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        testbed::skip("losetup is not installed");
+        return;
+    }
+    let Some(dev) = Loop::attach(&image) else {
+        testbed::skip("needs root and a free loop device");
+        return;
+    };
+    let args = format!(
+        "--name=t --filename={} --size=8m --bs=64k --rw=randtrim",
+        dev.device
+    );
+    let out = fio_in(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("--allow-destructive"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(allocated(&image), before);
+
+    let doc = fio_ok_in(dir.path(), &format!("{args} --allow-destructive"));
+    assert_eq!(counts(&doc)[2], (8192, 128));
+    drop(dev);
+    // The loop driver turns a discard into a hole in its image.
+    let after = allocated(&image);
+    eprintln!("loop image allocated bytes: {before} before, {after} after trimming 8 MiB");
+    assert!(after <= before - (7 << 20), "{before} -> {after}");
+}

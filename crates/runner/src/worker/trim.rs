@@ -1,0 +1,66 @@
+//! Trims (`rw=trim`, `randtrim`, `trimwrite`, `randtrimwrite`): each block
+//! the offset generator gives (the write side's offsets and sizes) is
+//! trimmed, and for the trimwrite modes then written, as fio does.
+//!
+//! A trim is done synchronously, through the file's descriptor, whatever
+//! the engine (see `Engine::trim_file`): neither io_uring nor libaio has a
+//! discard of their own for files and block devices, and fio's engines of
+//! those names trim synchronously too. It is timed around the call and
+//! recorded at once, in the job's trim figures (no submission latency).
+//!
+//! In a trim-only mode the trim takes a slot like any I/O and its
+//! completion is handed to the queue at once, so the loop (phases, the
+//! budget, the depth counts) goes on as for a synchronous engine's I/O.
+//! In a trimwrite mode the write that follows is queued as any write, so
+//! the job's `size` counts the writes and the same bytes are trimmed, as
+//! fio counts them (size=4m, bs=64k: 64 trims and 64 writes).
+
+use super::{Slot, Worker};
+use crate::offsets::Target;
+use engine::{Completion, Engine, EngineError};
+
+impl Worker<'_> {
+    /// Trims the block of `t` now; recorded when the phase is measured.
+    pub(super) fn trim_block(&mut self, t: &Target) -> Result<(), EngineError> {
+        let clock = &self.shared.clock;
+        let file = self.files.slot_of(t.file);
+        let start = clock.now();
+        let trimmed = self.plan.engine.trim_file(file, t.offset, t.len);
+        let end = clock.now();
+        trimmed.map_err(|e| self.files.name_error(e, file))?;
+        if self.phase.measuring() {
+            self.rec.trimmed(t.len, clock.nanos(start, end));
+        }
+        Ok(())
+    }
+
+    /// One I/O of a trim-only mode: the trim, done now, in a slot whose
+    /// completion waits in the queue's list for the next reap.
+    pub(super) fn issue_trim(&mut self, t: &Target, queued_at: u64) -> Result<(), EngineError> {
+        self.trim_block(t)?;
+        let slot = self.free.pop().expect("a free slot while under depth");
+        self.slots[slot as usize] = Slot {
+            dir: t.dir,
+            file: t.file,
+            offset: t.offset,
+            len: t.len,
+            queued_at,
+            submitted_at: queued_at,
+            scheduled_at: 0,
+            check: false,
+            trim: true,
+        };
+        self.done.push(Completion {
+            slot,
+            result: t.len as i64,
+        });
+        self.in_flight += 1;
+        if !self.ramping() {
+            self.issued += t.len;
+            // Counted as a synchronous I/O: one submit at depth 1.
+            self.rec.depth.submitted(1, 1);
+        }
+        self.files.queued(t, self.issued);
+        Ok(())
+    }
+}
