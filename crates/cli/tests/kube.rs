@@ -347,27 +347,22 @@ fn ctrl_c_during_a_run_deletes_what_it_made() {
     assert_nothing_left(&kube);
 }
 
-#[test]
-fn manifests_applied_with_kubectl_are_collected_then_cleaned_up() {
-    let Some((_turn, kube, image)) = cluster() else {
-        return;
-    };
-    let class = kube.local_class("dbtest-gitops", 1, "1Gi", None).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("h.sqlite3");
-    let job = job_file(dir.path(), 1, "16m");
+/// `kube manifests` of one pod on `class` running `job`, applied with
+/// kubectl and waited for; returns the run's id.
+fn apply_manifests(kube: &Kube, image: &str, class: &str, job: &Path, more: &[&str]) -> String {
     let out = diskbench()
         .args([
             "kube",
             "manifests",
             "--image",
-            &image,
+            image,
             "--pull-policy",
             "Never",
             "--host-network",
         ])
-        .args(["--storage-class", &class.name, "--size", "1Gi", "--job"])
-        .arg(&job)
+        .args(["--storage-class", class, "--size", "1Gi", "--job"])
+        .arg(job)
+        .args(more)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
@@ -390,31 +385,13 @@ fn manifests_applied_with_kubectl_are_collected_then_cleaned_up() {
         "--timeout=120s",
     ])
     .unwrap();
+    run_id
+}
+
+/// Removes a run's objects with `kube cleanup`, which finds them by label.
+fn cleanup(kube: &Kube, run_id: &str) {
     let out = diskbench()
-        .args(["kube", "collect", &run_id, "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr_of(&out));
-    assert!(
-        stderr_of(&out).contains("saved 1 runs"),
-        "{}",
-        stderr_of(&out)
-    );
-    // Collecting again saves nothing twice.
-    let again = diskbench()
-        .args(["kube", "collect", &run_id, "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
-    assert!(
-        stderr_of(&again).contains("saved 0 runs"),
-        "{}",
-        stderr_of(&again)
-    );
-    // Nothing owns a manifest's PVC: cleanup finds everything by its labels.
-    let out = diskbench()
-        .args(["kube", "cleanup", "--run", &run_id])
+        .args(["kube", "cleanup", "--run", run_id])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
@@ -423,7 +400,102 @@ fn manifests_applied_with_kubectl_are_collected_then_cleaned_up() {
         "{}",
         stdout_of(&out)
     );
+    assert_nothing_left(kube);
+}
+
+#[test]
+fn manifests_applied_with_kubectl_are_collected_then_cleaned_up() {
+    let Some((_turn, kube, image)) = cluster() else {
+        return;
+    };
+    let class = kube.local_class("dbtest-gitops", 1, "1Gi", None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite3");
+    let job = job_file(dir.path(), 1, "16m");
+    let run_id = apply_manifests(&kube, &image, &class.name, &job, &[]);
+    let collect = || {
+        diskbench()
+            .args(["kube", "collect", &run_id, "--db"])
+            .arg(&db)
+            .output()
+            .unwrap()
+    };
+    let out = collect();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("saved 1 runs"),
+        "{}",
+        stderr_of(&out)
+    );
+    // Collecting again saves nothing twice.
+    let again = collect();
+    assert!(
+        stderr_of(&again).contains("saved 0 runs"),
+        "{}",
+        stderr_of(&again)
+    );
+    // Nothing owns a manifest's PVC: cleanup finds everything by its labels.
+    cleanup(&kube, &run_id);
+}
+
+/// With a shared history, pods save their runs themselves: applied
+/// manifests nobody collects still end in PostgreSQL, labelled, and the
+/// password is in a Secret, never in the Jobs.
+#[test]
+fn pods_save_straight_into_a_shared_history_with_the_password_in_a_secret() {
+    let Some((_turn, kube, image)) = cluster() else {
+        return;
+    };
+    let server = match testbed::postgres::PgServer::shared() {
+        Ok(s) => s,
+        Err(reason) => {
+            testbed::skip(reason);
+            return;
+        }
+    };
+    let url = server.fresh_db().unwrap();
+    let class = kube.local_class("dbtest-shared", 2, "1Gi", None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let job = job_file(dir.path(), 1, "16m");
+    let run_id = apply_manifests(&kube, &image, &class.name, &job, &["--db", &url]);
+    let selector = format!("diskbench.io/run={run_id}");
+    let jobs = kube
+        .kubectl(&["get", "jobs", "-l", &selector, "-o", "yaml"])
+        .unwrap();
+    assert!(!jobs.contains(testbed::postgres::PASSWORD), "{jobs}");
+    assert!(jobs.contains("secretKeyRef"), "{jobs}");
+    let out = diskbench()
+        .args(["history", "--format", "json", "--db", &url])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let runs = json_of(&out);
+    let runs = runs.as_array().unwrap();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert_eq!(runs[0]["labels"]["storage_class"], class.name.as_str());
+    assert_eq!(runs[0]["labels"]["kube_run"], run_id.as_str());
+    assert_eq!(runs[0]["labels"]["node"], kube.node.as_str());
+    cleanup(&kube, &run_id);
+    // `kube run --db URL` makes the same Secret, and removes it with the rest.
+    let out = kube_run(
+        &image,
+        Path::new(&url),
+        &[
+            "--storage-class",
+            &class.name,
+            "--size",
+            "1Gi",
+            "--job",
+            job.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
     assert_nothing_left(&kube);
+    let out = diskbench()
+        .args(["history", "--format", "json", "--db", &url])
+        .output()
+        .unwrap();
+    assert_eq!(json_of(&out).as_array().map(Vec::len), Some(2));
 }
 
 #[test]
