@@ -4,8 +4,10 @@
 //! tmpfs class faster than the disk; a pod that fails (its log shown, the
 //! other class kept); a claim that never binds (a timeout with the
 //! scheduler's reason); Ctrl-C in the middle; manifests applied with
-//! kubectl, then collected and cleaned up; an unknown class, an
-//! unreachable cluster and a user without rights. After every test no
+//! kubectl, then collected and cleaned up; pods saving straight into a
+//! shared PostgreSQL history, the password in a Secret; an unknown
+//! class, a claim over the namespace's quota, an unreachable cluster and
+//! a user without rights. After every test no
 //! object with diskbench's label is left in the cluster.
 //!
 //! The tests share the one cluster, so they take turns ([`CLUSTER`]);
@@ -636,4 +638,54 @@ fn an_unreachable_cluster_is_named() {
         stderr.contains("the kubeconfig's contexts are: c"),
         "{stderr}"
     );
+}
+
+/// A PVC the cluster refuses (a quota on storage in the namespace): the
+/// cluster's answer is said, and the Job made before it is gone too.
+#[test]
+fn a_claim_over_the_namespace_quota_is_refused_in_the_clusters_words() {
+    let Some((_turn, kube, image)) = cluster() else {
+        return;
+    };
+    let class = kube.local_class("dbtest-quota", 1, "4Gi", None).unwrap();
+    let ns = "dbtest-quota";
+    let _ = kube.kubectl(&[
+        "delete",
+        "namespace",
+        ns,
+        "--ignore-not-found",
+        "--wait=true",
+    ]);
+    kube.apply(&format!(
+        "apiVersion: v1\nkind: Namespace\nmetadata: {{name: {ns}}}\n---\napiVersion: v1\n\
+         kind: ResourceQuota\nmetadata: {{name: storage, namespace: {ns}}}\n\
+         spec: {{hard: {{requests.storage: 1Gi}}}}\n"
+    ))
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let job = job_file(dir.path(), 1, "16m");
+    let out = kube_run(
+        &image,
+        &dir.path().join("h.sqlite3"),
+        &[
+            "-n",
+            ns,
+            "--storage-class",
+            &class.name,
+            "--size",
+            "2Gi",
+            "--job",
+            job.to_str().unwrap(),
+        ],
+    );
+    let stderr = stderr_of(&out);
+    let _ = kube.kubectl(&["delete", "namespace", ns, "--wait=false"]);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the cluster refused to create persistentvolumeclaims"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("exceeded quota"), "{stderr}");
+    assert!(stderr.contains("no object left in the cluster"), "{stderr}");
+    assert_nothing_left(&kube);
 }
