@@ -13,7 +13,8 @@
 //! its own: `kept`, the mean depth really kept.
 //! `issued rwts` counts the I/Os diskbench counted (the JSON's `total_ios`:
 //! those still in flight at the deadline are reaped, not counted), and
-//! `latency` is fio's latency_target line, off as in the JSON. Warnings are
+//! `latency` is fio's latency_target line: the depth a `latency_target`
+//! search ended at, or `iodepth` and a target of 0 without one. Warnings are
 //! not part of this output: the CLI prints [`crate::warnings_text`] on stderr.
 //!
 //! An imported job prints its source's figures (`crate::source`); a figure
@@ -226,8 +227,7 @@ fn issued_lines(out: &mut String, job: &JobResult) {
         "     issued rwts: total={},{},{t},0 short={},{},0,0 dropped={},{},0,0",
         r.0, w.0, r.1, w.1, r.2, w.2
     );
-    let (target, window, percentile, depth) =
-        source::latency_target(job).unwrap_or((0, 0, 100.0, u64::from(job.spec.iodepth)));
+    let (target, window, percentile, depth) = stats::latency_target(job);
     let _ = writeln!(
         out,
         "     latency   : target={target}, window={window}, percentile={percentile:.2}%, depth={depth}"
