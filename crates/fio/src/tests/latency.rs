@@ -44,8 +44,13 @@ fn times_are_microseconds_when_bare_and_take_units() {
 fn a_percentile_outside_0_to_100_or_not_a_number_is_refused() {
     for bad in ["100.5", "-1", "ninety"] {
         let arg = format!("--latency_percentile={bad}");
-        let e = parse(&["--name=a", "--size=1m", &arg]).unwrap_err().to_string();
-        assert!(e.contains("latency_percentile") && e.contains("0 to 100"), "{e}");
+        let e = parse(&["--name=a", "--size=1m", &arg])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("latency_percentile") && e.contains("0 to 100"),
+            "{e}"
+        );
     }
     assert!(parse(&["--name=a", "--latency_run=maybe"]).is_err());
 }
