@@ -658,6 +658,35 @@ mod tests {
     }
 
     #[test]
+    fn a_latency_target_prints_its_settings_and_the_depth_found_as_fio() {
+        let mut result = sample_run();
+        let job = &mut result.jobs[0];
+        job.spec.latency_target = model::LatencyTarget {
+            target: std::time::Duration::from_millis(2),
+            window: std::time::Duration::from_secs(1),
+            percentile: 99.0,
+            keep_running: false,
+        };
+        job.latency_depth = Some(7);
+        let text = render(&result);
+        // fio 3.33, the same job: the target in ns, the window in us.
+        let want = "     latency   : target=2000000, window=1000000, percentile=99.00%, depth=7\n";
+        assert!(text.contains(want), "{text}");
+        let json = crate::json::render(&result);
+        let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let j = &doc["jobs"][0];
+        assert_eq!(
+            (
+                &j["latency_depth"],
+                &j["latency_target"],
+                &j["latency_window"]
+            ),
+            (&7.into(), &2_000_000.into(), &1_000_000.into())
+        );
+        assert_eq!(j["latency_percentile"].as_f64(), Some(99.0));
+    }
+
+    #[test]
     fn kb_base_and_unit_base_shape_the_units_as_in_fio() {
         let mut result = sample_run();
         result.jobs[0].spec.units = OutputUnits {
