@@ -57,10 +57,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
         "exitwhat.fio",
         Refused("new_group=1 (a new reporting group for jobs that run at the same time"),
     ),
-    (
-        "falloc.fio",
-        Refused("rw=randtrim (trims) is not supported yet"),
-    ),
+    ("falloc.fio", Runs),
     ("filecreate-ioengine.fio", Refused("ioengine=filecreate")),
     ("filedelete-ioengine.fio", Refused("ioengine=filedelete")),
     ("filestat-ioengine.fio", Refused("ioengine=filestat")),
@@ -79,7 +76,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("ftruncate.fio", Runs),
     ("iometer-file-access-server.fio", Runs),
     ("jesd219.fio", Runs),
-    ("latency-profile.fio", Refused("option 'latency_target'")),
+    ("latency-profile.fio", Runs),
     ("null.fio", Runs),
     ("numa.fio", Refused("option 'numa_cpu_nodes'")),
     (

@@ -5,6 +5,7 @@
 mod example_opts;
 mod files;
 mod groups;
+mod latency;
 mod reporting;
 mod trims;
 

@@ -644,6 +644,9 @@ pub struct JobSpec {
     /// `write_iolog`, `read_iolog` and the replay options.
     #[serde(default)]
     pub iolog: crate::iolog::IoLogSpec,
+    /// `latency_target` and its options: the depth searched while the job runs.
+    #[serde(default)]
+    pub latency_target: crate::LatencyTarget,
 }
 
 /// fio's default seed when `randrepeat=1`.
@@ -714,6 +717,7 @@ impl JobSpec {
             buffer_data: Default::default(),
             options: Vec::new(),
             iolog: Default::default(),
+            latency_target: Default::default(),
         }
     }
 
