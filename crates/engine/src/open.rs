@@ -3,7 +3,8 @@
 
 use crate::{
     BufferPool, Capabilities, Completion, Engine, EngineError, FaultyEngine, IoRequest,
-    LibaioEngine, NullEngine, SpaceEngine, SpaceOp, SyncEngine, UringEngine, VectorEngine,
+    LibaioEngine, MmapEngine, NullEngine, PosixAioEngine, SpaceEngine, SpaceOp, SyncEngine,
+    UringEngine, VectorEngine,
 };
 use model::{EngineKind, FaultRule, IoMem, UringOptions};
 use std::fs::File;
@@ -27,6 +28,10 @@ pub struct EngineConfig {
     pub iomem: IoMem,
     /// fio's io_uring options; only the io_uring engine reads them.
     pub uring: UringOptions,
+    /// fio's `fadvise_hint` as an access pattern; the mmap engine gives it
+    /// to its mappings with madvise (readahead on page faults follows the
+    /// mapping's advice, not the descriptor's posix_fadvise).
+    pub advice: Option<crate::sys::Advice>,
 }
 
 impl EngineConfig {
@@ -88,6 +93,8 @@ pub enum AnyEngine {
     Space(SpaceEngine),
     /// `pvsync`, `pvsync2`.
     Vector(VectorEngine),
+    Mmap(MmapEngine),
+    Posixaio(PosixAioEngine),
     /// Another engine with faults injected (`--inject-fault`); boxed, as it
     /// holds an `AnyEngine` itself. Only made when faults are given.
     Faulty(Box<FaultyEngine>),
@@ -103,6 +110,8 @@ pub fn open(kind: EngineKind, cfg: &EngineConfig) -> Result<AnyEngine, EngineErr
         EngineKind::Ftruncate => AnyEngine::Space(SpaceEngine::new(cfg, SpaceOp::Ftruncate)?),
         EngineKind::Pvsync => AnyEngine::Vector(VectorEngine::new(cfg)?),
         EngineKind::Pvsync2 => AnyEngine::Vector(VectorEngine::new_v2(cfg)?),
+        EngineKind::Mmap => AnyEngine::Mmap(MmapEngine::new(cfg)?),
+        EngineKind::Posixaio => AnyEngine::Posixaio(PosixAioEngine::new(cfg)?),
     })
 }
 
@@ -145,6 +154,8 @@ macro_rules! dispatch {
             AnyEngine::Null($e) => $body,
             AnyEngine::Space($e) => $body,
             AnyEngine::Vector($e) => $body,
+            AnyEngine::Mmap($e) => $body,
+            AnyEngine::Posixaio($e) => $body,
             AnyEngine::Faulty($e) => $body,
         }
     };
@@ -198,6 +209,8 @@ impl AnyEngine {
                 "pvsync" => EngineKind::Pvsync,
                 _ => EngineKind::Pvsync2,
             },
+            AnyEngine::Mmap(_) => EngineKind::Mmap,
+            AnyEngine::Posixaio(_) => EngineKind::Posixaio,
             AnyEngine::Faulty(e) => e.inner().kind(),
         }
     }

@@ -366,6 +366,7 @@ mod tests {
             align: 4096,
             iomem: Default::default(),
             uring: Default::default(),
+            advice: None,
         };
         let mut e = match UringEngine::build(&cfg, false) {
             Ok(e) => e,

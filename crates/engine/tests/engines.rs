@@ -77,6 +77,7 @@ fn setup(kind: EngineKind, place: Place, depth: u32, read_only: bool) -> Option<
         align: 4096,
         iomem: Default::default(),
         uring: Default::default(),
+        advice: None,
     };
     match open(kind, &cfg) {
         Ok(engine) => Some(Fixture { engine, _dir: dir }),
@@ -335,6 +336,14 @@ engine_tests!(pvsync: model::EngineKind::Pvsync => [
 engine_tests!(pvsync2: model::EngineKind::Pvsync2 => [
     round_trip, read_past_eof, io_error_is_negative, reap_min_above_in_flight, many_rounds,
     drop_with_io_in_flight, oversized_request_is_refused,
+]);
+engine_tests!(mmap: model::EngineKind::Mmap => [
+    round_trip, read_past_eof, io_error_is_negative, reap_min_above_in_flight, many_rounds,
+    drop_with_io_in_flight, oversized_request_is_refused,
+]);
+engine_tests!(posixaio: model::EngineKind::Posixaio => [
+    round_trip, read_past_eof, io_error_is_negative, reap_min_above_in_flight, many_rounds,
+    drop_with_io_in_flight, slot_in_flight_is_out_of_reach, oversized_request_is_refused,
 ]);
 // No data reaches a file, so only the queue/submit/reap contract applies.
 engine_tests!(null: model::EngineKind::Null => [

@@ -82,6 +82,7 @@ fn setup(kind: EngineKind, faults: &[&str]) -> Option<Fixture> {
         align: 4096,
         iomem: Default::default(),
         uring: Default::default(),
+        advice: None,
     };
     let rules: Vec<FaultRule> = faults
         .iter()
@@ -345,6 +346,7 @@ fn null_engine_takes_faults_without_panicking() {
         align: 4096,
         iomem: Default::default(),
         uring: Default::default(),
+        advice: None,
     };
     let rules = ["short@read:2", "bitflip@write:1/1", "bitflip@read:1/1"]
         .map(|r| FaultRule::parse(r).unwrap());

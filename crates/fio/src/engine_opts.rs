@@ -111,6 +111,9 @@ pub(crate) fn finish(spec: &JobSpec) -> Result<(), FioError> {
              reads (as in fio): use rw=write or rw=randwrite",
         ));
     }
+    if spec.engine == EngineKind::Mmap {
+        mmap_block_size(spec, &scope)?;
+    }
     if spec.uring.sqthread_poll_cpu.is_some() && !spec.uring.sqpoll() {
         return Err(FioError::invalid(
             &scope,
@@ -121,6 +124,40 @@ pub(crate) fn finish(spec: &JobSpec) -> Result<(), FioError> {
         ));
     }
     Ok(())
+}
+
+/// The mmap engine syncs whole pages (msync), so a job that asks for
+/// direct=1 (each I/O's pages msynced) or fsync=/fdatasync= needs blocks of
+/// whole pages, as fio checks ("mmap options dictate a minimum block size").
+/// The page size is x86_64's and most arm64 kernels' 4 KiB.
+fn mmap_block_size(spec: &JobSpec, scope: &Scope) -> Result<(), FioError> {
+    const PAGE: u64 = 4096;
+    let syncs = [
+        ("direct", spec.direct as u32),
+        ("fsync", spec.fsync_every),
+        ("fdatasync", spec.fdatasync_every),
+    ];
+    let Some((option, value)) = syncs.into_iter().find(|s| s.1 > 0) else {
+        return Ok(());
+    };
+    let smallest = [model::Direction::Read, model::Direction::Write]
+        .into_iter()
+        .map(|d| spec.block_sizes_of(d).min_bytes())
+        .min()
+        .unwrap_or(spec.bs_bytes);
+    if smallest % PAGE == 0 {
+        return Ok(());
+    }
+    Err(FioError::invalid(
+        scope,
+        option,
+        &value.to_string(),
+        format!(
+            "with ioengine=mmap, {option}= syncs the mapping's pages (msync), so blocks must be \
+             whole pages of {PAGE} bytes and this job's smallest is {smallest} (fio refuses it \
+             too): use bs=4k or a multiple, or drop {option}"
+        ),
+    ))
 }
 
 /// The options that differ from diskbench's defaults, for `--parse-only`.

@@ -118,7 +118,18 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
         check_filesize(spec, &scope, range)?;
     }
     let loops = spec.loops > 1 && !spec.time_based && f.unlink_each_loop;
-    if spec.engine == EngineKind::IoUring {
+    // Engines that hold on to the files they start with cannot follow the
+    // worker swapping one file for another in the same descriptor.
+    let holds = match spec.engine {
+        EngineKind::IoUring => {
+            Some("io_uring registers the job's files with its ring when it starts")
+        }
+        EngineKind::Mmap => {
+            Some("the mmap engine maps each file on its first I/O and keeps the mapping")
+        }
+        _ => None,
+    };
+    if let Some(holds) = holds {
         let why = match (f.openfiles, loops) {
             (Some(n), _) => Some(("openfiles", n.to_string(), format!("openfiles={nrfiles}"))),
             (None, true) => Some(("unlink_each_loop", "1".into(), "loops=1".into())),
@@ -129,14 +140,23 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
                 &scope,
                 option,
                 &value,
-                " with ioengine=io_uring",
+                &format!(" with ioengine={}", spec.engine.fio_name()),
                 &format!(
-                    ": io_uring registers the job's files with its ring when it starts and \
-                     cannot follow one being closed and another opened in its place; use \
-                     ioengine=libaio or psync, or {other}"
+                    ": {holds}, and cannot follow one being closed and another opened in its \
+                     place; use ioengine=libaio or psync, or {other}"
                 ),
             ));
         }
+    }
+    if spec.engine == EngineKind::Mmap && f.create_on_open {
+        return Err(FioError::invalid(
+            &scope,
+            "create_on_open",
+            "1",
+            "the mmap engine reads and writes a mapping of each file as it was laid out, and \
+             cannot make a file longer (as in fio); create_on_open=1 leaves each file empty \
+             until the job opens it: use create_on_open=0, or ioengine=psync",
+        ));
     }
     let named = matches!(spec.target, FileTarget::Named(_));
     let other = match (f.openfiles, loops) {

@@ -643,7 +643,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "rw_sequencer", "serialize_overlap", "serverip", "sg_write_mode",
     "significant_figures", "skip_bad", "softrandommap", "stat_type", "stats",
     "std_redirect",
-    "stream_id", "sync", "test-duration",
+    "stream_id", "sync", "test-duration", "thp",
     "threads-per-queue", "touch_objects", "trim_backlog", "trim_backlog_batch", "trim_percentage",
     "trim_verify_zero", "ttl", "uid", "unified_rw_reporting", "unique_filename",
     "uri", "userspace_reap", "verb", "verify_async",

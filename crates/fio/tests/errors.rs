@@ -252,8 +252,8 @@ fn block_size_ranges_point_at_bsrange_and_bssplit() {
 #[test]
 fn unsupported_engines_list_the_supported_ones() {
     message(
-        "--name=a --size=1m --ioengine=posixaio",
-        &["ioengine=posixaio", "sync, psync, io_uring, libaio, null"],
+        "--name=a --size=1m --ioengine=splice",
+        &["ioengine=splice", "sync, psync, io_uring, libaio, null"],
     );
     message(
         "--name=a --size=1m --ioengine=iouring",

@@ -132,6 +132,10 @@ pub enum EngineKind {
     Pvsync,
     /// preadv2/pwritev2 with `hipri` and `uncached` flags.
     Pvsync2,
+    /// The file mapped with mmap(2), each I/O a memcpy (fio's `mmap`).
+    Mmap,
+    /// POSIX AIO: aio_read/aio_write, reaped with aio_suspend (fio's `posixaio`).
+    Posixaio,
 }
 
 impl EngineKind {
@@ -145,6 +149,8 @@ impl EngineKind {
             "ftruncate" => EngineKind::Ftruncate,
             "pvsync" => EngineKind::Pvsync,
             "pvsync2" => EngineKind::Pvsync2,
+            "mmap" => EngineKind::Mmap,
+            "posixaio" => EngineKind::Posixaio,
             _ => return None,
         })
     }
@@ -158,10 +164,28 @@ impl EngineKind {
             EngineKind::Ftruncate => "ftruncate",
             EngineKind::Pvsync => "pvsync",
             EngineKind::Pvsync2 => "pvsync2",
+            EngineKind::Mmap => "mmap",
+            EngineKind::Posixaio => "posixaio",
         }
     }
     pub const NAMES: &'static str =
-        "sync, psync, io_uring, libaio, null, falloc, ftruncate, pvsync, pvsync2";
+        "sync, psync, io_uring, libaio, null, falloc, ftruncate, pvsync, pvsync2, mmap, posixaio";
+
+    /// True for the engines that keep `iodepth` I/Os in flight from one
+    /// thread (the others do one I/O at a time).
+    pub fn is_asynchronous(self) -> bool {
+        matches!(
+            self,
+            EngineKind::IoUring | EngineKind::Libaio | EngineKind::Posixaio
+        )
+    }
+
+    /// False for an engine that cannot make a file longer (fio's
+    /// FIO_NOEXTEND: `mmap` writes into a mapping of the file as it is), so
+    /// the files it writes are laid out whole first, as fio does.
+    pub fn extends_files(self) -> bool {
+        self != EngineKind::Mmap
+    }
 }
 
 /// Where a job's I/O goes.
@@ -726,6 +750,13 @@ impl JobSpec {
     /// unless `verify_only` (which only reads back what an earlier run wrote).
     pub fn writes_data(&self) -> bool {
         self.rw.uses_write_side() && !self.verify.as_ref().is_some_and(|v| v.only)
+    }
+
+    /// Whether the job's files get real data before it starts: it reads
+    /// them, or its engine cannot make them longer (`mmap`, as fio lays out
+    /// the files its FIO_NOEXTEND engines write).
+    pub fn lays_out_data(&self) -> bool {
+        self.rw.reads() || !self.engine.extends_files()
     }
 
     /// The block sizes of `dir`.

@@ -257,7 +257,7 @@ fn found_generated(
     stop: &AtomicBool,
     found: &mut Found,
 ) -> Result<(), RunError> {
-    let reads = spec.rw.reads();
+    let reads = spec.lays_out_data();
     if spec.verify.as_ref().is_some_and(|v| v.only) {
         return Err(RunError::Usage(format!(
             "job '{}': verify_only checks the files of an earlier run, and a job without \
@@ -456,7 +456,7 @@ fn prepare_named(
         }
         no_creation(spec, path, "is too short for the job")?;
         let need = spec.offset_bytes + size;
-        if spec.rw.reads() {
+        if spec.lays_out_data() {
             lay_out(path, len, need, stop)?;
         } else {
             let f = OpenOptions::new()
@@ -499,7 +499,7 @@ fn create_named(
     }
     // create_on_open: the job's open makes it, empty.
     if !spec.file_options.create_on_open {
-        let (reads, how) = (spec.rw.reads(), spec.file_options.fallocate);
+        let (reads, how) = (spec.lays_out_data(), spec.file_options.fallocate);
         create_file(path, spec.offset_bytes + size, reads, how, stop)?;
     }
     Ok(size)

@@ -159,7 +159,7 @@ impl FileSet {
             removable: vec![matches!(spec.target, FileTarget::Generated { .. }); n],
             direct: spec.direct,
             write: spec.writes_data(),
-            reads: spec.rw.reads(),
+            reads: spec.lays_out_data(),
             invalidate: spec.invalidate,
             advice: crate::files::advice_for(spec),
             fallocate: spec.file_options.fallocate,

@@ -563,6 +563,7 @@ fn plan_clone(
         align: files.mem_align,
         iomem: spec.iomem,
         uring: spec.uring,
+        advice: files::advice_for(spec),
     };
     let (engine, fallback) =
         open_with_fallback(spec.engine, &cfg).map_err(|e| RunError::in_job(&spec.name, e))?;
@@ -704,7 +705,7 @@ fn add_job_warnings(
             ram_bytes: host.mem_bytes,
         });
     }
-    if engine == EngineKind::Sync && spec.iodepth > 1 {
+    if matches!(engine, EngineKind::Sync | EngineKind::Mmap) && spec.iodepth > 1 {
         warnings.push(Warning::DepthCapped {
             job: spec.name.clone(),
             engine: engine.fio_name().to_string(),
@@ -716,7 +717,7 @@ fn add_job_warnings(
     // search sets the depth) keep it lower by design.
     let flat_out =
         !spec.rate.caps() && spec.thinktime.think.is_zero() && !spec.latency_target.is_on();
-    let asynchronous = matches!(engine, EngineKind::IoUring | EngineKind::Libaio);
+    let asynchronous = engine.is_asynchronous();
     if asynchronous && flat_out && spec.iodepth > 1 && spec.iodepth_low.is_none() {
         let mut depth = model::DepthStats::default();
         outcomes.iter().for_each(|o| depth.add(&o.depth));

@@ -41,5 +41,6 @@ pub fn config(dir: &tempfile::TempDir, block_bytes: usize) -> diskbench_engine::
         align: 4096,
         iomem: Default::default(),
         uring: Default::default(),
+        advice: None,
     }
 }
