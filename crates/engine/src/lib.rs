@@ -60,6 +60,8 @@ macro_rules! completes_in_queue {
 mod buffers;
 mod error;
 mod fault;
+mod fileop;
+pub mod fsops;
 mod libaio;
 mod memory;
 mod null;
@@ -75,6 +77,7 @@ pub mod xattr;
 pub use buffers::{fill_random, BufferPool};
 pub use error::EngineError;
 pub use fault::FaultyEngine;
+pub use fileop::{FileOp, FileOpEngine};
 pub use libaio::LibaioEngine;
 pub use model::Direction;
 pub use null::NullEngine;

@@ -2,7 +2,8 @@
 //! a seccomp profile refuses io_uring, try libaio, then sync, and say so.
 
 use crate::{
-    BufferPool, Capabilities, Completion, Engine, EngineError, FaultyEngine, IoRequest,
+    BufferPool, Capabilities, Completion, Engine, EngineError, FaultyEngine, FileOp, FileOpEngine,
+    IoRequest,
     LibaioEngine, NullEngine, SpaceEngine, SpaceOp, SyncEngine, UringEngine, VectorEngine,
 };
 use model::{EngineKind, FaultRule, IoMem, UringOptions};
@@ -88,6 +89,8 @@ pub enum AnyEngine {
     Space(SpaceEngine),
     /// `pvsync`, `pvsync2`.
     Vector(VectorEngine),
+    /// `filecreate`, `filestat`, `filedelete`, `dircreate`, `dirstat`, `dirdelete`.
+    FileOp(FileOpEngine),
     /// Another engine with faults injected (`--inject-fault`); boxed, as it
     /// holds an `AnyEngine` itself. Only made when faults are given.
     Faulty(Box<FaultyEngine>),
@@ -103,7 +106,17 @@ pub fn open(kind: EngineKind, cfg: &EngineConfig) -> Result<AnyEngine, EngineErr
         EngineKind::Ftruncate => AnyEngine::Space(SpaceEngine::new(cfg, SpaceOp::Ftruncate)?),
         EngineKind::Pvsync => AnyEngine::Vector(VectorEngine::new(cfg)?),
         EngineKind::Pvsync2 => AnyEngine::Vector(VectorEngine::new_v2(cfg)?),
+        EngineKind::Filecreate => file_op(cfg, FileOp::CreateFile)?,
+        EngineKind::Filestat => file_op(cfg, FileOp::StatFile)?,
+        EngineKind::Filedelete => file_op(cfg, FileOp::DeleteFile)?,
+        EngineKind::Dircreate => file_op(cfg, FileOp::CreateDir)?,
+        EngineKind::Dirstat => file_op(cfg, FileOp::StatDir)?,
+        EngineKind::Dirdelete => file_op(cfg, FileOp::DeleteDir)?,
     })
+}
+
+fn file_op(cfg: &EngineConfig, op: FileOp) -> Result<AnyEngine, EngineError> {
+    Ok(AnyEngine::FileOp(FileOpEngine::new(cfg, op)?))
 }
 
 /// Opens `kind`; if the system refuses it, falls back io_uring -> libaio -> sync.
@@ -145,6 +158,7 @@ macro_rules! dispatch {
             AnyEngine::Null($e) => $body,
             AnyEngine::Space($e) => $body,
             AnyEngine::Vector($e) => $body,
+            AnyEngine::FileOp($e) => $body,
             AnyEngine::Faulty($e) => $body,
         }
     };
@@ -198,6 +212,7 @@ impl AnyEngine {
                 "pvsync" => EngineKind::Pvsync,
                 _ => EngineKind::Pvsync2,
             },
+            AnyEngine::FileOp(e) => EngineKind::parse(e.name()).unwrap_or(EngineKind::Null),
             AnyEngine::Faulty(e) => e.inner().kind(),
         }
     }

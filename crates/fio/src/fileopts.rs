@@ -117,6 +117,9 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
     if let Some(range) = f.filesize {
         check_filesize(spec, &scope, range)?;
     }
+    if spec.engine.is_file_op() {
+        return crate::fileop_opts::check(spec);
+    }
     let loops = spec.loops > 1 && !spec.time_based && f.unlink_each_loop;
     if spec.engine == EngineKind::IoUring {
         let why = match (f.openfiles, loops) {

@@ -649,6 +649,8 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     };
     match spec.size_bytes {
         None if spec.engine == EngineKind::Null => return Err(FioError::NullNeedsSize { job }),
+        // fio sizes each file of filecreate and dircreate to one block.
+        _ if matches!(spec.engine, EngineKind::Filecreate | EngineKind::Dircreate) => {}
         // With filesize, size only bounds the I/O (see `fileopts`).
         None if !named && spec.file_options.filesize.is_none() => {
             return Err(FioError::MissingSize { job })

@@ -28,6 +28,7 @@ mod data_opts;
 mod engine_opts;
 mod error;
 mod expand;
+mod fileop_opts;
 mod fileopts;
 mod groups;
 mod iolog_opts;

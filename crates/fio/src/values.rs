@@ -29,7 +29,7 @@ const RW_NAMES: [&str; 11] = [
 ];
 const RW_LIST: &str = "read, write, randread, randwrite, rw (readwrite), randrw, trim, \
                        randtrim, trimwrite or randtrimwrite";
-const ENGINE_NAMES: [&str; 7] = [
+const ENGINE_NAMES: [&str; 13] = [
     "sync",
     "psync",
     "io_uring",
@@ -37,6 +37,12 @@ const ENGINE_NAMES: [&str; 7] = [
     "null",
     "falloc",
     "ftruncate",
+    "filecreate",
+    "filestat",
+    "filedelete",
+    "dircreate",
+    "dirstat",
+    "dirdelete",
 ];
 
 pub(crate) fn rw(scope: &Scope, text: &str) -> Result<RwMode, FioError> {

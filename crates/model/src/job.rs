@@ -132,6 +132,14 @@ pub enum EngineKind {
     Pvsync,
     /// preadv2/pwritev2 with `hipri` and `uncached` flags.
     Pvsync2,
+    /// fio's file-operation engines: one create, stat or removal of each
+    /// file or directory of the job, timed as its I/O; no data moves.
+    Filecreate,
+    Filestat,
+    Filedelete,
+    Dircreate,
+    Dirstat,
+    Dirdelete,
 }
 
 impl EngineKind {
@@ -145,6 +153,12 @@ impl EngineKind {
             "ftruncate" => EngineKind::Ftruncate,
             "pvsync" => EngineKind::Pvsync,
             "pvsync2" => EngineKind::Pvsync2,
+            "filecreate" => EngineKind::Filecreate,
+            "filestat" => EngineKind::Filestat,
+            "filedelete" => EngineKind::Filedelete,
+            "dircreate" => EngineKind::Dircreate,
+            "dirstat" => EngineKind::Dirstat,
+            "dirdelete" => EngineKind::Dirdelete,
             _ => return None,
         })
     }
@@ -158,10 +172,38 @@ impl EngineKind {
             EngineKind::Ftruncate => "ftruncate",
             EngineKind::Pvsync => "pvsync",
             EngineKind::Pvsync2 => "pvsync2",
+            EngineKind::Filecreate => "filecreate",
+            EngineKind::Filestat => "filestat",
+            EngineKind::Filedelete => "filedelete",
+            EngineKind::Dircreate => "dircreate",
+            EngineKind::Dirstat => "dirstat",
+            EngineKind::Dirdelete => "dirdelete",
         }
     }
-    pub const NAMES: &'static str =
-        "sync, psync, io_uring, libaio, null, falloc, ftruncate, pvsync, pvsync2";
+    pub const NAMES: &'static str = "sync, psync, io_uring, libaio, null, falloc, ftruncate, \
+         pvsync, pvsync2, filecreate, filestat, filedelete, dircreate, dirstat, dirdelete";
+
+    /// One of fio's file-operation engines: it works on paths (no
+    /// descriptor is opened and no data moves).
+    pub fn is_file_op(self) -> bool {
+        matches!(
+            self,
+            EngineKind::Filecreate
+                | EngineKind::Filestat
+                | EngineKind::Filedelete
+                | EngineKind::Dircreate
+                | EngineKind::Dirstat
+                | EngineKind::Dirdelete
+        )
+    }
+
+    /// Works on directories rather than files.
+    pub fn on_directories(self) -> bool {
+        matches!(
+            self,
+            EngineKind::Dircreate | EngineKind::Dirstat | EngineKind::Dirdelete
+        )
+    }
 }
 
 /// Where a job's I/O goes.

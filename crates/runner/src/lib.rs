@@ -18,6 +18,7 @@ pub mod guard;
 mod live;
 mod logs;
 pub mod offsets;
+mod opfiles;
 mod preflight;
 pub mod probe;
 mod rate;
@@ -541,6 +542,8 @@ fn plan_clone(
             mem_align: 64,
             set: None,
         }
+    } else if spec.engine.is_file_op() {
+        opfiles::prepare(spec, clone, ws, &opts.stop)?
     } else {
         prepare_clone(
             spec,
@@ -680,7 +683,12 @@ fn add_job_warnings(
     warnings: &mut Vec<Warning>,
 ) {
     // create_only: no I/O was asked for, so nothing to warn about.
-    if spec.engine == EngineKind::Null || spec.file_options.create_only {
+    // The file-operation engines move no data: cache, depth and CPU
+    // warnings about I/O do not apply.
+    if spec.engine == EngineKind::Null
+        || spec.engine.is_file_op()
+        || spec.file_options.create_only
+    {
         return;
     }
     let busiest = outcomes
