@@ -3,8 +3,8 @@
 
 use crate::{
     BufferPool, Capabilities, Completion, Engine, EngineError, FaultyEngine, FileOp, FileOpEngine,
-    IoRequest,
-    LibaioEngine, NullEngine, SpaceEngine, SpaceOp, SyncEngine, UringEngine, VectorEngine,
+    IoRequest, LibaioEngine, NullEngine, SpaceEngine, SpaceOp, SyncEngine, UringEngine,
+    VectorEngine,
 };
 use model::{EngineKind, FaultRule, IoMem, UringOptions};
 use std::fs::File;

@@ -86,6 +86,15 @@ pub(crate) fn check(spec: &JobSpec) -> Result<(), FioError> {
             );
         }
     }
+    if spec.file_options.unlink && matches!(spec.target, model::FileTarget::Named(_)) {
+        return refuse(
+            "unlink",
+            "1".into(),
+            ": removing what a file operation made under filename= at the end is not \
+             carried out; drop unlink, or use directory= (diskbench removes its own \
+             directory)",
+        );
+    }
     if spec.file_options.create_on_open && !creates {
         return refuse(
             "create_on_open",

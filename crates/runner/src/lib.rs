@@ -543,7 +543,7 @@ fn plan_clone(
             set: None,
         }
     } else if spec.engine.is_file_op() {
-        opfiles::prepare(spec, clone, ws, &opts.stop)?
+        opfiles::prepare(spec, clone, ws, &opts.stop, opts.allow_overwrite)?
     } else {
         prepare_clone(
             spec,
@@ -685,9 +685,7 @@ fn add_job_warnings(
     // create_only: no I/O was asked for, so nothing to warn about.
     // The file-operation engines move no data: cache, depth and CPU
     // warnings about I/O do not apply.
-    if spec.engine == EngineKind::Null
-        || spec.engine.is_file_op()
-        || spec.file_options.create_only
+    if spec.engine == EngineKind::Null || spec.engine.is_file_op() || spec.file_options.create_only
     {
         return;
     }

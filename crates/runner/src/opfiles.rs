@@ -14,7 +14,7 @@ use crate::files::{CloneFiles, Workspace};
 use crate::offsets::Region;
 use engine::fsops;
 use model::{EngineKind, FileTarget, JobSpec};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 /// The clone's paths, prepared as fio prepares them for `spec.engine`.
@@ -23,9 +23,13 @@ pub(crate) fn prepare(
     clone: u32,
     ws: &mut Workspace,
     stop: &AtomicBool,
+    allow_overwrite: bool,
 ) -> Result<CloneFiles, RunError> {
     let paths: Vec<PathBuf> = match &spec.target {
-        FileTarget::Named(path) => vec![path.clone()],
+        FileTarget::Named(path) => {
+            refuse_removal(spec, path, allow_overwrite)?;
+            vec![path.clone()]
+        }
         FileTarget::Generated {
             directory, nrfiles, ..
         } => {
@@ -68,4 +72,21 @@ pub(crate) fn prepare(
         mem_align: 64,
         set: None,
     })
+}
+
+/// `filedelete` or `dirdelete` of a path the user named that is there and
+/// that diskbench did not make: removed only with `--allow-overwrite`.
+fn refuse_removal(spec: &JobSpec, path: &Path, allow: bool) -> Result<(), RunError> {
+    let removes = matches!(spec.engine, EngineKind::Filedelete | EngineKind::Dirdelete);
+    if !removes || allow || !path.exists() || crate::fileset::is_ours(path) {
+        return Ok(());
+    }
+    Err(RunError::Usage(format!(
+        "job '{}' refused: ioengine={} would remove {}, which diskbench did not create; \
+         pass --allow-overwrite if you mean it, or name a path that does not exist yet \
+         (diskbench makes it first)",
+        spec.name,
+        spec.engine.fio_name(),
+        path.display()
+    )))
 }
