@@ -38,7 +38,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("butterfly.fio", Refused("option 'flow'")),
     ("cmdprio-bssplit.fio", Refused("option 'log_prio'")),
     ("cmdprio-percentage.fio", Refused("option 'log_prio'")),
-    ("cpuio.fio", Refused("option 'cpuload'")),
+    ("cpuio.fio", Runs),
     (
         "cross-stripe-verify.fio",
         ParsesOnly("30 stripes 124 GiB apart: a device of 3.6 TiB"),

@@ -58,6 +58,7 @@ macro_rules! completes_in_queue {
 }
 
 mod buffers;
+mod cpu;
 mod error;
 mod fault;
 mod fileop;
@@ -75,6 +76,7 @@ mod vector;
 pub mod xattr;
 
 pub use buffers::{fill_random, BufferPool};
+pub use cpu::CpuEngine;
 pub use error::EngineError;
 pub use fault::FaultyEngine;
 pub use fileop::{FileOp, FileOpEngine};

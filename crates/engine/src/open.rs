@@ -2,9 +2,9 @@
 //! a seccomp profile refuses io_uring, try libaio, then sync, and say so.
 
 use crate::{
-    BufferPool, Capabilities, Completion, Engine, EngineError, FaultyEngine, FileOp, FileOpEngine,
-    IoRequest, LibaioEngine, NullEngine, SpaceEngine, SpaceOp, SyncEngine, UringEngine,
-    VectorEngine,
+    BufferPool, Capabilities, Completion, CpuEngine, Engine, EngineError, FaultyEngine, FileOp,
+    FileOpEngine, IoRequest, LibaioEngine, NullEngine, SpaceEngine, SpaceOp, SyncEngine,
+    UringEngine, VectorEngine,
 };
 use model::{EngineKind, FaultRule, IoMem, UringOptions};
 use std::fs::File;
@@ -91,6 +91,8 @@ pub enum AnyEngine {
     Vector(VectorEngine),
     /// `filecreate`, `filestat`, `filedelete`, `dircreate`, `dirstat`, `dirdelete`.
     FileOp(FileOpEngine),
+    /// `cpuio` (made by [`CpuEngine::new`], with its load).
+    Cpu(CpuEngine),
     /// Another engine with faults injected (`--inject-fault`); boxed, as it
     /// holds an `AnyEngine` itself. Only made when faults are given.
     Faulty(Box<FaultyEngine>),
@@ -112,6 +114,13 @@ pub fn open(kind: EngineKind, cfg: &EngineConfig) -> Result<AnyEngine, EngineErr
         EngineKind::Dircreate => file_op(cfg, FileOp::CreateDir)?,
         EngineKind::Dirstat => file_op(cfg, FileOp::StatDir)?,
         EngineKind::Dirdelete => file_op(cfg, FileOp::DeleteDir)?,
+        EngineKind::Cpuio => {
+            let why = "cpuio is started with its load: engine::CpuEngine::new";
+            return Err(EngineError::Setup {
+                engine: "cpuio",
+                source: std::io::Error::new(std::io::ErrorKind::InvalidInput, why),
+            });
+        }
     })
 }
 
@@ -159,6 +168,7 @@ macro_rules! dispatch {
             AnyEngine::Space($e) => $body,
             AnyEngine::Vector($e) => $body,
             AnyEngine::FileOp($e) => $body,
+            AnyEngine::Cpu($e) => $body,
             AnyEngine::Faulty($e) => $body,
         }
     };
@@ -213,6 +223,7 @@ impl AnyEngine {
                 _ => EngineKind::Pvsync2,
             },
             AnyEngine::FileOp(e) => EngineKind::parse(e.name()).unwrap_or(EngineKind::Null),
+            AnyEngine::Cpu(_) => EngineKind::Cpuio,
             AnyEngine::Faulty(e) => e.inner().kind(),
         }
     }

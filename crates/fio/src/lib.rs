@@ -24,6 +24,7 @@ mod bs_opts;
 mod cmdhelp;
 mod cmdline;
 mod control_opts;
+mod cpuio_opts;
 mod data_opts;
 mod engine_opts;
 mod error;

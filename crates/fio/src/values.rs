@@ -29,7 +29,7 @@ const RW_NAMES: [&str; 11] = [
 ];
 const RW_LIST: &str = "read, write, randread, randwrite, rw (readwrite), randrw, trim, \
                        randtrim, trimwrite or randtrimwrite";
-const ENGINE_NAMES: [&str; 13] = [
+const ENGINE_NAMES: [&str; 14] = [
     "sync",
     "psync",
     "io_uring",
@@ -43,6 +43,7 @@ const ENGINE_NAMES: [&str; 13] = [
     "dircreate",
     "dirstat",
     "dirdelete",
+    "cpuio",
 ];
 
 pub(crate) fn rw(scope: &Scope, text: &str) -> Result<RwMode, FioError> {

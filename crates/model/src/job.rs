@@ -2,6 +2,7 @@
 //! suites, profiles) compiles to a list of these, and the runner needs
 //! nothing else.
 
+pub use crate::engine_kind::EngineKind;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -111,98 +112,6 @@ impl RwMode {
     /// worker turns those targets into trims).
     pub fn uses_write_side(self) -> bool {
         self.writes() || self.trims()
-    }
-}
-
-/// fio's `ioengine=`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EngineKind {
-    /// pread/pwrite, one I/O at a time (fio's `sync` and `psync`).
-    Sync,
-    IoUring,
-    Libaio,
-    /// No I/O at all: measures the tool itself.
-    Null,
-    /// fallocate(2) over each I/O's range (fio's `falloc`).
-    Falloc,
-    /// ftruncate(2) to each write's offset (fio's `ftruncate`).
-    Ftruncate,
-    /// preadv/pwritev, one I/O at a time.
-    Pvsync,
-    /// preadv2/pwritev2 with `hipri` and `uncached` flags.
-    Pvsync2,
-    /// fio's file-operation engines: one create, stat or removal of each
-    /// file or directory of the job, timed as its I/O; no data moves.
-    Filecreate,
-    Filestat,
-    Filedelete,
-    Dircreate,
-    Dirstat,
-    Dirdelete,
-}
-
-impl EngineKind {
-    pub fn parse(text: &str) -> Option<EngineKind> {
-        Some(match text {
-            "sync" | "psync" => EngineKind::Sync,
-            "io_uring" => EngineKind::IoUring,
-            "libaio" => EngineKind::Libaio,
-            "null" => EngineKind::Null,
-            "falloc" => EngineKind::Falloc,
-            "ftruncate" => EngineKind::Ftruncate,
-            "pvsync" => EngineKind::Pvsync,
-            "pvsync2" => EngineKind::Pvsync2,
-            "filecreate" => EngineKind::Filecreate,
-            "filestat" => EngineKind::Filestat,
-            "filedelete" => EngineKind::Filedelete,
-            "dircreate" => EngineKind::Dircreate,
-            "dirstat" => EngineKind::Dirstat,
-            "dirdelete" => EngineKind::Dirdelete,
-            _ => return None,
-        })
-    }
-    pub fn fio_name(self) -> &'static str {
-        match self {
-            EngineKind::Sync => "psync",
-            EngineKind::IoUring => "io_uring",
-            EngineKind::Libaio => "libaio",
-            EngineKind::Null => "null",
-            EngineKind::Falloc => "falloc",
-            EngineKind::Ftruncate => "ftruncate",
-            EngineKind::Pvsync => "pvsync",
-            EngineKind::Pvsync2 => "pvsync2",
-            EngineKind::Filecreate => "filecreate",
-            EngineKind::Filestat => "filestat",
-            EngineKind::Filedelete => "filedelete",
-            EngineKind::Dircreate => "dircreate",
-            EngineKind::Dirstat => "dirstat",
-            EngineKind::Dirdelete => "dirdelete",
-        }
-    }
-    pub const NAMES: &'static str = "sync, psync, io_uring, libaio, null, falloc, ftruncate, \
-         pvsync, pvsync2, filecreate, filestat, filedelete, dircreate, dirstat, dirdelete";
-
-    /// One of fio's file-operation engines: it works on paths (no
-    /// descriptor is opened and no data moves).
-    pub fn is_file_op(self) -> bool {
-        matches!(
-            self,
-            EngineKind::Filecreate
-                | EngineKind::Filestat
-                | EngineKind::Filedelete
-                | EngineKind::Dircreate
-                | EngineKind::Dirstat
-                | EngineKind::Dirdelete
-        )
-    }
-
-    /// Works on directories rather than files.
-    pub fn on_directories(self) -> bool {
-        matches!(
-            self,
-            EngineKind::Dircreate | EngineKind::Dirstat | EngineKind::Dirdelete
-        )
     }
 }
 
@@ -686,6 +595,9 @@ pub struct JobSpec {
     /// `write_iolog`, `read_iolog` and the replay options.
     #[serde(default)]
     pub iolog: crate::iolog::IoLogSpec,
+    /// `ioengine=cpuio`: the load it burns.
+    #[serde(default)]
+    pub cpuio: Option<crate::cpuio::CpuLoad>,
 }
 
 /// fio's default seed when `randrepeat=1`.
@@ -751,6 +663,7 @@ impl JobSpec {
             file_options: Default::default(),
             iomem: Default::default(),
             uring: Default::default(),
+            cpuio: None,
             offset_steps: Default::default(),
             exit_rules: Default::default(),
             buffer_data: Default::default(),

@@ -5,7 +5,7 @@
 //! leaves nothing on the disk and names the place and the fix.
 
 use crate::{diskstats, files, probe, RunError, RunOptions, Workspace};
-use model::{EngineKind, FileTarget, JobSpec, TargetInfo, Warning};
+use model::{FileTarget, JobSpec, TargetInfo, Warning};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -68,7 +68,7 @@ pub(crate) fn check_places(groups: &[Vec<JobSpec>]) -> Result<(), RunError> {
     for spec in groups
         .iter()
         .flatten()
-        .filter(|s| s.engine != EngineKind::Null)
+        .filter(|s| !s.engine.touches_no_files())
     {
         let dir = match &spec.target {
             FileTarget::Generated { directory, .. } => {
@@ -111,7 +111,7 @@ pub(crate) fn check_free_space(
     for spec in groups
         .iter()
         .flatten()
-        .filter(|s| s.engine != EngineKind::Null)
+        .filter(|s| !s.engine.touches_no_files())
     {
         let (dir, bytes) = match &spec.target {
             FileTarget::Named(p) if !p.exists() => (parent_dir(p), spec.footprint_bytes()),
