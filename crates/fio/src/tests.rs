@@ -2,6 +2,7 @@
 //! `${VAR}`, `$ncpus`, `$mb_memory`, `$pagesize`) and job files in a
 //! temporary directory. Each error test asserts the `file:line` it reports.
 
+mod engines;
 mod example_opts;
 mod files;
 mod groups;
