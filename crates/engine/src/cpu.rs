@@ -76,7 +76,7 @@ impl CpuEngine {
                         _ => self.data.sort_unstable_by_key(|v| *v as u8),
                     }
                     step += 1;
-                    if step % 3 == 0 {
+                    if step.is_multiple_of(3) {
                         self.scramble();
                     }
                 }
