@@ -187,7 +187,7 @@ fn size_bounds_the_files_made_as_in_fio() {
 }
 
 #[test]
-fn a_user_file_is_removed_only_when_allowed_and_counts_differ_refused() {
+fn a_user_file_is_removed_only_when_allowed_and_what_differs_is_refused() {
     let work = real_dir();
     let mine = work.path().join("mine");
     std::fs::write(&mine, b"keep me").unwrap();
@@ -212,6 +212,18 @@ fn a_user_file_is_removed_only_when_allowed_and_counts_differ_refused() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_of(&out).contains("filesize=8k with ioengine=filestat"));
+    // --readonly: the engines that make or remove are writes; stat is not.
+    let out = fio_in(
+        work.path(),
+        "--readonly --name=c --ioengine=dircreate --nrfiles=2",
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains("--readonly"));
+    let ok = fio_in(
+        work.path(),
+        "--readonly --name=s --ioengine=dirstat --nrfiles=2 --filesize=4k",
+    );
+    assert!(ok.status.success(), "{}", stderr_of(&ok));
     for (extra, option) in [
         ("--time_based --runtime=1", "time_based"),
         ("--loops=2", "loops"),

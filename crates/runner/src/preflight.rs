@@ -86,7 +86,25 @@ pub(crate) fn check_places(groups: &[Vec<JobSpec>]) -> Result<(), RunError> {
 }
 
 /// `--readonly` refuses a run with any job that writes, before any I/O.
+/// The file-operation engines that make or remove files and directories
+/// change the filesystem whatever `rw` says: refused as writes.
 pub(crate) fn check_readonly(groups: &[Vec<JobSpec>], opts: &RunOptions) -> Result<(), RunError> {
+    use model::EngineKind::{Dircreate, Dirdelete, Filecreate, Filedelete};
+    let changes =
+        |s: &&JobSpec| matches!(s.engine, Filecreate | Filedelete | Dircreate | Dirdelete);
+    if let Some(spec) = groups
+        .iter()
+        .flatten()
+        .find(changes)
+        .filter(|_| opts.readonly)
+    {
+        return Err(RunError::Usage(format!(
+            "job '{}' runs ioengine={}, which changes the filesystem, and --readonly refuses \
+             every write: drop --readonly, or use filestat or dirstat",
+            spec.name,
+            spec.engine.fio_name()
+        )));
+    }
     match groups.iter().flatten().find(|s| s.writes_data()) {
         Some(spec) if opts.readonly => Err(RunError::Usage(format!(
             "job '{}' {} (rw={}), and --readonly refuses every write{}: drop --readonly, or make the job read",
