@@ -15,6 +15,7 @@
 use crate::fsops::{self, CWD};
 use crate::sync::DoneList;
 use crate::{BufferPool, Capabilities, Engine, EngineConfig, EngineError, IoRequest};
+use model::engine_kind::StatCall;
 use std::io;
 
 /// The operation, on a file or on a directory.
@@ -40,14 +41,18 @@ impl FileOp {
         }
     }
 
-    /// Does it once, on `path`.
-    pub fn apply(self, path: &std::path::Path) -> io::Result<()> {
+    /// Does it once, on `path`; a stat with the call `how`.
+    pub fn apply(self, path: &std::path::Path, how: StatCall) -> io::Result<()> {
         let name = path.as_os_str();
         let res = match self {
             FileOp::CreateFile => {
                 fsops::create_file(CWD, name, fsops::Create::OpenOrCreate).map(drop)
             }
-            FileOp::StatFile | FileOp::StatDir => fsops::stat(CWD, name).map(drop),
+            FileOp::StatFile | FileOp::StatDir => match how {
+                StatCall::Stat => fsops::stat(CWD, name).map(drop),
+                StatCall::Lstat => fsops::lstat(CWD, name).map(drop),
+                StatCall::Statx => fsops::statx(CWD, name).map(drop),
+            },
             FileOp::DeleteFile => fsops::unlink(CWD, name),
             FileOp::CreateDir => match fsops::mkdir(CWD, name) {
                 // fio's mkdir of a directory that is there counts as done.
@@ -63,6 +68,8 @@ impl FileOp {
 pub struct FileOpEngine {
     cfg: EngineConfig,
     op: FileOp,
+    /// `stat_type` of the stat engines.
+    stat: StatCall,
     buffers: BufferPool,
     done: DoneList,
     /// Files whose operation is done: the first I/O of a file does it, the
@@ -75,6 +82,7 @@ impl FileOpEngine {
         Ok(FileOpEngine {
             cfg: cfg.clone(),
             op,
+            stat: StatCall::Stat,
             buffers: cfg.buffers(cfg.depth as usize, 64)?,
             done: DoneList::new(cfg.depth),
             visited: vec![false; cfg.paths.len()],
@@ -83,6 +91,11 @@ impl FileOpEngine {
 
     pub fn op(&self) -> FileOp {
         self.op
+    }
+
+    /// The stat engines with `stat_type` other than stat(2).
+    pub fn with_stat(self, stat: StatCall) -> FileOpEngine {
+        FileOpEngine { stat, ..self }
     }
 }
 
@@ -117,7 +130,7 @@ impl Engine for FileOpEngine {
         };
         let res = match std::mem::replace(seen, true) {
             true => Ok(()),
-            false => self.op.apply(&self.cfg.paths[file]),
+            false => self.op.apply(&self.cfg.paths[file], self.stat),
         };
         self.done.push(req.slot, res.map(|()| u64::from(req.len)));
         Ok(())

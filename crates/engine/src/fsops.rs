@@ -38,6 +38,16 @@ pub fn stat(dir: impl AsFd, name: &OsStr) -> Result<rfs::Stat, Errno> {
     rfs::statat(dir, name, AtFlags::empty())
 }
 
+/// lstat(2): the link itself, not what it points to.
+pub fn lstat(dir: impl AsFd, name: &OsStr) -> Result<rfs::Stat, Errno> {
+    rfs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW)
+}
+
+/// statx(2) asking for every field, following a link.
+pub fn statx(dir: impl AsFd, name: &OsStr) -> Result<rfs::Statx, Errno> {
+    rfs::statx(dir, name, AtFlags::empty(), rfs::StatxFlags::ALL)
+}
+
 /// Removes the file `name` of `dir`.
 pub fn unlink(dir: impl AsFd, name: &OsStr) -> Result<(), Errno> {
     rfs::unlinkat(dir, name, AtFlags::empty())

@@ -130,3 +130,29 @@ fn the_file_operation_engines_create_stat_and_remove_once_per_file() {
         -i64::from(libc::ENOENT)
     );
 }
+
+/// `stat_type`: on a dangling symbolic link, stat and statx (which follow
+/// it) fail and lstat (the link itself) succeeds.
+#[test]
+fn stat_type_chooses_the_call_of_the_stat_engines() {
+    use diskbench_engine::{FileOp, FileOpEngine};
+    use model::engine_kind::StatCall;
+    let dir = tempfile::tempdir_in(std::env::temp_dir()).expect("a temp dir");
+    let mut cfg = common::config(&dir, 4096);
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).unwrap();
+    cfg.paths = std::sync::Arc::from(vec![link]);
+    for (how, result) in [
+        (StatCall::Stat, -i64::from(libc::ENOENT)),
+        (StatCall::Lstat, 4096),
+        (StatCall::Statx, -i64::from(libc::ENOENT)),
+    ] {
+        let engine = FileOpEngine::new(&cfg, FileOp::StatFile).expect("opens");
+        let mut engine = engine.with_stat(how);
+        assert_eq!(
+            run(&mut engine, Direction::Read, 0, 4096),
+            result,
+            "{how:?}"
+        );
+    }
+}

@@ -11,8 +11,40 @@
 //! a file to one block), so `size=` then only bounds how many are made.
 
 use crate::error::{FioError, Scope};
+use crate::options::Key;
+use crate::values::Given;
+use model::engine_kind::StatCall;
 use model::units::format_size;
-use model::{JobSpec, RwMode};
+use model::{EngineKind, JobSpec, RwMode};
+
+/// `stat_type`; `false` when `key` is not it.
+pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
+    if o.key != Key::StatType {
+        return Ok(false);
+    }
+    spec.stat_type = StatCall::parse(o.text.trim()).ok_or_else(|| {
+        FioError::invalid(o.scope, o.name, o.text, "stat_type is stat, lstat or statx")
+    })?;
+    Ok(true)
+}
+
+/// `stat_type` belongs to `filestat` and `dirstat` (fio knows it nowhere else).
+pub(crate) fn check_stat_type(spec: &JobSpec, scope: &Scope) -> Result<(), FioError> {
+    let stats = matches!(spec.engine, EngineKind::Filestat | EngineKind::Dirstat);
+    if spec.stat_type == StatCall::Stat || stats {
+        return Ok(());
+    }
+    Err(FioError::invalid(
+        scope,
+        "stat_type",
+        spec.stat_type.fio_name(),
+        format!(
+            "stat_type is an option of the filestat and dirstat engines, and this job's \
+             ioengine is {}: use one of them, or drop stat_type",
+            spec.engine.fio_name()
+        ),
+    ))
+}
 
 /// Checks a job of a file-operation engine (after its options are read).
 pub(crate) fn check(spec: &JobSpec) -> Result<(), FioError> {
@@ -103,4 +135,11 @@ pub(crate) fn check(spec: &JobSpec) -> Result<(), FioError> {
         );
     }
     Ok(())
+}
+
+/// `stat_type` when not fio's default, for `--parse-only`.
+pub(crate) fn show(job: &JobSpec, opts: &mut Vec<(&'static str, Option<String>)>) {
+    if job.stat_type != StatCall::Stat {
+        opts.push(("stat_type", Some(job.stat_type.fio_name().to_string())));
+    }
 }

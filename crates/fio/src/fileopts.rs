@@ -117,6 +117,7 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
     if let Some(range) = f.filesize {
         check_filesize(spec, &scope, range)?;
     }
+    crate::fileop_opts::check_stat_type(spec, &scope)?;
     if spec.engine.is_file_op() {
         return crate::fileop_opts::check(spec);
     }

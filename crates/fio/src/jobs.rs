@@ -391,6 +391,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
                 && !verify_opts::apply(spec, o)?
                 && !engine_opts::apply(spec, o)?
                 && !crate::cpuio_opts::apply(spec, o)?
+                && !crate::fileop_opts::apply(spec, o)?
                 && !crate::control_opts::apply(spec, o)?
                 && !crate::data_opts::apply(spec, o)?
                 && !crate::iolog_opts::apply(spec, o)?

@@ -104,3 +104,35 @@ impl EngineKind {
         )
     }
 }
+
+/// `stat_type=` of fio's `filestat` and `dirstat`: the call that looks the
+/// path up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StatCall {
+    /// stat(2), following a symbolic link (fio's default).
+    #[default]
+    Stat,
+    /// lstat(2): the link itself.
+    Lstat,
+    /// statx(2) of every field, following a link.
+    Statx,
+}
+
+impl StatCall {
+    pub fn parse(text: &str) -> Option<StatCall> {
+        Some(match text {
+            "stat" => StatCall::Stat,
+            "lstat" => StatCall::Lstat,
+            "statx" => StatCall::Statx,
+            _ => return None,
+        })
+    }
+    pub fn fio_name(self) -> &'static str {
+        match self {
+            StatCall::Stat => "stat",
+            StatCall::Lstat => "lstat",
+            StatCall::Statx => "statx",
+        }
+    }
+}

@@ -595,6 +595,9 @@ pub struct JobSpec {
     /// `write_iolog`, `read_iolog` and the replay options.
     #[serde(default)]
     pub iolog: crate::iolog::IoLogSpec,
+    /// `stat_type` of `filestat` and `dirstat`.
+    #[serde(default)]
+    pub stat_type: crate::engine_kind::StatCall,
     /// `ioengine=cpuio`: the load it burns.
     #[serde(default)]
     pub cpuio: Option<crate::cpuio::CpuLoad>,
@@ -664,6 +667,7 @@ impl JobSpec {
             iomem: Default::default(),
             uring: Default::default(),
             cpuio: None,
+            stat_type: Default::default(),
             offset_steps: Default::default(),
             exit_rules: Default::default(),
             buffer_data: Default::default(),

@@ -592,6 +592,10 @@ fn plan_clone(
         _ => open_with_fallback(spec.engine, &cfg),
     }
     .map_err(|e| RunError::in_job(&spec.name, e))?;
+    let engine = match engine {
+        engine::AnyEngine::FileOp(e) => engine::AnyEngine::FileOp(e.with_stat(spec.stat_type)),
+        other => other,
+    };
     let engine = engine.with_faults(&opts.faults);
     if let Some(f) = fallback {
         let w = Warning::EngineFallback {

@@ -141,3 +141,42 @@ fn cpuio_is_refused_without_a_load_an_end_or_with_an_unknown_mode() {
         assert!(e.contains(says), "{extra:?}: {e}");
     }
 }
+
+#[test]
+fn stat_type_belongs_to_the_stat_engines() {
+    use model::engine_kind::StatCall;
+    for (text, call) in [
+        ("stat", StatCall::Stat),
+        ("lstat", StatCall::Lstat),
+        ("statx", StatCall::Statx),
+    ] {
+        for engine in ["filestat", "dirstat"] {
+            let spec = ok(&[
+                "--name=s",
+                &format!("--ioengine={engine}"),
+                &format!("--stat_type={text}"),
+                "--filesize=4k",
+            ])
+            .jobs
+            .remove(0);
+            assert_eq!(spec.stat_type, call);
+        }
+    }
+    let e = refusal(&[
+        "--name=s",
+        "--ioengine=filestat",
+        "--stat_type=fstat",
+        "--filesize=4k",
+    ]);
+    assert!(e.contains("stat, lstat or statx"), "{e}");
+    let e = refusal(&[
+        "--name=s",
+        "--ioengine=filedelete",
+        "--stat_type=lstat",
+        "--filesize=4k",
+    ]);
+    assert!(
+        e.contains("option of the filestat and dirstat engines"),
+        "{e}"
+    );
+}
