@@ -76,7 +76,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("ftruncate.fio", Runs),
     ("iometer-file-access-server.fio", Runs),
     ("jesd219.fio", Runs),
-    ("latency-profile.fio", Refused("option 'latency_target'")),
+    ("latency-profile.fio", Runs),
     ("null.fio", Runs),
     ("numa.fio", Refused("option 'numa_cpu_nodes'")),
     (

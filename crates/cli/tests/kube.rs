@@ -4,8 +4,10 @@
 //! tmpfs class faster than the disk; a pod that fails (its log shown, the
 //! other class kept); a claim that never binds (a timeout with the
 //! scheduler's reason); Ctrl-C in the middle; manifests applied with
-//! kubectl, then collected and cleaned up; an unknown class, an
-//! unreachable cluster and a user without rights. After every test no
+//! kubectl, then collected and cleaned up; pods saving straight into a
+//! shared PostgreSQL history, the password in a Secret; an unknown
+//! class, a claim over the namespace's quota, an unreachable cluster and
+//! a user without rights. After every test no
 //! object with diskbench's label is left in the cluster.
 //!
 //! The tests share the one cluster, so they take turns ([`CLUSTER`]);
@@ -347,27 +349,22 @@ fn ctrl_c_during_a_run_deletes_what_it_made() {
     assert_nothing_left(&kube);
 }
 
-#[test]
-fn manifests_applied_with_kubectl_are_collected_then_cleaned_up() {
-    let Some((_turn, kube, image)) = cluster() else {
-        return;
-    };
-    let class = kube.local_class("dbtest-gitops", 1, "1Gi", None).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("h.sqlite3");
-    let job = job_file(dir.path(), 1, "16m");
+/// `kube manifests` of one pod on `class` running `job`, applied with
+/// kubectl and waited for; returns the run's id.
+fn apply_manifests(kube: &Kube, image: &str, class: &str, job: &Path, more: &[&str]) -> String {
     let out = diskbench()
         .args([
             "kube",
             "manifests",
             "--image",
-            &image,
+            image,
             "--pull-policy",
             "Never",
             "--host-network",
         ])
-        .args(["--storage-class", &class.name, "--size", "1Gi", "--job"])
-        .arg(&job)
+        .args(["--storage-class", class, "--size", "1Gi", "--job"])
+        .arg(job)
+        .args(more)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
@@ -390,31 +387,13 @@ fn manifests_applied_with_kubectl_are_collected_then_cleaned_up() {
         "--timeout=120s",
     ])
     .unwrap();
+    run_id
+}
+
+/// Removes a run's objects with `kube cleanup`, which finds them by label.
+fn cleanup(kube: &Kube, run_id: &str) {
     let out = diskbench()
-        .args(["kube", "collect", &run_id, "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr_of(&out));
-    assert!(
-        stderr_of(&out).contains("saved 1 runs"),
-        "{}",
-        stderr_of(&out)
-    );
-    // Collecting again saves nothing twice.
-    let again = diskbench()
-        .args(["kube", "collect", &run_id, "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
-    assert!(
-        stderr_of(&again).contains("saved 0 runs"),
-        "{}",
-        stderr_of(&again)
-    );
-    // Nothing owns a manifest's PVC: cleanup finds everything by its labels.
-    let out = diskbench()
-        .args(["kube", "cleanup", "--run", &run_id])
+        .args(["kube", "cleanup", "--run", run_id])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
@@ -423,7 +402,102 @@ fn manifests_applied_with_kubectl_are_collected_then_cleaned_up() {
         "{}",
         stdout_of(&out)
     );
+    assert_nothing_left(kube);
+}
+
+#[test]
+fn manifests_applied_with_kubectl_are_collected_then_cleaned_up() {
+    let Some((_turn, kube, image)) = cluster() else {
+        return;
+    };
+    let class = kube.local_class("dbtest-gitops", 1, "1Gi", None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite3");
+    let job = job_file(dir.path(), 1, "16m");
+    let run_id = apply_manifests(&kube, &image, &class.name, &job, &[]);
+    let collect = || {
+        diskbench()
+            .args(["kube", "collect", &run_id, "--db"])
+            .arg(&db)
+            .output()
+            .unwrap()
+    };
+    let out = collect();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("saved 1 runs"),
+        "{}",
+        stderr_of(&out)
+    );
+    // Collecting again saves nothing twice.
+    let again = collect();
+    assert!(
+        stderr_of(&again).contains("saved 0 runs"),
+        "{}",
+        stderr_of(&again)
+    );
+    // Nothing owns a manifest's PVC: cleanup finds everything by its labels.
+    cleanup(&kube, &run_id);
+}
+
+/// With a shared history, pods save their runs themselves: applied
+/// manifests nobody collects still end in PostgreSQL, labelled, and the
+/// password is in a Secret, never in the Jobs.
+#[test]
+fn pods_save_straight_into_a_shared_history_with_the_password_in_a_secret() {
+    let Some((_turn, kube, image)) = cluster() else {
+        return;
+    };
+    let server = match testbed::postgres::PgServer::shared() {
+        Ok(s) => s,
+        Err(reason) => {
+            testbed::skip(reason);
+            return;
+        }
+    };
+    let url = server.fresh_db().unwrap();
+    let class = kube.local_class("dbtest-shared", 2, "1Gi", None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let job = job_file(dir.path(), 1, "16m");
+    let run_id = apply_manifests(&kube, &image, &class.name, &job, &["--db", &url]);
+    let selector = format!("diskbench.io/run={run_id}");
+    let jobs = kube
+        .kubectl(&["get", "jobs", "-l", &selector, "-o", "yaml"])
+        .unwrap();
+    assert!(!jobs.contains(testbed::postgres::PASSWORD), "{jobs}");
+    assert!(jobs.contains("secretKeyRef"), "{jobs}");
+    let out = diskbench()
+        .args(["history", "--format", "json", "--db", &url])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let runs = json_of(&out);
+    let runs = runs.as_array().unwrap();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert_eq!(runs[0]["labels"]["storage_class"], class.name.as_str());
+    assert_eq!(runs[0]["labels"]["kube_run"], run_id.as_str());
+    assert_eq!(runs[0]["labels"]["node"], kube.node.as_str());
+    cleanup(&kube, &run_id);
+    // `kube run --db URL` makes the same Secret, and removes it with the rest.
+    let out = kube_run(
+        &image,
+        Path::new(&url),
+        &[
+            "--storage-class",
+            &class.name,
+            "--size",
+            "1Gi",
+            "--job",
+            job.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
     assert_nothing_left(&kube);
+    let out = diskbench()
+        .args(["history", "--format", "json", "--db", &url])
+        .output()
+        .unwrap();
+    assert_eq!(json_of(&out).as_array().map(Vec::len), Some(2));
 }
 
 #[test]
@@ -564,4 +638,54 @@ fn an_unreachable_cluster_is_named() {
         stderr.contains("the kubeconfig's contexts are: c"),
         "{stderr}"
     );
+}
+
+/// A PVC the cluster refuses (a quota on storage in the namespace): the
+/// cluster's answer is said, and the Job made before it is gone too.
+#[test]
+fn a_claim_over_the_namespace_quota_is_refused_in_the_clusters_words() {
+    let Some((_turn, kube, image)) = cluster() else {
+        return;
+    };
+    let class = kube.local_class("dbtest-quota", 1, "4Gi", None).unwrap();
+    let ns = "dbtest-quota";
+    let _ = kube.kubectl(&[
+        "delete",
+        "namespace",
+        ns,
+        "--ignore-not-found",
+        "--wait=true",
+    ]);
+    kube.apply(&format!(
+        "apiVersion: v1\nkind: Namespace\nmetadata: {{name: {ns}}}\n---\napiVersion: v1\n\
+         kind: ResourceQuota\nmetadata: {{name: storage, namespace: {ns}}}\n\
+         spec: {{hard: {{requests.storage: 1Gi}}}}\n"
+    ))
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let job = job_file(dir.path(), 1, "16m");
+    let out = kube_run(
+        &image,
+        &dir.path().join("h.sqlite3"),
+        &[
+            "-n",
+            ns,
+            "--storage-class",
+            &class.name,
+            "--size",
+            "2Gi",
+            "--job",
+            job.to_str().unwrap(),
+        ],
+    );
+    let stderr = stderr_of(&out);
+    let _ = kube.kubectl(&["delete", "namespace", ns, "--wait=false"]);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the cluster refused to create persistentvolumeclaims"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("exceeded quota"), "{stderr}");
+    assert!(stderr.contains("no object left in the cluster"), "{stderr}");
+    assert_nothing_left(&kube);
 }

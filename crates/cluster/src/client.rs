@@ -11,7 +11,7 @@
 use crate::error::{api_error, ClusterError};
 use crate::objects::{selector, CLASS_LABEL, POD_LABEL, RUN_LABEL};
 use k8s_openapi::api::batch::v1::Job;
-use k8s_openapi::api::core::v1::{ConfigMap, Event, PersistentVolumeClaim, Pod};
+use k8s_openapi::api::core::v1::{ConfigMap, Event, PersistentVolumeClaim, Pod, Secret};
 use k8s_openapi::api::storage::v1::StorageClass;
 use kube::api::{Api, DeleteParams, ListParams, LogParams, Patch, PatchParams, PostParams};
 use kube::config::{KubeConfigOptions, Kubeconfig};
@@ -54,7 +54,7 @@ pub struct PodInfo {
 /// One object of a run, for `cleanup` and the count of what is left.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Owned {
-    /// `job`, `pvc`, `configmap` or `pod`.
+    /// `job`, `pvc`, `configmap`, `secret` or `pod`.
     pub kind: &'static str,
     pub name: String,
     pub run_id: String,
@@ -197,6 +197,13 @@ impl Cluster {
                         .await
                         .map(|o| o.metadata)
                 }
+                "Secret" => {
+                    let secret: Secret = serde_json::from_value(object.clone()).map_err(bad)?;
+                    self.api::<Secret>()
+                        .create(&pp, &secret)
+                        .await
+                        .map(|o| o.metadata)
+                }
                 "ConfigMap" => {
                     let cm: ConfigMap = serde_json::from_value(object.clone()).map_err(bad)?;
                     self.api::<ConfigMap>()
@@ -315,6 +322,7 @@ impl Cluster {
             list!(Pod, "pod", "pods");
             list!(PersistentVolumeClaim, "pvc", "persistentvolumeclaims");
             list!(ConfigMap, "configmap", "configmaps");
+            list!(Secret, "secret", "secrets");
             Ok::<(), ClusterError>(())
         })?;
         Ok(out)
@@ -329,19 +337,17 @@ impl Cluster {
         let dp = DeleteParams::background();
         self.runtime.block_on(async {
             for o in &objects {
+                macro_rules! delete {
+                    ($kind:ty) => {
+                        self.api::<$kind>().delete(&o.name, &dp).await.map(|_| ())
+                    };
+                }
                 let done = match o.kind {
-                    "job" => self.api::<Job>().delete(&o.name, &dp).await.map(|_| ()),
-                    "pod" => self.api::<Pod>().delete(&o.name, &dp).await.map(|_| ()),
-                    "pvc" => self
-                        .api::<PersistentVolumeClaim>()
-                        .delete(&o.name, &dp)
-                        .await
-                        .map(|_| ()),
-                    _ => self
-                        .api::<ConfigMap>()
-                        .delete(&o.name, &dp)
-                        .await
-                        .map(|_| ()),
+                    "job" => delete!(Job),
+                    "pod" => delete!(Pod),
+                    "pvc" => delete!(PersistentVolumeClaim),
+                    "secret" => delete!(Secret),
+                    _ => delete!(ConfigMap),
                 };
                 match done {
                     Ok(()) => {}
@@ -382,6 +388,7 @@ fn resource_of(kind: &str) -> String {
         "Job" | "job" => "jobs",
         "PersistentVolumeClaim" | "pvc" => "persistentvolumeclaims",
         "ConfigMap" | "configmap" => "configmaps",
+        "Secret" | "secret" => "secrets",
         "Pod" | "pod" => "pods",
         other => other,
     }

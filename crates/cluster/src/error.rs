@@ -15,7 +15,7 @@ kind: Role
 metadata: {name: diskbench}
 rules:
 - apiGroups: [\"\"]
-  resources: [persistentvolumeclaims, configmaps]
+  resources: [persistentvolumeclaims, configmaps, secrets]
   verbs: [create, get, list, delete]
 - apiGroups: [batch]
   resources: [jobs]

@@ -50,8 +50,13 @@ pub struct RunPlan {
     pub ttl_seconds: u32,
     /// A fio job file's text, sent as a ConfigMap.
     pub job_file: Option<String>,
-    /// Options of `diskbench kube pod` itself (e.g. `--db URL`).
+    /// Options of `diskbench kube pod` itself (e.g. `--db URL`, without
+    /// its password).
     pub agent_args: Vec<String>,
+    /// The shared history's password: in a Secret, given to the pods as
+    /// `PGPASSWORD`, never in the Jobs' arguments (which anyone who may
+    /// read Jobs can read).
+    pub db_password: Option<String>,
     /// The diskbench command each pod runs, e.g. `["run", "--quick"]`.
     pub command: Vec<String>,
 }
@@ -78,6 +83,11 @@ impl RunPlan {
     /// with that class's Jobs when they are deleted).
     pub fn config_map_name(&self, class_index: usize) -> String {
         format!("diskbench-{}-{class_index}-job", self.run_id)
+    }
+
+    /// The Secret of one class's pods holding the history's password.
+    pub fn secret_name(&self, class_index: usize) -> String {
+        format!("diskbench-{}-{class_index}-db", self.run_id)
     }
 
     /// The labels of every object of this run.
@@ -147,6 +157,17 @@ impl RunPlan {
             volumes.push(json!({ "name": "job", "configMap": { "name": self.config_map_name(slot.class_index) } }));
         }
         let env_from = |var: &str, path: &str| json!({ "name": var, "valueFrom": { "fieldRef": { "fieldPath": path } } });
+        let mut env = vec![
+            env_from("NODE_NAME", "spec.nodeName"),
+            env_from("POD_NAME", "metadata.name"),
+            json!({ "name": "HOME", "value": "/tmp" }),
+        ];
+        if self.db_password.is_some() {
+            env.push(
+                json!({ "name": "PGPASSWORD", "valueFrom": { "secretKeyRef": {
+                "name": self.secret_name(slot.class_index), "key": "PGPASSWORD" } } }),
+            );
+        }
         let mut pod_spec = json!({
             "restartPolicy": "Never",
             "securityContext": {
@@ -172,11 +193,7 @@ impl RunPlan {
                 "command": ["/diskbench"],
                 "args": self.pod_args(slot),
                 "workingDir": DATA_DIR,
-                "env": [
-                    env_from("NODE_NAME", "spec.nodeName"),
-                    env_from("POD_NAME", "metadata.name"),
-                    { "name": "HOME", "value": "/tmp" },
-                ],
+                "env": env,
                 "securityContext": {
                     "allowPrivilegeEscalation": false,
                     "readOnlyRootFilesystem": true,
@@ -225,6 +242,27 @@ impl RunPlan {
         })
     }
 
+    /// The Secret of one class's pods with the history's password, owned
+    /// like the ConfigMap.
+    pub fn secret(&self, class_index: usize, owners: &[(String, String)]) -> Option<Value> {
+        let password = self.db_password.as_ref()?;
+        let mut meta = self.metadata(
+            &self.secret_name(class_index),
+            Value::Object(self.run_labels()),
+            None,
+        );
+        if !owners.is_empty() {
+            meta["ownerReferences"] = owner_references(owners);
+        }
+        Some(json!({
+            "apiVersion": "v1",
+            "kind": "Secret",
+            "metadata": meta,
+            "type": "Opaque",
+            "stringData": { "PGPASSWORD": password },
+        }))
+    }
+
     /// The job file's ConfigMap of one class, owned by the class's Jobs
     /// (`owners`: name and uid), so it goes with the last of them.
     pub fn config_map(&self, class_index: usize, owners: &[(String, String)]) -> Option<Value> {
@@ -235,12 +273,7 @@ impl RunPlan {
             None,
         );
         if !owners.is_empty() {
-            meta["ownerReferences"] = owners
-                .iter()
-                .map(|(name, uid)| {
-                    json!({ "apiVersion": "batch/v1", "kind": "Job", "name": name, "uid": uid })
-                })
-                .collect();
+            meta["ownerReferences"] = owner_references(owners);
         }
         Some(json!({
             "apiVersion": "v1",
@@ -249,6 +282,14 @@ impl RunPlan {
             "data": { JOB_FILE: text },
         }))
     }
+}
+
+/// Jobs (name, uid) as the owners of an object: it goes with the last.
+fn owner_references(owners: &[(String, String)]) -> Value {
+    owners
+        .iter()
+        .map(|(name, uid)| json!({ "apiVersion": "batch/v1", "kind": "Job", "name": name, "uid": uid }))
+        .collect()
 }
 
 /// The label selector of one run's objects, or of every run's.
@@ -273,6 +314,7 @@ mod tests {
             ttl_seconds: 3600,
             job_file: Some("[r]\nrw=read\n".into()),
             agent_args: vec![],
+            db_password: Some("s3cret".into()),
             command: vec!["run".into(), "--quick".into()],
         }
     }
@@ -329,6 +371,17 @@ mod tests {
         );
         // The job file is mounted where the command reads it.
         assert_eq!(c["volumeMounts"][2]["mountPath"], JOB_DIR);
+    }
+
+    #[test]
+    fn the_history_password_is_in_a_secret_not_in_the_arguments() {
+        let plan = plan();
+        let job = plan.job(&slot(), false).to_string();
+        assert!(!job.contains("s3cret"), "{job}");
+        assert!(job.contains("secretKeyRef"), "{job}");
+        let secret = plan.secret(1, &[]).unwrap();
+        assert_eq!(secret["stringData"]["PGPASSWORD"], "s3cret");
+        assert_eq!(secret["metadata"]["labels"][MANAGED_BY], "diskbench");
     }
 
     #[test]

@@ -395,6 +395,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
                 && !crate::control_opts::apply(spec, o)?
                 && !crate::data_opts::apply(spec, o)?
                 && !crate::iolog_opts::apply(spec, o)?
+                && !crate::latency_opts::apply(spec, o)?
             {
                 unreachable!("{other:?} is applied in `apply`")
             }

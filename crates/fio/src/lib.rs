@@ -35,6 +35,7 @@ mod groups;
 mod iolog_opts;
 mod jobfile;
 mod jobs;
+mod latency_opts;
 mod offset_opts;
 mod options;
 mod output_opts;

@@ -183,6 +183,12 @@ pub(crate) enum Key {
     MergeBlktraceFile,
     MergeBlktraceScalars,
     MergeBlktraceIters,
+    /// `latency_target`, `latency_window`, `latency_percentile`,
+    /// `latency_run`: see `latency_opts`.
+    LatencyTarget,
+    LatencyWindow,
+    LatencyPercentile,
+    LatencyRun,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -244,7 +250,9 @@ impl Key {
             | Key::ThinkTime
             | Key::ThinkTimeSpin
             | Key::ThinkTimeIoTime
-            | Key::SteadyStateInterval => ValueKind::Time,
+            | Key::SteadyStateInterval
+            | Key::LatencyTarget
+            | Key::LatencyWindow => ValueKind::Time,
             _ => ValueKind::Number,
         }
     }
@@ -559,6 +567,10 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
         "merge_blktrace_iters",
         Arity::Value,
     ),
+    opt(Key::LatencyTarget, "latency_target", Arity::Value),
+    opt(Key::LatencyWindow, "latency_window", Arity::Value),
+    opt(Key::LatencyPercentile, "latency_percentile", Arity::Value),
+    opt(Key::LatencyRun, "latency_run", Arity::Value),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -624,7 +636,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
    
     "iomem_align", "iopsavgtime", "ioscheduler",
     "job_max_open_zones", "large-block-op-kbytes", 
-    "latency_percentile", "latency_run", "latency_target", "latency_window", "listen", "load",
+    "listen", "load",
     "lockfile", "lockmem", "log_alternate_epoch", "log_alternate_epoch_clock_id",
     "log_compression", "log_compression_cpus", "log_entries",
     "log_store_compressed", "log_unix_epoch",

@@ -50,6 +50,7 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     crate::control_opts::show(job, &mut opts);
     crate::data_opts::show(job, &mut opts);
     crate::iolog_opts::show(job, &mut opts);
+    crate::latency_opts::show(job, &mut opts);
     unit_opts(job, &mut opts);
     let words: Vec<String> = opts
         .into_iter()
@@ -467,7 +468,7 @@ fn cpu_list(cpus: &[u32]) -> String {
 }
 
 /// A time for an option fio reads in microseconds when bare: always with a unit.
-fn format_micros(d: Duration) -> String {
+pub(crate) fn format_micros(d: Duration) -> String {
     match d.subsec_nanos() % 1000 {
         0 => format!("{}us", d.as_micros()),
         _ => format!("{}ns", d.as_nanos()),

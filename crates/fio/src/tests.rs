@@ -6,6 +6,7 @@ mod engines;
 mod example_opts;
 mod files;
 mod groups;
+mod latency;
 mod reporting;
 mod trims;
 

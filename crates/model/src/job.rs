@@ -601,6 +601,9 @@ pub struct JobSpec {
     /// `ioengine=cpuio`: the load it burns.
     #[serde(default)]
     pub cpuio: Option<crate::cpuio::CpuLoad>,
+    /// `latency_target` and its options: the depth searched while the job runs.
+    #[serde(default)]
+    pub latency_target: crate::LatencyTarget,
 }
 
 /// fio's default seed when `randrepeat=1`.
@@ -673,6 +676,7 @@ impl JobSpec {
             buffer_data: Default::default(),
             options: Vec::new(),
             iolog: Default::default(),
+            latency_target: Default::default(),
         }
     }
 

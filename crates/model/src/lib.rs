@@ -21,6 +21,7 @@ pub mod history;
 pub mod imported;
 pub mod iolog;
 pub mod job;
+pub mod latency_target;
 pub mod memory;
 pub mod placement;
 pub mod result;
@@ -40,6 +41,7 @@ pub use imported::Imported;
 pub use job::{
     Direction, EngineKind, FadviseHint, FileTarget, JobSpec, RwMode, SteadyMetric, SteadyStateSpec,
 };
+pub use latency_target::LatencyTarget;
 pub use memory::{BufferMemory, IoMem, MemoryKind, UringOptions};
 pub use result::{
     CpuUsage, DirStats, HostInfo, JobResult, RunResult, SeriesPoint, SteadyStateResult, TargetInfo,

@@ -155,6 +155,10 @@ pub struct JobResult {
     /// `None` for a job that ran its whole runtime by rule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stability: Option<crate::Stability>,
+    /// The depth a job with a `latency_target` ended at (fio's
+    /// `latency_depth`); `None` without one, and in older runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_depth: Option<u32>,
 }
 
 /// What fio's `steadystate` found over its last window (fio's JSON
@@ -203,6 +207,7 @@ impl JobResult {
             buffers: None,
             imported: None,
             stability: None,
+            latency_depth: None,
         }
     }
 

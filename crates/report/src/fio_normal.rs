@@ -13,7 +13,8 @@
 //! its own: `kept`, the mean depth really kept.
 //! `issued rwts` counts the I/Os diskbench counted (the JSON's `total_ios`:
 //! those still in flight at the deadline are reaped, not counted), and
-//! `latency` is fio's latency_target line, off as in the JSON. Warnings are
+//! `latency` is fio's latency_target line: the depth a `latency_target`
+//! search ended at, or `iodepth` and a target of 0 without one. Warnings are
 //! not part of this output: the CLI prints [`crate::warnings_text`] on stderr.
 //!
 //! An imported job prints its source's figures (`crate::source`); a figure
@@ -226,8 +227,7 @@ fn issued_lines(out: &mut String, job: &JobResult) {
         "     issued rwts: total={},{},{t},0 short={},{},0,0 dropped={},{},0,0",
         r.0, w.0, r.1, w.1, r.2, w.2
     );
-    let (target, window, percentile, depth) =
-        source::latency_target(job).unwrap_or((0, 0, 100.0, u64::from(job.spec.iodepth)));
+    let (target, window, percentile, depth) = stats::latency_target(job);
     let _ = writeln!(
         out,
         "     latency   : target={target}, window={window}, percentile={percentile:.2}%, depth={depth}"
@@ -655,6 +655,35 @@ mod tests {
             job.read.ios, job.write.ios, job.spec.iodepth
         );
         assert!(text.contains(&want), "{text}");
+    }
+
+    #[test]
+    fn a_latency_target_prints_its_settings_and_the_depth_found_as_fio() {
+        let mut result = sample_run();
+        let job = &mut result.jobs[0];
+        job.spec.latency_target = model::LatencyTarget {
+            target: std::time::Duration::from_millis(2),
+            window: std::time::Duration::from_secs(1),
+            percentile: 99.0,
+            keep_running: false,
+        };
+        job.latency_depth = Some(7);
+        let text = render(&result);
+        // fio 3.33, the same job: the target in ns, the window in us.
+        let want = "     latency   : target=2000000, window=1000000, percentile=99.00%, depth=7\n";
+        assert!(text.contains(want), "{text}");
+        let json = crate::json::render(&result);
+        let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let j = &doc["jobs"][0];
+        assert_eq!(
+            (
+                &j["latency_depth"],
+                &j["latency_target"],
+                &j["latency_window"]
+            ),
+            (&7.into(), &2_000_000.into(), &1_000_000.into())
+        );
+        assert_eq!(j["latency_percentile"].as_f64(), Some(99.0));
     }
 
     #[test]

@@ -286,11 +286,11 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
         "latency_ms".into(),
         bucket_value(&stats::LAT_MS_LABELS, &buckets.ms),
     );
-    // fio's latency_target feature, which diskbench does not have: off.
-    m.insert("latency_depth".into(), json!(job.spec.iodepth));
-    m.insert("latency_target".into(), json!(0));
-    m.insert("latency_percentile".into(), float(100.0));
-    m.insert("latency_window".into(), json!(0));
+    let (target, window, percentile, depth) = stats::latency_target(job);
+    m.insert("latency_depth".into(), json!(depth));
+    m.insert("latency_target".into(), json!(target));
+    m.insert("latency_percentile".into(), float(percentile));
+    m.insert("latency_window".into(), json!(window));
     if let Some(ss) = &job.steadystate {
         m.insert("steadystate".into(), steadystate_value(ss));
     }

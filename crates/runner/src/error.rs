@@ -42,6 +42,10 @@ pub enum RunError {
     /// A job fell below its `rate_min` or `rate_iops_min`.
     #[error(transparent)]
     RateFloor(#[from] crate::rate::RateShortfall),
+    /// `latency_target` with `latency_percentile=100`: an I/O at depth 1
+    /// took longer than the target (fio's ETIMEDOUT).
+    #[error(transparent)]
+    LatencyMissed(#[from] LatencyMissed),
     /// `verify=` cannot work with the job's options (the verify crate's words).
     #[error("{0}")]
     VerifyOptions(String),
@@ -136,6 +140,7 @@ impl RunError {
             RunError::Io(e) => e.source.raw_os_error(),
             RunError::Engine(e) => engine_io(e).raw_os_error(),
             RunError::Place { errno, .. } => *errno,
+            RunError::LatencyMissed(_) => Some(libc::ETIMEDOUT),
             _ => None,
         }
     }
@@ -184,6 +189,12 @@ impl RunError {
             },
             RunError::Place { path, .. } => f.path = shown(path),
             RunError::RateFloor(r) => f.op = Some(r.direction.to_string()),
+            RunError::LatencyMissed(m) => {
+                f.op = Some(m.op.to_string());
+                f.path = shown(&m.path);
+                f.offset = Some(m.offset);
+                f.len = Some(m.len);
+            }
             RunError::BadData { path, offset, .. } => {
                 f.op = Some("verify".to_string());
                 f.path = Some(path.clone());
@@ -193,6 +204,26 @@ impl RunError {
         }
         f
     }
+}
+
+/// An I/O over `latency_target` at depth 1 when every I/O must meet it
+/// (`latency_percentile=100`): no shallower queue is left to try.
+#[derive(Debug, Error)]
+#[error(
+    "{op} of {len} bytes at offset {offset} of {path} took {lat_us:.1} us, over latency_target \
+     ({target_us:.1} us) with one I/O in flight, and latency_percentile=100 lets no I/O miss it: \
+     raise latency_target, or lower latency_percentile (e.g. 99) so that a few may",
+    path = .path.display(),
+    lat_us = *.lat_ns as f64 / 1e3,
+    target_us = *.target_ns as f64 / 1e3
+)]
+pub struct LatencyMissed {
+    pub op: &'static str,
+    pub path: PathBuf,
+    pub offset: u64,
+    pub len: u64,
+    pub lat_ns: u64,
+    pub target_ns: u64,
 }
 
 /// The OS error inside an engine error (every variant has one).

@@ -695,6 +695,8 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
         if job.stability.is_none() {
             job.stability = p.stability.clone();
         }
+        // fio reports the last clone's depth for a group of clones.
+        job.latency_depth = p.latency_depth.or(job.latency_depth);
     }
     if let Some(v) = &mut job.verify {
         v.sort();
@@ -743,8 +745,10 @@ fn add_job_warnings(
         });
     }
     // The depth is kept on purpose only by an asynchronous engine running
-    // flat out: a rate, a thinktime or iodepth_low keep it lower by design.
-    let flat_out = !spec.rate.caps() && spec.thinktime.think.is_zero();
+    // flat out: a rate, a thinktime, iodepth_low or a latency target (whose
+    // search sets the depth) keep it lower by design.
+    let flat_out =
+        !spec.rate.caps() && spec.thinktime.think.is_zero() && !spec.latency_target.is_on();
     let asynchronous = matches!(engine, EngineKind::IoUring | EngineKind::Libaio);
     if asynchronous && flat_out && spec.iodepth > 1 && spec.iodepth_low.is_none() {
         let mut depth = model::DepthStats::default();

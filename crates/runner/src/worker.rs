@@ -16,6 +16,7 @@
 mod data;
 mod fileops;
 mod iolog;
+mod latency;
 mod paced;
 mod phase;
 mod queue;
@@ -85,6 +86,8 @@ pub struct WorkerOutcome {
     pub buffers: Option<model::BufferMemory>,
     /// The slices judged by a stability stop, if the job had one.
     pub stability: Option<model::Stability>,
+    /// The depth a `latency_target` search ended at.
+    pub latency_depth: Option<u32>,
 }
 
 /// Signals shared by all workers of a run.
@@ -177,6 +180,11 @@ struct Worker<'a> {
     /// `read_iolog`: the log being replayed; `write_iolog`: the log written.
     replay: Option<iolog::Replayer>,
     iolog_out: Option<iolog::IoLogOut>,
+    /// `latency_target`: the depth search (see `latency`), the depth it
+    /// allows (`depth` without one), and the drain it asked for.
+    search: Option<latency::DepthSearch>,
+    allowed: u32,
+    quiesce: Option<Quiesce>,
 }
 
 /// The names `write_iolog` gives the clone's files: their paths, or for
@@ -244,6 +252,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
     let mut cpu = cpu_end.since(&w.cpu_start);
     let buffers = Some(w.plan.engine.memory());
     let stability = w.stable.take().map(stable::StableWatch::result);
+    let latency_depth = w.search.as_ref().map(latency::DepthSearch::depth);
     let recorded = w.rec.finish(&shared.clock, end);
     cpu.wall_ns = recorded.runtime_ns;
     let verify = w.verify.take().map(|v| {
@@ -272,6 +281,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         verify,
         stability,
         buffers,
+        latency_depth,
     }
 }
 
@@ -319,6 +329,8 @@ impl<'a> Worker<'a> {
         if failure.is_some() {
             phase.stop(Stop::Setup);
         }
+        let window = ticks(spec.latency_target.window);
+        let search = latency::DepthSearch::new(&spec.latency_target, depth, start, window);
         Worker {
             plain: gen.is_plain() && pace.is_none() && verify.is_none() && replay.is_none(),
             replay,
@@ -377,6 +389,9 @@ impl<'a> Worker<'a> {
                 false => plan.stable_stop.map(|r| stable::StableWatch::new(r, 0)),
             },
             measure_start: start,
+            allowed: search.as_ref().map_or(depth, latency::DepthSearch::depth),
+            search,
+            quiesce: None,
             plan,
         }
     }
@@ -416,6 +431,8 @@ impl<'a> Worker<'a> {
             Some(Hold::Files)
         } else if self.sync_due {
             Some(Hold::Sync)
+        } else if self.quiesce.is_some() {
+            Some(Hold::Quiesce)
         } else {
             None
         }
@@ -445,6 +462,7 @@ impl<'a> Worker<'a> {
                         self.sync_due = false;
                         self.writes_since_sync = 0;
                     }
+                    Some(Hold::Quiesce) => self.quiesced(),
                     // Nothing in flight, nothing due, nothing issued: done.
                     None => return Ok(()),
                 }
@@ -463,23 +481,18 @@ impl<'a> Worker<'a> {
     fn check_time(&mut self, now: u64) {
         let clock = &self.shared.clock;
         if self.phase.tick(now, self.runtime_ticks) == Tick::RampEnded {
-            self.rec = Recorder::new(
-                clock,
-                now,
-                self.asynchronous,
-                self.shared.live_latency.is_some(),
-            );
-            self.series_seen = 0;
-            self.cpu_start = sys::thread_usage();
-            self.floors = RateFloors::new(&self.plan.spec, clock, now);
-            if let Some(logs) = &mut self.logs {
-                logs.restart(now);
+            self.start_measuring(now);
+            if let Some(search) = &mut self.search {
+                search.restart(now);
+                self.allowed = search.depth();
             }
-            self.stable = self
-                .plan
-                .stable_stop
-                .map(|r| stable::StableWatch::new(r, 0));
-            self.measure_start = now;
+        }
+        // The latency search judges its windows in the measured phase only.
+        if self.quiesce.is_none() && self.phase.measuring() && !self.phase.stopping() {
+            if let Some(search) = &mut self.search {
+                let verdict = search.judge(now);
+                self.steer(verdict, None);
+            }
         }
         if let (Some(watch), false) = (&mut self.stable, self.phase.stopping()) {
             let [r, w] = &self.rec.dirs;
@@ -515,6 +528,75 @@ impl<'a> Worker<'a> {
             self.publish_seconds();
             self.series_seen = self.rec.series.len();
             self.report_progress();
+        }
+    }
+
+    /// The measured figures start afresh at `now` (the recorder, CPU, rate
+    /// floors, logs and stability slices): when the ramp ends, and when a
+    /// latency target's depth is found.
+    fn start_measuring(&mut self, now: u64) {
+        let clock = &self.shared.clock;
+        self.rec = Recorder::new(
+            clock,
+            now,
+            self.asynchronous,
+            self.shared.live_latency.is_some(),
+        );
+        self.series_seen = 0;
+        self.cpu_start = sys::thread_usage();
+        self.floors = RateFloors::new(&self.plan.spec, clock, now);
+        if let Some(logs) = &mut self.logs {
+            logs.restart(now);
+        }
+        self.stable = self
+            .plan
+            .stable_stop
+            .map(|r| stable::StableWatch::new(r, 0));
+        self.measure_start = now;
+    }
+
+    /// Acts on what the latency search said; `missed` is the I/O that
+    /// failed the job, for a `Verdict::Fatal` from a completion.
+    fn steer(&mut self, verdict: latency::Verdict, missed: Option<latency::Missed>) {
+        use latency::Verdict;
+        let Some(search) = &self.search else { return };
+        self.allowed = search.depth();
+        match verdict {
+            Verdict::Keep | Verdict::Raised => {}
+            Verdict::Lowered => self.quiesce = Some(Quiesce::Window),
+            Verdict::Settled => self.quiesce = Some(Quiesce::Found),
+            Verdict::Done => self.phase.stop(Stop::LatencyFound),
+            Verdict::Fatal => {
+                let Some(m) = missed else { return };
+                let spec = &self.plan.spec;
+                let e = crate::error::LatencyMissed {
+                    op: match m.dir {
+                        Direction::Read => "read",
+                        Direction::Write => "write",
+                    },
+                    path: self.plan.engine_cfg.path(m.file),
+                    offset: m.offset,
+                    len: m.len,
+                    lat_ns: m.lat_ns,
+                    target_ns: spec.latency_target.target.as_nanos() as u64,
+                };
+                self.failure = Some(RunError::in_job(&spec.name, RunError::from(e)));
+                self.phase.stop(Stop::LatencyMissed);
+            }
+        }
+    }
+
+    /// Nothing is in flight any more after a change of the latency search's
+    /// depth: the next window starts now, and once the depth is found the
+    /// measured figures and the runtime start afresh, as fio's do.
+    fn quiesced(&mut self) {
+        let now = self.shared.clock.now();
+        if self.quiesce.take() == Some(Quiesce::Found) && !self.phase.stopping() {
+            self.start_measuring(now);
+            self.phase.restart(now, self.runtime_ticks);
+        }
+        if let Some(search) = &mut self.search {
+            search.new_window(now);
         }
     }
 
@@ -584,4 +666,15 @@ enum Hold {
     Files,
     /// `fsync=N` or `fdatasync=N` writes since the last sync.
     Sync,
+    /// The latency search changed the depth (see `latency`).
+    Quiesce,
+}
+
+/// Why the latency search drains the queue.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Quiesce {
+    /// The depth went down: a new window once the deeper queue is gone.
+    Window,
+    /// The depth is found: the measured figures start afresh too.
+    Found,
 }

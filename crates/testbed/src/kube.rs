@@ -148,7 +148,7 @@ impl Kube {
     pub fn diskbench_objects(&self) -> Vec<String> {
         self.kubectl(&[
             "get",
-            "jobs,pods,pvc,configmaps",
+            "jobs,pods,pvc,configmaps,secrets",
             "-A",
             "-l",
             MANAGED,

@@ -140,9 +140,16 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         .as_ref()
         .map(|p| p.display().to_string())
         .filter(|d| store::is_url(d));
-    let plan = args
+    let plan = match args
         .work
-        .plan(run_id.clone(), args.work.image()?, job_file, db);
+        .plan(run_id.clone(), args.work.image()?, job_file, db.as_deref())
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("diskbench kube run: {e}");
+            return Ok(Exit::Usage);
+        }
+    };
     eprintln!(
         "kube run {run_id}: {} x {} pod{} on {} PVCs in namespace {} at {}, image {}",
         classes.len(),
@@ -216,8 +223,15 @@ fn run_class(
         cluster.create(&plan.pvc(slot, Some(&uid)))?;
         owners.push((plan.name(slot), uid));
     }
-    if let Some(cm) = plan.config_map(slots[0].class_index, &owners) {
-        cluster.create(&cm)?;
+    let class_index = slots[0].class_index;
+    for object in [
+        plan.config_map(class_index, &owners),
+        plan.secret(class_index, &owners),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        cluster.create(&object)?;
     }
     for slot in slots {
         cluster.resume_job(&plan.name(slot))?;
@@ -271,17 +285,28 @@ pub fn manifests(args: ManifestArgs) -> anyhow::Result<Exit> {
         }
     };
     let run_id = crate::soak::new_soak_id();
-    let plan = args.work.plan(
+    let plan = match args.work.plan(
         run_id.clone(),
         args.work.image()?,
         job_file,
-        args.db.clone(),
-    );
+        args.db.as_deref(),
+    ) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("diskbench kube manifests: {e}");
+            return Ok(Exit::Usage);
+        }
+    };
+    if plan.db_password.is_some() {
+        eprintln!(
+            "diskbench kube manifests: the history's password is in a Secret among these objects: \
+             keep the file out of any repository others read, or apply the Secret apart"
+        );
+    }
     let mut objects = Vec::new();
     for (class_index, class) in args.work.storage_class.iter().enumerate() {
-        if let Some(cm) = plan.config_map(class_index, &[]) {
-            objects.push(cm);
-        }
+        objects.extend(plan.secret(class_index, &[]));
+        objects.extend(plan.config_map(class_index, &[]));
         for index in 0..args.work.pods as usize {
             let slot = Slot {
                 class: class.clone(),

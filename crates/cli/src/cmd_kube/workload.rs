@@ -127,18 +127,24 @@ impl WorkloadArgs {
         Ok(Some(text))
     }
 
+    /// `db`: a shared history the pods save in; its password goes in a
+    /// Secret, the URL without it in the pods' arguments.
     pub fn plan(
         &self,
         run_id: String,
         image: String,
         job_file: Option<String>,
-        db: Option<String>,
-    ) -> RunPlan {
+        db: Option<&str>,
+    ) -> Result<RunPlan, store::StoreError> {
         let mut command = self.command();
         for (k, v) in &self.labels {
             command.push(format!("--label={k}={v}"));
         }
-        RunPlan {
+        let db_password = match db {
+            Some(url) => store::PgTarget::parse(url)?.password().map(String::from),
+            None => None,
+        };
+        Ok(RunPlan {
             run_id,
             image,
             pull_policy: self.pull_policy.clone(),
@@ -146,9 +152,12 @@ impl WorkloadArgs {
             host_network: self.host_network,
             ttl_seconds: self.ttl,
             job_file,
-            agent_args: db.map(|d| vec![format!("--db={d}")]).unwrap_or_default(),
+            agent_args: db
+                .map(|d| vec![format!("--db={}", store::redact_url(d))])
+                .unwrap_or_default(),
+            db_password,
             command,
-        }
+        })
     }
 
     /// The image the pods run: `--image`, else this binary's own name.

@@ -43,6 +43,12 @@ pub(super) enum Stop {
     /// The stability stop: the figure was known within its precision
     /// (`model::StableStop`, `worker/stable.rs`) before the runtime passed.
     Stable,
+    /// `latency_target`: the depth found held for one more window
+    /// (`worker/latency.rs`).
+    LatencyFound,
+    /// `latency_target` with `latency_percentile=100`: an I/O at depth 1
+    /// was over the target.
+    LatencyMissed,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,6 +108,17 @@ impl Phase {
             }
         }
         tick
+    }
+
+    /// The measured phase starts again at `now`, its runtime with it: a
+    /// latency target's depth was found (fio restarts its clock then). A
+    /// worker already stopping stays stopped.
+    pub(super) fn restart(&mut self, now: u64, runtime: Option<u64>) {
+        if !self.stopping() {
+            *self = Phase::Measure {
+                deadline: runtime.map(|r| now + r),
+            };
+        }
     }
 
     /// Stops issuing; a worker already stopping keeps its first reason.
@@ -194,6 +211,18 @@ mod tests {
         assert!(p.stopping() && !p.measuring() && !p.ramping());
         // The ramp's end no longer restarts anything.
         assert_eq!(p.tick(500, Some(100)), Tick::Same);
+        assert_eq!(p.stopped_by(), Some(Stop::Asked));
+    }
+
+    #[test]
+    fn a_restart_gives_the_runtime_again_from_then_unless_stopping() {
+        let mut p = Phase::begin(0, None, Some(50));
+        p.restart(40, Some(50));
+        assert_eq!(p, Phase::Measure { deadline: Some(90) });
+        p.tick(89, Some(50));
+        assert!(!p.stopping());
+        p.stop(Stop::Asked);
+        p.restart(100, Some(50));
         assert_eq!(p.stopped_by(), Some(Stop::Asked));
     }
 

@@ -21,6 +21,7 @@
 //! completion - queue. A synchronous engine does the I/O inside `queue`, so
 //! its clat spans the call and it has no slat, as in fio.
 
+use super::latency::{Missed, Verdict};
 use super::{Slot, Worker};
 use engine::{Completion, Engine, EngineConfig, EngineError, IoRequest};
 use model::Direction;
@@ -35,7 +36,7 @@ impl Worker<'_> {
             return Ok(());
         }
         let mut queued_at = freed_at.unwrap_or_else(|| self.shared.clock.now());
-        while self.in_flight < self.depth
+        while self.in_flight < self.allowed
             && !self.phase.stopping()
             && self.hold().is_none()
             && (self.ramping() || self.issued < self.budget)
@@ -198,10 +199,31 @@ impl Worker<'_> {
         // A failed completion is returned after the whole batch is counted,
         // so that `drain` waits for exactly what is still in flight.
         let mut failed = None;
+        // The latency search hears every read and write (in the ramp too,
+        // as fio's does), but none while the queue drains for it.
+        let mut verdict = Verdict::Keep;
+        let mut missed = None;
+        let judging = self.search.is_some() && self.quiesce.is_none();
         for c in self.done.drain(..take) {
             let slot = self.slots[c.slot as usize];
             self.free.push(c.slot);
             self.in_flight -= 1;
+            if let (Some(search), true, Verdict::Keep, false) = (
+                &mut self.search,
+                judging,
+                verdict,
+                slot.trim || c.result < 0,
+            ) {
+                let lat_ns = clock.nanos(slot.queued_at, now);
+                verdict = search.completed(lat_ns, now);
+                missed = (verdict == Verdict::Fatal).then_some(Missed {
+                    dir: slot.dir,
+                    file: slot.file,
+                    offset: slot.offset,
+                    len: slot.len,
+                    lat_ns,
+                });
+            }
             match check_result(c, &slot, &self.plan.engine_cfg) {
                 // A trim was recorded when it was done (see `trim`).
                 Ok(()) if measuring && !slot.trim => {
@@ -224,6 +246,9 @@ impl Worker<'_> {
         }
         if let Some(pace) = &mut self.pace {
             pace.completed(take as u32);
+        }
+        if verdict != Verdict::Keep {
+            self.steer(verdict, missed);
         }
         failed.map_or(Ok(()), Err)
     }

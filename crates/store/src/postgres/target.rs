@@ -276,7 +276,10 @@ impl PgTarget {
         Ok(target)
     }
 
-    pub(crate) fn password(&self) -> Option<&str> {
+    /// The password: the URL's (decoded), else `PGPASSWORD`'s, else
+    /// `~/.pgpass`'s; for a command that passes it on to other processes
+    /// by another way than the URL (`kube run`'s Secret).
+    pub fn password(&self) -> Option<&str> {
         self.password.as_deref()
     }
 
