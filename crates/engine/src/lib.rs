@@ -58,8 +58,11 @@ macro_rules! completes_in_queue {
 }
 
 mod buffers;
+mod cpu;
 mod error;
 mod fault;
+mod fileop;
+pub mod fsops;
 mod libaio;
 mod memory;
 mod mmap;
@@ -75,8 +78,10 @@ mod vector;
 pub mod xattr;
 
 pub use buffers::{fill_random, BufferPool};
+pub use cpu::CpuEngine;
 pub use error::EngineError;
 pub use fault::FaultyEngine;
+pub use fileop::{FileOp, FileOpEngine};
 pub use libaio::LibaioEngine;
 pub use mmap::MmapEngine;
 pub use model::Direction;

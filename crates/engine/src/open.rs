@@ -2,8 +2,9 @@
 //! a seccomp profile refuses io_uring, try libaio, then sync, and say so.
 
 use crate::{
-    BufferPool, Capabilities, Completion, Engine, EngineError, FaultyEngine, IoRequest,
-    LibaioEngine, MmapEngine, NullEngine, PosixAioEngine, SpaceEngine, SpaceOp, SyncEngine,
+    BufferPool, Capabilities, Completion, CpuEngine, Engine, EngineError, FaultyEngine, FileOp,
+    FileOpEngine, IoRequest, LibaioEngine, MmapEngine, NullEngine, PosixAioEngine, SpaceEngine,
+    SpaceOp, SyncEngine,
     UringEngine, VectorEngine,
 };
 use model::{EngineKind, FaultRule, IoMem, UringOptions};
@@ -95,6 +96,10 @@ pub enum AnyEngine {
     Vector(VectorEngine),
     Mmap(MmapEngine),
     Posixaio(PosixAioEngine),
+    /// `filecreate`, `filestat`, `filedelete`, `dircreate`, `dirstat`, `dirdelete`.
+    FileOp(FileOpEngine),
+    /// `cpuio` (made by [`CpuEngine::new`], with its load).
+    Cpu(CpuEngine),
     /// Another engine with faults injected (`--inject-fault`); boxed, as it
     /// holds an `AnyEngine` itself. Only made when faults are given.
     Faulty(Box<FaultyEngine>),
@@ -112,7 +117,24 @@ pub fn open(kind: EngineKind, cfg: &EngineConfig) -> Result<AnyEngine, EngineErr
         EngineKind::Pvsync2 => AnyEngine::Vector(VectorEngine::new_v2(cfg)?),
         EngineKind::Mmap => AnyEngine::Mmap(MmapEngine::new(cfg)?),
         EngineKind::Posixaio => AnyEngine::Posixaio(PosixAioEngine::new(cfg)?),
+        EngineKind::Filecreate => file_op(cfg, FileOp::CreateFile)?,
+        EngineKind::Filestat => file_op(cfg, FileOp::StatFile)?,
+        EngineKind::Filedelete => file_op(cfg, FileOp::DeleteFile)?,
+        EngineKind::Dircreate => file_op(cfg, FileOp::CreateDir)?,
+        EngineKind::Dirstat => file_op(cfg, FileOp::StatDir)?,
+        EngineKind::Dirdelete => file_op(cfg, FileOp::DeleteDir)?,
+        EngineKind::Cpuio => {
+            let why = "cpuio is started with its load: engine::CpuEngine::new";
+            return Err(EngineError::Setup {
+                engine: "cpuio",
+                source: std::io::Error::new(std::io::ErrorKind::InvalidInput, why),
+            });
+        }
     })
+}
+
+fn file_op(cfg: &EngineConfig, op: FileOp) -> Result<AnyEngine, EngineError> {
+    Ok(AnyEngine::FileOp(FileOpEngine::new(cfg, op)?))
 }
 
 /// Opens `kind`; if the system refuses it, falls back io_uring -> libaio -> sync.
@@ -156,6 +178,8 @@ macro_rules! dispatch {
             AnyEngine::Vector($e) => $body,
             AnyEngine::Mmap($e) => $body,
             AnyEngine::Posixaio($e) => $body,
+            AnyEngine::FileOp($e) => $body,
+            AnyEngine::Cpu($e) => $body,
             AnyEngine::Faulty($e) => $body,
         }
     };
@@ -211,6 +235,8 @@ impl AnyEngine {
             },
             AnyEngine::Mmap(_) => EngineKind::Mmap,
             AnyEngine::Posixaio(_) => EngineKind::Posixaio,
+            AnyEngine::FileOp(e) => EngineKind::parse(e.name()).unwrap_or(EngineKind::Null),
+            AnyEngine::Cpu(_) => EngineKind::Cpuio,
             AnyEngine::Faulty(e) => e.inner().kind(),
         }
     }

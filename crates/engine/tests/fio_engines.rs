@@ -1,6 +1,7 @@
 //! fio's engines beyond read and write: `falloc` and `ftruncate` (each I/O
 //! changes the file's allocation or length as fio's engines of those names
-//! do, and completes with its length) and `pvsync2`'s `uncached` flag.
+//! do, and completes with its length), `pvsync2`'s `uncached` flag, and the
+//! file-operation engines (one create, stat or removal per file).
 
 use diskbench_engine::{open, Completion, Direction, Engine, IoRequest};
 use model::EngineKind;
@@ -89,4 +90,69 @@ fn pvsync2_uncached_is_refused_by_name_where_the_filesystem_lacks_it() {
     cfg.uring.uncached = None;
     let mut plain = open(EngineKind::Pvsync2, &cfg).expect("pvsync2 without flags");
     assert_eq!(run(&mut plain, Direction::Read, 0, 4096), 4096);
+}
+
+/// The file-operation engines on a path of their own: the first I/O does
+/// the operation, a second one on the same file only counts; an operation
+/// that fails comes back as the I/O's errno.
+#[test]
+fn the_file_operation_engines_create_stat_and_remove_once_per_file() {
+    let dir = tempfile::tempdir_in(std::env::temp_dir()).expect("a temp dir");
+    let mut cfg = common::config(&dir, 4096);
+    let target = dir.path().join("target");
+    cfg.files = std::sync::Arc::from(Vec::new());
+    cfg.paths = std::sync::Arc::from(vec![target.clone()]);
+    let steps = [
+        (EngineKind::Filecreate, Some(false)),
+        (EngineKind::Filestat, Some(false)),
+        (EngineKind::Filedelete, None),
+        (EngineKind::Dircreate, Some(true)),
+        (EngineKind::Dirstat, Some(true)),
+        (EngineKind::Dirdelete, None),
+    ];
+    for (kind, after) in steps {
+        let mut engine = open(kind, &cfg).expect("opens");
+        assert!(!engine.capabilities().does_io);
+        assert_eq!(run(&mut engine, Direction::Read, 0, 4096), 4096, "{kind:?}");
+        assert_eq!(
+            std::fs::symlink_metadata(&target).ok().map(|m| m.is_dir()),
+            after,
+            "{kind:?}"
+        );
+        // The file's second block: counted, not done again (a second
+        // unlink would fail).
+        assert_eq!(run(&mut engine, Direction::Read, 4096, 4096), 4096);
+    }
+    // Nothing to stat: ENOENT, as the I/O's result.
+    let mut engine = open(EngineKind::Filestat, &cfg).expect("opens");
+    assert_eq!(
+        run(&mut engine, Direction::Read, 0, 4096),
+        -i64::from(libc::ENOENT)
+    );
+}
+
+/// `stat_type`: on a dangling symbolic link, stat and statx (which follow
+/// it) fail and lstat (the link itself) succeeds.
+#[test]
+fn stat_type_chooses_the_call_of_the_stat_engines() {
+    use diskbench_engine::{FileOp, FileOpEngine};
+    use model::engine_kind::StatCall;
+    let dir = tempfile::tempdir_in(std::env::temp_dir()).expect("a temp dir");
+    let mut cfg = common::config(&dir, 4096);
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).unwrap();
+    cfg.paths = std::sync::Arc::from(vec![link]);
+    for (how, result) in [
+        (StatCall::Stat, -i64::from(libc::ENOENT)),
+        (StatCall::Lstat, 4096),
+        (StatCall::Statx, -i64::from(libc::ENOENT)),
+    ] {
+        let engine = FileOpEngine::new(&cfg, FileOp::StatFile).expect("opens");
+        let mut engine = engine.with_stat(how);
+        assert_eq!(
+            run(&mut engine, Direction::Read, 0, 4096),
+            result,
+            "{how:?}"
+        );
+    }
 }

@@ -117,6 +117,10 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
     if let Some(range) = f.filesize {
         check_filesize(spec, &scope, range)?;
     }
+    crate::fileop_opts::check_stat_type(spec, &scope)?;
+    if spec.engine.is_file_op() {
+        return crate::fileop_opts::check(spec);
+    }
     let loops = spec.loops > 1 && !spec.time_based && f.unlink_each_loop;
     // Engines that hold on to the files they start with cannot follow the
     // worker swapping one file for another in the same descriptor.

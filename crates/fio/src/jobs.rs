@@ -390,6 +390,8 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
             if !output_opts::apply(spec, o)?
                 && !verify_opts::apply(spec, o)?
                 && !engine_opts::apply(spec, o)?
+                && !crate::cpuio_opts::apply(spec, o)?
+                && !crate::fileop_opts::apply(spec, o)?
                 && !crate::control_opts::apply(spec, o)?
                 && !crate::data_opts::apply(spec, o)?
                 && !crate::iolog_opts::apply(spec, o)?
@@ -625,6 +627,7 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     crate::trim_opts::finish(&spec)?;
     verify_opts::finish(&mut spec)?;
     engine_opts::finish(&spec)?;
+    crate::cpuio_opts::finish(&mut spec)?;
     crate::data_opts::finish(&spec)?;
     crate::offset_opts::finish_zones(&mut spec)?;
     if spec.direct {
@@ -650,6 +653,10 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     };
     match spec.size_bytes {
         None if spec.engine == EngineKind::Null => return Err(FioError::NullNeedsSize { job }),
+        // fio sizes each file of filecreate and dircreate to one block.
+        _ if matches!(spec.engine, EngineKind::Filecreate | EngineKind::Dircreate) => {}
+        // cpuio has no file: it is bound by time (see `cpuio_opts`).
+        _ if spec.engine == EngineKind::Cpuio => {}
         // With filesize, size only bounds the I/O (see `fileopts`).
         None if !named && spec.file_options.filesize.is_none() => {
             return Err(FioError::MissingSize { job })

@@ -44,6 +44,8 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     crate::fileopts::show(job, &mut opts);
     crate::verify_opts::show(job, &mut opts);
     crate::engine_opts::show(job, &mut opts);
+    crate::cpuio_opts::show(job, &mut opts);
+    crate::fileop_opts::show(job, &mut opts);
     crate::offset_opts::show(job, &mut opts);
     crate::control_opts::show(job, &mut opts);
     crate::data_opts::show(job, &mut opts);

@@ -29,7 +29,7 @@ const RW_NAMES: [&str; 11] = [
 ];
 const RW_LIST: &str = "read, write, randread, randwrite, rw (readwrite), randrw, trim, \
                        randtrim, trimwrite or randtrimwrite";
-const ENGINE_NAMES: [&str; 11] = [
+const ENGINE_NAMES: [&str; 18] = [
     "sync",
     "psync",
     "io_uring",
@@ -41,6 +41,13 @@ const ENGINE_NAMES: [&str; 11] = [
     "pvsync2",
     "mmap",
     "posixaio",
+    "filecreate",
+    "filestat",
+    "filedelete",
+    "dircreate",
+    "dirstat",
+    "dirdelete",
+    "cpuio",
 ];
 
 pub(crate) fn rw(scope: &Scope, text: &str) -> Result<RwMode, FioError> {

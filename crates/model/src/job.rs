@@ -2,6 +2,7 @@
 //! suites, profiles) compiles to a list of these, and the runner needs
 //! nothing else.
 
+pub use crate::engine_kind::EngineKind;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -111,80 +112,6 @@ impl RwMode {
     /// worker turns those targets into trims).
     pub fn uses_write_side(self) -> bool {
         self.writes() || self.trims()
-    }
-}
-
-/// fio's `ioengine=`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EngineKind {
-    /// pread/pwrite, one I/O at a time (fio's `sync` and `psync`).
-    Sync,
-    IoUring,
-    Libaio,
-    /// No I/O at all: measures the tool itself.
-    Null,
-    /// fallocate(2) over each I/O's range (fio's `falloc`).
-    Falloc,
-    /// ftruncate(2) to each write's offset (fio's `ftruncate`).
-    Ftruncate,
-    /// preadv/pwritev, one I/O at a time.
-    Pvsync,
-    /// preadv2/pwritev2 with `hipri` and `uncached` flags.
-    Pvsync2,
-    /// The file mapped with mmap(2), each I/O a memcpy (fio's `mmap`).
-    Mmap,
-    /// POSIX AIO: aio_read/aio_write, reaped with aio_suspend (fio's `posixaio`).
-    Posixaio,
-}
-
-impl EngineKind {
-    pub fn parse(text: &str) -> Option<EngineKind> {
-        Some(match text {
-            "sync" | "psync" => EngineKind::Sync,
-            "io_uring" => EngineKind::IoUring,
-            "libaio" => EngineKind::Libaio,
-            "null" => EngineKind::Null,
-            "falloc" => EngineKind::Falloc,
-            "ftruncate" => EngineKind::Ftruncate,
-            "pvsync" => EngineKind::Pvsync,
-            "pvsync2" => EngineKind::Pvsync2,
-            "mmap" => EngineKind::Mmap,
-            "posixaio" => EngineKind::Posixaio,
-            _ => return None,
-        })
-    }
-    pub fn fio_name(self) -> &'static str {
-        match self {
-            EngineKind::Sync => "psync",
-            EngineKind::IoUring => "io_uring",
-            EngineKind::Libaio => "libaio",
-            EngineKind::Null => "null",
-            EngineKind::Falloc => "falloc",
-            EngineKind::Ftruncate => "ftruncate",
-            EngineKind::Pvsync => "pvsync",
-            EngineKind::Pvsync2 => "pvsync2",
-            EngineKind::Mmap => "mmap",
-            EngineKind::Posixaio => "posixaio",
-        }
-    }
-    pub const NAMES: &'static str =
-        "sync, psync, io_uring, libaio, null, falloc, ftruncate, pvsync, pvsync2, mmap, posixaio";
-
-    /// True for the engines that keep `iodepth` I/Os in flight from one
-    /// thread (the others do one I/O at a time).
-    pub fn is_asynchronous(self) -> bool {
-        matches!(
-            self,
-            EngineKind::IoUring | EngineKind::Libaio | EngineKind::Posixaio
-        )
-    }
-
-    /// False for an engine that cannot make a file longer (fio's
-    /// FIO_NOEXTEND: `mmap` writes into a mapping of the file as it is), so
-    /// the files it writes are laid out whole first, as fio does.
-    pub fn extends_files(self) -> bool {
-        self != EngineKind::Mmap
     }
 }
 
@@ -668,6 +595,12 @@ pub struct JobSpec {
     /// `write_iolog`, `read_iolog` and the replay options.
     #[serde(default)]
     pub iolog: crate::iolog::IoLogSpec,
+    /// `stat_type` of `filestat` and `dirstat`.
+    #[serde(default)]
+    pub stat_type: crate::engine_kind::StatCall,
+    /// `ioengine=cpuio`: the load it burns.
+    #[serde(default)]
+    pub cpuio: Option<crate::cpuio::CpuLoad>,
     /// `latency_target` and its options: the depth searched while the job runs.
     #[serde(default)]
     pub latency_target: crate::LatencyTarget,
@@ -736,6 +669,8 @@ impl JobSpec {
             file_options: Default::default(),
             iomem: Default::default(),
             uring: Default::default(),
+            cpuio: None,
+            stat_type: Default::default(),
             offset_steps: Default::default(),
             exit_rules: Default::default(),
             buffer_data: Default::default(),

@@ -7,9 +7,11 @@
 //! testable on its own.
 
 pub mod control;
+pub mod cpuio;
 pub mod data;
 pub mod depth;
 pub mod disk;
+pub mod engine_kind;
 pub mod failure;
 pub mod fault;
 pub mod fileopts;

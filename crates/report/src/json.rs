@@ -401,8 +401,13 @@ fn figures_value(
     m.insert("slat_ns".into(), lat_value(&slat, &slat_p));
     let clat_p = pcts(spec.clat_percentiles, &d.clat);
     m.insert("clat_ns".into(), lat_value(&LatStats::of(&d.clat), &clat_p));
-    let lat_p = pcts(spec.lat_percentiles, &d.lat);
-    m.insert("lat_ns".into(), lat_value(&LatStats::of(&d.lat), &lat_p));
+    // fio's file-operation engines time the operation as a completion
+    // latency only: their total latency has no samples.
+    let (lat, lat_p) = match spec.engine.is_file_op() {
+        true => (LatStats::default(), Vec::new()),
+        false => (LatStats::of(&d.lat), pcts(spec.lat_percentiles, &d.lat)),
+    };
+    m.insert("lat_ns".into(), lat_value(&lat, &lat_p));
     let (bw, agg) = bw.unwrap_or((None, 0.0));
     sample_keys(&mut m, "bw", bw, Some(agg), "bw_dev");
     sample_keys(&mut m, "iops", iops, None, "iops_stddev");

@@ -18,7 +18,7 @@
 
 use crate::probe;
 use model::job::BlockSizes;
-use model::{DiskUtil, EngineKind, JobSpec, Warning};
+use model::{DiskUtil, JobSpec, Warning};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -125,7 +125,7 @@ fn add_device(dir: &Path, depth: usize, found: &mut Vec<Device>) {
 /// device it names (its directory while the file does not exist yet), or
 /// the directory it creates files in. `None` for the null engine.
 pub(crate) fn job_path(spec: &JobSpec) -> Option<PathBuf> {
-    if spec.engine == EngineKind::Null {
+    if spec.engine.touches_no_files() {
         return None;
     }
     Some(match &spec.target {

@@ -72,6 +72,9 @@ fn smallest_block(spec: &JobSpec) -> u64 {
 pub(crate) fn pass_blocks(spec: &JobSpec, blocks: u64) -> u64 {
     match (spec.file_options.filesize, spec.size_bytes) {
         (Some(_), Some(size)) => blocks.min((size / spec.bs_bytes).max(1)),
+        // The creating file-operation engines: one block per file, and
+        // `size` bounds how many are made (see `opfiles`).
+        (None, Some(size)) if spec.engine.is_file_op() => blocks.min((size / spec.bs_bytes).max(1)),
         _ => blocks,
     }
 }

@@ -18,6 +18,7 @@ pub mod guard;
 mod live;
 mod logs;
 pub mod offsets;
+mod opfiles;
 mod preflight;
 pub mod probe;
 mod rate;
@@ -39,7 +40,7 @@ use files::{prepare_clone, CloneFiles};
 use model::result::SCHEMA_VERSION;
 use model::{EngineKind, JobResult, JobSpec, RunResult, Warning};
 use offsets::Region;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -245,7 +246,11 @@ fn run_group(
     for c in &mut clones {
         c.plan.group_exit = Some(Arc::clone(&exit));
     }
-    let shared = shared_state(clock, opts, &watch);
+    let io_clones = clones
+        .iter()
+        .filter(|c| c.plan.spec.engine != EngineKind::Cpuio)
+        .count();
+    let shared = shared_state(clock, opts, &watch, io_clones);
     let planned = group
         .iter()
         .filter(|s| s.time_based)
@@ -336,9 +341,10 @@ fn group_exit(
 
 /// What the workers share: the clock, the stop flag, the I/O count, and
 /// the finished seconds (and their latencies) when someone reads them.
-fn shared_state(clock: &Clock, opts: &RunOptions, watch: &Watch) -> Shared {
+fn shared_state(clock: &Clock, opts: &RunOptions, watch: &Watch, io_clones: usize) -> Shared {
     Shared {
         clock: clock.clone(),
+        io_clones_left: AtomicUsize::new(io_clones),
         stop: Arc::clone(&opts.stop),
         ios_done: AtomicU64::new(0),
         // Collected for the history's live series, the progress line and steadystate.
@@ -522,7 +528,20 @@ fn plan_clone(
     opts: &RunOptions,
     warnings: &mut Vec<Warning>,
 ) -> Result<WorkerPlan, RunError> {
-    let files = if spec.engine == EngineKind::Null {
+    let files = if spec.engine == EngineKind::Cpuio {
+        // No file: one region the worker never finishes (the job is time-bound).
+        CloneFiles {
+            paths: Vec::new(),
+            files: Vec::new(),
+            regions: vec![offsets::Region {
+                base: 0,
+                blocks: u64::MAX / spec.bs_bytes.max(1),
+                block_bytes: spec.bs_bytes,
+            }],
+            mem_align: 64,
+            set: None,
+        }
+    } else if spec.engine == EngineKind::Null {
         let size = spec.size_bytes.ok_or_else(|| {
             RunError::Usage(format!("job '{}': the null engine needs size=", spec.name))
         })?;
@@ -541,6 +560,8 @@ fn plan_clone(
             mem_align: 64,
             set: None,
         }
+    } else if spec.engine.is_file_op() {
+        opfiles::prepare(spec, clone, ws, &opts.stop, opts.allow_overwrite)?
     } else {
         prepare_clone(
             spec,
@@ -565,8 +586,17 @@ fn plan_clone(
         uring: spec.uring,
         advice: files::advice_for(spec),
     };
-    let (engine, fallback) =
-        open_with_fallback(spec.engine, &cfg).map_err(|e| RunError::in_job(&spec.name, e))?;
+    let (engine, fallback) = match spec.cpuio {
+        Some(load) if spec.engine == EngineKind::Cpuio => {
+            engine::CpuEngine::new(&cfg, load).map(|e| (engine::AnyEngine::Cpu(e), None))
+        }
+        _ => open_with_fallback(spec.engine, &cfg),
+    }
+    .map_err(|e| RunError::in_job(&spec.name, e))?;
+    let engine = match engine {
+        engine::AnyEngine::FileOp(e) => engine::AnyEngine::FileOp(e.with_stat(spec.stat_type)),
+        other => other,
+    };
     let engine = engine.with_faults(&opts.faults);
     if let Some(f) = fallback {
         let w = Warning::EngineFallback {
@@ -683,7 +713,10 @@ fn add_job_warnings(
     warnings: &mut Vec<Warning>,
 ) {
     // create_only: no I/O was asked for, so nothing to warn about.
-    if spec.engine == EngineKind::Null || spec.file_options.create_only {
+    // The file-operation engines move no data: cache, depth and CPU
+    // warnings about I/O do not apply.
+    if spec.engine == EngineKind::Null || spec.engine.is_file_op() || spec.file_options.create_only
+    {
         return;
     }
     let busiest = outcomes

@@ -5,7 +5,7 @@
 //! leaves nothing on the disk and names the place and the fix.
 
 use crate::{diskstats, files, probe, RunError, RunOptions, Workspace};
-use model::{EngineKind, FileTarget, JobSpec, TargetInfo, Warning};
+use model::{FileTarget, JobSpec, TargetInfo, Warning};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -68,7 +68,7 @@ pub(crate) fn check_places(groups: &[Vec<JobSpec>]) -> Result<(), RunError> {
     for spec in groups
         .iter()
         .flatten()
-        .filter(|s| s.engine != EngineKind::Null)
+        .filter(|s| !s.engine.touches_no_files())
     {
         let dir = match &spec.target {
             FileTarget::Generated { directory, .. } => {
@@ -86,7 +86,25 @@ pub(crate) fn check_places(groups: &[Vec<JobSpec>]) -> Result<(), RunError> {
 }
 
 /// `--readonly` refuses a run with any job that writes, before any I/O.
+/// The file-operation engines that make or remove files and directories
+/// change the filesystem whatever `rw` says: refused as writes.
 pub(crate) fn check_readonly(groups: &[Vec<JobSpec>], opts: &RunOptions) -> Result<(), RunError> {
+    use model::EngineKind::{Dircreate, Dirdelete, Filecreate, Filedelete};
+    let changes =
+        |s: &&JobSpec| matches!(s.engine, Filecreate | Filedelete | Dircreate | Dirdelete);
+    if let Some(spec) = groups
+        .iter()
+        .flatten()
+        .find(changes)
+        .filter(|_| opts.readonly)
+    {
+        return Err(RunError::Usage(format!(
+            "job '{}' runs ioengine={}, which changes the filesystem, and --readonly refuses \
+             every write: drop --readonly, or use filestat or dirstat",
+            spec.name,
+            spec.engine.fio_name()
+        )));
+    }
     match groups.iter().flatten().find(|s| s.writes_data()) {
         Some(spec) if opts.readonly => Err(RunError::Usage(format!(
             "job '{}' {} (rw={}), and --readonly refuses every write{}: drop --readonly, or make the job read",
@@ -111,7 +129,7 @@ pub(crate) fn check_free_space(
     for spec in groups
         .iter()
         .flatten()
-        .filter(|s| s.engine != EngineKind::Null)
+        .filter(|s| !s.engine.touches_no_files())
     {
         let (dir, bytes) = match &spec.target {
             FileTarget::Named(p) if !p.exists() => (parent_dir(p), spec.footprint_bytes()),

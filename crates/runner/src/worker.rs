@@ -34,7 +34,7 @@ use engine::sys;
 use engine::{AnyEngine, Completion, Engine, EngineConfig, EngineError};
 use model::{CpuUsage, DirStats, Direction, JobSpec, LivePoint, SeriesPoint};
 use phase::{Phase, Stop, Tick};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -96,6 +96,9 @@ pub struct Shared {
     pub stop: Arc<AtomicBool>,
     /// I/Os completed so far by all workers, updated once a second, for progress.
     pub ios_done: AtomicU64,
+    /// The group's clones that do I/O (not `cpuio`) and have not ended:
+    /// a `cpuio` job with `exit_on_io_done` ends when it reaches zero.
+    pub io_clones_left: AtomicUsize,
     /// Each worker's finished seconds, pushed once a second (one lock per
     /// worker-second, nothing per I/O) and drained by the runner's thread;
     /// `None` when nobody listens.
@@ -216,6 +219,9 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         Err(e) => Some(e),
     };
     error = error.or_else(|| w.failure.take());
+    if spec.engine != model::EngineKind::Cpuio {
+        shared.io_clones_left.fetch_sub(1, Ordering::Relaxed);
+    }
     if let Some(exit) = &w.plan.group_exit {
         exit.job_ended(&spec.exit_rules, error.is_some());
     }
@@ -509,6 +515,13 @@ impl<'a> Worker<'a> {
             self.phase.stop(Stop::JobEnded);
         }
         if !self.ramping() && self.issued >= self.budget {
+            self.phase.stop(Stop::Done);
+        }
+        // cpuio's exit_on_io_done: the I/O jobs beside it have all ended.
+        let cpu = self.plan.spec.cpuio.as_ref();
+        if cpu.is_some_and(|c| c.exit_on_io_done)
+            && self.shared.io_clones_left.load(Ordering::Relaxed) == 0
+        {
             self.phase.stop(Stop::Done);
         }
         if self.rec.series.len() != self.series_seen {

@@ -229,7 +229,12 @@ impl Worker<'_> {
                 Ok(()) if measuring && !slot.trim => {
                     let clat = clock.nanos(slot.submitted_at, now);
                     let lat = clock.nanos(slot.queued_at, now);
-                    self.rec.completed(slot.dir, slot.len, clat, lat);
+                    // cpuio's bursts move no bytes (fio counts none).
+                    let bytes = match self.plan.spec.engine {
+                        model::EngineKind::Cpuio => 0,
+                        _ => slot.len,
+                    };
+                    self.rec.completed(slot.dir, bytes, clat, lat);
                     if slot.scheduled_at != 0 {
                         let response = clock.nanos(slot.scheduled_at, now);
                         self.rec.response(slot.dir, response);

@@ -5,11 +5,11 @@
 
 use super::spec::{mix, sequential_index, write_name};
 use super::{file_size, Layout, Op, Phase, PhaseResult, Tree};
-use engine::sys;
+use engine::{fsops, sys};
 use model::Histogram;
 use runner::offsets::Rng;
 use runner::{IoError, RunError};
-use rustix::fs::{self as rfs, AtFlags, Mode, OFlags};
+use rustix::fs::{self as rfs, Mode, OFlags};
 use std::ffi::OsStr;
 use std::ops::Range;
 use std::os::unix::ffi::OsStrExt;
@@ -228,14 +228,9 @@ impl<'a> Worker<'a> {
 
     fn create(&mut self, d: usize, name: &[u8], size: u64) -> Result<(), RunError> {
         let t0 = Instant::now();
-        let flags = OFlags::CREATE | OFlags::EXCL | OFlags::WRONLY | OFlags::CLOEXEC;
-        let fd = rfs::openat(
-            &self.tree.fds[d],
-            OsStr::from_bytes(name),
-            flags,
-            Mode::RUSR | Mode::WUSR,
-        )
-        .map_err(|e| self.fail("create", d, name, e))?;
+        let how = fsops::Create::NewForWriting;
+        let fd = fsops::create_file(&self.tree.fds[d], OsStr::from_bytes(name), how)
+            .map_err(|e| self.fail("create", d, name, e))?;
         let mut left = size;
         while left > 0 {
             let n = left.min(self.lay.chunk) as usize;
@@ -254,8 +249,7 @@ impl<'a> Worker<'a> {
         let t0 = Instant::now();
         let dir = &self.tree.fds[d];
         let path = OsStr::from_bytes(name);
-        let st =
-            rfs::statat(dir, path, AtFlags::empty()).map_err(|e| self.fail("stat", d, name, e))?;
+        let st = fsops::stat(dir, path).map_err(|e| self.fail("stat", d, name, e))?;
         let size = st.st_size.max(0) as u64;
         if size > 0 {
             let flags = OFlags::RDONLY | OFlags::CLOEXEC;
@@ -284,7 +278,7 @@ impl<'a> Worker<'a> {
 
     fn delete(&mut self, d: usize, name: &[u8]) -> Result<(), RunError> {
         let t0 = Instant::now();
-        rfs::unlinkat(&self.tree.fds[d], OsStr::from_bytes(name), AtFlags::empty())
+        fsops::unlink(&self.tree.fds[d], OsStr::from_bytes(name))
             .map_err(|e| self.fail("delete", d, name, e))?;
         self.done(t0, 0);
         Ok(())
