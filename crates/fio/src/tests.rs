@@ -3,11 +3,11 @@
 //! temporary directory. Each error test asserts the `file:line` it reports.
 
 mod engines;
-mod mapped_engines;
 mod example_opts;
 mod files;
 mod groups;
 mod latency;
+mod mapped_engines;
 mod reporting;
 mod trims;
 
