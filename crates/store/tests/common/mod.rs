@@ -71,6 +71,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             buffers: None,
             imported: None,
             stability: None,
+            latency_depth: None,
         }],
         // The kernel's side of the same second: kept and loaded back.
         disk_util: vec![DiskUtil {
