@@ -246,41 +246,41 @@ impl RunPlan {
     /// like the ConfigMap.
     pub fn secret(&self, class_index: usize, owners: &[(String, String)]) -> Option<Value> {
         let password = self.db_password.as_ref()?;
-        let mut meta = self.metadata(
-            &self.secret_name(class_index),
-            Value::Object(self.run_labels()),
-            None,
-        );
-        if !owners.is_empty() {
-            meta["ownerReferences"] = owner_references(owners);
-        }
-        Some(json!({
-            "apiVersion": "v1",
-            "kind": "Secret",
-            "metadata": meta,
-            "type": "Opaque",
-            "stringData": { "PGPASSWORD": password },
-        }))
+        let body = json!({ "type": "Opaque", "stringData": { "PGPASSWORD": password } });
+        Some(self.class_object("Secret", &self.secret_name(class_index), owners, body))
     }
 
     /// The job file's ConfigMap of one class, owned by the class's Jobs
     /// (`owners`: name and uid), so it goes with the last of them.
     pub fn config_map(&self, class_index: usize, owners: &[(String, String)]) -> Option<Value> {
         let text = self.job_file.as_ref()?;
-        let mut meta = self.metadata(
+        let body = json!({ "data": { JOB_FILE: text } });
+        Some(self.class_object(
+            "ConfigMap",
             &self.config_map_name(class_index),
-            Value::Object(self.run_labels()),
-            None,
-        );
+            owners,
+            body,
+        ))
+    }
+
+    /// A core/v1 object of one class with the run's labels, owned by the
+    /// class's Jobs when their uids are known; `body` is the rest of it.
+    fn class_object(
+        &self,
+        kind: &str,
+        name: &str,
+        owners: &[(String, String)],
+        body: Value,
+    ) -> Value {
+        let mut meta = self.metadata(name, Value::Object(self.run_labels()), None);
         if !owners.is_empty() {
             meta["ownerReferences"] = owner_references(owners);
         }
-        Some(json!({
-            "apiVersion": "v1",
-            "kind": "ConfigMap",
-            "metadata": meta,
-            "data": { JOB_FILE: text },
-        }))
+        let mut object = json!({ "apiVersion": "v1", "kind": kind, "metadata": meta });
+        if let (Some(o), Value::Object(rest)) = (object.as_object_mut(), body) {
+            o.extend(rest);
+        }
+        object
     }
 }
 

@@ -135,6 +135,18 @@ pub struct Capabilities {
     pub registered_files: bool,
 }
 
+impl Capabilities {
+    /// An engine that moves no data through buffers and completes each
+    /// request inside `queue`: the space engines (falloc, ftruncate), the
+    /// file-operation engines and cpuio.
+    pub const SYNCHRONOUS_NO_DATA: Capabilities = Capabilities {
+        asynchronous: false,
+        does_io: false,
+        registered_buffers: false,
+        registered_files: false,
+    };
+}
+
 /// The operations every engine provides.
 pub trait Engine {
     fn name(&self) -> &'static str;

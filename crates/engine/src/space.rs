@@ -47,12 +47,7 @@ impl Engine for SpaceEngine {
         }
     }
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            asynchronous: false,
-            does_io: false,
-            registered_buffers: false,
-            registered_files: false,
-        }
+        Capabilities::SYNCHRONOUS_NO_DATA
     }
     fn pool(&self) -> &BufferPool {
         &self.buffers
