@@ -1,8 +1,8 @@
 //! A real Kubernetes cluster for the `kube` tests, reached as a user
-//! reaches it: `$KUBECONFIG` and kubectl. `.ci/run` brings one up
-//! (`k8s-local`: a single node named after the machine's kubelet, pods on
-//! the host network, images imported into its containerd); elsewhere the
-//! tests skip with [`Kube::find`]'s reason.
+//! reaches it: `$KUBECONFIG` and kubectl. `.ci/run` brings one up (a
+//! single node on this machine, pods on the host network, images imported
+//! into its containerd) and names its parts in the environment below;
+//! without a cluster the tests skip with [`Kube::find`]'s reason.
 //!
 //! Storage is static local PersistentVolumes, as on a bare cluster: each
 //! test makes StorageClasses of its own ([`LocalClass`], on a directory of
@@ -45,8 +45,8 @@ impl Kube {
     pub fn find() -> Result<Kube, String> {
         if std::env::var_os("KUBECONFIG").is_none() {
             return Err(
-                "no Kubernetes cluster: KUBECONFIG is not set (.ci/run starts one with \
-                        ../shared/k8s/k8s-local up)"
+                "no Kubernetes cluster: KUBECONFIG is not set (point it at a cluster whose \
+                 node's containerd this machine reaches: DISKBENCH_CONTAINERD; .ci/run starts one)"
                     .into(),
             );
         }
