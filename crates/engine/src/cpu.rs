@@ -6,7 +6,7 @@
 //! bytes for this engine, as fio does.
 
 use crate::sync::DoneList;
-use crate::{BufferPool, Capabilities, Completion, Engine, EngineConfig, EngineError, IoRequest};
+use crate::{BufferPool, Capabilities, Engine, EngineConfig, EngineError, IoRequest};
 use model::cpuio::{CpuLoad, CpuMode};
 use std::time::Instant;
 
@@ -86,29 +86,13 @@ impl CpuEngine {
 }
 
 impl Engine for CpuEngine {
-    fn name(&self) -> &'static str {
-        "cpuio"
-    }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities::SYNCHRONOUS_NO_DATA
-    }
-    fn pool(&self) -> &BufferPool {
-        &self.buffers
-    }
-    fn pool_mut(&mut self) -> &mut BufferPool {
-        &mut self.buffers
-    }
+    owned_buffers_engine!("cpuio", Capabilities::SYNCHRONOUS_NO_DATA);
     fn queue(&mut self, req: IoRequest) -> Result<(), EngineError> {
         self.burn();
         self.done.push(req.slot, Ok(u64::from(req.len)));
         Ok(())
     }
-    fn submit(&mut self) -> Result<usize, EngineError> {
-        Ok(0)
-    }
-    fn reap(&mut self, _min: usize, out: &mut Vec<Completion>) -> Result<usize, EngineError> {
-        Ok(self.done.reap(out))
-    }
+    reaps_done_list!();
     fn sync_file(&mut self, _file: u32, _data_only: bool) -> Result<(), EngineError> {
         Ok(())
     }

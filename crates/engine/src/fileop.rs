@@ -130,16 +130,7 @@ impl Engine for FileOpEngine {
         self.done.push(req.slot, res.map(|()| u64::from(req.len)));
         Ok(())
     }
-    fn submit(&mut self) -> Result<usize, EngineError> {
-        Ok(0)
-    }
-    fn reap(
-        &mut self,
-        _min: usize,
-        out: &mut Vec<crate::Completion>,
-    ) -> Result<usize, EngineError> {
-        Ok(self.done.reap(out))
-    }
+    reaps_done_list!();
     fn sync_file(&mut self, _file: u32, _data_only: bool) -> Result<(), EngineError> {
         Ok(())
     }

@@ -27,11 +27,10 @@ macro_rules! owned_buffers_engine {
     };
 }
 
-/// The tail of an engine that does each I/O in `queue` (its results wait
-/// in a `done` list): nothing to submit, reaping hands over that list, and
-/// a sync is the file's fsync. Written once for psync, pvsync, pvsync2,
-/// falloc and ftruncate.
-macro_rules! completes_in_queue {
+/// Submitting and reaping for an engine that does each request in `queue`
+/// (its results wait in a `done` list): nothing to submit, reaping hands
+/// over that list. Every synchronous engine's, written once.
+macro_rules! reaps_done_list {
     () => {
         fn submit(&mut self) -> Result<usize, $crate::EngineError> {
             Ok(0)
@@ -43,6 +42,15 @@ macro_rules! completes_in_queue {
         ) -> Result<usize, $crate::EngineError> {
             Ok(self.done.reap(out))
         }
+    };
+}
+
+/// The tail of a synchronous engine on file descriptors: [`reaps_done_list`],
+/// a sync that is the file's fsync and a trim on the descriptor. Written
+/// once for psync, pvsync, pvsync2, falloc and ftruncate.
+macro_rules! completes_in_queue {
+    () => {
+        reaps_done_list!();
         fn sync_file(&mut self, file: u32, data_only: bool) -> Result<(), $crate::EngineError> {
             $crate::open::sync_fd(&self.cfg, file, data_only)
         }

@@ -312,16 +312,7 @@ impl Engine for MmapEngine {
         self.done.push(req.slot, res);
         Ok(())
     }
-    fn submit(&mut self) -> Result<usize, EngineError> {
-        Ok(0)
-    }
-    fn reap(
-        &mut self,
-        _min: usize,
-        out: &mut Vec<crate::Completion>,
-    ) -> Result<usize, EngineError> {
-        Ok(self.done.reap(out))
-    }
+    reaps_done_list!();
     /// msync(MS_SYNC) of the file's mapping, as fio's engine syncs; before
     /// any I/O mapped it, and when it is mapped piece by piece (pieces
     /// already unmapped hold dirty pages too), the descriptor's fsync.
