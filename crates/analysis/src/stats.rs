@@ -18,8 +18,12 @@
 //! otherwise): it asks whether a figure of one group tends to be above one
 //! of the other, again without assuming a distribution.
 
+mod mean;
+mod rng;
 #[cfg(test)]
 mod tests;
+
+pub use mean::{mean_interval, MIN_FIGURES_FOR_MEAN_INTERVAL};
 
 use serde::{Deserialize, Serialize};
 

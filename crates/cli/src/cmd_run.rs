@@ -9,9 +9,9 @@
 //! line per run, the table of the last run, and the list of runs.
 //!
 //! Each test stops as soon as its figure is stable ([`stable_rule`]): its
-//! rate in 250 ms slices has a median known within 3% (95% interval), after
-//! at least 2 s and 500 I/Os of measuring, and never past `--runtime` (the
-//! cap, 7 s). A disk that holds its speed is measured in about 2 s a test
+//! rate, the mean of its 250 ms slices, is known within 3% (95% interval),
+//! after at least 2 s and 500 I/Os of measuring, and never past `--runtime`
+//! (the cap, 7 s). A disk that holds its speed is measured in about 2 s a test
 //! instead of 7; one that wanders gets the whole 7. `--fixed` measures every
 //! test for the whole runtime. The headline is printed with its interval.
 
@@ -74,7 +74,7 @@ pub struct RunArgs {
     fixed: bool,
 }
 
-/// The precision a test stops at: the median of its 250 ms slices within 3%.
+/// The precision a test stops at: the mean of its 250 ms slices within 3%.
 const STABLE_WITHIN_PCT: f64 = 3.0;
 /// The slice: short enough for a dozen samples in a few seconds, long
 /// enough to hold hundreds of I/Os on any disk worth a headline.

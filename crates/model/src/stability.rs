@@ -1,8 +1,9 @@
 //! Stopping a test once its figure is stable: the rule a run is given, and
 //! what a job measured under it. The measured time is cut in short slices
 //! (250 ms by default); each slice's I/O rate is one sample, and the job
-//! stops as soon as the median of its samples is known within the rule's
-//! precision (the 95% interval's half-width, by order statistics), after a
+//! stops as soon as the mean of its samples (the rate it reports) is known
+//! within the rule's precision (the 95% interval's half-width, by the
+//! studentized bootstrap), after a
 //! minimum time and a minimum number of I/Os, and never past its runtime.
 //! The judging itself is `analysis::stats`; this is the data.
 
@@ -11,7 +12,7 @@ use serde::{Deserialize, Serialize};
 /// When a time-based job may stop before its runtime.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StableStop {
-    /// Stop once the 95% interval of the median slice rate is within this
+    /// Stop once the 95% interval of the mean slice rate is within this
     /// percentage of it (half-width).
     pub half_width_pct: f64,
     /// Never before this much measured time.

@@ -1,12 +1,12 @@
 //! How precise each headline figure is, for a run whose tests stopped once
-//! stable (`model::Stability`): the median of the test's short slices with
-//! its 95% interval (order statistics, no normality assumed), and when the
+//! stable (`model::Stability`): the mean of the test's short slices (the
+//! rate of its whole slices, which the test stopped on) with its 95%
+//! interval (studentized bootstrap, no normality assumed), and when the
 //! test stopped. The headline figure itself stays the whole measured
-//! phase's rate, as in every other output; the interval says how far one
-//! slice's rate wanders around it.
+//! phase's rate, as in every other output, partial last slice included.
 
 use crate::table::headline_figures;
-use analysis::stats::Summary;
+use analysis::stats::mean_interval;
 use model::RunResult;
 
 /// One line per headline figure whose job carries slices; empty otherwise.
@@ -29,9 +29,7 @@ pub fn headline_intervals(result: &RunResult) -> String {
             _ => &st.slice_bytes,
         };
         let rates: Vec<f64> = st.rates(counts).iter().map(|r| r / unit).collect();
-        let Some(s) = Summary::of(&rates) else {
-            continue;
-        };
+        let n = rates.len();
         let how = match st.stopped_early {
             true => format!(
                 "stopped when within {}% at {:.1} s",
@@ -44,18 +42,20 @@ pub fn headline_intervals(result: &RunResult) -> String {
                 job.runtime_ns as f64 / 1e9
             ),
         };
-        let interval = match (s.interval, s.half_width_pct()) {
-            (Some((lo, hi)), Some(hw)) => {
-                format!("95% CI {lo:.decimals$}-{hi:.decimals$} (±{hw:.1}%)")
+        let interval = match mean_interval(&rates) {
+            Some((mean, (lo, hi))) => {
+                let hw = match mean > 0.0 {
+                    true => (hi - lo) / 2.0 / mean * 100.0,
+                    false => 0.0,
+                };
+                format!("{mean:.decimals$}, 95% CI {lo:.decimals$}-{hi:.decimals$} (±{hw:.1}%)")
             }
-            _ => "too few slices for a 95% CI".to_string(),
+            None => "too few slices for a 95% CI".to_string(),
         };
         out.push_str(&format!(
-            "  {label:<10} {:.decimals$}: median of {} slices of {} ms {:.decimals$}, {interval}; {how}\n",
+            "  {label:<10} {:.decimals$}: mean of {n} slices of {} ms {interval}; {how}\n",
             f.value,
-            s.n,
             st.slice_ns / 1_000_000,
-            s.median,
         ));
     }
     match out.is_empty() {
@@ -91,7 +91,7 @@ mod tests {
         };
         let text = headline_intervals(&result);
         assert!(
-            text.contains("IOPS       5000: median of 8 slices of 250 ms 5000, 95% CI"),
+            text.contains("IOPS       5000: mean of 8 slices of 250 ms 5000, 95% CI 49"),
             "{text}"
         );
         assert!(text.contains("stopped when within 3% at 2.0 s"), "{text}");

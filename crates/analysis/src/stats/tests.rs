@@ -1,21 +1,9 @@
 use super::*;
 
-/// A small deterministic generator (splitmix64), so the simulations give
-/// the same figures every time and need no crate.
-struct Rng(u64);
+use super::rng::Rng;
 
+/// The test's own draws from the generator.
 impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Uniform in (0, 1).
-    fn uniform(&mut self) -> f64 {
-        ((self.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-    }
     /// Exponential with mean 1: skewed, as latencies are.
     fn exponential(&mut self) -> f64 {
         -self.uniform().ln()

@@ -1,16 +1,17 @@
 //! The stability stop (`model::StableStop`): a time-based job that may end
 //! before its runtime once its figure is known well enough. The worker cuts
 //! its measured phase in slices and counts the I/Os and bytes completed in
-//! each; after every slice it asks whether the median slice rate's 95%
-//! interval is within the rule's precision, and stops (`Stop::Stable`) when
-//! it is, once the minimum time and I/Os are done. The slices are counted
+//! each; after every slice it asks whether the mean slice rate's 95%
+//! interval (the rate the job reports, known how well) is within the rule's
+//! precision, and stops (`Stop::Stable`) when it is, once the minimum time
+//! and I/Os are done. The slices are counted
 //! from the recorder's totals at each completion, so nothing is added to
 //! the I/O path but one comparison with the next slice boundary.
 //!
 //! Whatever stops the job, the figures are the whole measured phase's, as
 //! for any job: the slices only decide when to stop.
 
-use analysis::stats::Summary;
+use analysis::stats::mean_interval;
 use model::{Stability, StableStop};
 
 pub(super) struct StableWatch {
@@ -62,9 +63,9 @@ impl StableWatch {
         }
         let precise = |counts: &[u64]| {
             let rates: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
-            Summary::of(&rates)
-                .and_then(|s| s.half_width_pct())
-                .is_some_and(|h| h <= self.rule.half_width_pct)
+            mean_interval(&rates).is_some_and(|(mean, (lo, hi))| {
+                mean > 0.0 && (hi - lo) / 2.0 / mean * 100.0 <= self.rule.half_width_pct
+            })
         };
         // Both the I/O rate and the byte rate: a job of mixed block sizes
         // can be steady in one and not the other.
@@ -119,7 +120,7 @@ mod tests {
 
     #[test]
     fn a_noisy_rate_runs_on_and_too_few_ios_never_stop() {
-        // Alternating 500 and 1500: the median is not known within 3%.
+        // Alternating 500 and 1500: the mean is not known within 3%.
         assert_eq!(stop_time(|i| if i % 2 == 0 { 500 } else { 1500 }, 40), None);
         // 10 I/Os a slice: under 500 in the first 2 s, steady after.
         assert_eq!(stop_time(|_| 10, 60), Some(12_500 * MS));
