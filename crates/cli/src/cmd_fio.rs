@@ -136,7 +136,8 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         },
         watch: parsed.cli.status_interval.map(|every| {
             let kept = parsed.output.as_ref().map(|_| std::sync::Arc::clone(&kept));
-            status::watcher(every, parsed.output_format.clone(), kept)
+            let formats = (parsed.output_format.clone(), parsed.cli.terse_version);
+            status::watcher(every, formats, kept)
         }),
         save: &save,
         stable_stop: None,
@@ -145,6 +146,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     let triggered = extras::watch_trigger(&parsed.cli, crate::outcome::stop_on_signals()?);
     let mut out = Output {
         status: kept,
+        terse_version: parsed.cli.terse_version,
         ..Output::default()
     };
     let summary = soak::run(&measure, plan, |done| {
@@ -210,6 +212,8 @@ struct Output {
     json: Vec<String>,
     normal: bool,
     terse: bool,
+    /// `--terse-version`.
+    terse_version: u32,
     list: String,
     /// `--status-interval`'s documents so far, with `--output`.
     status: std::sync::Arc<std::sync::Mutex<String>>,
@@ -233,8 +237,10 @@ impl Output {
                     .push(report::json_plus::render(&done.outcome.result)),
                 OutputFormat::Terse => {
                     self.terse = true;
-                    self.text
-                        .push_str(&report::terse::render(&done.outcome.result))
+                    self.text.push_str(&report::terse::render(
+                        &done.outcome.result,
+                        self.terse_version,
+                    ))
                 }
                 OutputFormat::Ndjson => self
                     .text

@@ -68,7 +68,7 @@ pub enum OutputFormat {
     Json,
     /// fio's JSON plus each latency histogram's non-empty buckets (`bins`).
     JsonPlus,
-    /// fio's semicolon-separated format, version 3.
+    /// fio's semicolon-separated format (`--terse-version`, 3 by default).
     Terse,
     /// diskbench's stream: one JSON object per line, for each job at each
     /// `--status-interval` and at its end (see `cmd_fio`).
@@ -258,7 +258,7 @@ pub fn help() -> String {
          (--time_based). The jobs of a group run at the same time, groups one after another\n\
          (stonewall starts a group). --parse-only prints the jobs as diskbench understood\n\
          them and runs nothing; --section=NAME runs only the jobs of that name.\n\
-         fio's run options work as in fio: --minimal, --append-terse, --terse-version=3,\n\
+         fio's run options work as in fio: --minimal, --append-terse, --terse-version=2..5,\n\
          --version, --status-interval=T (ndjson: one JSON object per job and interval),\n\
          --eta=auto|always|never, --eta-interval, --eta-newline, --showcmd, --cmdhelp[=OPT],\n\
          --enghelp, --debug=CATS, --warnings-fatal, --bandwidth-log[=NAME], --inflate-log=FILE,\n\

@@ -79,6 +79,8 @@ pub struct CliOptions {
     /// `--max-jobs` and `--alloc-size`, as given (checked, nothing to size).
     pub max_jobs: Option<u64>,
     pub alloc_size_kib: Option<u64>,
+    /// `--terse-version`: the terse format's version (fio's default is 3).
+    pub terse_version: u32,
 }
 
 impl Default for CliOptions {
@@ -99,6 +101,7 @@ impl Default for CliOptions {
             aux_path: None,
             max_jobs: None,
             alloc_size_kib: None,
+            terse_version: 3,
         }
     }
 }
@@ -170,8 +173,9 @@ pub const DEBUG_CATEGORIES: &[&str] = &[
     "all",
 ];
 
-/// The terse versions fio writes, and the one diskbench writes.
-const TERSE_VERSIONS: [u64; 4] = [2, 3, 4, 5];
+/// The terse format versions fio writes (`--terse-version`), all of which
+/// `report::terse` writes too.
+pub const TERSE_VERSIONS: [u32; 4] = [2, 3, 4, 5];
 
 /// The state [`take`] fills: the output formats and the other options.
 pub(crate) struct Taken<'a> {
@@ -218,15 +222,12 @@ pub(crate) fn take<I: Iterator<Item = String>>(
     match name {
         "terse-version" => {
             let v = parse_int(&value).map_err(|e| bad(name, &value, e.to_string()))?;
-            if v != 3 {
-                let problem = match TERSE_VERSIONS.contains(&v) {
-                    true => format!(
-                        "diskbench writes fio's terse version 3 (fio's default) only; \
-                         version {v} is not carried out: drop --terse-version or use 3"
-                    ),
-                    false => "fio's terse versions are 2, 3, 4 and 5; diskbench writes 3".into(),
-                };
-                return Err(bad(name, &value, problem));
+            match u32::try_from(v).ok().filter(|v| TERSE_VERSIONS.contains(v)) {
+                Some(v) => cli.terse_version = v,
+                None => {
+                    let problem = "fio's terse versions are 2, 3, 4 and 5 (3 is the default)";
+                    return Err(bad(name, &value, problem.into()));
+                }
             }
         }
         "eta" => {

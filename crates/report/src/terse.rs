@@ -1,13 +1,14 @@
-//! fio's `terse` output, version 3 (fio's default `--terse-version`): one
-//! line of semicolon-separated fields per job, for scripts that cut fields by
-//! position. The field list is fio's HOWTO ("Terse output",
-//! `terse_version_3`); the number formats were checked against fio 3.33's
-//! own terse lines (integers for sizes, rates and min/max latencies, six
-//! decimals for means and deviations, latencies in microseconds).
+//! fio's `terse` output (`--minimal`, `--output-format=terse`): one line of
+//! semicolon-separated fields per job, for scripts that cut fields by
+//! position, in each of fio's `--terse-version`s (3 is fio's default). The
+//! field lists are fio's HOWTO ("Terse output"); the number formats and the
+//! differences between versions were checked against fio 3.33's own lines
+//! (integers for sizes, rates and min/max latencies, six decimals for means
+//! and deviations, latencies in microseconds).
 //!
-//! Per job: version, tool version, job name, group, error; then read and
-//! write (each: KiB, KiB/s, IOPS, runtime ms; slat, clat, lat as min, max,
-//! mean, stdev in us; 20 `P%=us` percentile fields, the job's
+//! Version 3, per job: version, tool version, job name, group, error; then
+//! read and write (each: KiB, KiB/s, IOPS, runtime ms; slat, clat, lat as
+//! min, max, mean, stdev in us; 20 `P%=us` percentile fields, the job's
 //! `percentile_list` padded with `0%=0` as fio pads it; bw min, max,
 //! aggregate %, mean, stdev in KiB/s); CPU (usr, sys, ctx, majf, minf); the
 //! 7 I/O-depth fields; 10 latency fields in us (sub-microsecond I/Os
@@ -18,41 +19,73 @@
 //! one. That is 121 fields without devices, as fio 3.33 prints with no
 //! disk statistics (e.g. for the null engine), and 130 with one.
 //!
+//! The other versions differ from 3 only in these ways:
+//! - 2 has no tool version field and no disk fields, and puts the
+//!   description on a line of its own after the job's (as `;TEXT`).
+//! - 2, 4 and 5 add trims after writes, as a third direction of the same
+//!   fields.
+//! - 5 adds, to each direction, the number of bandwidth samples after the
+//!   bandwidth fields, then the IOPS samples' min, max, mean, stdev and
+//!   number.
+//!
 //! The I/O-depth fields are fio's `iodepth_level` (`0.0%` for an imported
 //! run, which did not measure it).
 
-use crate::stats::{self, LatStats, DIRECTIONS};
-use model::{DepthStats, Direction, Histogram, JobResult, RunResult};
+use crate::stats::{self, LatStats, SampleStats, DIRECTIONS};
+use model::{DepthStats, DirStats, Histogram, JobResult, RunResult};
 
-/// fio's terse format version written here.
-pub const TERSE_VERSION: u32 = 3;
 /// Percentile fields per direction, used or not.
 const PERCENTILE_FIELDS: usize = 20;
 
-/// One line per job, each ending in a newline.
-pub fn render(result: &RunResult) -> String {
+/// One line per job in terse `version` (2, 3, 4 or 5), each
+/// ending in a newline (version 2: with the description on its own line).
+pub fn render(result: &RunResult, version: u32) -> String {
     result
         .jobs
         .iter()
         .map(|job| {
-            let mut line = job_fields(result, job).join(";");
+            let mut fields = job_fields(result, job, version);
+            let own_line = match (version, &job.spec.description) {
+                (2, Some(_)) => fields.pop(),
+                _ => None,
+            };
+            let mut line = fields.join(";");
             line.push('\n');
+            if let Some(text) = own_line {
+                line.push_str(&format!(";{text}\n"));
+            }
             line
         })
         .collect()
 }
 
-/// A job's fields, in fio's order.
-pub fn job_fields(result: &RunResult, job: &JobResult) -> Vec<String> {
-    let mut f = vec![
-        TERSE_VERSION.to_string(),
-        result.tool_version.clone(),
+/// A job's fields in terse `version`, in fio's order.
+pub fn job_fields(result: &RunResult, job: &JobResult, version: u32) -> Vec<String> {
+    let mut f = vec![version.to_string()];
+    if version != 2 {
+        f.push(result.tool_version.clone());
+    }
+    f.extend([
         job.name.clone(),
         job.groupid.to_string(),
         u8::from(job.error.is_some()).to_string(),
-    ];
+    ]);
     for dir in DIRECTIONS {
-        dir_fields(&mut f, result, job, dir);
+        let samples = (stats::bw_stats(job, dir), stats::iops_stats(job, dir));
+        let agg = stats::group_agg(result, job, dir);
+        dir_fields(
+            &mut f,
+            job,
+            stats::dir_stats(job, dir),
+            samples,
+            agg,
+            version,
+        );
+    }
+    if version != 3 {
+        // Trims have no per-second samples yet: their sample fields are 0,
+        // as the JSON's are.
+        dir_fields(&mut f, job, &job.trim, (None, None), 0, version);
     }
     let (usr, sys) = stats::cpu_percents(job);
     f.push(format!("{usr:.6}%"));
@@ -66,7 +99,7 @@ pub fn job_fields(result: &RunResult, job: &JobResult) -> Vec<String> {
     let mut us = b.us;
     us[0] += b.ns.iter().sum::<f64>();
     f.extend(us.iter().chain(&b.ms).map(|p| format!("{p:.2}%")));
-    for d in &result.disk_util {
+    for d in result.disk_util.iter().filter(|_| version != 2) {
         f.push(d.name.clone());
         f.extend(d.fio_counters().map(|n| n.to_string()));
         f.push(format!("{:.2}%", d.util()));
@@ -77,8 +110,17 @@ pub fn job_fields(result: &RunResult, job: &JobResult) -> Vec<String> {
     f
 }
 
-fn dir_fields(f: &mut Vec<String>, result: &RunResult, job: &JobResult, dir: Direction) {
-    let d = stats::dir_stats(job, dir);
+/// One direction's fields: `samples` are its per-second bandwidth and IOPS
+/// (none for a direction that did nothing), `group_agg` its group's
+/// aggregate bandwidth in bytes/s.
+fn dir_fields(
+    f: &mut Vec<String>,
+    job: &JobResult,
+    d: &DirStats,
+    samples: (Option<SampleStats>, Option<SampleStats>),
+    group_agg: u64,
+    version: u32,
+) {
     let bw_bytes = stats::per_sec(d.bytes, d.runtime_ns) as u64;
     f.push((d.bytes >> 10).to_string());
     f.push((bw_bytes / 1024).to_string());
@@ -113,9 +155,9 @@ fn dir_fields(f: &mut Vec<String>, result: &RunResult, job: &JobResult, dir: Dir
         });
     }
     lat_fields(f, &LatStats::of(&d.lat));
-    let bw = stats::bw_stats(job, dir);
+    let (bw, iops) = samples;
     let agg = match bw {
-        Some(s) => stats::bw_agg_percent(s.mean, stats::group_agg(result, job, dir)),
+        Some(s) => stats::bw_agg_percent(s.mean, group_agg),
         None => 0.0,
     };
     let s = bw.unwrap_or_default();
@@ -124,6 +166,15 @@ fn dir_fields(f: &mut Vec<String>, result: &RunResult, job: &JobResult, dir: Dir
     f.push(format!("{agg:.6}%"));
     f.push(format!("{:.6}", s.mean));
     f.push(format!("{:.6}", s.stddev));
+    if version == 5 {
+        f.push(s.samples.to_string());
+        let i = iops.unwrap_or_default();
+        f.push(i.min.to_string());
+        f.push(i.max.to_string());
+        f.push(format!("{:.6}", i.mean));
+        f.push(format!("{:.6}", i.stddev));
+        f.push(i.samples.to_string());
+    }
 }
 
 /// min, max (whole us), mean, stdev (us, six decimals).
@@ -148,7 +199,7 @@ mod tests {
     fn field_count_is_fios() {
         let mut result = testutil::sample_run();
         result.disk_util.clear();
-        let text = render(&result);
+        let text = render(&result, 3);
         assert_eq!(text.lines().count(), 1);
         let line = text.lines().next().unwrap();
         assert_eq!(line.split(';').count(), FIO_V3_FIELDS, "{line}");
@@ -159,7 +210,7 @@ mod tests {
     fn first_fields_of_a_known_run() {
         // randrw_job: 102088 reads of 4 KiB and 34010 writes in 3.001 s; rates
         // truncated to whole KiB/s and IOPS, as fio truncates them.
-        let fields = job_fields(&testutil::sample_run(), &testutil::randrw_job());
+        let fields = job_fields(&testutil::sample_run(), &testutil::randrw_job(), 3);
         assert_eq!(
             &fields[..9],
             [
@@ -191,7 +242,7 @@ mod tests {
         let mut result = testutil::sample_run();
         result.jobs[0].spec.percentile_list = vec![50.0, 99.0];
         result.jobs[0].spec.description = Some("a b".into());
-        let fields = job_fields(&result, &result.jobs[0]);
+        let fields = job_fields(&result, &result.jobs[0], 3);
         assert_eq!(fields.len(), FIO_V3_FIELDS + DISK_FIELDS + 1);
         assert!(fields[17].starts_with("50.000000%="), "{}", fields[17]);
         assert!(fields[18].starts_with("99.000000%="), "{}", fields[18]);
@@ -214,7 +265,7 @@ mod tests {
             time_ms: 10000,
             ..Default::default()
         }];
-        let text = render(&result);
+        let text = render(&result, 3);
         assert_eq!(text.lines().count(), result.jobs.len());
         for line in text.lines() {
             assert_eq!(line.split(';').count(), FIO_V3_FIELDS + DISK_FIELDS);
@@ -225,7 +276,7 @@ mod tests {
             name: "vda".into(),
             ..Default::default()
         });
-        let line = render(&result).lines().next().unwrap().to_string();
+        let line = render(&result, 3).lines().next().unwrap().to_string();
         assert_eq!(line.split(';').count(), FIO_V3_FIELDS + 2 * DISK_FIELDS);
         assert!(line.ends_with(&format!("{fio_tail};vda;0;0;0;0;0;0;0;0.00%")));
     }

@@ -31,9 +31,10 @@ struct State {
 
 /// The live hook that prints the documents on stdout, or with `--output`
 /// keeps them in `kept`, which goes to the file before the results.
+/// `formats` are the output formats with the terse version.
 pub fn watcher(
     interval: Duration,
-    formats: Vec<OutputFormat>,
+    formats: (Vec<OutputFormat>, u32),
     kept: Option<Arc<Mutex<String>>>,
 ) -> crate::soak::Watch {
     let interval_ms = (interval.as_millis() as u64).max(1);
@@ -43,7 +44,7 @@ pub fn watcher(
         let Some(result) = s.add(u, interval_ms) else {
             return;
         };
-        let text = documents(&result, &formats, u.group);
+        let text = documents(&result, &formats.0, formats.1, u.group);
         if let Some(kept) = &kept {
             kept.lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -115,7 +116,7 @@ fn add_second(job: &mut JobResult, point: &model::SeriesPoint) {
 }
 
 /// The run so far in each format; `ndjson` gives the running group's jobs.
-fn documents(result: &RunResult, formats: &[OutputFormat], group: u32) -> String {
+fn documents(result: &RunResult, formats: &[OutputFormat], terse: u32, group: u32) -> String {
     let mut text = String::new();
     for format in formats {
         match format {
@@ -124,7 +125,7 @@ fn documents(result: &RunResult, formats: &[OutputFormat], group: u32) -> String
             OutputFormat::JsonPlus => {
                 text.push_str(&format!("{}\n", report::json_plus::render(result)))
             }
-            OutputFormat::Terse => text.push_str(&report::terse::render(result)),
+            OutputFormat::Terse => text.push_str(&report::terse::render(result, terse)),
             OutputFormat::Ndjson => text.push_str(&ndjson_lines(result, Some(group))),
         }
     }
