@@ -19,21 +19,6 @@ fn dfio(dir: &Path, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-/// fio's own output for `args`, or `None` (with a skip) when fio is absent.
-fn real_fio(dir: &Path, args: &[&str]) -> Option<std::process::Output> {
-    match std::process::Command::new("fio")
-        .current_dir(dir)
-        .args(args)
-        .output()
-    {
-        Ok(out) => Some(out),
-        Err(_) => {
-            testbed::skip("fio is not installed (apt-get install fio)");
-            None
-        }
-    }
-}
-
 const JOB: &[&str] = &["--name=t", "--ioengine=null", "--size=1m", "--rw=randrw"];
 
 #[test]
@@ -41,7 +26,7 @@ fn minimal_prints_fios_terse_line() {
     let dir = real_dir();
     let ours = dfio(dir.path(), &[&["--minimal"], JOB].concat());
     assert!(ours.status.success(), "{}", stderr_of(&ours));
-    let Some(theirs) = real_fio(dir.path(), &[&["--minimal"], JOB].concat()) else {
+    let Some(theirs) = real_fio_in(dir.path(), &[&["--minimal"], JOB].concat()) else {
         return;
     };
     let (ours, theirs) = (stdout_of(&ours), stdout_of(&theirs));
@@ -197,7 +182,7 @@ fn showcmd_prints_a_command_line_fio_runs() {
     let line = stdout_of(&out);
     let args: Vec<&str> = line.split_whitespace().collect();
     assert_eq!(args[0], "fio", "{line}");
-    let Some(fio) = real_fio(dir.path(), &[&["--minimal"], &args[1..]].concat()) else {
+    let Some(fio) = real_fio_in(dir.path(), &[&["--minimal"], &args[1..]].concat()) else {
         return;
     };
     assert!(fio.status.success(), "{line}: {}", stderr_of(&fio));
@@ -342,7 +327,7 @@ fn every_terse_version_has_fios_fields() {
         let (ours_dir, theirs_dir) = (real_dir(), real_dir());
         let ours = dfio(ours_dir.path(), &args);
         assert!(ours.status.success(), "{}", stderr_of(&ours));
-        let Some(theirs) = real_fio(theirs_dir.path(), &args) else {
+        let Some(theirs) = real_fio_in(theirs_dir.path(), &args) else {
             return;
         };
         let (ours, theirs) = (stdout_of(&ours), stdout_of(&theirs));

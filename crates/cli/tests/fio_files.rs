@@ -4,7 +4,7 @@
 //! looks like before it is written (`fallocate`, `create_on_open`), how
 //! long each file is (`filesize`), how many files are open at once
 //! (`openfiles`), when files are removed (`unlink`, `unlink_each_loop`),
-//! and the `sync_file_range` calls.
+//! the `sync_file_range` calls, and the names `filename_format` gives.
 
 mod common;
 use common::*;
@@ -448,4 +448,65 @@ fn sync_file_range_every_n_writes_over_what_was_written() {
         .map(|r| format!("{r}, {flags}"))
         .collect();
     assert_eq!(calls, want);
+}
+
+/// The paths a `write_iolog` v3 log added (`TIME PATH add` lines), with the
+/// run's own directory stripped.
+fn logged_files(log: &Path) -> BTreeSet<String> {
+    std::fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_suffix(" add"))
+        .filter_map(|l| l.split_once(' ').map(|(_, path)| path))
+        .map(|path| match path.split_once("/diskbench-") {
+            // ./diskbench-PID-N/sub/f.0 -> sub/f.0
+            Some((_, rest)) => rest.split_once('/').unwrap().1.to_string(),
+            None => path.trim_start_matches("./").to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn filename_format_names_the_files_as_fio_does() {
+    // Two clones of two files each with `sub/dir/f.$filenum`: both clones
+    // share sub/dir/f.0 and f.1, in a directory made for them; a second job
+    // with $jobname and $jobnum gets its own. fio 3.33 made the same four
+    // paths for this job.
+    let job = "--rw=write --bs=4k --size=8k --nrfiles=2";
+    let args = |log: &str| {
+        format!(
+            "--name=j {job} --numjobs=2 --filename_format=sub/dir/f.$filenum --write_iolog={log}.j \
+             --name=k {job} --filename_format=$jobname-$jobnum-$filenum$clientuid --write_iolog={log}.k"
+        )
+    };
+    let dir = real_dir();
+    let ours = fio_ok_in(dir.path(), &args("ours"));
+    assert_eq!(ours["jobs"].as_array().unwrap().len(), 3, "{ours}");
+    let mut names = logged_files(&dir.path().join("ours.j"));
+    names.extend(logged_files(&dir.path().join("ours.k")));
+    let expected = ["k-0-0", "k-0-1", "sub/dir/f.0", "sub/dir/f.1"];
+    assert_eq!(names, expected.map(String::from).into(), "diskbench");
+    // The test files and their directories are gone after the run.
+    assert_eq!(test_files(dir.path()), Vec::<PathBuf>::new());
+    let theirs = args("theirs");
+    let theirs: Vec<&str> = theirs.split_whitespace().collect();
+    if let Some(fio) = real_fio_in(dir.path(), &theirs) {
+        assert!(fio.status.success(), "{}", stderr_of(&fio));
+        for name in expected {
+            assert!(dir.path().join(name).is_file(), "fio made no {name}");
+        }
+    }
+    // A format that leaves diskbench's own directory is refused.
+    for bad in ["/tmp/x.$filenum", "../x.$filenum"] {
+        let out = fio_in(
+            dir.path(),
+            &format!("--name=j --size=4k --filename_format={bad}"),
+        );
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(
+            stderr_of(&out).contains("relative name"),
+            "{}",
+            stderr_of(&out)
+        );
+    }
 }

@@ -1,6 +1,7 @@
 //! fio's file-handling options: `filesize`, `fallocate`, `unlink`,
 //! `unlink_each_loop`, `create_on_open`, `allow_file_create`, `create_only`,
-//! `openfiles` and `sync_file_range` (see `model::fileopts`).
+//! `openfiles`, `sync_file_range` and `filename_format` (see
+//! `model::fileopts`).
 //!
 //! Each value is read as it is applied; the combinations that cannot work
 //! are refused once the job is complete ([`finish`]), each with the option
@@ -39,9 +40,35 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<(), FioError> {
         // fio: 0 is "not given", every file open.
         Key::OpenFiles => f.openfiles = Some(o.int_u32()?).filter(|&n| n > 0),
         Key::SyncFileRange => f.sync_file_range = sync_file_range(o.scope, o.name, o.text)?,
+        Key::FilenameFormat => f.filename_format = Some(filename_format(o)?),
         other => unreachable!("{other:?} is not a file option"),
     }
     Ok(())
+}
+
+/// `filename_format=`: a name, or a path below the job's directory. The
+/// files diskbench makes live in a fresh directory of its own, removed
+/// after the run, so a format that leaves it (absolute, or through `..`)
+/// is refused, as is an empty one.
+fn filename_format(o: &Given) -> Result<String, FioError> {
+    let text = o.text.trim();
+    let path = std::path::Path::new(text);
+    if text.is_empty() {
+        return Err(o.invalid("give a name such as $jobname.$jobnum.$filenum"));
+    }
+    if path.is_absolute()
+        || path
+            .components()
+            .any(|c| c == std::path::Component::ParentDir)
+    {
+        return Err(o.invalid(
+            "diskbench makes its files in a fresh directory below directory= and removes \
+             them after the run, so the format stays inside it: give a relative name \
+             without '..' (e.g. sub/$jobname.$filenum), or name a file of your own with \
+             filename=",
+        ));
+    }
+    Ok(text.to_string())
 }
 
 /// `filesize=SIZE` or `LOW-HIGH` (also `LOW:HIGH`); 0 means not given.

@@ -382,6 +382,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
         | Key::Unlink
         | Key::UnlinkEachLoop
         | Key::CreateOnOpen
+        | Key::FilenameFormat
         | Key::AllowFileCreate
         | Key::CreateOnly
         | Key::OpenFiles

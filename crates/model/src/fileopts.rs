@@ -87,7 +87,8 @@ fn yes() -> bool {
 }
 
 /// `filesize`, `fallocate`, `unlink`, `unlink_each_loop`, `create_on_open`,
-/// `allow_file_create`, `create_only`, `openfiles`, `sync_file_range`.
+/// `allow_file_create`, `create_only`, `openfiles`, `sync_file_range`,
+/// `filename_format`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileOptions {
     /// Each file's length; `size` then only bounds the bytes of I/O, as in fio.
@@ -116,6 +117,26 @@ pub struct FileOptions {
     pub openfiles: Option<u32>,
     #[serde(default)]
     pub sync_file_range: Option<SyncFileRange>,
+    /// `filename_format`: the names of the files diskbench makes, with
+    /// `$jobname`, `$jobnum` (the clone), `$filenum` and `$clientuid` (empty:
+    /// no client/server) replaced; `None` is fio's `$jobname.$jobnum.$filenum`.
+    #[serde(default)]
+    pub filename_format: Option<String>,
+}
+
+impl FileOptions {
+    /// The name of file `file` of clone `clone` of job `job`: fio's
+    /// `filename_format`, which may hold a relative path.
+    pub fn generated_name(&self, job: &str, clone: u32, file: u32) -> String {
+        match &self.filename_format {
+            None => format!("{job}.{clone}.{file}"),
+            Some(format) => format
+                .replace("$jobname", job)
+                .replace("$jobnum", &clone.to_string())
+                .replace("$filenum", &file.to_string())
+                .replace("$clientuid", ""),
+        }
+    }
 }
 
 impl Default for FileOptions {
@@ -130,6 +151,7 @@ impl Default for FileOptions {
             create_only: false,
             openfiles: None,
             sync_file_range: None,
+            filename_format: None,
         }
     }
 }

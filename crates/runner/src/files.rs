@@ -244,6 +244,17 @@ fn found_named(
     Ok(())
 }
 
+/// Makes the directories above a file diskbench makes: `filename_format`
+/// may name subdirectories, which fio creates too.
+pub(crate) fn make_parent(path: &Path) -> Result<(), RunError> {
+    match path.parent().filter(|p| !p.exists()) {
+        Some(parent) => {
+            fs::create_dir_all(parent).map_err(|e| IoError::new("mkdir", parent, e).into())
+        }
+        None => Ok(()),
+    }
+}
+
 /// Test files diskbench makes in a fresh directory of the workspace
 /// (`directory=`), laid out once per workspace.
 #[allow(clippy::too_many_arguments)]
@@ -269,12 +280,13 @@ fn found_generated(
     let names: Vec<String> = match shared {
         Some(name) => vec![name.clone()],
         None => (0..nrfiles)
-            .map(|f| format!("{}.{clone}.{f}", spec.name))
+            .map(|f| spec.file_options.generated_name(&spec.name, clone, f))
             .collect(),
     };
     let lengths = crate::fileset::lengths(spec, clone, names.len());
     for (name, (need, per_file)) in names.into_iter().zip(lengths) {
         let path = dir.join(&name);
+        make_parent(&path)?;
         let already = ws.laid.get(&path).copied().unwrap_or(0);
         let fallocate = spec.file_options.fallocate;
         if !path.exists() {

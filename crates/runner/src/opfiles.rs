@@ -34,9 +34,13 @@ pub(crate) fn prepare(
             directory, nrfiles, ..
         } => {
             let dir = ws.dir_in(directory)?;
-            (0..(*nrfiles).max(1))
-                .map(|f| dir.join(format!("{}.{clone}.{f}", spec.name)))
-                .collect()
+            let paths: Vec<PathBuf> = (0..(*nrfiles).max(1))
+                .map(|f| dir.join(spec.file_options.generated_name(&spec.name, clone, f)))
+                .collect();
+            for path in &paths {
+                crate::files::make_parent(path)?;
+            }
+            paths
         }
     };
     let lengths = crate::fileset::lengths(spec, clone, paths.len());

@@ -198,7 +198,10 @@ fn file_names(plan: &WorkerPlan) -> Vec<String> {
             .map(|p| p.display().to_string())
             .collect(),
         true => (0..plan.regions.len())
-            .map(|i| format!("{}.{}.{i}", plan.spec.name, plan.clone))
+            .map(|i| {
+                let file = i as u32;
+                (plan.spec.file_options).generated_name(&plan.spec.name, plan.clone, file)
+            })
             .collect(),
     }
 }

@@ -97,6 +97,22 @@ pub fn fio_in(dir: &std::path::Path, args: &str) -> Output {
         .unwrap()
 }
 
+/// The real fio (3.33 in CI) with `args`, run in `dir`; `None`, after
+/// saying so, when fio is not installed.
+pub fn real_fio_in(dir: &std::path::Path, args: &[&str]) -> Option<Output> {
+    match std::process::Command::new("fio")
+        .current_dir(dir)
+        .args(args)
+        .output()
+    {
+        Ok(out) => Some(out),
+        Err(_) => {
+            testbed::skip("fio is not installed (apt-get install fio)");
+            None
+        }
+    }
+}
+
 /// [`fio_in`], which must succeed; its JSON.
 pub fn fio_ok_in(dir: &std::path::Path, args: &str) -> serde_json::Value {
     let out = fio_in(dir, args);
