@@ -69,6 +69,9 @@ pub(crate) struct Sampler {
     /// Positions are ranks, not spread: position 0 is the hottest of zipf
     /// and pareto (`file_service_type`, where ranks are files).
     ranked: bool,
+    /// Passes of the random map ended so far (its permutation or coverage
+    /// started again): the worker drops the file's cache on each.
+    pub(crate) passes_ended: u64,
 }
 
 /// One bit per unit of a file: covered by an I/O of this pass; and one bit
@@ -232,6 +235,7 @@ impl Sampler {
             shift,
             coverage,
             ranked: false,
+            passes_ended: 0,
         }
     }
 
@@ -256,6 +260,7 @@ impl Sampler {
         };
         if cov.left == 0 {
             cov.reset();
+            self.passes_ended += 1;
         }
         let start = cov.next_free(rng.below(cov.units));
         (start, cov.take_run(start, want))
@@ -270,6 +275,7 @@ impl Sampler {
                 if *index == n {
                     *index = 0;
                     *perm = Permutation::new(n, rng);
+                    self.passes_ended += 1;
                 }
                 *index += 1;
                 return perm.get(*index - 1);

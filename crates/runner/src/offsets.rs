@@ -124,6 +124,27 @@ struct FileCursor {
     index_in_pass: u64,
 }
 
+/// Passes over the files: one ends when a random pattern has visited every
+/// block of a file (its random map is full) or a sequential one wraps to
+/// the start. fio reopens the files there, and drops their cached pages
+/// again (`invalidate`), so a buffered job's later passes read from the
+/// disk as its first did; the worker does the same on each new pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Passes {
+    /// Passes ended so far, over all files.
+    pub ended: u64,
+    /// The file whose pass ended last.
+    pub file: u32,
+}
+
+impl Passes {
+    #[inline]
+    fn end(&mut self, file: usize) {
+        self.ended += 1;
+        self.file = file as u32;
+    }
+}
+
 /// The next I/O of a worker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Target {
@@ -143,6 +164,7 @@ pub struct OffsetGen {
     /// files in turn (see [`General`]); `None` keeps the path that is
     /// measured against fio as it is.
     general: Option<Box<General>>,
+    passes: Passes,
 }
 
 impl OffsetGen {
@@ -164,6 +186,7 @@ impl OffsetGen {
             next_file: 0,
             rng,
             general: None,
+            passes: Passes::default(),
         }
     }
 
@@ -182,6 +205,12 @@ impl OffsetGen {
     pub fn is_open(&self, file: u32) -> bool {
         let window = self.general.as_ref().and_then(|g| g.window.as_ref());
         window.is_none_or(|w| w.is_open(file as usize))
+    }
+
+    /// The passes ended so far (see [`Passes`]).
+    #[inline]
+    pub fn passes(&self) -> Passes {
+        self.passes
     }
 
     /// Whether every I/O is one block, at a uniform random or sequential
@@ -224,7 +253,7 @@ impl OffsetGen {
     /// even the smallest size is longer.
     pub fn next_for(&mut self, dir: Direction, room: u64) -> Target {
         match self.general.as_deref_mut() {
-            Some(g) => g.next(dir, room, self.mode, &mut self.rng),
+            Some(g) => g.next(dir, room, self.mode, &mut self.rng, &mut self.passes),
             None => self.plain_target(dir),
         }
     }
@@ -242,6 +271,7 @@ impl OffsetGen {
             if cur.index_in_pass == cur.region.blocks {
                 cur.index_in_pass = 0;
                 cur.perm = Permutation::new(cur.region.blocks, &mut self.rng);
+                self.passes.end(file);
             }
             let b = cur.perm.get(cur.index_in_pass);
             cur.index_in_pass += 1;
@@ -249,7 +279,12 @@ impl OffsetGen {
         } else {
             let d = dir as usize;
             let b = cur.seq[d];
-            cur.seq[d] = if b + 1 >= cur.region.blocks { 0 } else { b + 1 };
+            cur.seq[d] = if b + 1 >= cur.region.blocks {
+                self.passes.end(file);
+                0
+            } else {
+                b + 1
+            };
             b
         };
         Target {
@@ -447,7 +482,14 @@ impl General {
         self.current
     }
 
-    fn next(&mut self, dir: Direction, room: u64, mode: RwMode, rng: &mut Rng) -> Target {
+    fn next(
+        &mut self,
+        dir: Direction,
+        room: u64,
+        mode: RwMode,
+        rng: &mut Rng,
+        passes: &mut Passes,
+    ) -> Target {
         let file = self.pick_file(rng);
         let d = dir as usize;
         let sizes = &self.sizes[d];
@@ -479,11 +521,16 @@ impl General {
             };
         }
         let (offset, len) = if random {
+            let before = f.samplers[d].passes_ended;
             let (pos, run) = f.samplers[d].next_run(rng, len.div_ceil(align));
+            if f.samplers[d].passes_ended != before {
+                passes.end(file);
+            }
             (pos * align, len.min(run * align))
         } else {
             if f.seq[d] + sizes.min() > f.bytes {
                 f.seq[d] = 0;
+                passes.end(file);
             }
             (f.seq[d], len)
         };

@@ -1,7 +1,8 @@
 //! The worker's side of the file options: which engine slot holds which
 //! file (`openfiles`), `sync_file_range` every N writes, the files made
 //! again between loops (`unlink_each_loop`), and at the end `end_fsync` of
-//! closed files and `unlink`.
+//! closed files and `unlink`, and the cache dropped at each new pass over a
+//! file (`invalidate` with buffered I/O, as fio's reopening drops it).
 //!
 //! Everything here happens with no I/O in flight, as the worker's fsyncs
 //! do: an I/O that needs a closed file, a due range sync or the end of a
@@ -17,7 +18,7 @@
 
 use super::Worker;
 use crate::fileset::FileSet;
-use crate::offsets::Target;
+use crate::offsets::{Passes, Target};
 use crate::RunError;
 use engine::{sys, Engine, EngineError};
 use model::Direction;
@@ -41,6 +42,10 @@ pub(super) struct FileOps {
     loop_due: bool,
     /// Stops the queue until [`Worker::serve_files`] has run.
     pub(super) due: bool,
+    /// Buffered I/O with `invalidate`: each file's pages are dropped when
+    /// a new pass over it starts; the passes seen so far.
+    drop_each_pass: bool,
+    passes_seen: u64,
 }
 
 /// `sync_file_range`: what each file got since its last call, as fio tracks it.
@@ -85,6 +90,8 @@ impl FileOps {
             due_file: None,
         });
         FileOps {
+            drop_each_pass: n > 0 && !spec.direct && spec.invalidate,
+            passes_seen: 0,
             set,
             slot_file,
             file_slot,
@@ -110,6 +117,20 @@ impl FileOps {
         self.held = Some(t);
         self.due = true;
         None
+    }
+
+    /// A new pass over a file (see `offsets::Passes`): its cached pages
+    /// are dropped, so it is read from the disk again, as in fio.
+    #[inline]
+    pub(super) fn new_pass(&mut self, passes: Passes, files: &[std::fs::File]) {
+        if !self.drop_each_pass || passes.ended == self.passes_seen {
+            return;
+        }
+        self.passes_seen = passes.ended;
+        if let Some(f) = files.get(self.slot_of(passes.file) as usize) {
+            // A failure here failed at the first open too, where it was said.
+            let _ = sys::drop_cache(f);
+        }
     }
 
     /// The engine slot of an open file.

@@ -54,6 +54,7 @@ impl Worker<'_> {
             };
             // openfiles: an I/O to a closed file waits for the queue to empty.
             let Some(t) = self.files.route(t) else { break };
+            (self.files).new_pass(self.gen.passes(), &self.plan.engine_cfg.files);
             self.log_issue(&t, queued_at);
             let scheduled_at = match self.plain {
                 true => None,
