@@ -145,8 +145,8 @@ pub(crate) const REMOTE: &[&str] = &["server", "client", "daemonize", "remote-co
 /// What to use instead of fio's client/server mode.
 pub const REMOTE_HELP: &str = "diskbench does not run fio's client/server protocol: run \
      `diskbench fio ...` on each machine and keep every result in one shared history with \
-     --db postgresql://USER@HOST/DB (then compare them with `diskbench compare`); running \
-     the jobs on Kubernetes nodes (`diskbench kube run`) is planned";
+     --db postgresql://USER@HOST/DB (then compare them with `diskbench compare`), or run \
+     a job file on Kubernetes nodes, one pod per volume, with `diskbench kube run --job FILE`";
 
 /// fio's `--debug` categories; diskbench traces `parse` (the jobs as it
 /// understood them, on stderr) and says for the others where to look.
