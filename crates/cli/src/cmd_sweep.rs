@@ -3,6 +3,11 @@
 //! saturation curve: IOPS, MB/s, p50, p99 and p99.9 per point, where the
 //! curve bends (the knee) and whether it bent at all. Each point is a run
 //! of its own in the history, labelled `sweep=ID` (see [`crate::sweep`]).
+//!
+//! `--json` prints one JSON document on stdout at the end (each curve's
+//! points, its knee, peak and whether it saturated, the repeats of each
+//! point under `--ci`, the checks), and the table goes to stderr as it
+//! grows, so a script reads stdout whole and a person still sees progress.
 
 use crate::history::SaveArgs;
 use crate::outcome::Exit;
@@ -32,6 +37,9 @@ pub struct SweepArgs {
     /// The most runs of one point --ci may take (default 20)
     #[arg(long, value_name = "N", value_parser = parse_count, requires = "ci")]
     max_rounds: Option<u32>,
+    /// Print the curves as one JSON document on stdout (the table goes to stderr)
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     save: SaveArgs,
 }
@@ -105,7 +113,11 @@ pub fn run(args: SweepArgs) -> anyhow::Result<Exit> {
     let total: usize = planned.iter().map(Vec::len).sum();
     let mut done = 0;
     let mut checks = Vec::new();
-    println!(
+    let mut out = Text::new(args.json);
+    let mut curves_json = Vec::new();
+    let mut interrupted_at = false;
+    outln!(
+        out,
         "sweep {} ({}; in the history as --label sweep={})",
         sweeper.id,
         report::format::count(total, "point"),
@@ -123,38 +135,119 @@ pub fn run(args: SweepArgs) -> anyhow::Result<Exit> {
             checks.extend(found);
             if let Some(p) = point {
                 if !header {
-                    println!("\n{}", p.shape);
-                    print!("{}", report::curve::table_header());
+                    outln!(out, "\n{}", p.shape);
+                    out.put(&report::curve::table_header());
                     header = true;
                 }
-                print!("{}", report::curve::table_row(&p));
-                if let Some(s) = repeats {
+                out.put(&report::curve::table_row(&p));
+                if let Some(s) = &repeats {
                     let short = match (s.half_width_pct(), args.ci) {
                         (Some(h), Some(pct)) if h <= pct => String::new(),
                         (_, Some(pct)) => format!(": not within {pct}% in {} runs", s.n),
                         _ => String::new(),
                     };
-                    println!("{:>20} median IOPS {}{short}", "", s.text(0));
+                    outln!(out, "{:>20} median IOPS {}{short}", "", s.text(0));
                 }
-                std::io::Write::flush(&mut std::io::stdout())?;
-                points.push(p);
+                points.push((p, repeats));
             }
             if let Some(interrupted) = stopped {
                 if !points.is_empty() {
-                    print!("{}", report::curve::verdict_text(&points));
+                    curves_json.push(curve_json(&points, &mut out));
                 }
                 if interrupted {
                     eprintln!("diskbench sweep: interrupted; the points so far are saved");
                 }
+                interrupted_at = interrupted;
                 break 'curves;
             }
         }
-        print!("{}", report::curve::verdict_text(&points));
+        curves_json.push(curve_json(&points, &mut out));
     }
-    for v in report::sanity::distinct(checks) {
-        println!("check: {}", v.text);
+    let checks: Vec<String> = report::sanity::distinct(checks)
+        .into_iter()
+        .map(|v| v.text)
+        .collect();
+    for text in &checks {
+        outln!(out, "check: {text}");
+    }
+    if args.json {
+        let doc = serde_json::json!({
+            "sweep": sweeper.id,
+            "curves": curves_json,
+            "checks": checks,
+            "interrupted": interrupted_at,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
     }
     Ok(sweeper.exit)
+}
+
+/// The text of a sweep: on stdout, or on stderr with `--json` (stdout then
+/// holds the document alone). Flushed as it goes, so the table grows point
+/// by point.
+struct Text {
+    to_stderr: bool,
+}
+
+impl Text {
+    fn new(to_stderr: bool) -> Text {
+        Text { to_stderr }
+    }
+
+    fn put(&mut self, text: &str) {
+        use std::io::Write;
+        // A closed stdout or stderr ends nothing here; the run's exit says it.
+        let _ = match self.to_stderr {
+            true => std::io::stderr().lock().write_all(text.as_bytes()),
+            false => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(text.as_bytes()).and_then(|()| out.flush())
+            }
+        };
+    }
+}
+
+/// `println!` into a [`Text`].
+macro_rules! outln {
+    ($out:expr, $($arg:tt)*) => {
+        $out.put(&format!("{}\n", format!($($arg)*)))
+    };
+}
+use outln;
+
+/// One curve's verdict, printed, and its JSON: the points (each with its
+/// repeats' summary under `--ci`), the knee and peak (indexes into the
+/// points and their settings), and whether it saturated.
+fn curve_json(
+    points: &[(report::curve::SweepPoint, Option<analysis::stats::Summary>)],
+    out: &mut Text,
+) -> serde_json::Value {
+    let just: Vec<report::curve::SweepPoint> = points.iter().map(|(p, _)| p.clone()).collect();
+    out.put(&report::curve::verdict_text(&just));
+    let verdict = report::curve::verdict(&just);
+    let setting = |i: Option<usize>| i.map(|i| just[i].setting());
+    serde_json::json!({
+        "shape": just.first().map(|p| p.shape.clone()),
+        "points": points.iter().map(|(p, repeats)| serde_json::json!({
+            "iodepth": p.iodepth,
+            "numjobs": p.numjobs,
+            "setting": p.setting(),
+            "iops": p.iops,
+            "mb_per_sec": p.mb_per_sec,
+            "mean_us": p.mean_us,
+            "p50_us": p.p50_us,
+            "p99_us": p.p99_us,
+            "p999_us": p.p999_us,
+            "depth_kept": p.depth_kept(),
+            "run_id": p.run_id,
+            "repeats": repeats,
+        })).collect::<Vec<_>>(),
+        "knee": verdict.and_then(|v| v.knee),
+        "knee_setting": setting(verdict.and_then(|v| v.knee)),
+        "peak": verdict.map(|v| v.peak),
+        "peak_setting": setting(verdict.map(|v| v.peak)),
+        "saturated": verdict.map(|v| v.saturated()),
+    })
 }
 
 /// One point, once or (with `--ci`) until its median IOPS is precise

@@ -183,3 +183,49 @@ fn a_latency_limit_lands_on_the_deepest_queue_under_the_target() {
         "one point is enough to know\n{stdout}"
     );
 }
+
+#[test]
+fn sweep_json_is_one_document_with_the_tables_figures() {
+    // On the real disk (no testbed needed): stdout is the JSON document
+    // alone, the table goes to stderr, and both hold the same points.
+    let dir = real_dir();
+    let out = diskbench()
+        .arg("sweep")
+        .arg(dir.path())
+        .args(["--qd", "1,4", "--runtime", "500ms", "--ramp", "0"])
+        .args(["--size", "16m", "--no-save", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    let curve = &doc["curves"][0];
+    assert_eq!(curve["shape"], "randread 4k", "{doc}");
+    let points = curve["points"].as_array().unwrap();
+    let depths: Vec<u64> = points
+        .iter()
+        .map(|p| p["iodepth"].as_u64().unwrap())
+        .collect();
+    assert_eq!(depths, [1, 4], "{doc}");
+    let peak = curve["peak"].as_u64().unwrap() as usize;
+    assert_eq!(curve["peak_setting"], points[peak]["setting"], "{doc}");
+    assert!(curve["saturated"].is_boolean(), "{doc}");
+    let table = stderr_of(&out);
+    for p in points {
+        // The queue was kept (Little's law), and the table shows the point.
+        let (qd, kept) = (
+            p["iodepth"].as_f64().unwrap(),
+            p["depth_kept"].as_f64().unwrap(),
+        );
+        assert!((kept - qd).abs() / qd < 0.1, "QD{qd} kept {kept}: {doc}");
+        let row = [
+            p["setting"].as_str().unwrap().to_string(),
+            format!("{:.0}", p["iops"].as_f64().unwrap()),
+        ];
+        let shown = table.lines().any(|l| {
+            l.split_whitespace()
+                .take(2)
+                .eq(row.iter().map(String::as_str))
+        });
+        assert!(shown, "{row:?} not in\n{table}");
+    }
+}
