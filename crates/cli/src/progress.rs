@@ -105,13 +105,13 @@ pub fn render(prefix: Option<&str>, p: &Progress) -> String {
         let secs = last.duration_ms as f64 / 1000.0;
         line.push_str(&format!(
             "  {:.0} IOPS  {:.1} MB/s",
-            (last.read_ios + last.write_ios) as f64 / secs,
-            (last.read_bytes + last.write_bytes) as f64 / secs / 1e6
+            last.ios() as f64 / secs,
+            last.bytes() as f64 / secs / 1e6
         ));
     }
     let rates: Vec<f64> = finished
         .iter()
-        .map(|s| (s.read_ios + s.write_ios) as f64 * 1000.0 / s.duration_ms as f64)
+        .map(|s| s.ios() as f64 * 1000.0 / s.duration_ms as f64)
         .collect();
     if rates.len() >= 2 {
         line.push_str("  ");

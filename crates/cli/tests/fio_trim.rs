@@ -199,3 +199,41 @@ fn randtrim_on_a_loop_device_discards_its_blocks() {
     eprintln!("loop image allocated bytes: {before} before, {after} after trimming 8 MiB");
     assert!(after <= before - (7 << 20), "{before} -> {after}");
 }
+
+#[test]
+fn a_time_based_trim_job_has_per_second_samples() {
+    // Trims have their place in the per-second series: fio's bw_* and
+    // iops_* sample figures, the normal output's bw/iops lines and terse
+    // v4's trim samples come from it, and the depth kept (Little's law)
+    // counts the time each trim took.
+    let dir = real_dir();
+    let job = "--name=t --rw=randtrim --size=16m --runtime=2 --time_based";
+    let doc = fio_ok_in(dir.path(), job);
+    let j = &doc["jobs"][0];
+    let t = &j["trim"];
+    assert_eq!(t["iops_samples"], 2, "{t}");
+    let (iops, mean) = (
+        t["iops"].as_f64().unwrap(),
+        t["iops_mean"].as_f64().unwrap(),
+    );
+    assert!(
+        iops > 0.0 && (mean - iops).abs() / iops < 0.25,
+        "{iops} vs {mean}"
+    );
+    assert!(t["bw_min"].as_u64().unwrap() > 0, "{t}");
+    let kept = j["diskbench"]["mean_depth"].as_f64().unwrap();
+    assert!(
+        (0.5..=1.01).contains(&kept),
+        "a synchronous trim loop keeps up to 1: {kept}"
+    );
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args(["fio", "--no-save", "--minimal", "--terse-version=4"])
+        .args(job.split_whitespace())
+        .output()
+        .unwrap();
+    let line = stdout_of(&out);
+    let fields: Vec<&str> = line.trim_end().split(';').collect();
+    // The trim block starts after 5 + 2 x 41 fields; its bw min is 36 on.
+    assert_ne!(fields[5 + 82 + 36], "0", "{line}");
+}

@@ -344,6 +344,11 @@ pub struct SeriesPoint {
     pub read_bytes: u64,
     pub write_ios: u64,
     pub write_bytes: u64,
+    /// A trim mode's trims (fio's third direction); absent in older runs.
+    #[serde(default)]
+    pub trim_ios: u64,
+    #[serde(default)]
+    pub trim_bytes: u64,
 }
 
 impl SeriesPoint {
@@ -353,5 +358,17 @@ impl SeriesPoint {
         self.read_bytes += o.read_bytes;
         self.write_ios += o.write_ios;
         self.write_bytes += o.write_bytes;
+        self.trim_ios += o.trim_ios;
+        self.trim_bytes += o.trim_bytes;
+    }
+
+    /// Every I/O of the interval: reads, writes and trims.
+    pub fn ios(&self) -> u64 {
+        self.read_ios + self.write_ios + self.trim_ios
+    }
+
+    /// Every byte of the interval: read, written and trimmed.
+    pub fn bytes(&self) -> u64 {
+        self.read_bytes + self.write_bytes + self.trim_bytes
     }
 }

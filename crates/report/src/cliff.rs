@@ -55,8 +55,8 @@ pub(crate) fn intervals(
     series.iter().filter(|p| p.duration_ms >= 500).map(|p| {
         let iv = Interval {
             seconds: p.duration_ms as f64 / 1000.0,
-            ios: p.read_ios + p.write_ios,
-            bytes: p.read_bytes + p.write_bytes,
+            ios: p.ios(),
+            bytes: p.bytes(),
         };
         (p, iv)
     })

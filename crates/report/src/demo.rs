@@ -143,6 +143,7 @@ fn job(
             read_bytes: r * bs,
             write_ios: w,
             write_bytes: w * bs,
+            ..SeriesPoint::default()
         });
     }
     let dir = |ios: u64, mean_ns: f64, salt: u64| {

@@ -28,7 +28,7 @@ use crate::format::{
     fio_scale_up, num2str,
 };
 use crate::source;
-use crate::stats::{self, Group, LatStats, SampleStats, DIRECTIONS};
+use crate::stats::{self, Group, LatStats, SampleStats, Side, DIRECTIONS};
 use model::depth::{BATCH_LABELS, LEVEL_LABELS};
 use model::units::OutputUnits;
 use model::{DepthStats, DirStats, Direction, DiskUtil, JobResult, RunResult};
@@ -316,13 +316,35 @@ fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Directi
         let values = stats::percentiles_at(response, &job.spec.percentile_list);
         percentile_block(out, "resp", &values, false);
     }
-    let bw_samples = match source::record(job) {
-        Some(_) => source::samples(job, dir, "bw"),
-        None => stats::bw_stats(job, dir).map(|s| {
-            let agg = stats::bw_agg_percent(s.mean, stats::group_agg(result, job, dir));
+    let imported = source::record(job).map(|_| {
+        let bw = source::samples(job, dir, "bw");
+        (bw, source::samples(job, dir, "iops").map(|(s, _)| s))
+    });
+    sample_lines(out, result, job, Side::from(dir), units, imported);
+    kinds.iter().any(|k| k.approximate)
+}
+
+/// A side's per-second samples: bandwidth with its share of the group's,
+/// and IOPS.
+type Samples = (Option<(SampleStats, f64)>, Option<SampleStats>);
+
+/// The `bw` and `iops` lines of per-second samples: an imported run's own
+/// (`imported`), or the series' on `side`.
+fn sample_lines(
+    out: &mut String,
+    result: &RunResult,
+    job: &JobResult,
+    side: Side,
+    units: OutputUnits,
+    imported: Option<Samples>,
+) {
+    let (bw_samples, iops_samples) = imported.unwrap_or_else(|| {
+        let bw = stats::bw_stats(job, side).map(|s| {
+            let agg = stats::bw_agg_percent(s.mean, stats::group_agg(result, job, side));
             (s, agg)
-        }),
-    };
+        });
+        (bw, stats::iops_stats(job, side))
+    });
     if let Some((s, agg)) = bw_samples {
         let (mut min, mut max, mut mean, mut dev) = (s.min, s.max, s.mean, s.stddev);
         // fio 3.33 keeps these figures in KiB/s under kb_base=1000 and
@@ -338,10 +360,6 @@ fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Directi
             s.samples
         );
     }
-    let iops_samples: Option<SampleStats> = match source::record(job) {
-        Some(_) => source::samples(job, dir, "iops").map(|(s, _)| s),
-        None => stats::iops_stats(job, dir),
-    };
     if let Some(s) = iops_samples {
         let _ = writeln!(
             out,
@@ -349,7 +367,6 @@ fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Directi
             s.min, s.max, s.mean, s.stddev, s.samples
         );
     }
-    kinds.iter().any(|k| k.approximate)
 }
 
 /// The latency lines of `kinds`, then their percentiles, as fio orders them.
@@ -363,8 +380,7 @@ fn lat_lines(out: &mut String, kinds: &[LatShown]) {
 }
 
 /// A trim mode's trims, as fio prints them after the writes: no slat (a
-/// trim is synchronous) and no bw/iops samples (the per-second series
-/// holds reads and writes).
+/// trim is synchronous).
 fn trim_block(out: &mut String, result: &RunResult, job: &JobResult) {
     let d = &job.trim;
     if d.runtime_ns == 0 || d.bytes == 0 {
@@ -383,6 +399,7 @@ fn trim_block(out: &mut String, result: &RunResult, job: &JobResult) {
         stats::runtime_ms(d.runtime_ns)
     );
     lat_lines(out, &lat_kinds(job, None, d));
+    sample_lines(out, result, job, Side::Trim, units, None);
 }
 
 /// `    clat (usec): min=53, max=5780, avg=326.87, stdev=157.60`, omitted when empty.

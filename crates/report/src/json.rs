@@ -37,7 +37,7 @@ use crate::format::{ctime_utc, six_decimals};
 use crate::source;
 use crate::stats::{self, LatStats, SampleStats, DIRECTIONS};
 use model::depth::{BATCH_LABELS, LEVEL_LABELS};
-use model::{DepthStats, DirStats, Direction, Failure, JobResult, RunResult, Warning};
+use model::{DepthStats, DirStats, Failure, JobResult, RunResult, Warning};
 use serde_json::{json, Map, Value};
 
 /// The whole run as fio-compatible JSON, pretty-printed, ending in a newline.
@@ -234,14 +234,8 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
     for dir in DIRECTIONS {
         m.insert(stats::dir_name(dir).into(), dir_value(result, job, dir));
     }
-    // A trim mode's trims; fio's shape of nothing for the others. Trims
-    // have no per-second samples (the series holds reads and writes), so
-    // their bw_*/iops_* sample keys are zeros.
-    let trim = match job.trim.is_unused() {
-        true => zero_dir_value(),
-        false => figures_value(job, &job.trim, None, None),
-    };
-    m.insert("trim".into(), trim);
+    // A trim mode's trims; fio's shape of nothing for the others.
+    m.insert("trim".into(), dir_value(result, job, stats::Side::Trim));
     m.insert(
         "sync".into(),
         json!({"total_ios": 0, "lat_ns": lat_value(&LatStats::default(), &[])}),
@@ -355,7 +349,7 @@ fn approximate_paths(job: &Map<String, Value>) -> Vec<String> {
     out
 }
 
-fn dir_value(result: &RunResult, job: &JobResult, dir: Direction) -> Value {
+fn dir_value(result: &RunResult, job: &JobResult, dir: impl Into<stats::Side> + Copy) -> Value {
     let d = stats::dir_stats(job, dir);
     if d.is_unused() {
         return zero_dir_value();

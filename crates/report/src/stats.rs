@@ -11,10 +11,29 @@ use model::{DirStats, Direction, Histogram, JobResult, RunResult, SeriesPoint};
 
 pub const DIRECTIONS: [Direction; 2] = [Direction::Read, Direction::Write];
 
-pub fn dir_stats(job: &JobResult, dir: Direction) -> &DirStats {
-    match dir {
-        Direction::Read => &job.read,
-        Direction::Write => &job.write,
+/// A side of a job's figures: a direction, or a trim mode's trims (fio's
+/// third direction, which the model keeps apart from reads and writes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Read,
+    Write,
+    Trim,
+}
+
+impl From<Direction> for Side {
+    fn from(dir: Direction) -> Side {
+        match dir {
+            Direction::Read => Side::Read,
+            Direction::Write => Side::Write,
+        }
+    }
+}
+
+pub fn dir_stats(job: &JobResult, side: impl Into<Side>) -> &DirStats {
+    match side.into() {
+        Side::Read => &job.read,
+        Side::Write => &job.write,
+        Side::Trim => &job.trim,
     }
 }
 
@@ -159,37 +178,40 @@ pub fn full_intervals(series: &[SeriesPoint]) -> impl Iterator<Item = &SeriesPoi
         .filter(move |p| p.duration_ms > 0 && p.duration_ms == longest)
 }
 
-fn point_counts(p: &SeriesPoint, dir: Direction) -> (u64, u64) {
-    match dir {
-        Direction::Read => (p.read_ios, p.read_bytes),
-        Direction::Write => (p.write_ios, p.write_bytes),
+fn point_counts(p: &SeriesPoint, side: Side) -> (u64, u64) {
+    match side {
+        Side::Read => (p.read_ios, p.read_bytes),
+        Side::Write => (p.write_ios, p.write_bytes),
+        Side::Trim => (p.trim_ios, p.trim_bytes),
     }
 }
 
-/// Per-interval bandwidth of one direction in KiB/s (whole numbers, as fio's
-/// samples), or `None` when the direction did no I/O.
-pub fn bw_stats(job: &JobResult, dir: Direction) -> Option<SampleStats> {
-    interval_stats(job, dir, |_, bytes, ms| {
+/// Per-interval bandwidth of one side in KiB/s (whole numbers, as fio's
+/// samples), or `None` when the side did no I/O.
+pub fn bw_stats(job: &JobResult, side: impl Into<Side>) -> Option<SampleStats> {
+    interval_stats(job, side.into(), |_, bytes, ms| {
         bytes as u128 * 1000 / ms as u128 / 1024
     })
 }
 
-/// Per-interval IOPS of one direction (whole numbers), or `None` when it did no I/O.
-pub fn iops_stats(job: &JobResult, dir: Direction) -> Option<SampleStats> {
-    interval_stats(job, dir, |ios, _, ms| ios as u128 * 1000 / ms as u128)
+/// Per-interval IOPS of one side (whole numbers), or `None` when it did no I/O.
+pub fn iops_stats(job: &JobResult, side: impl Into<Side>) -> Option<SampleStats> {
+    interval_stats(job, side.into(), |ios, _, ms| {
+        ios as u128 * 1000 / ms as u128
+    })
 }
 
 fn interval_stats(
     job: &JobResult,
-    dir: Direction,
+    side: Side,
     rate: impl Fn(u64, u64, u64) -> u128,
 ) -> Option<SampleStats> {
-    if dir_stats(job, dir).ios == 0 {
+    if dir_stats(job, side).ios == 0 {
         return None;
     }
     let values: Vec<u64> = full_intervals(&job.series)
         .map(|p| {
-            let (ios, bytes) = point_counts(p, dir);
+            let (ios, bytes) = point_counts(p, side);
             u64::try_from(rate(ios, bytes, p.duration_ms)).unwrap_or(u64::MAX)
         })
         .collect();
@@ -338,14 +360,14 @@ pub fn groups(result: &RunResult) -> Vec<Group> {
                 id,
                 read: group_dir(&members, Direction::Read),
                 write: group_dir(&members, Direction::Write),
-                trim: group_of(members.iter().map(|j| &j.trim)),
+                trim: group_dir(&members, Side::Trim),
             }
         })
         .collect()
 }
 
-fn group_dir(members: &[&JobResult], dir: Direction) -> Option<GroupDir> {
-    group_of(members.iter().map(|j| dir_stats(j, dir)))
+fn group_dir(members: &[&JobResult], side: impl Into<Side> + Copy) -> Option<GroupDir> {
+    group_of(members.iter().map(|j| dir_stats(j, side)))
 }
 
 /// The group's figures from its jobs' figures in one direction.
@@ -370,8 +392,8 @@ fn group_of<'a>(stats: impl Iterator<Item = &'a DirStats>) -> Option<GroupDir> {
     Some(g)
 }
 
-/// The aggregate bandwidth of the group `job` belongs to, in one direction.
-pub fn group_agg(result: &RunResult, job: &JobResult, dir: Direction) -> u64 {
+/// The aggregate bandwidth of the group `job` belongs to, on one side.
+pub fn group_agg(result: &RunResult, job: &JobResult, dir: impl Into<Side> + Copy) -> u64 {
     let members: Vec<&JobResult> = result
         .jobs
         .iter()

@@ -31,7 +31,7 @@
 //! The I/O-depth fields are fio's `iodepth_level` (`0.0%` for an imported
 //! run, which did not measure it).
 
-use crate::stats::{self, LatStats, SampleStats, DIRECTIONS};
+use crate::stats::{self, LatStats, SampleStats, Side, DIRECTIONS};
 use model::{DepthStats, DirStats, Histogram, JobResult, RunResult};
 
 /// Percentile fields per direction, used or not.
@@ -70,22 +70,12 @@ pub fn job_fields(result: &RunResult, job: &JobResult, version: u32) -> Vec<Stri
         job.groupid.to_string(),
         u8::from(job.error.is_some()).to_string(),
     ]);
-    for dir in DIRECTIONS {
-        let samples = (stats::bw_stats(job, dir), stats::iops_stats(job, dir));
-        let agg = stats::group_agg(result, job, dir);
-        dir_fields(
-            &mut f,
-            job,
-            stats::dir_stats(job, dir),
-            samples,
-            agg,
-            version,
-        );
-    }
-    if version != 3 {
-        // Trims have no per-second samples yet: their sample fields are 0,
-        // as the JSON's are.
-        dir_fields(&mut f, job, &job.trim, (None, None), 0, version);
+    let trims = (version != 3).then_some(Side::Trim);
+    for side in DIRECTIONS.map(Side::from).into_iter().chain(trims) {
+        let samples = (stats::bw_stats(job, side), stats::iops_stats(job, side));
+        let agg = stats::group_agg(result, job, side);
+        let d = stats::dir_stats(job, side);
+        dir_fields(&mut f, job, d, samples, agg, version);
     }
     let (usr, sys) = stats::cpu_percents(job);
     f.push(format!("{usr:.6}%"));

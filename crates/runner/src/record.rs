@@ -10,8 +10,8 @@ use model::{DepthStats, DirStats, Direction, Histogram, SeriesPoint};
 pub struct Recorder {
     pub dirs: [DirStats; 2],
     /// The trims of a trim mode: counts and latencies, no submission
-    /// latency (a trim is done synchronously, see `worker::trim`), and no
-    /// place in the series, whose points are fio's read and write figures.
+    /// latency (a trim is done synchronously, see `worker::trim`), and the
+    /// series' trim counts.
     pub trim: DirStats,
     /// fio's depth distributions; the mean is filled in by `finish`.
     pub depth: DepthStats,
@@ -122,6 +122,8 @@ impl Recorder {
         d.bytes += bytes;
         d.clat.record(ns);
         d.lat.record(ns);
+        self.current.trim_ios += 1;
+        self.current.trim_bytes += bytes;
     }
 
     /// Ends the measured phase at `end`: sets runtimes and keeps a last,
@@ -131,7 +133,7 @@ impl Recorder {
         let runtime_ns = clock.nanos(self.start_tick, end);
         let index = self.series.len() as u64;
         let tail_ms = runtime_ns / 1_000_000 - (index * 1000).min(runtime_ns / 1_000_000);
-        if tail_ms > 0 || self.current.read_ios + self.current.write_ios > 0 {
+        if tail_ms > 0 || self.current.ios() > 0 {
             self.current.start_ms = index * 1000;
             self.current.duration_ms = tail_ms.max(1);
             self.series.push(self.current);
@@ -141,8 +143,8 @@ impl Recorder {
         write.runtime_ns = runtime_ns;
         self.trim.runtime_ns = runtime_ns;
         // Little's law: an I/O holds its slot from the moment it is queued
-        // until its completion is seen, which is its lat.
-        self.depth.in_flight_ns = read.lat.sum() + write.lat.sum();
+        // until its completion is seen, which is its lat (a trim's: the call).
+        self.depth.in_flight_ns = read.lat.sum() + write.lat.sum() + self.trim.lat.sum();
         self.depth.measured_ns = runtime_ns as u128;
         Recorded {
             read,

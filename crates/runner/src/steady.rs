@@ -46,8 +46,8 @@ impl SteadyWatch {
         }
         let s = &mut self.seconds[i];
         s.0 += 1;
-        s.1 += p.read_ios + p.write_ios;
-        s.2 += p.read_bytes + p.write_bytes;
+        s.1 += p.ios();
+        s.2 += p.bytes();
     }
 
     /// Judges the latest complete window; stops the job when it is steady.

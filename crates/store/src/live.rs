@@ -161,6 +161,8 @@ pub(crate) fn points_of(tx: &mut dyn Tx, id: i64) -> Result<Vec<LivePoint>> {
                 read_bytes: u(&r[6]),
                 write_ios: u(&r[7]),
                 write_bytes: u(&r[8]),
+                // The live table keeps reads and writes; trims arrive with the run.
+                ..SeriesPoint::default()
             },
         })
         .collect())

@@ -29,6 +29,8 @@ impl Worker<'_> {
         let end = clock.now();
         trimmed.map_err(|e| self.files.name_error(e, file))?;
         if self.phase.measuring() {
+            // The seconds that ended before it close first, as for a completion.
+            self.rec.advance(end);
             self.rec.trimmed(t.len, clock.nanos(start, end));
         }
         Ok(())
