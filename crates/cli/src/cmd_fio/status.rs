@@ -166,8 +166,7 @@ mod tests {
             duration_ms: 1000,
             read_ios,
             read_bytes: read_ios * 4096,
-            write_ios: 0,
-            write_bytes: 0,
+            ..model::SeriesPoint::default()
         };
         add_second(&mut job, &second(0, 10));
         add_second(&mut job, &second(1000, 30));
