@@ -45,6 +45,7 @@ pub fn point(start_ms: u64, duration_ms: u64, read: (u64, u64), write: (u64, u64
         read_bytes: read.1,
         write_ios: write.0,
         write_bytes: write.1,
+        ..SeriesPoint::default()
     }
 }
 
