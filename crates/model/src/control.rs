@@ -8,11 +8,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ExitWhat {
-    /// The jobs of its group (fio's default).
+    /// The jobs of its reporting group, its `groupid` (fio's default):
+    /// not those `new_group` split off while they run with it.
     #[default]
     Group,
-    /// Every running job; the next group still starts. diskbench runs one
-    /// group at a time, so this is `Group`'s effect.
+    /// Every running job; the next group (after a `stonewall`) still starts.
     Stonewall,
     /// Every job, and no later group starts.
     All,

@@ -223,7 +223,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         shared.io_clones_left.fetch_sub(1, Ordering::Relaxed);
     }
     if let Some(exit) = &w.plan.group_exit {
-        exit.job_ended(&spec.exit_rules, error.is_some());
+        exit.job_ended(w.plan.place.1 as usize, &spec.exit_rules, error.is_some());
     }
     if error.is_some() {
         if let Some(stop) = &w.plan.job_stop {
