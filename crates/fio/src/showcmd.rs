@@ -35,6 +35,9 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     if stonewall {
         opts.push(("stonewall", None));
     }
+    if job.new_group {
+        opts.push(("new_group", None));
+    }
     shape_opts(job, &mut opts);
     queue_opts(job, &defaults, &mut opts);
     time_and_report_opts(job, &defaults, &mut opts);

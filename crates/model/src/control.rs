@@ -48,3 +48,18 @@ pub struct ExitRules {
     /// later group.
     pub on_error: bool,
 }
+
+/// fio's `flow`, `flow_id` and `flow_sleep`: token-based flow control
+/// between the jobs that share a `flow_id`. Each job's share of the I/Os
+/// the flow has issued is kept at most its share of the flow's weights: a
+/// job ahead of its share waits (`flow_sleep` microseconds, when given)
+/// and tries again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Flow {
+    /// `flow`: the job's weight; 0 (the default) leaves it out of any flow.
+    pub weight: u32,
+    /// `flow_id`: the flow it is counted in (fio's default 0, the global flow).
+    pub id: u32,
+    /// `flow_sleep`: microseconds to wait when held back (0: retry at once).
+    pub sleep_us: u64,
+}

@@ -492,6 +492,9 @@ pub struct JobSpec {
     /// together: the first job of a group starts one anyway.
     #[serde(default)]
     pub new_group: bool,
+    /// fio's `flow`, `flow_id`, `flow_sleep`: see [`crate::control::Flow`].
+    #[serde(default)]
+    pub flow: crate::control::Flow,
     /// `fadvise_hint`: advice given on each file at the start of a buffered job.
     #[serde(default)]
     pub fadvise_hint: FadviseHint,
@@ -647,6 +650,7 @@ impl JobSpec {
             randseed: DEFAULT_RANDSEED,
             group_reporting: false,
             new_group: false,
+            flow: Default::default(),
             fadvise_hint: FadviseHint::Workload,
             gtod_reduce: false,
             percentile_list: default_percentiles(),

@@ -14,6 +14,7 @@ mod error;
 mod exits;
 mod files;
 mod fileset;
+mod flow;
 mod groupids;
 pub mod guard;
 mod live;
@@ -379,6 +380,7 @@ fn plan_group(
 ) -> Result<Vec<Clone_>, RunError> {
     let mut clones = Vec::new();
     let threads_before: u32 = result.jobs.iter().map(|j| j.clones).sum();
+    let flows = flow::of_group(group);
     for (j, spec) in group.iter().enumerate() {
         let spec = Arc::new(spec.clone());
         // Ends all of this job's clones (and only them): its steadystate
@@ -392,6 +394,7 @@ fn plan_group(
             let mut plan = plan_clone(&mine, c, ws, opts, &mut result.warnings)?;
             plan.place = (gid, j as u32);
             plan.job_stop = Some(Arc::clone(&job_stop));
+            plan.flow = flow::FlowShare::of(&spec, &flows);
             plan.thread_number = threads_before + clones.len() as u32 + 1;
             clones.push(Clone_ { job: j, plan });
         }
@@ -635,6 +638,7 @@ fn plan_clone(
         thread_number: 0,
         job_stop: None,
         group_exit: None,
+        flow: None,
         file_set: files.set,
         stable_stop: opts.stable_stop.filter(|_| spec.time_based),
     })

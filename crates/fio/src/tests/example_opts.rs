@@ -128,6 +128,19 @@ fn exit_rules_parse_and_a_bad_exit_what_names_the_choices() {
 }
 
 #[test]
+fn flow_options_parse_with_fios_defaults() {
+    let flow = job(&["--flow=8", "--flow_id=3", "--flow_sleep=1000"]).flow;
+    assert_eq!((flow.weight, flow.id, flow.sleep_us), (8, 3, 1000));
+    // flow_id 0 (the global flow) and no sleep unless given.
+    let flow = job(&["--flow=1"]).flow;
+    assert_eq!((flow.weight, flow.id, flow.sleep_us), (1, 0, 0));
+    assert_eq!(job(&[]).flow.weight, 0, "no flow unless asked");
+    let e = crate::tests::parse(&["--name=j", "--size=1m", "--flow=-1"]);
+    let msg = e.expect_err("a negative weight").to_string();
+    assert!(msg.contains("flow"), "{msg}");
+}
+
+#[test]
 fn buffer_options_parse_and_refuse_what_is_not_carried_out() {
     let d = job(&[
         "--buffer_pattern=0xdead\"ab\"",
