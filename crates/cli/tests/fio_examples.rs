@@ -81,10 +81,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
         Refused("option 'io_submit_mode'"),
     ),
     ("rand-zones.fio", Runs),
-    (
-        "sequence-distribution.fio",
-        Refused("option 'random_sequence_stride'"),
-    ),
+    ("sequence-distribution.fio", Runs),
     (
         "sprandom.fio",
         Refused("environment variable 'FIO_BS' is not set"),

@@ -362,6 +362,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
             spec.random.distribution = pattern::random_distribution(scope, text)?
         }
         Key::NoRandomMap => spec.random.norandommap = o.flag()?,
+        Key::RandomSequenceStride => spec.random.sequence_stride = o.flag()?,
         Key::RandomGenerator => spec.random.generator = pattern::random_generator(scope, text)?,
         Key::PercentageRandom => {
             spec.random.percentage_random = pattern::percent_dirs(scope, name, text, 100)?

@@ -77,6 +77,7 @@ pub(crate) enum Key {
     BsIsSeqRand,
     RandomDistribution,
     NoRandomMap,
+    RandomSequenceStride,
     /// Accepted for every fio generator: see `model::job::RandomGenerator`.
     RandomGenerator,
     PercentageRandom,
@@ -420,6 +421,11 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::BsIsSeqRand, "bs_is_seq_rand", Arity::Value),
     opt(Key::RandomDistribution, "random_distribution", Arity::Value),
     opt(Key::NoRandomMap, "norandommap", Arity::Flag),
+    opt(
+        Key::RandomSequenceStride,
+        "random_sequence_stride",
+        Arity::Flag,
+    ),
     opt(Key::RandomGenerator, "random_generator", Arity::Value),
     opt(Key::PercentageRandom, "percentage_random", Arity::Value),
     OptDef {
@@ -617,7 +623,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     // Newer fio's (3.36+) and its engines' options, named in its examples.
     "apptag", "apptag_mask", "brick", "dataplacement", "fdp", "fdp_pli", "fdp_pli_select",
     "libblkio_driver", "libblkio_path", "log_issue_time", "log_prio", "log_window_value",
-    "md_per_io_size", "pi_act", "pi_chk", "plids", "random_sequence_stride", "spr_num_regions",
+    "md_per_io_size", "pi_act", "pi_chk", "plids", "spr_num_regions",
     "spr_op", "sprandom", "verify_header_seed", "verify_write_sequence", "volume",
     "allow_mounted_write", "arguments", "atomic",
     "bindname", "block", "block_error_percentiles",

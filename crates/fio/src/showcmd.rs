@@ -259,6 +259,10 @@ fn distribution(d: &Distribution) -> String {
         Distribution::Normal { dev_pct, center: c } => format!("normal:{dev_pct}{}", center(c)),
         Distribution::Zoned(z) => zones("zoned", z, false),
         Distribution::ZonedAbs(z) => zones("zoned_abs", z, true),
+        Distribution::Sequence(blocks) => {
+            let list: Vec<String> = blocks.iter().map(u64::to_string).collect();
+            format!("sequence:{}", list.join(","))
+        }
     }
 }
 
@@ -280,6 +284,9 @@ fn pattern_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
     );
     if r.norandommap {
         opts.push(("norandommap", None));
+    }
+    if r.sequence_stride {
+        opts.push(("random_sequence_stride", None));
     }
     push_if(
         opts,

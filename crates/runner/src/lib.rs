@@ -627,6 +627,7 @@ fn plan_clone(
     let per_pass: u64 = files.regions.iter().map(|r| r.blocks).sum();
     let per_pass = fileset::pass_blocks(spec, per_pass);
     let io_budget = (!spec.time_based).then(|| per_pass * spec.loops.max(1) as u64);
+    distribution::check_sequence(spec, &files.regions, io_budget)?;
     Ok(WorkerPlan {
         spec: Arc::clone(spec),
         place: (0, 0),

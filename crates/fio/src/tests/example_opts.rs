@@ -128,6 +128,40 @@ fn exit_rules_parse_and_a_bad_exit_what_names_the_choices() {
 }
 
 #[test]
+fn sequence_distribution_parses_its_commas_as_one_sequence() {
+    use model::job::Distribution;
+    let j = job(&[
+        "--rw=randread",
+        "--random_distribution=sequence:2,0,1",
+        "--random_sequence_stride=1",
+    ]);
+    let seq = Distribution::Sequence(vec![2, 0, 1]);
+    assert_eq!(
+        (&j.random.distribution.read, &j.random.distribution.write),
+        (&seq, &seq)
+    );
+    assert!(j.random.sequence_stride);
+    assert!(!job(&["--random_sequence_stride=0"]).random.sequence_stride);
+    let line = crate::showcmd::job_line(&j, false);
+    assert!(
+        line.contains("--random_distribution=sequence:2,0,1 --random_sequence_stride"),
+        "{line}"
+    );
+    let e = crate::tests::parse(&[
+        "--name=j",
+        "--size=1m",
+        "--random_distribution=sequence:2,x",
+    ]);
+    let msg = e.expect_err("not a block").to_string();
+    assert!(msg.contains("'x' is not a block index"), "{msg}");
+    let long: Vec<String> = (0..65).map(|b| b.to_string()).collect();
+    let long = format!("--random_distribution=sequence:{}", long.join(","));
+    let e = crate::tests::parse(&["--name=j", "--size=1m", &long]);
+    let msg = e.expect_err("too long").to_string();
+    assert!(msg.contains("at most 64"), "{msg}");
+}
+
+#[test]
 fn flow_options_parse_with_fios_defaults() {
     let flow = job(&["--flow=8", "--flow_id=3", "--flow_sleep=1000"]).flow;
     assert_eq!((flow.weight, flow.id, flow.sleep_us), (8, 3, 1000));
