@@ -66,7 +66,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("fio-seq-write.fio", Runs),
     (
         "fixed-rate-submission.fio",
-        Refused("option 'io_submit_mode'"),
+        Refused("io_submit_mode=offload (threads that submit at the rate"),
     ),
     ("flow.fio", Runs),
     ("fsx.fio", Runs),
@@ -78,7 +78,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("numa.fio", Refused("option 'numa_cpu_nodes'")),
     (
         "poisson-rate-submission.fio",
-        Refused("option 'io_submit_mode'"),
+        Refused("io_submit_mode=offload (threads that submit at the rate"),
     ),
     ("rand-zones.fio", Runs),
     ("sequence-distribution.fio", Runs),

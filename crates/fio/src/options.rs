@@ -78,6 +78,9 @@ pub(crate) enum Key {
     RandomDistribution,
     NoRandomMap,
     RandomSequenceStride,
+    /// `io_submit_mode`: inline (what the worker does) is accepted, offload
+    /// refused by name.
+    IoSubmitMode,
     /// Accepted for every fio generator: see `model::job::RandomGenerator`.
     RandomGenerator,
     PercentageRandom,
@@ -240,6 +243,7 @@ impl Key {
             | Key::VerifyPattern
             | Key::IoMem
             | Key::ExitWhat
+            | Key::IoSubmitMode
             | Key::BufferPattern
             | Key::DedupeMode
             | Key::ZoneMode => ValueKind::Text,
@@ -426,6 +430,7 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
         "random_sequence_stride",
         Arity::Flag,
     ),
+    opt(Key::IoSubmitMode, "io_submit_mode", Arity::Value),
     opt(Key::RandomGenerator, "random_generator", Arity::Value),
     opt(Key::PercentageRandom, "percentage_random", Arity::Value),
     OptDef {
@@ -645,7 +650,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "http_s3_keyid", "http_s3_region", "http_s3_sse_customer_algorithm",
     "http_s3_sse_customer_key", "http_s3_storage_class", "http_swift_auth_token", "http_user",
     "http_verbose", "https", "hugepage-size", "ignore_error", "ignore_zone_limits", "inplace",
-    "interface", "io_submit_mode",
+    "interface",
    
     "iomem_align", "iopsavgtime", "ioscheduler",
     "job_max_open_zones", "large-block-op-kbytes", 

@@ -162,6 +162,25 @@ fn sequence_distribution_parses_its_commas_as_one_sequence() {
 }
 
 #[test]
+fn io_submit_mode_inline_is_what_runs_and_offload_is_refused_by_name() {
+    // inline changes nothing but the options echoed.
+    let mut inline = job(&["--io_submit_mode=inline"]);
+    inline.options.retain(|(name, _)| name != "io_submit_mode");
+    assert_eq!(inline, job(&[]));
+    let e = crate::tests::parse(&["--name=j", "--size=1m", "--io_submit_mode=offload"]);
+    let msg = e.expect_err("not carried out").to_string();
+    assert!(
+        msg.contains("io_submit_mode=offload (threads that submit at the rate")
+            && msg.contains("not supported yet")
+            && msg.contains("set io_submit_mode=inline"),
+        "{msg}"
+    );
+    let e = crate::tests::parse(&["--name=j", "--size=1m", "--io_submit_mode=later"]);
+    let msg = e.expect_err("a bad value").to_string();
+    assert!(msg.contains("use inline (the default) or offload"), "{msg}");
+}
+
+#[test]
 fn flow_options_parse_with_fios_defaults() {
     let flow = job(&["--flow=8", "--flow_id=3", "--flow_sleep=1000"]).flow;
     assert_eq!((flow.weight, flow.id, flow.sleep_us), (8, 3, 1000));
