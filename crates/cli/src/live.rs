@@ -97,9 +97,12 @@ impl LiveWriter {
 /// the store fills from the series when the run is read before it ends.
 fn with_placeholders(u: &LiveUpdate) -> RunResult {
     let mut result = u.result.clone();
-    result
-        .jobs
-        .extend(u.jobs.iter().map(|spec| placeholder(u.group, spec)));
+    result.jobs.extend(
+        u.jobs
+            .iter()
+            .zip(u.groupids)
+            .map(|(spec, &g)| placeholder(g, spec)),
+    );
     result
 }
 

@@ -1,6 +1,7 @@
 //! fio's `exitall`, `exit_what` and `exitall_on_error` end to end: one job
-//! ending ends the others of its group, and with `exit_what=all` the later
-//! groups too.
+//! ending ends the others of its reporting group (`new_group` splits one
+//! off the jobs it runs with), with `exit_what=stonewall` every running
+//! job, and with `exit_what=all` the later groups too.
 
 mod common;
 use common::*;
@@ -78,4 +79,38 @@ fn without_exitall_the_jobs_run_their_own_course() {
     let args: Vec<&str> = args.into_iter().chain(["--rate_iops=200"]).collect();
     let jobs = runtimes(&run(&args));
     assert!(jobs[1].1 >= 1_000, "300 I/Os at 200/s take 1.5 s: {jobs:?}");
+}
+
+/// exitwhat.fio's first half, shortened: `slow` (50 reads 2 ms apart, about
+/// 0.1 s) with `exitall` and `exit_what=WHAT`, and beside it `fast` (256
+/// reads at 500/s, about 0.5 s) in a reporting group of its own
+/// (`new_group`, no `stonewall`: the two run at the same time).
+fn slow_and_fast(what: &str) -> String {
+    format!(
+        "[global]\nfilesize=1m\nbs=4k\n\
+         [slow]\nrw=read\nthinktime=2000\nnumber_ios=50\nexitall=1\nexit_what={what}\n\
+         [fast]\nnew_group=1\nrw=randread\nrate_iops=500\n"
+    )
+}
+
+#[test]
+fn new_group_reports_apart_while_running_together_as_fio_does() {
+    for (what, fast_whole) in [("group", true), ("stonewall", false)] {
+        let dir = real_dir();
+        std::fs::write(dir.path().join("j.fio"), slow_and_fast(what)).unwrap();
+        let ours = groups_and_ios(&fio_ok_in(dir.path(), "j.fio"));
+        // fio 3.33: groupid 0 and 1; exit_what=group ends slow's reporting
+        // group only, so fast does its 256 reads; stonewall ends fast too.
+        let check = |jobs: &[(String, u64, u64, u64)], who: &str| {
+            let names: Vec<(&str, u64)> = jobs.iter().map(|j| (j.0.as_str(), j.1)).collect();
+            assert_eq!(names, [("slow", 0), ("fast", 1)], "{who}, {what}");
+            assert_eq!(jobs[0].2, 50, "{who}, {what}: {jobs:?}");
+            assert_eq!(jobs[1].2 == 256, fast_whole, "{who}, {what}: {jobs:?}");
+        };
+        check(&ours, "diskbench");
+        let Some(theirs) = real_fio_json(dir.path(), &["j.fio"]) else {
+            return;
+        };
+        check(&groups_and_ios(&theirs), "fio");
+    }
 }

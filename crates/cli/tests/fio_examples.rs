@@ -35,7 +35,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("atomic-verify.fio", Refused("option 'atomic'")),
     ("backwards-read.fio", Runs),
     ("basic-verify.fio", Runs),
-    ("butterfly.fio", Refused("option 'flow'")),
+    ("butterfly.fio", Runs),
     ("cmdprio-bssplit.fio", Refused("option 'log_prio'")),
     ("cmdprio-percentage.fio", Refused("option 'log_prio'")),
     ("cpuio.fio", Runs),
@@ -53,10 +53,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
         "example_latency_steadystate.fio",
         Refused("steadystate=lat:5%"),
     ),
-    (
-        "exitwhat.fio",
-        Refused("new_group=1 (a new reporting group for jobs that run at the same time"),
-    ),
+    ("exitwhat.fio", Runs),
     ("falloc.fio", Runs),
     ("filecreate-ioengine.fio", Runs),
     ("filedelete-ioengine.fio", Runs),
@@ -69,9 +66,9 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("fio-seq-write.fio", Runs),
     (
         "fixed-rate-submission.fio",
-        Refused("option 'io_submit_mode'"),
+        Refused("io_submit_mode=offload (threads that submit at the rate"),
     ),
-    ("flow.fio", Refused("option 'flow_sleep'")),
+    ("flow.fio", Runs),
     ("fsx.fio", Runs),
     ("ftruncate.fio", Runs),
     ("iometer-file-access-server.fio", Runs),
@@ -81,13 +78,10 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("numa.fio", Refused("option 'numa_cpu_nodes'")),
     (
         "poisson-rate-submission.fio",
-        Refused("option 'io_submit_mode'"),
+        Refused("io_submit_mode=offload (threads that submit at the rate"),
     ),
     ("rand-zones.fio", Runs),
-    (
-        "sequence-distribution.fio",
-        Refused("option 'random_sequence_stride'"),
-    ),
+    ("sequence-distribution.fio", Runs),
     (
         "sprandom.fio",
         Refused("environment variable 'FIO_BS' is not set"),

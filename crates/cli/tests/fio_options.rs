@@ -217,6 +217,59 @@ fn zipf_hot_block_takes_its_share() {
     assert!((0.19..0.22).contains(&hottest), "{hottest}");
 }
 
+/// The block offsets (in `bs` units) each job of a `write_iolog` (v3, with
+/// times) read, in order.
+fn iolog_blocks(log: &str, bs: u64) -> Vec<(String, u64)> {
+    let mut blocks = Vec::new();
+    for line in log.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if let [.., job, "read", offset, _] = w[..] {
+            blocks.push((job.to_string(), offset.parse::<u64>().unwrap() / bs));
+        }
+    }
+    blocks
+}
+
+#[test]
+fn sequence_distribution_issues_the_howtos_blocks() {
+    // sequence-distribution.fio (fio 3.42): HOWTO says sequence:2,0,1 reads
+    // blocks 2 0 1 over and over, and with random_sequence_stride each round
+    // moves on by the sequence's length. fio 3.42 logs the same.
+    let dir = real_dir();
+    let job = "[global]\nioengine=null\nrw=randread\nbs=4k\nsize=48k\nio_size=24k\n\
+               [repeating_sequence]\nrandom_distribution=sequence:2,0,1\n\
+               random_sequence_stride=0\n\
+               [strided_sequence]\nstonewall\nrandom_distribution=sequence:2,0,1\n\
+               random_sequence_stride=1\n";
+    std::fs::write(dir.path().join("s.fio"), job).unwrap();
+    let (ok, _, err) = run_in(dir.path(), "--write_iolog=s.log s.fio");
+    assert!(ok, "{err}");
+    let log = std::fs::read_to_string(dir.path().join("s.log")).unwrap();
+    let seq = [2u64, 0, 1];
+    let want = |job: &str, stride: bool| -> Vec<(String, u64)> {
+        (0..6u64)
+            .map(|k| {
+                let round = if stride { k / 3 * 3 } else { 0 };
+                (format!("{job}.0.0"), round + seq[(k % 3) as usize])
+            })
+            .collect()
+    };
+    let mut expected = want("repeating_sequence", false);
+    expected.extend(want("strided_sequence", true));
+    assert_eq!(iolog_blocks(&log, 4096), expected);
+    // Past the end of the file fio ends the job; diskbench refuses it by name.
+    let (ok, _, err) = run_in(
+        dir.path(),
+        "--name=x --ioengine=null --rw=randread --size=20k --io_size=60k \
+         --random_distribution=sequence:2,0,1 --random_sequence_stride=1",
+    );
+    assert!(!ok);
+    assert!(
+        err.contains("I/O 4 would go to block 5, past the 5 blocks"),
+        "{err}"
+    );
+}
+
 #[test]
 fn startdelay_waits_outside_the_runtime_and_cpus_are_checked() {
     let started = std::time::Instant::now();

@@ -1,6 +1,6 @@
 //! Stage three: the jobs, in order, cut into groups that run one after
-//! another (the jobs of one group run at the same time), numbered as fio
-//! numbers its groups (`groupid` is the group's index).
+//! another (the jobs of one group run at the same time). fio's `groupid`
+//! counts these groups and the `new_group` splits inside them (below).
 //!
 //! fio's rules, checked with fio 3.33 (`groupid` in its JSON):
 //! - `stonewall` (alias `wait_for_previous`) makes a job wait for every job
@@ -12,12 +12,13 @@
 //!   approximated: when the waitee is in the current group, the waiting job
 //!   starts a new group, i.e. it waits for *every* job of the waitee's group,
 //!   and its groupid is one more than fio's. A warning says so.
-//! - `new_group` starts a new reporting group for jobs that still run at the
-//!   same time as the ones before. diskbench's groups run one after another,
-//!   so where `new_group` would split jobs that run together it is refused as
-//!   not supported yet (turning it into a barrier would change what is
-//!   measured); where a group starts anyway (first job, or with `stonewall`)
-//!   it changes nothing and is accepted.
+//! - `new_group` starts a new reporting group (a new `groupid`) for jobs
+//!   that still run at the same time as the ones before: fio's reporting
+//!   groups are not its run order. Such a job stays in the running group
+//!   here with `JobSpec::new_group` set, and the runner numbers the
+//!   reporting groups (`exit_what=group` ends a reporting group, as in fio).
+//!   On the first job, or with `stonewall`, a group starts anyway and it
+//!   changes nothing.
 
 use crate::error::{FioError, Scope};
 use crate::jobs::Job;
@@ -53,21 +54,13 @@ pub(crate) fn group(jobs: Vec<Job>) -> Result<Grouped, FioError> {
                 ));
             }
         }
-        if job.order.new_group && !boundary && !current.is_empty() {
-            return Err(located(FioError::not_yet(
-                &scope,
-                "new_group",
-                "1",
-                " (a new reporting group for jobs that run at the same time as the ones before)",
-                ": diskbench's groups run one after another; add stonewall to run this job \
-                 after the ones before in a new group, or remove new_group to report it with them",
-            )));
-        }
+        let mut spec = job.spec;
+        spec.new_group = job.order.new_group && !boundary && !current.is_empty();
         if boundary && !current.is_empty() {
             groups.push(std::mem::take(&mut current));
         }
         placed.push((name, groups.len()));
-        current.push(job.spec);
+        current.push(spec);
     }
     if !current.is_empty() {
         groups.push(current);

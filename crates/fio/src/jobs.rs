@@ -362,6 +362,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
             spec.random.distribution = pattern::random_distribution(scope, text)?
         }
         Key::NoRandomMap => spec.random.norandommap = o.flag()?,
+        Key::RandomSequenceStride => spec.random.sequence_stride = o.flag()?,
         Key::RandomGenerator => spec.random.generator = pattern::random_generator(scope, text)?,
         Key::PercentageRandom => {
             spec.random.percentage_random = pattern::percent_dirs(scope, name, text, 100)?
@@ -377,6 +378,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
         Key::IoDepthBatchCompleteMin => spec.iodepth_batch_complete_min = o.int_u32()?,
         Key::IoDepthBatchCompleteMax => spec.iodepth_batch_complete_max = o.int_u32()?,
         Key::IoDepthLow => spec.iodepth_low = Some(o.int_u32()?),
+        Key::IoSubmitMode => io_submit_mode(scope, text)?,
         Key::FileSize
         | Key::Fallocate
         | Key::Unlink
@@ -700,4 +702,28 @@ fn check_direct_alignment(
         value: format_size(bytes),
         example: example.to_string(),
     })
+}
+
+/// `io_submit_mode`: diskbench's worker submits and reaps in its own thread,
+/// fio's `inline` (the default). `offload` (a pool of threads submitting at
+/// the rate while the job's thread reaps) is not carried out yet.
+fn io_submit_mode(scope: &Scope, text: &str) -> Result<(), FioError> {
+    match text.trim() {
+        "inline" => Ok(()),
+        "offload" => Err(FioError::not_yet(
+            scope,
+            "io_submit_mode",
+            "offload",
+            " (threads that submit at the rate while the job reaps)",
+            ": diskbench's worker submits and reaps in one thread (fio's inline); drop \
+             io_submit_mode, or set io_submit_mode=inline (a rate_iops job still submits on \
+             its schedule, and diskbench reports the response time from it)",
+        )),
+        other => Err(FioError::invalid(
+            scope,
+            "io_submit_mode",
+            other,
+            "use inline (the default) or offload",
+        )),
+    }
 }

@@ -77,6 +77,10 @@ pub(crate) enum Key {
     BsIsSeqRand,
     RandomDistribution,
     NoRandomMap,
+    RandomSequenceStride,
+    /// `io_submit_mode`: inline (what the worker does) is accepted, offload
+    /// refused by name.
+    IoSubmitMode,
     /// Accepted for every fio generator: see `model::job::RandomGenerator`.
     RandomGenerator,
     PercentageRandom,
@@ -150,6 +154,10 @@ pub(crate) enum Key {
     ExitAll,
     ExitWhat,
     ExitAllOnError,
+    /// `flow`, `flow_id`, `flow_sleep`: see `control_opts`.
+    Flow,
+    FlowId,
+    FlowSleep,
     /// fio's buffer options: see `data_opts`.
     ZeroBuffers,
     RefillBuffers,
@@ -236,6 +244,7 @@ impl Key {
             | Key::VerifyPattern
             | Key::IoMem
             | Key::ExitWhat
+            | Key::IoSubmitMode
             | Key::BufferPattern
             | Key::DedupeMode
             | Key::ZoneMode => ValueKind::Text,
@@ -417,6 +426,12 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::BsIsSeqRand, "bs_is_seq_rand", Arity::Value),
     opt(Key::RandomDistribution, "random_distribution", Arity::Value),
     opt(Key::NoRandomMap, "norandommap", Arity::Flag),
+    opt(
+        Key::RandomSequenceStride,
+        "random_sequence_stride",
+        Arity::Flag,
+    ),
+    opt(Key::IoSubmitMode, "io_submit_mode", Arity::Value),
     opt(Key::RandomGenerator, "random_generator", Arity::Value),
     opt(Key::PercentageRandom, "percentage_random", Arity::Value),
     OptDef {
@@ -519,6 +534,9 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::ExitAll, "exitall", Arity::Flag),
     opt(Key::ExitWhat, "exit_what", Arity::Value),
     opt(Key::ExitAllOnError, "exitall_on_error", Arity::Flag),
+    opt(Key::Flow, "flow", Arity::Value),
+    opt(Key::FlowId, "flow_id", Arity::Value),
+    opt(Key::FlowSleep, "flow_sleep", Arity::Value),
     opt(Key::ZeroBuffers, "zero_buffers", Arity::Flag),
     opt(Key::RefillBuffers, "refill_buffers", Arity::Flag),
     opt(Key::ScrambleBuffers, "scramble_buffers", Arity::Value),
@@ -612,7 +630,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     // Newer fio's (3.36+) and its engines' options, named in its examples.
     "apptag", "apptag_mask", "brick", "dataplacement", "fdp", "fdp_pli", "fdp_pli_select",
     "libblkio_driver", "libblkio_path", "log_issue_time", "log_prio", "log_window_value",
-    "md_per_io_size", "pi_act", "pi_chk", "plids", "random_sequence_stride", "spr_num_regions",
+    "md_per_io_size", "pi_act", "pi_chk", "plids", "spr_num_regions",
     "spr_op", "sprandom", "verify_header_seed", "verify_write_sequence", "volume",
     "allow_mounted_write", "arguments", "atomic",
     "bindname", "block", "block_error_percentiles",
@@ -628,13 +646,13 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "donorname", "error_dump", "exec_postrun", "exec_prerun",
     "experimental_verify", 
     "file_append", "fill_device", "fill_fs",
-    "flow", "flow_id", "flow_sleep", "force_async", "gid",
+    "force_async", "gid",
     "gpu_dev_ids", "grace_time", "gtod_cpu", "hdfsdirectory",
     "hipri_percentage", "hostname", "http_host", "http_mode", "http_pass", "http_s3_key",
     "http_s3_keyid", "http_s3_region", "http_s3_sse_customer_algorithm",
     "http_s3_sse_customer_key", "http_s3_storage_class", "http_swift_auth_token", "http_user",
     "http_verbose", "https", "hugepage-size", "ignore_error", "ignore_zone_limits", "inplace",
-    "interface", "io_submit_mode",
+    "interface",
    
     "iomem_align", "iopsavgtime", "ioscheduler",
     "job_max_open_zones", "large-block-op-kbytes", 

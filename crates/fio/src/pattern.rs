@@ -174,8 +174,35 @@ fn float_in(
     }
 }
 
-const DISTRIBUTIONS: &str = "random, zipf:THETA, pareto:H, normal:DEV, zoned:ACCESS/SIZE:... \
-     or zoned_abs:ACCESS/BYTES:...";
+const DISTRIBUTIONS: &str = "random, zipf:THETA, pareto:H, normal:DEV, zoned:ACCESS/SIZE:..., \
+     zoned_abs:ACCESS/BYTES:... or sequence:BLOCK,BLOCK,...";
+
+/// fio's limit on the elements of a `sequence` distribution.
+const MAX_SEQUENCE: usize = 64;
+
+/// `sequence:2,0,1`: block indices (its commas are not fio's per-direction
+/// commas: the one sequence serves both directions, as in fio 3.42).
+fn sequence(scope: &Scope, whole: &str, list: &str) -> Result<Distribution, FioError> {
+    let bad = |problem: String| FioError::invalid(scope, "random_distribution", whole, problem);
+    let blocks = list
+        .split(',')
+        .map(|b| {
+            b.trim().parse::<u64>().map_err(|_| {
+                bad(format!(
+                    "'{}' is not a block index: use e.g. sequence:2,0,1",
+                    b.trim()
+                ))
+            })
+        })
+        .collect::<Result<Vec<u64>, FioError>>()?;
+    if blocks.len() > MAX_SEQUENCE {
+        return Err(bad(format!(
+            "{} blocks: a sequence holds at most {MAX_SEQUENCE} (as in fio)",
+            blocks.len()
+        )));
+    }
+    Ok(Distribution::Sequence(blocks))
+}
 
 /// `random_distribution`, per direction: each part names its distribution;
 /// after `zoned`/`zoned_abs`, a later part may give the zones alone.
@@ -183,6 +210,13 @@ pub(crate) fn random_distribution(
     scope: &Scope,
     text: &str,
 ) -> Result<PerDir<Distribution>, FioError> {
+    if let Some(list) = text.trim().strip_prefix("sequence:") {
+        let seq = sequence(scope, text, list)?;
+        return Ok(PerDir {
+            read: seq.clone(),
+            write: seq,
+        });
+    }
     let parts = split_dirs(scope, "random_distribution", text)?;
     let first = parts.read.unwrap_or("random");
     let read = distribution(scope, text, first, None)?;

@@ -35,6 +35,9 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     if stonewall {
         opts.push(("stonewall", None));
     }
+    if job.new_group {
+        opts.push(("new_group", None));
+    }
     shape_opts(job, &mut opts);
     queue_opts(job, &defaults, &mut opts);
     time_and_report_opts(job, &defaults, &mut opts);
@@ -256,6 +259,10 @@ fn distribution(d: &Distribution) -> String {
         Distribution::Normal { dev_pct, center: c } => format!("normal:{dev_pct}{}", center(c)),
         Distribution::Zoned(z) => zones("zoned", z, false),
         Distribution::ZonedAbs(z) => zones("zoned_abs", z, true),
+        Distribution::Sequence(blocks) => {
+            let list: Vec<String> = blocks.iter().map(u64::to_string).collect();
+            format!("sequence:{}", list.join(","))
+        }
     }
 }
 
@@ -277,6 +284,9 @@ fn pattern_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
     );
     if r.norandommap {
         opts.push(("norandommap", None));
+    }
+    if r.sequence_stride {
+        opts.push(("random_sequence_stride", None));
     }
     push_if(
         opts,

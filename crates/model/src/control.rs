@@ -8,11 +8,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ExitWhat {
-    /// The jobs of its group (fio's default).
+    /// The jobs of its reporting group, its `groupid` (fio's default):
+    /// not those `new_group` split off while they run with it.
     #[default]
     Group,
-    /// Every running job; the next group still starts. diskbench runs one
-    /// group at a time, so this is `Group`'s effect.
+    /// Every running job; the next group (after a `stonewall`) still starts.
     Stonewall,
     /// Every job, and no later group starts.
     All,
@@ -47,4 +47,19 @@ pub struct ExitRules {
     /// `exitall_on_error`: when this job fails, end every job and start no
     /// later group.
     pub on_error: bool,
+}
+
+/// fio's `flow`, `flow_id` and `flow_sleep`: token-based flow control
+/// between the jobs that share a `flow_id`. Each job's share of the I/Os
+/// the flow has issued is kept at most its share of the flow's weights: a
+/// job ahead of its share waits (`flow_sleep` microseconds, when given)
+/// and tries again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Flow {
+    /// `flow`: the job's weight; 0 (the default) leaves it out of any flow.
+    pub weight: u32,
+    /// `flow_id`: the flow it is counted in (fio's default 0, the global flow).
+    pub id: u32,
+    /// `flow_sleep`: microseconds to wait when held back (0: retry at once).
+    pub sleep_us: u64,
 }

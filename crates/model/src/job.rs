@@ -486,6 +486,15 @@ pub struct JobSpec {
     pub randrepeat: bool,
     pub randseed: u64,
     pub group_reporting: bool,
+    /// `new_group`: this job starts a new reporting group (a new `groupid`)
+    /// although it runs at the same time as the jobs before it (only
+    /// `stonewall` makes a job wait). Set only where it splits jobs that run
+    /// together: the first job of a group starts one anyway.
+    #[serde(default)]
+    pub new_group: bool,
+    /// fio's `flow`, `flow_id`, `flow_sleep`: see [`crate::control::Flow`].
+    #[serde(default)]
+    pub flow: crate::control::Flow,
     /// `fadvise_hint`: advice given on each file at the start of a buffered job.
     #[serde(default)]
     pub fadvise_hint: FadviseHint,
@@ -640,6 +649,8 @@ impl JobSpec {
             randrepeat: true,
             randseed: DEFAULT_RANDSEED,
             group_reporting: false,
+            new_group: false,
+            flow: Default::default(),
             fadvise_hint: FadviseHint::Workload,
             gtod_reduce: false,
             percentile_list: default_percentiles(),

@@ -33,6 +33,10 @@ pub enum Distribution {
     Zoned(Vec<Zone>),
     /// Sizes in bytes.
     ZonedAbs(Vec<Zone>),
+    /// `sequence:2,0,1` (fio 3.42): these block indices in this order, over
+    /// and over; with `RandomSpec::sequence_stride`, each round moves on by
+    /// the sequence's length (2 0 1, then 5 3 4, ...). Both directions.
+    Sequence(Vec<u64>),
 }
 
 /// fio's `random_generator`. diskbench has one generator of its own (a keyed
@@ -81,6 +85,9 @@ pub struct RandomSpec {
     #[serde(default = "all_random")]
     pub percentage_random: PerDir<u32>,
     pub generator: RandomGenerator,
+    /// `random_sequence_stride`: see [`Distribution::Sequence`].
+    #[serde(default)]
+    pub sequence_stride: bool,
 }
 
 impl Default for RandomSpec {
@@ -90,6 +97,7 @@ impl Default for RandomSpec {
             norandommap: false,
             percentage_random: all_random(),
             generator: RandomGenerator::Tausworthe,
+            sequence_stride: false,
         }
     }
 }

@@ -54,6 +54,88 @@ enum Kind {
         dev: f64,
     },
     Zoned(Vec<ZoneRange>),
+    /// fio's `sequence`: `blocks` in order, the `k`-th position overall
+    /// moved on by a whole sequence per round when `stride`.
+    Sequence {
+        blocks: Vec<u64>,
+        stride: bool,
+        k: u64,
+    },
+}
+
+/// The position of the `k`-th I/O (from 0) of `sequence:blocks`: block
+/// `blocks[k % len]`, plus `len` for each round before it with `stride`.
+pub(crate) fn sequence_position(blocks: &[u64], stride: bool, k: u64) -> u64 {
+    let len = blocks.len().max(1) as u64;
+    let round = if stride { k / len * len } else { 0 };
+    round + blocks.get((k % len) as usize).copied().unwrap_or(0)
+}
+
+/// How many I/Os of `sequence:blocks` land among `n` positions before the
+/// first one past them (where fio ends the job), or `None` if none ever is.
+pub(crate) fn sequence_fits(blocks: &[u64], stride: bool, n: u64) -> Option<u64> {
+    let len = blocks.len().max(1) as u64;
+    let top = blocks.iter().copied().max().unwrap_or(0);
+    // The rounds before this one lie wholly inside; this one leaves
+    // (with a stride, rounds move on until one does).
+    let round = match stride {
+        true => n.saturating_sub(top).div_ceil(len),
+        false => 0,
+    };
+    (round * len..(round + 1) * len).find(|&k| sequence_position(blocks, stride, k) >= n)
+}
+
+/// Refuses a job whose `sequence` distribution would reach past the end of
+/// a file before the job is done: fio ends the job at that I/O, which
+/// diskbench does not carry out yet. `io_budget`: the job's blocks over its
+/// loops (`None`: time-based).
+pub(crate) fn check_sequence(
+    spec: &model::JobSpec,
+    regions: &[crate::offsets::Region],
+    io_budget: Option<u64>,
+) -> Result<(), crate::RunError> {
+    let Some(Distribution::Sequence(blocks)) = [
+        spec.random.distribution.get(model::Direction::Read),
+        spec.random.distribution.get(model::Direction::Write),
+    ]
+    .into_iter()
+    .find(|d| matches!(d, Distribution::Sequence(_))) else {
+        return Ok(());
+    };
+    if !spec.rw.is_random() {
+        return Ok(());
+    }
+    let bs = spec.bs_bytes.max(1);
+    let loops = u64::from(spec.loops.max(1));
+    let ios = io_budget.map(|blocks| {
+        let bytes = spec
+            .io_size_bytes
+            .map_or(blocks.saturating_mul(bs), |b| b.saturating_mul(loops));
+        let n = spec
+            .number_ios
+            .map_or(u64::MAX, |n| n.saturating_mul(loops));
+        bytes.div_ceil(bs).min(n)
+    });
+    let stride = spec.random.sequence_stride;
+    for r in regions {
+        let Some(k) = sequence_fits(blocks, stride, r.blocks) else {
+            continue;
+        };
+        if ios.is_some_and(|ios| k >= ios) {
+            continue;
+        }
+        let block = sequence_position(blocks, stride, k);
+        return Err(crate::RunError::Usage(format!(
+            "job '{}': random_distribution=sequence: I/O {} would go to block {block}, past the \
+             {} blocks of its file; fio ends the job there, which diskbench does not carry out \
+             yet: use a size of more than {block} blocks, or fewer I/Os (io_size, number_ios; \
+             not time_based)",
+            spec.name,
+            k + 1,
+            r.blocks,
+        )));
+    }
+    Ok(())
 }
 
 #[derive(Clone, Debug)]
@@ -221,6 +303,14 @@ impl Sampler {
                 Kind::Zoned(zoned(zones, n, |bytes| bytes / unit_bytes as f64)),
                 0,
             ),
+            Distribution::Sequence(blocks) => (
+                Kind::Sequence {
+                    blocks: blocks.clone(),
+                    stride: false,
+                    k: 0,
+                },
+                0,
+            ),
         };
         let coverage = match kind {
             Kind::Map { .. } if sizes_vary && units <= MAX_COVERAGE_UNITS => {
@@ -237,6 +327,14 @@ impl Sampler {
             ranked: false,
             passes_ended: 0,
         }
+    }
+
+    /// With `random_sequence_stride`: a `sequence` moves on each round.
+    pub(crate) fn sequence_stride(mut self, on: bool) -> Sampler {
+        if let Kind::Sequence { stride, .. } = &mut self.kind {
+            *stride = on;
+        }
+        self
     }
 
     /// Draws of `dist` over `n` ranks, not spread: 0 is the hottest of
@@ -288,6 +386,12 @@ impl Sampler {
                     .find(|z| u < z.cum_pct)
                     .unwrap_or(&zones[zones.len() - 1]);
                 return z.start + rng.below(z.len);
+            }
+            // Not spread: the blocks are the user's. The runner checked that
+            // the job's I/Os stay inside the file (`sequence_fits`).
+            Kind::Sequence { blocks, stride, k } => {
+                *k += 1;
+                return sequence_position(blocks, *stride, *k - 1).min(n - 1);
             }
             Kind::Zipf(z) => z.sample(rng),
             Kind::Pareto { pow } => ((rng.unit().powf(*pow) * n as f64) as u64).min(n - 1),
@@ -397,6 +501,26 @@ fn exp_m1_over(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sequence_repeats_or_strides_as_the_howto_says() {
+        // HOWTO (fio 3.42): sequence:2,0,1 repeats 2 0 1; with
+        // random_sequence_stride each round moves on by 3: 2 0 1 5 3 4 ...
+        let mut rng = Rng::new(1);
+        let dist = Distribution::Sequence(vec![2, 0, 1]);
+        for (stride, want) in [(false, [2, 0, 1, 2, 0, 1]), (true, [2, 0, 1, 5, 3, 4])] {
+            let mut s =
+                Sampler::new(&dist, false, (12, 12), 4096, false, &mut rng).sequence_stride(stride);
+            let got: Vec<u64> = (0..6).map(|_| s.next(&mut rng)).collect();
+            assert_eq!(got, want, "stride {stride}");
+        }
+        // Where the sequence first leaves a file of n blocks (fio ends the job).
+        assert_eq!(sequence_fits(&[2, 0, 1], false, 12), None);
+        assert_eq!(sequence_fits(&[3, 20], false, 10), Some(1));
+        assert_eq!(sequence_fits(&[2, 0, 1], true, 5), Some(3));
+        assert_eq!(sequence_fits(&[2, 0, 1], true, 12), Some(12));
+        assert_eq!(sequence_fits(&[0, 1, 2], true, 5), Some(5));
+    }
 
     const N: u64 = 16384;
 

@@ -14,6 +14,8 @@ mod error;
 mod exits;
 mod files;
 mod fileset;
+mod flow;
+mod groupids;
 pub mod guard;
 mod live;
 mod logs;
@@ -119,9 +121,12 @@ pub struct LiveUpdate<'a> {
     /// The run so far: host, targets and command line, and the complete
     /// results of the groups that already ended (none of the current one).
     pub result: &'a RunResult,
-    /// The group running now (0-based, as `JobResult::groupid`) and its jobs.
+    /// The group running now, named by its first job's `JobResult::groupid`,
+    /// and its jobs with each one's `groupid` (`new_group` can split a
+    /// group that runs together into several).
     pub group: u32,
     pub jobs: &'a [JobSpec],
+    pub groupids: &'a [u32],
     /// The new seconds, each with its job's position in `jobs` and its clone.
     pub points: &'a [model::LivePoint],
     /// The same seconds' latency histograms, when `RunOptions::live_latency`
@@ -191,12 +196,15 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
         let mut disks = DiskWatch::new(groups);
         // `exit_what=all`, `exitall_on_error`: no later group starts.
         let rest_of_run = Arc::new(AtomicBool::new(false));
-        for (gid, group) in groups.iter().enumerate() {
+        let mut first_id = 0;
+        for group in groups {
             if rest_of_run.load(Ordering::Relaxed) {
                 break;
             }
+            let ids = groupids::of(group, first_id);
+            first_id = groupids::next(&ids, first_id);
             let place = (&clock, &rest_of_run);
-            match run_group(gid as u32, group, opts, place, &mut disks, ws, &mut result) {
+            match run_group(&ids, group, opts, place, &mut disks, ws, &mut result) {
                 Ok(errors) => failed_jobs.extend(errors),
                 Err(e) => {
                     failure = Some(e);
@@ -231,8 +239,10 @@ struct Clone_ {
     plan: WorkerPlan,
 }
 
+/// Runs one group's jobs at the same time; `ids` are their `groupid`s, and
+/// the first one names the group in the live updates.
 fn run_group(
-    gid: u32,
+    ids: &[u32],
     group: &[JobSpec],
     opts: &RunOptions,
     (clock, rest_of_run): (&Clock, &Arc<AtomicBool>),
@@ -240,9 +250,10 @@ fn run_group(
     ws: &mut Workspace,
     result: &mut RunResult,
 ) -> Result<Vec<RunError>, RunError> {
+    let gid = ids[0];
     let mut watch = Watch::of(group);
     let mut clones = plan_group(gid, group, opts, ws, &watch, result)?;
-    let exit = group_exit(group, &clones, rest_of_run);
+    let exit = group_exit(ids, &clones, rest_of_run);
     for c in &mut clones {
         c.plan.group_exit = Some(Arc::clone(&exit));
     }
@@ -294,7 +305,7 @@ fn run_group(
             if running == 0 {
                 break;
             }
-            pass_live(opts, &shared, snapshot, gid, group, &mut watch);
+            pass_live(opts, &shared, snapshot, ids, group, &mut watch);
             if let Some(progress) = &opts.progress {
                 progress(&Progress {
                     label: label.clone(),
@@ -306,7 +317,7 @@ fn run_group(
             }
         }
         let disk_stretch = disks.stop(disk_start);
-        pass_live(opts, &shared, snapshot, gid, group, &mut watch);
+        pass_live(opts, &shared, snapshot, ids, group, &mut watch);
         let outcomes: Vec<WorkerOutcome> = handles
             .into_iter()
             .map(|h| h.join().expect("a worker panicked"))
@@ -314,7 +325,7 @@ fn run_group(
         (outcomes, disk_stretch)
     });
 
-    let errors = record_group(gid, group, &mut outcomes, &jobs_of, &watch, result);
+    let errors = record_group(ids, group, &mut outcomes, &jobs_of, &watch, result);
     diskstats::split_warnings(group, &disk_stretch, &mut result.warnings);
     Ok(errors)
 }
@@ -322,12 +333,12 @@ fn run_group(
 /// What stops each job of the group early (`exitall` and the like): the
 /// first clone's stop, shared by its clones, and the run's.
 fn group_exit(
-    group: &[JobSpec],
+    ids: &[u32],
     clones: &[Clone_],
     rest_of_run: &Arc<AtomicBool>,
 ) -> Arc<exits::GroupExit> {
     Arc::new(exits::GroupExit {
-        stops: (0..group.len())
+        stops: (0..ids.len())
             .map(|j| {
                 let first = clones.iter().find(|c| c.job == j);
                 first
@@ -335,6 +346,7 @@ fn group_exit(
                     .unwrap_or_default()
             })
             .collect(),
+        groupids: ids.to_vec(),
         rest_of_run: Arc::clone(rest_of_run),
     })
 }
@@ -368,6 +380,7 @@ fn plan_group(
 ) -> Result<Vec<Clone_>, RunError> {
     let mut clones = Vec::new();
     let threads_before: u32 = result.jobs.iter().map(|j| j.clones).sum();
+    let flows = flow::of_group(group);
     for (j, spec) in group.iter().enumerate() {
         let spec = Arc::new(spec.clone());
         // Ends all of this job's clones (and only them): its steadystate
@@ -381,6 +394,7 @@ fn plan_group(
             let mut plan = plan_clone(&mine, c, ws, opts, &mut result.warnings)?;
             plan.place = (gid, j as u32);
             plan.job_stop = Some(Arc::clone(&job_stop));
+            plan.flow = flow::FlowShare::of(&spec, &flows);
             plan.thread_number = threads_before + clones.len() as u32 + 1;
             clones.push(Clone_ { job: j, plan });
         }
@@ -405,7 +419,7 @@ fn clone_spec(spec: &Arc<JobSpec>, clone: u32) -> Arc<JobSpec> {
 /// `group_reporting`, else one per clone), with their warnings; returns
 /// each failed job's first error.
 fn record_group(
-    gid: u32,
+    ids: &[u32],
     group: &[JobSpec],
     outcomes: &mut [WorkerOutcome],
     jobs_of: &[usize],
@@ -427,7 +441,7 @@ fn record_group(
             mine.iter().map(|o| vec![*o]).collect()
         };
         for part in entries {
-            let mut job = merge(gid, spec, engine_used, &part);
+            let mut job = merge(ids[j], spec, engine_used, &part);
             job.steadystate = watch.steady[j].as_ref().map(SteadyWatch::result);
             result.jobs.push(job);
         }
@@ -473,7 +487,7 @@ fn pass_live(
     opts: &RunOptions,
     shared: &Shared,
     result: &RunResult,
-    gid: u32,
+    ids: &[u32],
     jobs: &[JobSpec],
     watch: &mut Watch,
 ) {
@@ -513,8 +527,9 @@ fn pass_live(
     if let Some(live) = &opts.live {
         live(&LiveUpdate {
             result,
-            group: gid,
+            group: ids[0],
             jobs,
+            groupids: ids,
             points: &points,
             latencies: &latencies,
         });
@@ -612,6 +627,7 @@ fn plan_clone(
     let per_pass: u64 = files.regions.iter().map(|r| r.blocks).sum();
     let per_pass = fileset::pass_blocks(spec, per_pass);
     let io_budget = (!spec.time_based).then(|| per_pass * spec.loops.max(1) as u64);
+    distribution::check_sequence(spec, &files.regions, io_budget)?;
     Ok(WorkerPlan {
         spec: Arc::clone(spec),
         place: (0, 0),
@@ -623,6 +639,7 @@ fn plan_clone(
         thread_number: 0,
         job_stop: None,
         group_exit: None,
+        flow: None,
         file_set: files.set,
         stable_stop: opts.stable_stop.filter(|_| spec.time_based),
     })

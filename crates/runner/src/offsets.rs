@@ -393,6 +393,7 @@ impl General {
                     let dist = spec.random.distribution.get(d);
                     let vary = sizes[i].varies();
                     Sampler::new(dist, no_map(d), units, align[i], vary, rng)
+                        .sequence_stride(spec.random.sequence_stride)
                 };
                 GenFile {
                     base: r.base,

@@ -62,6 +62,8 @@ pub struct WorkerPlan {
     pub job_stop: Option<Arc<AtomicBool>>,
     /// The group's stop flags, for `exitall` and `exitall_on_error`.
     pub(crate) group_exit: Option<Arc<crate::exits::GroupExit>>,
+    /// Its place in a `flow` (see `crate::flow`), taken by its pacing.
+    pub(crate) flow: Option<crate::flow::FlowShare>,
     /// The clone's files, for the file options (see `fileops`).
     pub file_set: Option<crate::fileset::FileSet>,
     /// May stop before its runtime once its figure is stable (see `stable`).
@@ -226,7 +228,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         shared.io_clones_left.fetch_sub(1, Ordering::Relaxed);
     }
     if let Some(exit) = &w.plan.group_exit {
-        exit.job_ended(&spec.exit_rules, error.is_some());
+        exit.job_ended(w.plan.place.1 as usize, &spec.exit_rules, error.is_some());
     }
     if error.is_some() {
         if let Some(stop) = &w.plan.job_stop {
@@ -312,7 +314,15 @@ impl<'a> Worker<'a> {
             None => paced::byte_budget(&spec, plan.io_budget, gen.is_plain()),
         };
         let files = fileops::FileOps::new(plan.file_set.take(), &spec, budget);
-        let pace = paced::Pace::new(&spec, clock, start, gen.is_plain(), Rng::new(seed ^ 0x7a7e));
+        let pace_rng = Rng::new(seed ^ 0x7a7e);
+        let pace = paced::Pace::new(
+            &spec,
+            clock,
+            start,
+            gen.is_plain(),
+            pace_rng,
+            plan.flow.take(),
+        );
         let complete_max = spec.iodepth_batch_complete_max as usize;
         let (logs, mut failure) = match JobLogs::open(&spec.logs, plan.thread_number, clock, start)
         {

@@ -66,7 +66,8 @@ impl State {
             self.jobs = u
                 .jobs
                 .iter()
-                .map(|spec| JobResult::empty(spec, u.group, spec.numjobs.max(1)))
+                .zip(u.groupids)
+                .map(|(spec, &g)| JobResult::empty(spec, g, spec.numjobs.max(1)))
                 .collect();
             self.next_due_ms = interval_ms;
         }

@@ -129,6 +129,7 @@ fn update(
             result: &result,
             group,
             jobs,
+            groupids: &vec![group; jobs.len()],
             points,
             latencies: lat,
         },

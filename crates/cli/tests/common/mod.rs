@@ -187,3 +187,36 @@ pub fn job_names(doc: &serde_json::Value) -> Vec<&str> {
         .map(|j| j["jobname"].as_str().expect("a jobname"))
         .collect()
 }
+
+/// fio 3.33's (`/usr/bin/fio`, or `fio` on the PATH) JSON for `args` run in
+/// `dir`, or `None` with a skip when fio is not installed (`.ci/run`
+/// installs it, so CI never skips).
+pub fn real_fio_json(dir: &std::path::Path, args: &[&str]) -> Option<serde_json::Value> {
+    let Ok(out) = std::process::Command::new("fio")
+        .current_dir(dir)
+        .arg("--output-format=json")
+        .args(args)
+        .output()
+    else {
+        testbed::skip("fio is not installed (apt-get install fio)");
+        return None;
+    };
+    assert!(out.status.success(), "fio {args:?}: {}", stderr_of(&out));
+    Some(json_of(&out))
+}
+
+/// Each job's name, `groupid`, and reads and writes done, from fio's JSON.
+pub fn groups_and_ios(doc: &serde_json::Value) -> Vec<(String, u64, u64, u64)> {
+    let jobs = doc["jobs"].as_array().expect("jobs");
+    jobs.iter()
+        .map(|j| {
+            let n = |v: &serde_json::Value| v.as_u64().expect("a count");
+            (
+                j["jobname"].as_str().expect("jobname").to_string(),
+                n(&j["groupid"]),
+                n(&j["read"]["total_ios"]),
+                n(&j["write"]["total_ios"]),
+            )
+        })
+        .collect()
+}

@@ -128,6 +128,72 @@ fn exit_rules_parse_and_a_bad_exit_what_names_the_choices() {
 }
 
 #[test]
+fn sequence_distribution_parses_its_commas_as_one_sequence() {
+    use model::job::Distribution;
+    let j = job(&[
+        "--rw=randread",
+        "--random_distribution=sequence:2,0,1",
+        "--random_sequence_stride=1",
+    ]);
+    let seq = Distribution::Sequence(vec![2, 0, 1]);
+    assert_eq!(
+        (&j.random.distribution.read, &j.random.distribution.write),
+        (&seq, &seq)
+    );
+    assert!(j.random.sequence_stride);
+    assert!(!job(&["--random_sequence_stride=0"]).random.sequence_stride);
+    let line = crate::showcmd::job_line(&j, false);
+    assert!(
+        line.contains("--random_distribution=sequence:2,0,1 --random_sequence_stride"),
+        "{line}"
+    );
+    let e = crate::tests::parse(&[
+        "--name=j",
+        "--size=1m",
+        "--random_distribution=sequence:2,x",
+    ]);
+    let msg = e.expect_err("not a block").to_string();
+    assert!(msg.contains("'x' is not a block index"), "{msg}");
+    let long: Vec<String> = (0..65).map(|b| b.to_string()).collect();
+    let long = format!("--random_distribution=sequence:{}", long.join(","));
+    let e = crate::tests::parse(&["--name=j", "--size=1m", &long]);
+    let msg = e.expect_err("too long").to_string();
+    assert!(msg.contains("at most 64"), "{msg}");
+}
+
+#[test]
+fn io_submit_mode_inline_is_what_runs_and_offload_is_refused_by_name() {
+    // inline changes nothing but the options echoed.
+    let mut inline = job(&["--io_submit_mode=inline"]);
+    inline.options.retain(|(name, _)| name != "io_submit_mode");
+    assert_eq!(inline, job(&[]));
+    let e = crate::tests::parse(&["--name=j", "--size=1m", "--io_submit_mode=offload"]);
+    let msg = e.expect_err("not carried out").to_string();
+    assert!(
+        msg.contains("io_submit_mode=offload (threads that submit at the rate")
+            && msg.contains("not supported yet")
+            && msg.contains("set io_submit_mode=inline"),
+        "{msg}"
+    );
+    let e = crate::tests::parse(&["--name=j", "--size=1m", "--io_submit_mode=later"]);
+    let msg = e.expect_err("a bad value").to_string();
+    assert!(msg.contains("use inline (the default) or offload"), "{msg}");
+}
+
+#[test]
+fn flow_options_parse_with_fios_defaults() {
+    let flow = job(&["--flow=8", "--flow_id=3", "--flow_sleep=1000"]).flow;
+    assert_eq!((flow.weight, flow.id, flow.sleep_us), (8, 3, 1000));
+    // flow_id 0 (the global flow) and no sleep unless given.
+    let flow = job(&["--flow=1"]).flow;
+    assert_eq!((flow.weight, flow.id, flow.sleep_us), (1, 0, 0));
+    assert_eq!(job(&[]).flow.weight, 0, "no flow unless asked");
+    let e = crate::tests::parse(&["--name=j", "--size=1m", "--flow=-1"]);
+    let msg = e.expect_err("a negative weight").to_string();
+    assert!(msg.contains("flow"), "{msg}");
+}
+
+#[test]
 fn buffer_options_parse_and_refuse_what_is_not_carried_out() {
     let d = job(&[
         "--buffer_pattern=0xdead\"ab\"",

@@ -9,8 +9,8 @@ const NULL_1M: &str = "[global]\nioengine=null\nsize=1m\n";
 
 #[test]
 fn stonewall_starts_a_group_as_fio_numbers_them() {
-    // fio 3.33 gives groupids a0 b0 c1 d1 g2 h2 for this file (with new_group
-    // on e and wait_for on f left out: see below).
+    // fio 3.33 gives groupids a0 b0 c1 d1 g2 h2 for this file (new_group
+    // and wait_for: see below).
     let d = Dir::new();
     let f = d.file(
         "g.fio",
@@ -91,20 +91,26 @@ fn wait_for_errors_as_fio() {
 }
 
 #[test]
-fn new_group_only_where_a_group_starts_anyway() {
+fn new_group_splits_the_reporting_not_the_run() {
+    // fio 3.33 gives groupids a0 b1 c1 d2 e3 for this file: b and e start a
+    // reporting group while running with the jobs before them; on a (the
+    // first job) and d (stonewall) a group starts anyway.
     let d = Dir::new();
     let f = d.file(
         "n.fio",
-        &format!("{NULL_1M}[a]\nnew_group\n[b]\nstonewall\nnew_group\n[c]\n"),
+        &format!(
+            "{NULL_1M}[a]\nnew_group\n[b]\nnew_group\n[c]\n[d]\nstonewall\nnew_group\n\
+             [e]\nnew_group\n"
+        ),
     );
-    assert_eq!(names(&ok(&[&f])), [vec!["a"], vec!["b", "c"]]);
-    let f = d.file("bad.fio", &format!("{NULL_1M}[a]\n[b]\n\nnew_group\n"));
-    err_at(
-        &[&f],
-        &f,
-        7,
-        &["job 'b': new_group=1", "not supported yet", "add stonewall"],
-    );
+    let args = ok(&[&f]);
+    assert_eq!(names(&args), [vec!["a", "b", "c"], vec!["d", "e"]]);
+    let split: Vec<Vec<bool>> = args
+        .groups
+        .iter()
+        .map(|g| g.iter().map(|j| j.new_group).collect())
+        .collect();
+    assert_eq!(split, [vec![false, true, false], vec![false, true]]);
 }
 
 #[test]

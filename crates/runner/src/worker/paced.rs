@@ -1,5 +1,6 @@
-//! The worker's other path: I/Os that wait for a rate or a thinktime, come
-//! in several sizes or at skewed offsets, or count against `number_ios`.
+//! The worker's other path: I/Os that wait for a rate, a thinktime or their
+//! `flow`, come in several sizes or at skewed offsets, or count against
+//! `number_ios`.
 //!
 //! Everything here runs only for jobs that ask for it; the plain path in
 //! `worker` never calls in. Waiting happens in the worker's own thread: with
@@ -10,6 +11,7 @@
 use super::{Shared, Worker, WorkerPlan, SLEEP_SLICE};
 use crate::clock::Clock;
 use crate::error::{IoError, RunError};
+use crate::flow::FlowShare;
 use crate::offsets::{Rng, Target};
 use crate::rate::RateCaps;
 use engine::{sys, EngineError};
@@ -43,6 +45,8 @@ pub(super) struct Pace {
     mixed: bool,
     /// For `rate_process=poisson`.
     rng: Rng,
+    /// `flow`: the clone's place in its flow, and `flow_sleep` in ticks.
+    flow: Option<(FlowShare, u64)>,
     /// When nothing could be issued: the earliest time something may be.
     pub(super) wait_until: Option<u64>,
     /// When the schedule meant the I/O last paced to start (a rate-capped
@@ -59,6 +63,7 @@ impl Pace {
         start: u64,
         plain_offsets: bool,
         rng: Rng,
+        flow: Option<FlowShare>,
     ) -> Option<Box<Pace>> {
         let caps = RateCaps::new(spec, clock, start);
         let t = &spec.thinktime;
@@ -77,7 +82,8 @@ impl Pace {
             Some(n) if !plain_offsets && !spec.time_based => n.saturating_mul(loops(spec)),
             _ => u64::MAX,
         };
-        if caps.is_none() && think.is_none() && ios_budget == u64::MAX {
+        let flow = flow.map(|f| (f, clock.ticks(spec.flow.sleep_us.saturating_mul(1000))));
+        if caps.is_none() && think.is_none() && ios_budget == u64::MAX && flow.is_none() {
             return None;
         }
         Some(Box::new(Pace {
@@ -87,6 +93,7 @@ impl Pace {
             ios_issued: 0,
             mixed: matches!(spec.rw, RwMode::ReadWrite | RwMode::RandRw),
             rng,
+            flow,
             wait_until: None,
             scheduled: None,
         }))
@@ -237,6 +244,18 @@ impl Worker<'_> {
                     p.wait_until = Some(caps.due(dir).min(other_due));
                     return Ok(None);
                 }
+            }
+        }
+        if let Some((share, sleep_ticks)) = &mut p.flow {
+            // Ahead of its share of the flow: wait, then try again. Without
+            // a flow_sleep the thread only yields, so that the clones it
+            // waits for get the CPU it would spin on.
+            if !share.take() {
+                if *sleep_ticks == 0 {
+                    std::thread::yield_now();
+                }
+                p.wait_until = Some(now + *sleep_ticks);
+                return Ok(None);
             }
         }
         let t = self.gen.next_for(dir, room);
