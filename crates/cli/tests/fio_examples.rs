@@ -64,10 +64,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("fio-seq-RW.fio", Runs),
     ("fio-seq-read.fio", Runs),
     ("fio-seq-write.fio", Runs),
-    (
-        "fixed-rate-submission.fio",
-        Refused("io_submit_mode=offload (threads that submit at the rate"),
-    ),
+    ("fixed-rate-submission.fio", Runs),
     ("flow.fio", Runs),
     ("fsx.fio", Runs),
     ("ftruncate.fio", Runs),
@@ -76,10 +73,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("latency-profile.fio", Runs),
     ("null.fio", Runs),
     ("numa.fio", Refused("option 'numa_cpu_nodes'")),
-    (
-        "poisson-rate-submission.fio",
-        Refused("io_submit_mode=offload (threads that submit at the rate"),
-    ),
+    ("poisson-rate-submission.fio", Runs),
     ("rand-zones.fio", Runs),
     ("sequence-distribution.fio", Runs),
     (

@@ -162,17 +162,27 @@ fn sequence_distribution_parses_its_commas_as_one_sequence() {
 }
 
 #[test]
-fn io_submit_mode_inline_is_what_runs_and_offload_is_refused_by_name() {
-    // inline changes nothing but the options echoed.
-    let mut inline = job(&["--io_submit_mode=inline"]);
-    inline.options.retain(|(name, _)| name != "io_submit_mode");
-    assert_eq!(inline, job(&[]));
-    let e = crate::tests::parse(&["--name=j", "--size=1m", "--io_submit_mode=offload"]);
-    let msg = e.expect_err("not carried out").to_string();
+fn io_submit_mode_offload_runs_with_an_asynchronous_engine_only() {
+    // inline changes nothing but the options echoed; neither does offload
+    // with an asynchronous engine, or at depth 1.
+    for mode in ["inline", "offload"] {
+        for extra in [&["--ioengine=libaio", "--iodepth=32"][..], &["--iodepth=1"]] {
+            let mut given = job(&[&[format!("--io_submit_mode={mode}").as_str()], extra].concat());
+            given.options.retain(|(name, _)| name != "io_submit_mode");
+            assert_eq!(given, job(extra), "{mode} {extra:?}");
+        }
+    }
+    let e = crate::tests::parse(&[
+        "--name=j",
+        "--size=1m",
+        "--ioengine=psync",
+        "--iodepth=8",
+        "--io_submit_mode=offload",
+    ]);
+    let msg = e.expect_err("a synchronous engine at depth 8").to_string();
     assert!(
-        msg.contains("io_submit_mode=offload (threads that submit at the rate")
-            && msg.contains("not supported yet")
-            && msg.contains("set io_submit_mode=inline"),
+        msg.contains("io_submit_mode=offload with ioengine=psync at iodepth=8")
+            && msg.contains("use ioengine=libaio or io_uring"),
         "{msg}"
     );
     let e = crate::tests::parse(&["--name=j", "--size=1m", "--io_submit_mode=later"]);
