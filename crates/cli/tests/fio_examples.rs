@@ -43,12 +43,12 @@ const EXAMPLES: &[(&str, Outcome)] = &[
         "cross-stripe-verify.fio",
         ParsesOnly("30 stripes 124 GiB apart: a device of 3.6 TiB"),
     ),
-    ("dedupe-global.fio", Refused("option 'dedupe_global'")),
+    ("dedupe-global.fio", Runs),
     ("dircreate-ioengine.fio", Runs),
     ("dirdelete-ioengine.fio", Runs),
     ("dirstat-ioengine.fio", Runs),
     ("disk-zone-profile.fio", Runs),
-    ("enospc-pressure.fio", Refused("option 'continue_on_error'")),
+    ("enospc-pressure.fio", Runs),
     (
         "example_latency_steadystate.fio",
         Refused("steadystate=lat:5%"),
@@ -95,7 +95,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("ssd-steadystate.fio", Runs),
     ("ssd-test.fio", Runs),
     ("steadystate.fio", Runs),
-    ("surface-scan.fio", Refused("option 'fill_device'")),
+    ("surface-scan.fio", Runs),
     ("tiobench-example.fio", Runs),
     ("waitfor.fio", Runs),
     (

@@ -37,17 +37,10 @@ fn job_counts(doc: &serde_json::Value) -> (u64, u64, u64, u64) {
 }
 
 fn real_fio(dir: &Path, args: &[String]) -> Option<serde_json::Value> {
-    let Ok(out) = std::process::Command::new("fio")
-        .current_dir(dir)
-        .arg("--output-format=json")
-        .args(args)
-        .output()
-    else {
-        testbed::skip("fio is not installed (apt-get install fio)");
-        return None;
-    };
-    assert!(out.status.success(), "fio {args:?}: {}", stderr_of(&out));
-    Some(json_of(&out))
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (status, doc) = real_fio_json(dir, &args)?;
+    assert!(status.success(), "fio {args:?}");
+    Some(doc)
 }
 
 fn replay(dir: &Path, log: &str, extra: &str) -> serde_json::Value {

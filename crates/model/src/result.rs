@@ -138,6 +138,10 @@ pub struct JobResult {
     /// What `verify` found, for a job that verifies.
     #[serde(default)]
     pub verify: Option<crate::verify::VerifyResult>,
+    /// The errors the job continued past (fio's `total_err`, `first_error`),
+    /// for a job whose `continue_on_error`/`ignore_error` allows any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<crate::errors::ErrorCount>,
     /// How deep the queue really was (absent from runs saved before it was
     /// measured, and from imported runs).
     #[serde(default)]
@@ -203,6 +207,7 @@ impl JobResult {
             failure: None,
             steadystate: None,
             verify: None,
+            errors: None,
             depth: crate::DepthStats::default(),
             buffers: None,
             imported: None,

@@ -109,6 +109,12 @@ pub struct VerifySpec {
     pub backlog: u64,
     /// `verify_backlog_batch`: how many of those to check (0: all of them).
     pub backlog_batch: u64,
+    /// `verify_write_sequence` (fio 3.38+, on by default): a chunk must be
+    /// from the job's last write there (its writer and generation). Off,
+    /// each chunk is checked on its own (a whole header for its place, data
+    /// matching its checksum), as when jobs write over each other's blocks.
+    #[serde(default = "crate::job::default_true")]
+    pub write_sequence: bool,
 }
 
 impl Default for VerifySpec {
@@ -124,6 +130,7 @@ impl Default for VerifySpec {
             dump: false,
             backlog: 0,
             backlog_batch: 0,
+            write_sequence: true,
         }
     }
 }
