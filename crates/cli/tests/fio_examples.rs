@@ -32,7 +32,10 @@ use Outcome::*;
 const EXAMPLES: &[(&str, Outcome)] = &[
     ("1mbs_clients.fio", Runs),
     ("aio-read.fio", Runs),
-    ("atomic-verify.fio", Refused("option 'atomic'")),
+    (
+        "atomic-verify.fio",
+        ParsesOnly("atomic writes (RWF_ATOMIC): a device with atomic write units"),
+    ),
     ("backwards-read.fio", Runs),
     ("basic-verify.fio", Runs),
     ("butterfly.fio", Refused("option 'flow'")),

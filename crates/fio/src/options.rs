@@ -201,6 +201,8 @@ pub(crate) enum Key {
     DedupeGlobal,
     /// `verify_write_sequence`: see `verify_opts`.
     VerifyWriteSequence,
+    /// `atomic` (RWF_ATOMIC writes): see `engine_opts`.
+    Atomic,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -600,6 +602,7 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
         "verify_write_sequence",
         Arity::Value,
     ),
+    opt(Key::Atomic, "atomic", Arity::Value),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -641,7 +644,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "libblkio_driver", "libblkio_path", "log_issue_time", "log_prio", "log_window_value",
     "md_per_io_size", "pi_act", "pi_chk", "plids", "random_sequence_stride", "spr_num_regions",
     "spr_op", "sprandom", "verify_header_seed", "volume",
-    "allow_mounted_write", "arguments", "atomic",
+    "allow_mounted_write", "arguments",
     "bindname", "block", "block_error_percentiles",
     "busy_poll",
     "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete", "cgroup_weight", "chunk_size",

@@ -595,10 +595,6 @@ pub struct JobSpec {
     /// to the free space.
     #[serde(default)]
     pub fill_device: bool,
-    /// fio's `atomic`: writes with RWF_ATOMIC (torn-write protection), which
-    /// the device must support for the job's block size.
-    #[serde(default)]
-    pub atomic: bool,
     /// What the writes carry: fio's buffer options (see `model::data`).
     #[serde(default)]
     pub buffer_data: crate::data::BufferData,
@@ -687,7 +683,6 @@ impl JobSpec {
             exit_rules: Default::default(),
             errors: Default::default(),
             fill_device: false,
-            atomic: false,
             buffer_data: Default::default(),
             options: Vec::new(),
             iolog: Default::default(),

@@ -6,6 +6,7 @@
 //! as fio runs the jobs of one command line (until `stonewall`). The suites
 //! put each test in its own group.
 
+mod atomic;
 mod blocksizes;
 mod clock;
 mod dedupe;
@@ -580,6 +581,7 @@ fn plan_clone(
             warnings,
         )?
     };
+    atomic::check(spec, &files.paths)?;
     let cfg = EngineConfig {
         files: files.files.into(),
         paths: files.paths.into(),

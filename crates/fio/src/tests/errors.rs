@@ -123,3 +123,14 @@ fn verify_write_sequence_is_kept() {
     assert!(v("--verify_write_sequence=1"));
     assert!(!v("--verify_write_sequence=0"));
 }
+
+#[test]
+fn atomic_is_an_option_of_pvsync2_libaio_and_io_uring() {
+    for engine in ["pvsync2", "libaio", "io_uring"] {
+        let spec = job(&["--atomic=1", "--rw=write", &format!("--ioengine={engine}")]);
+        assert!(spec.uring.atomic(), "{engine}");
+    }
+    assert!(!job(&["--atomic=0", "--ioengine=psync"]).uring.atomic());
+    let e = refused(&["--atomic=1", "--ioengine=psync"]);
+    assert!(e.contains("engine does not support atomic writes"), "{e}");
+}
