@@ -199,8 +199,9 @@ pub(crate) enum Key {
     VerifyAsync,
     /// `dedupe_global`: see `data_opts`.
     DedupeGlobal,
-    /// `verify_write_sequence`: see `verify_opts`.
+    /// `verify_write_sequence`, `verify_header_seed`: see `verify_opts`.
     VerifyWriteSequence,
+    VerifyHeaderSeed,
     /// `atomic` (RWF_ATOMIC writes): see `engine_opts`.
     Atomic,
 }
@@ -603,6 +604,7 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
         Arity::Value,
     ),
     opt(Key::Atomic, "atomic", Arity::Value),
+    opt(Key::VerifyHeaderSeed, "verify_header_seed", Arity::Value),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -643,7 +645,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "apptag", "apptag_mask", "brick", "dataplacement", "fdp", "fdp_pli", "fdp_pli_select",
     "libblkio_driver", "libblkio_path", "log_issue_time", "log_prio", "log_window_value",
     "md_per_io_size", "pi_act", "pi_chk", "plids", "random_sequence_stride", "spr_num_regions",
-    "spr_op", "sprandom", "verify_header_seed", "volume",
+    "spr_op", "sprandom", "volume",
     "allow_mounted_write", "arguments",
     "bindname", "block", "block_error_percentiles",
     "busy_poll",

@@ -113,7 +113,7 @@ fn create_on_open_reads_with_an_asynchronous_engine_only() {
 }
 
 #[test]
-fn verify_write_sequence_is_kept() {
+fn verify_write_sequence_and_header_seed_are_kept() {
     let v = |extra: &str| {
         job(&["--verify=crc32c", "--rw=write", extra])
             .verify
@@ -122,6 +122,8 @@ fn verify_write_sequence_is_kept() {
     };
     assert!(v("--verify_write_sequence=1"));
     assert!(!v("--verify_write_sequence=0"));
+    let spec = job(&["--verify=crc32c", "--rw=write", "--verify_header_seed=0"]);
+    assert!(!spec.verify.expect("verify").header_seed);
 }
 
 #[test]

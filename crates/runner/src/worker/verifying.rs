@@ -210,8 +210,7 @@ impl Worker<'_> {
                     debug_assert!(false, "the buffer of reaped slot {slot_id} is in flight");
                     return;
                 };
-                // verify_write_sequence=0: each chunk on its own.
-                let table = v.table.as_ref().filter(|_| v.spec.write_sequence);
+                let table = v.table.as_ref();
                 let mut found = std::mem::take(&mut v.found);
                 v.result.checked += v.format.check(
                     &mut buf[..slot.len as usize],
