@@ -220,13 +220,7 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
     let mut m = Map::new();
     m.insert("jobname".into(), json!(job.name));
     m.insert("groupid".into(), json!(job.groupid));
-    // A job that continued past errors has fio's error: the first one's errno.
-    let continued = job.errors.as_ref().map_or(0, |e| e.first);
-    let error = match (&job.error, continued) {
-        (Some(_), _) => 1,
-        (None, errno) => errno,
-    };
-    m.insert("error".into(), json!(error));
+    m.insert("error".into(), json!(job.error_code()));
     m.insert("eta".into(), json!(0));
     let elapsed_ns = job.spec.ramp_time.as_nanos() as u64 + job.runtime_ns;
     m.insert("elapsed".into(), json!(elapsed_ns.div_ceil(1_000_000_000)));
@@ -379,10 +373,7 @@ fn dir_value(result: &RunResult, job: &JobResult, dir: Direction) -> Value {
     let mut value = figures_value(job, d, Some((bw, agg)), stats::iops_stats(job, dir));
     // fio counts the failed I/Os a job continued past in its total_ios
     // (not in its bytes).
-    let failed = job.errors.as_ref().map_or(0, |e| match dir {
-        Direction::Read => e.ios[0],
-        Direction::Write => e.ios[1],
-    });
+    let failed = job.failed_ios(dir);
     if failed > 0 {
         value["total_ios"] = json!(d.ios + failed);
     }

@@ -49,7 +49,7 @@ pub fn job_fields(result: &RunResult, job: &JobResult) -> Vec<String> {
         result.tool_version.clone(),
         job.name.clone(),
         job.groupid.to_string(),
-        u8::from(job.error.is_some()).to_string(),
+        job.error_code().to_string(),
     ];
     for dir in DIRECTIONS {
         dir_fields(&mut f, result, job, dir);
