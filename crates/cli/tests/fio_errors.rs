@@ -132,6 +132,14 @@ fn fill_device_writes_until_the_filesystem_is_full_as_fio_does() {
     assert_eq!(counts(&doc), counts(&fio));
     assert_eq!(doc["jobs"][0]["write"]["total_ios"], 129);
     assert_eq!(doc["jobs"][0]["write"]["io_kbytes"], 8128);
+    empty(m.path());
+    // A job that reads: its file laid out over the free space, then read.
+    let read = "[r]\nfilename=f\nrw=read\nbs=64k\nfill_device=1\n";
+    let Some((fio, doc)) = both(m.path(), read) else {
+        return;
+    };
+    assert_eq!(counts(&doc), counts(&fio));
+    assert_eq!(doc["jobs"][0]["read"]["io_kbytes"], 8192);
 }
 
 /// Writing 12 MiB to 8 MiB: the last 64 writes fail with ENOSPC.

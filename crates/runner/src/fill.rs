@@ -2,9 +2,9 @@
 //! is full. Its size, unless given, is one block more than the free space
 //! of the filesystem its files go to when the group starts; the write that
 //! finds the filesystem full ends the job without an error
-//! (`worker/errors.rs`). A
-//! block device keeps its own size: it has no free space to fill, and
-//! writing past its end gives no ENOSPC.
+//! (`worker/errors.rs`). A job that reads has its files laid out over the
+//! free space (whole blocks), then reads them, as fio's does. A block device keeps its own size: it has no free
+//! space to fill, and writing past its end gives no ENOSPC.
 
 use crate::error::RunError;
 use crate::preflight::parent_dir;
@@ -40,9 +40,15 @@ pub(crate) fn sized(spec: &JobSpec) -> Result<JobSpec, RunError> {
         );
         RunError::place(&dir, message, e.raw_os_error())
     })?;
-    // One block past the free space, so that the last write finds the
-    // filesystem full, as fio's does (it counts that write in total_ios).
+    // A writer: one block past the free space, so that the last write
+    // finds the filesystem full, as fio's does (it counts that write in
+    // total_ios). A reader: its file laid out over the free space, then
+    // read (fio 3.33: 8 MiB read on a tmpfs of 8 MiB).
     let bs = spec.bs_bytes.max(1);
-    spec.size_bytes = Some((free / bs + 1) * bs);
+    let blocks = match spec.lays_out_data() {
+        true => free / bs,
+        false => free / bs + 1,
+    };
+    spec.size_bytes = Some(blocks * bs);
     Ok(spec)
 }

@@ -1,15 +1,16 @@
 //! A failed read or write that does not fail the job, as in fio:
 //!
 //! - `fill_device`: a write that finds the filesystem full (ENOSPC, EDQUOT,
-//!   or a short write, the filesystem's last free blocks) ends the job's
-//!   I/O without an error; the writes before it count, it does not.
+//!   or a short write: the filesystem's last free blocks) ends the job's
+//!   I/O without an error; the writes before it count, it does not (but is
+//!   in `total_ios`, twice when short, as fio counts its retry of the rest).
 //! - `create_on_open` with an asynchronous engine: a read past the end of
 //!   the file counts with the bytes it got.
 //! - `continue_on_error`/`ignore_error`: an error the job's policy continues
 //!   past (`model::errors`) is counted (fio's `total_err`, `first_error`,
 //!   and in `total_ios` though not in the bytes) and the job goes on.
 //!
-//! Anything else fails the job, as before.
+//! Anything else fails the job.
 
 use super::phase::{Phase, Stop};
 use super::Slot;
