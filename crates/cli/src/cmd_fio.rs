@@ -151,6 +151,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     };
     let summary = soak::run(&measure, plan, |done| {
         out.add(done, &parsed.output_format);
+        extras::dump_errors(&done.outcome.result);
         if let Some(prefix) = &parsed.cli.bandwidth_log {
             extras::write_bandwidth_logs(prefix, &done.outcome.result)?;
         }

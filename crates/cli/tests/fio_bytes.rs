@@ -14,30 +14,8 @@ mod common;
 use common::*;
 use std::path::Path;
 
-/// Per job: name, group, and read and write KiB and I/Os.
-type Counts = Vec<(String, u64, u64, u64, u64, u64)>;
-
-fn counts(doc: &serde_json::Value) -> Counts {
-    let n = |v: &serde_json::Value| v.as_u64().unwrap_or_else(|| panic!("{v} is not a count"));
-    doc["jobs"]
-        .as_array()
-        .expect("jobs")
-        .iter()
-        .map(|j| {
-            (
-                j["jobname"].as_str().unwrap().to_string(),
-                n(&j["groupid"]),
-                n(&j["read"]["io_kbytes"]),
-                n(&j["read"]["total_ios"]),
-                n(&j["write"]["io_kbytes"]),
-                n(&j["write"]["total_ios"]),
-            )
-        })
-        .collect()
-}
-
 /// fio's and diskbench's counts for `args`; `None` (skipped) without fio.
-fn both(dir: &Path, args: &str) -> Option<(Counts, Counts)> {
+fn both(dir: &Path, args: &str) -> Option<(IoCounts, IoCounts)> {
     let fio = std::process::Command::new("fio")
         .current_dir(dir)
         .arg("--output-format=json")
@@ -54,7 +32,7 @@ fn both(dir: &Path, args: &str) -> Option<(Counts, Counts)> {
         "diskbench fio {args}: {}",
         stderr_of(&ours)
     );
-    Some((counts(&json_of(&fio)), counts(&json_of(&ours))))
+    Some((io_counts(&json_of(&fio)), io_counts(&json_of(&ours))))
 }
 
 /// Runs each job in both and returns the ones whose counts differ.
@@ -296,7 +274,7 @@ fn time_based_jobs_wrap_around_as_fios() {
         let Some((fio, ours)) = both(dir.path(), &args) else {
             return;
         };
-        let ios = |c: &Counts| c[0].3 + c[0].5;
+        let ios = |c: &IoCounts| c[0].3 + c[0].5;
         let (f, o) = (ios(&fio), ios(&ours));
         assert!(o > 4 * 16, "{job}: {o} I/Os, the file wrapped around");
         assert!(

@@ -32,7 +32,10 @@ use Outcome::*;
 const EXAMPLES: &[(&str, Outcome)] = &[
     ("1mbs_clients.fio", Runs),
     ("aio-read.fio", Runs),
-    ("atomic-verify.fio", Refused("option 'atomic'")),
+    (
+        "atomic-verify.fio",
+        ParsesOnly("atomic writes (RWF_ATOMIC): a device with atomic write units"),
+    ),
     ("backwards-read.fio", Runs),
     ("basic-verify.fio", Runs),
     ("butterfly.fio", Runs),
@@ -43,12 +46,12 @@ const EXAMPLES: &[(&str, Outcome)] = &[
         "cross-stripe-verify.fio",
         ParsesOnly("30 stripes 124 GiB apart: a device of 3.6 TiB"),
     ),
-    ("dedupe-global.fio", Refused("option 'dedupe_global'")),
+    ("dedupe-global.fio", Runs),
     ("dircreate-ioengine.fio", Runs),
     ("dirdelete-ioengine.fio", Runs),
     ("dirstat-ioengine.fio", Runs),
     ("disk-zone-profile.fio", Runs),
-    ("enospc-pressure.fio", Refused("option 'continue_on_error'")),
+    ("enospc-pressure.fio", Runs),
     (
         "example_latency_steadystate.fio",
         Refused("steadystate=lat:5%"),
@@ -83,7 +86,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("ssd-steadystate.fio", Runs),
     ("ssd-test.fio", Runs),
     ("steadystate.fio", Runs),
-    ("surface-scan.fio", Refused("option 'fill_device'")),
+    ("surface-scan.fio", Runs),
     ("tiobench-example.fio", Runs),
     ("waitfor.fio", Runs),
     (

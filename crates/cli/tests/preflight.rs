@@ -7,45 +7,8 @@
 
 mod common;
 use common::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command as StdCommand;
-
-/// A filesystem mounted on a fresh directory, unmounted when dropped.
-struct Mount {
-    dir: tempfile::TempDir,
-}
-
-impl Mount {
-    /// `mount -t FSTYPE -o OPTIONS`; `None` (after printing why) when this
-    /// machine or user cannot.
-    fn new(fstype: &str, options: &str) -> Option<Mount> {
-        if !is_root() {
-            testbed::skip(format!("needs root to mount a {fstype}"));
-            return None;
-        }
-        let dir = real_dir();
-        let ok = StdCommand::new("mount")
-            .args(["-t", fstype, "-o", options, fstype])
-            .arg(dir.path())
-            .status()
-            .is_ok_and(|s| s.success());
-        if !ok {
-            testbed::skip(format!("could not mount a {fstype} here"));
-            return None;
-        }
-        Some(Mount { dir })
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-}
-
-impl Drop for Mount {
-    fn drop(&mut self) {
-        let _ = StdCommand::new("umount").arg(self.dir.path()).status();
-    }
-}
 
 #[test]
 fn a_write_job_larger_than_a_small_filesystem_fails_before_writing() {

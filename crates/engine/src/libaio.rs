@@ -248,6 +248,10 @@ impl Engine for LibaioEngine {
             aio_buf: buf as u64,
             aio_nbytes: req.len as u64,
             aio_offset: req.offset as i64,
+            aio_rw_flags: match req.dir {
+                Direction::Write if self.cfg.uring.atomic() => libc::RWF_ATOMIC,
+                _ => 0,
+            },
             ..Iocb::default()
         });
         Ok(())

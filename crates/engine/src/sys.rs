@@ -286,6 +286,46 @@ pub fn replace_fd(slot: &File, with: &File) -> io::Result<()> {
     Ok(())
 }
 
+/// What statx says of atomic (untorn) writes to `path` (Linux 6.11+,
+/// STATX_WRITE_ATOMIC): the sizes a write with RWF_ATOMIC may have, a power
+/// of two from `unit_min` to `unit_max` bytes. Zeros when the file or
+/// device has no atomic writes, or the kernel does not know of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AtomicWrite {
+    pub unit_min: u32,
+    pub unit_max: u32,
+    pub segments_max: u32,
+}
+
+pub fn atomic_write(path: &Path) -> io::Result<AtomicWrite> {
+    let c = CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains a NUL byte"))?;
+    let mut st = MaybeUninit::<libc::statx>::zeroed();
+    // SAFETY: a valid C string and a writable statx struct the kernel fills.
+    check(unsafe {
+        libc::statx(
+            libc::AT_FDCWD,
+            c.as_ptr(),
+            0,
+            libc::STATX_WRITE_ATOMIC,
+            st.as_mut_ptr(),
+        )
+    })?;
+    // SAFETY: statx succeeded and filled the struct (zeroed beforehand, so
+    // the fields an older kernel leaves alone read as zero).
+    let st = unsafe { st.assume_init() };
+    let supported = st.stx_mask & libc::STATX_WRITE_ATOMIC != 0
+        && st.stx_attributes & libc::STATX_ATTR_WRITE_ATOMIC as u64 != 0;
+    Ok(match supported {
+        true => AtomicWrite {
+            unit_min: st.stx_atomic_write_unit_min,
+            unit_max: st.stx_atomic_write_unit_max,
+            segments_max: st.stx_atomic_write_segments_max,
+        },
+        false => AtomicWrite::default(),
+    })
+}
+
 /// Bytes available to an unprivileged user on the filesystem holding `path`,
 /// and the filesystem's total size.
 pub fn free_space(path: &Path) -> io::Result<(u64, u64)> {

@@ -54,6 +54,8 @@ pub struct UringEngine {
     enabled: bool,
     /// A kernel thread submits (`sqthread_poll`): enter only to wake it.
     sqpoll: bool,
+    /// The flags of each write: RWF_ATOMIC for `atomic`.
+    write_flags: i32,
 }
 
 impl UringEngine {
@@ -100,6 +102,10 @@ impl UringEngine {
         .map_err(|e| Self::ring_error("io_uring_register (registerfiles=1)", e))?;
         Ok(UringEngine {
             sqpoll: opts.sqpoll(),
+            write_flags: match opts.atomic() {
+                true => libc::RWF_ATOMIC,
+                false => 0,
+            },
             ring,
             cfg: cfg.clone(),
             buffers,
@@ -136,6 +142,7 @@ impl UringEngine {
                     (Direction::Write, true) => {
                         opcode::WriteFixed::new($fd, buf, req.len, req.slot as u16)
                             .offset(req.offset)
+                            .rw_flags(self.write_flags)
                             .build()
                     }
                     (Direction::Read, false) => opcode::Read::new($fd, buf, req.len)
@@ -143,6 +150,7 @@ impl UringEngine {
                         .build(),
                     (Direction::Write, false) => opcode::Write::new($fd, buf, req.len)
                         .offset(req.offset)
+                        .rw_flags(self.write_flags)
                         .build(),
                 }
             };

@@ -2,7 +2,8 @@
 //! preadv2/pwritev2 and their per-I/O flags: `hipri` (RWF_HIPRI, polled
 //! completion on a device with poll queues) and `uncached` (RWF_DONTCACHE,
 //! Linux 6.14+: buffered I/O whose pages leave the page cache once done,
-//! where the filesystem has it). fio's engines of the same names; fio's
+//! where the filesystem has it), and of writes `atomic` (RWF_ATOMIC,
+//! Linux 6.11+: untorn writes). fio's engines of the same names; fio's
 //! `sync`/`psync` are `crate::sync`.
 
 use crate::open::checked_buffer;
@@ -17,6 +18,8 @@ pub struct VectorEngine {
     done: DoneList,
     /// `None`: pvsync (preadv/pwritev); `Some(flags)`: pvsync2.
     flags: Option<libc::c_int>,
+    /// pvsync2's flags of writes only: RWF_ATOMIC for `atomic`.
+    write_flags: libc::c_int,
 }
 
 impl VectorEngine {
@@ -27,6 +30,7 @@ impl VectorEngine {
             buffers: cfg.buffers(cfg.depth as usize, cfg.align)?,
             done: DoneList::new(cfg.depth),
             flags: None,
+            write_flags: 0,
         })
     }
 
@@ -43,6 +47,9 @@ impl VectorEngine {
         }
         let mut engine = VectorEngine::new(cfg)?;
         engine.flags = Some(flags);
+        if cfg.uring.atomic() {
+            engine.write_flags = libc::RWF_ATOMIC;
+        }
         if flags & libc::RWF_DONTCACHE != 0 {
             engine.probe_dontcache()?;
         }
@@ -116,7 +123,9 @@ impl Engine for VectorEngine {
                 (Direction::Read, None) => libc::preadv(fd, &iov, 1, offset),
                 (Direction::Write, None) => libc::pwritev(fd, &iov, 1, offset),
                 (Direction::Read, Some(f)) => libc::preadv2(fd, &iov, 1, offset, f),
-                (Direction::Write, Some(f)) => libc::pwritev2(fd, &iov, 1, offset, f),
+                (Direction::Write, Some(f)) => {
+                    libc::pwritev2(fd, &iov, 1, offset, f | self.write_flags)
+                }
             }
         };
         // Read errno before anything else can change it.

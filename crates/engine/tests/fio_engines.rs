@@ -156,3 +156,37 @@ fn stat_type_chooses_the_call_of_the_stat_engines() {
         );
     }
 }
+
+/// `atomic`: pvsync2, libaio and io_uring give each write RWF_ATOMIC, and
+/// no read. Where statx says the file takes atomic writes of 4 KiB, the
+/// write is done; where not (this machine's virtio disk), the kernel
+/// refuses it, which a write without the flag never is.
+#[test]
+fn atomic_writes_carry_rwf_atomic_and_reads_do_not() {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = tempfile::tempdir_in(std::env::temp_dir()).expect("a temp dir");
+    let mut cfg = common::config(&dir, 4096);
+    let path = dir.path().join("data");
+    let direct = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_DIRECT)
+        .open(&path)
+        .expect("O_DIRECT on the temp dir's filesystem");
+    cfg.files = std::sync::Arc::from(vec![direct]);
+    cfg.uring.atomic = Some(true);
+    let units = diskbench_engine::sys::atomic_write(&path).expect("statx");
+    let takes_4k = units.unit_min <= 4096 && 4096 <= units.unit_max;
+    for kind in [EngineKind::Pvsync2, EngineKind::Libaio, EngineKind::IoUring] {
+        let mut engine = open(kind, &cfg).expect("the engine opens");
+        let wrote = run(&mut engine, Direction::Write, 0, 4096);
+        match takes_4k {
+            true => assert_eq!(wrote, 4096, "{kind:?}"),
+            false => assert!(
+                [-i64::from(libc::EOPNOTSUPP), -i64::from(libc::EINVAL)].contains(&wrote),
+                "{kind:?}: a write with RWF_ATOMIC where statx says {units:?} gave {wrote}"
+            ),
+        }
+        assert_eq!(run(&mut engine, Direction::Read, 0, 4096), 4096, "{kind:?}");
+    }
+}

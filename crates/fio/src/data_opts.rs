@@ -1,7 +1,8 @@
 //! fio's buffer options, what a job's writes carry: `zero_buffers`,
 //! `refill_buffers`, `scramble_buffers`, `buffer_pattern`,
 //! `buffer_compress_percentage`, `buffer_compress_chunk`,
-//! `dedupe_percentage`, `dedupe_mode`, `dedupe_working_set_percentage`
+//! `dedupe_percentage`, `dedupe_mode`, `dedupe_working_set_percentage`,
+//! `dedupe_global`
 //! (see `model::data` for what each does, and the runner's `worker::data`).
 //!
 //! `buffer_pattern`'s grammar is `verify_pattern`'s (hex, decimal, quoted
@@ -30,6 +31,7 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
         Key::BufferCompressChunk => d.compress_chunk = o.size()?,
         Key::DedupePercentage => d.dedupe_pct = o.percent()?,
         Key::DedupeWorkingSetPercentage => d.dedupe_working_set_pct = o.percent()?,
+        Key::DedupeGlobal => d.dedupe_global = o.boolean()?,
         Key::DedupeMode => {
             d.dedupe_mode = match o.text.trim() {
                 "repeat" => DedupeMode::Repeat,
@@ -98,6 +100,9 @@ pub(crate) fn show(job: &JobSpec, opts: &mut Vec<(&'static str, Option<String>)>
             let ws = d.dedupe_working_set_pct.to_string();
             opts.push(("dedupe_working_set_percentage", Some(ws)));
         }
+        if d.dedupe_global {
+            opts.push(("dedupe_global", Some("1".into())));
+        }
     }
 }
 
@@ -105,7 +110,7 @@ pub(crate) fn show(job: &JobSpec, opts: &mut Vec<(&'static str, Option<String>)>
 /// checksums over its pattern or random data), so buffer options beside it
 /// would not be what is written.
 pub(crate) fn finish(spec: &JobSpec) -> Result<(), FioError> {
-    if spec.verify.is_none() || spec.buffer_data == BufferData::default() {
+    if spec.verify.is_none() || spec.buffer_data.is_default() {
         return Ok(());
     }
     let scope = crate::error::Scope::Job(spec.name.clone());

@@ -1,7 +1,9 @@
 //! `iomem`/`mem` (where the I/O buffers come from) and fio's io_uring
 //! options (`fixedbufs`, `registerfiles`, `sqthread_poll`,
-//! `sqthread_poll_cpu`, `hipri`), parsed into `JobSpec::iomem` and
-//! `JobSpec::uring`.
+//! `sqthread_poll_cpu`, `hipri`), and `uncached` and `atomic`, the per-I/O
+//! flags, parsed into `JobSpec::iomem` and `JobSpec::uring`. Whether the
+//! device takes atomic writes of the job's size is known only at run time
+//! (the runner's `atomic` asks statx).
 //!
 //! fio knows its io_uring options only once `ioengine=io_uring` is set, and
 //! with any other engine says "unrecognized option" (fio 3.33). diskbench
@@ -26,6 +28,7 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
         Key::SqThreadPollCpu => uring.sqthread_poll_cpu = Some(o.int_u32()?),
         Key::HiPri => uring.hipri = Some(o.flag()?),
         Key::Uncached => uring.uncached = Some(o.boolean()?),
+        Key::Atomic => uring.atomic = Some(o.boolean()?),
         _ => return Ok(false),
     }
     Ok(true)
@@ -76,6 +79,20 @@ pub(crate) fn finish(spec: &JobSpec) -> Result<(), FioError> {
         (rest.hipri, rest.uncached) = (None, None);
         rest.first_given().is_none()
     };
+    let atomic_engines = [EngineKind::Pvsync2, EngineKind::Libaio, EngineKind::IoUring];
+    if u.atomic() && !atomic_engines.contains(&spec.engine) {
+        return Err(FioError::invalid(
+            &scope,
+            "atomic",
+            &given("atomic"),
+            format!(
+                "atomic=1 writes with RWF_ATOMIC, which ioengine=pvsync2, libaio and io_uring \
+                 carry out, and this job's ioengine is {} (fio: \"engine does not support \
+                 atomic writes\"): use one of those, or drop atomic",
+                spec.engine.fio_name()
+            ),
+        ));
+    }
     if pvsync2_only {
         return Err(FioError::invalid(
             &scope,
@@ -171,6 +188,8 @@ pub(crate) fn show(job: &JobSpec, opts: &mut Vec<(&'static str, Option<String>)>
         ("registerfiles", u.registerfiles),
         ("sqthread_poll", u.sqthread_poll),
         ("hipri", u.hipri),
+        ("uncached", u.uncached),
+        ("atomic", u.atomic),
     ];
     for (name, value) in flags {
         if let Some(v) = value {

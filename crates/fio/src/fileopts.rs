@@ -215,11 +215,18 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
         return Err(FioError::invalid(&scope, option, &value, problem));
     }
     if spec.rw.reads() {
-        let reason = if f.create_on_open {
+        // fio's asynchronous engines count a read past the end of the file
+        // (still shorter than the job's size) with the bytes it got, which
+        // the runner does too; its synchronous ones fail the job with EIO
+        // (checked with fio 3.33: libaio, io_uring and posixaio run
+        // rw=randrw with create_on_open=1, psync fails).
+        let reason = if f.create_on_open && !spec.engine.is_asynchronous() {
             Some((
                 "create_on_open",
                 "creates each file empty when the job opens it, so a job that reads would read \
-                 no data (fio fails with an I/O error); use create_on_open=0, or a write-only rw",
+                 no data (fio fails with an I/O error with a synchronous engine); use \
+                 create_on_open=0, a write-only rw, or ioengine=libaio or io_uring (which count \
+                 a read past the end of the file with the bytes it got, as fio's do)",
             ))
         } else if loops {
             Some((

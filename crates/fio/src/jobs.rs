@@ -397,6 +397,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
                 && !crate::fileop_opts::apply(spec, o)?
                 && !crate::control_opts::apply(spec, o)?
                 && !crate::data_opts::apply(spec, o)?
+                && !crate::error_opts::apply(spec, o)?
                 && !crate::iolog_opts::apply(spec, o)?
                 && !crate::latency_opts::apply(spec, o)?
             {

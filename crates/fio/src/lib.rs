@@ -28,6 +28,7 @@ mod cpuio_opts;
 mod data_opts;
 mod engine_opts;
 mod error;
+mod error_opts;
 mod expand;
 mod fileop_opts;
 mod fileopts;

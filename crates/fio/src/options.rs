@@ -198,6 +198,21 @@ pub(crate) enum Key {
     LatencyWindow,
     LatencyPercentile,
     LatencyRun,
+    /// The error options, `fill_device`, `create_serialize`, `verify_async`:
+    /// see `error_opts`.
+    ContinueOnError,
+    IgnoreError,
+    ErrorDump,
+    FillDevice,
+    CreateSerialize,
+    VerifyAsync,
+    /// `dedupe_global`: see `data_opts`.
+    DedupeGlobal,
+    /// `verify_write_sequence`, `verify_header_seed`: see `verify_opts`.
+    VerifyWriteSequence,
+    VerifyHeaderSeed,
+    /// `atomic` (RWF_ATOMIC writes): see `engine_opts`.
+    Atomic,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -591,6 +606,25 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::LatencyWindow, "latency_window", Arity::Value),
     opt(Key::LatencyPercentile, "latency_percentile", Arity::Value),
     opt(Key::LatencyRun, "latency_run", Arity::Value),
+    opt(Key::ContinueOnError, "continue_on_error", Arity::Value),
+    opt(Key::IgnoreError, "ignore_error", Arity::Value),
+    opt(Key::ErrorDump, "error_dump", Arity::Value),
+    OptDef {
+        key: Key::FillDevice,
+        name: "fill_device",
+        aliases: &["fill_fs"],
+        arity: Arity::Value,
+    },
+    opt(Key::CreateSerialize, "create_serialize", Arity::Value),
+    opt(Key::VerifyAsync, "verify_async", Arity::Value),
+    opt(Key::DedupeGlobal, "dedupe_global", Arity::Value),
+    opt(
+        Key::VerifyWriteSequence,
+        "verify_write_sequence",
+        Arity::Value,
+    ),
+    opt(Key::Atomic, "atomic", Arity::Value),
+    opt(Key::VerifyHeaderSeed, "verify_header_seed", Arity::Value),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -631,27 +665,26 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "apptag", "apptag_mask", "brick", "dataplacement", "fdp", "fdp_pli", "fdp_pli_select",
     "libblkio_driver", "libblkio_path", "log_issue_time", "log_prio", "log_window_value",
     "md_per_io_size", "pi_act", "pi_chk", "plids", "spr_num_regions",
-    "spr_op", "sprandom", "verify_header_seed", "verify_write_sequence", "volume",
-    "allow_mounted_write", "arguments", "atomic",
+    "spr_op", "sprandom", "volume",
+    "allow_mounted_write", "arguments",
     "bindname", "block", "block_error_percentiles",
     "busy_poll",
     "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete", "cgroup_weight", "chunk_size",
     "clientname", "clocksource", "clustername", "cmd_type", "cmdprio",
-    "cmdprio_bssplit", "cmdprio_class", "cmdprio_percentage", "conf", "cont", "continue_on_error",
+    "cmdprio_bssplit", "cmdprio_class", "cmdprio_percentage", "conf", "cont",
     "cpumask", "cpus_allowed_policy",
-    "create_fsync", "create_serialize", "cuda_io",
-    "dedupe_global", 
+    "create_fsync", "cuda_io",
     "device-names", "dir", "direct_write_to_pmem", "disable_bw",
     "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat", "disk_util",
-    "donorname", "error_dump", "exec_postrun", "exec_prerun",
+    "donorname", "exec_postrun", "exec_prerun",
     "experimental_verify", 
-    "file_append", "fill_device", "fill_fs",
+    "file_append",
     "force_async", "gid",
     "gpu_dev_ids", "grace_time", "gtod_cpu", "hdfsdirectory",
     "hipri_percentage", "hostname", "http_host", "http_mode", "http_pass", "http_s3_key",
     "http_s3_keyid", "http_s3_region", "http_s3_sse_customer_algorithm",
     "http_s3_sse_customer_key", "http_s3_storage_class", "http_swift_auth_token", "http_user",
-    "http_verbose", "https", "hugepage-size", "ignore_error", "ignore_zone_limits", "inplace",
+    "http_verbose", "https", "hugepage-size", "ignore_zone_limits", "inplace",
     "interface",
    
     "iomem_align", "iopsavgtime", "ioscheduler",
@@ -676,7 +709,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "stream_id", "sync", "test-duration", "thp",
     "threads-per-queue", "touch_objects", "trim_backlog", "trim_backlog_batch", "trim_percentage",
     "trim_verify_zero", "ttl", "uid", "unified_rw_reporting", "unique_filename",
-    "uri", "userspace_reap", "verb", "verify_async",
+    "uri", "userspace_reap", "verb",
     "verify_async_cpus", "verify_state_load",
     "verify_state_save", "window_size", "write_barrier",
     "write_hint",
@@ -756,7 +789,7 @@ mod tests {
         assert!(matches!(lookup("blocksize"), Lookup::Job(d) if d.key == Key::Bs));
         assert!(matches!(lookup("output"), Lookup::Run(OUTPUT)));
         assert!(matches!(lookup("verify"), Lookup::Job(d) if d.key == Key::Verify));
-        assert!(matches!(lookup("verify_async"), Lookup::NotCarriedOut));
+        assert!(matches!(lookup("verify_async_cpus"), Lookup::NotCarriedOut));
         assert!(matches!(lookup("parse-only"), Lookup::Run(PARSE_ONLY)));
         assert!(matches!(lookup("wait_for_previous"), Lookup::Job(d) if d.key == Key::Stonewall));
         assert!(matches!(lookup("showcmd"), Lookup::Run("showcmd")));

@@ -52,6 +52,7 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     crate::offset_opts::show(job, &mut opts);
     crate::control_opts::show(job, &mut opts);
     crate::data_opts::show(job, &mut opts);
+    crate::error_opts::show(job, &mut opts);
     crate::iolog_opts::show(job, &mut opts);
     crate::latency_opts::show(job, &mut opts);
     unit_opts(job, &mut opts);

@@ -3,6 +3,7 @@
 //! temporary directory. Each error test asserts the `file:line` it reports.
 
 mod engines;
+mod errors;
 mod example_opts;
 mod files;
 mod groups;

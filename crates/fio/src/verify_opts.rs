@@ -44,6 +44,8 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
         Key::VerifyDump => spec.verify_draft().dump = o.boolean()?,
         Key::VerifyBacklog => spec.verify_draft().backlog = o.int()?,
         Key::VerifyBacklogBatch => spec.verify_draft().backlog_batch = o.int()?,
+        Key::VerifyWriteSequence => spec.verify_draft().write_sequence = o.boolean()?,
+        Key::VerifyHeaderSeed => spec.verify_draft().header_seed = o.boolean()?,
         _ => return Ok(false),
     }
     Ok(true)
@@ -209,6 +211,8 @@ pub(crate) fn show(job: &JobSpec, opts: &mut Vec<(&'static str, Option<String>)>
         ("do_verify", v.do_verify != d.do_verify, v.do_verify),
         ("verify_fatal", v.fatal, true),
         ("verify_dump", v.dump, true),
+        ("verify_write_sequence", !v.write_sequence, false),
+        ("verify_header_seed", !v.header_seed, false),
     ];
     for (name, differs, value) in flags {
         if differs {

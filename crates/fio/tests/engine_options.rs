@@ -57,6 +57,7 @@ fn io_uring_options_parse_as_given() {
             sqthread_poll_cpu: Some(1),
             hipri: Some(true),
             uncached: None,
+            atomic: None,
         }
     );
     // Not given: diskbench registers buffers and files, no polling.

@@ -51,6 +51,12 @@ pub struct BufferData {
     pub dedupe_mode: DedupeMode,
     /// `dedupe_working_set_percentage` (fio's default 5).
     pub dedupe_working_set_pct: u32,
+    /// `dedupe_global`: the working set is shared by every job of the run
+    /// that sets it, each giving an equal share of its own (`working_set`
+    /// mode only: a `repeat` duplicate repeats the job's own last buffer,
+    /// as in fio 3.33).
+    #[serde(default)]
+    pub dedupe_global: bool,
 }
 
 impl Default for BufferData {
@@ -65,11 +71,33 @@ impl Default for BufferData {
             dedupe_pct: 0,
             dedupe_mode: DedupeMode::Repeat,
             dedupe_working_set_pct: 5,
+            dedupe_global: false,
         }
     }
 }
 
 impl BufferData {
+    /// Whether the writes carry diskbench's default data: `dedupe_global`
+    /// alone changes nothing (it shares the duplicates of `dedupe_percentage`).
+    pub fn is_default(&self) -> bool {
+        let plain = BufferData {
+            dedupe_global: false,
+            ..self.clone()
+        };
+        plain == BufferData::default()
+    }
+
+    /// The blocks of the `working_set` of a job (or clone) of `job_blocks`
+    /// blocks: `dedupe_working_set_percentage` of them, at least one.
+    pub fn working_set_blocks(&self, job_blocks: u64) -> u64 {
+        (job_blocks * u64::from(self.dedupe_working_set_pct) / 100).max(1)
+    }
+
+    /// Whether the job takes part in a run-wide dedupe working set.
+    pub fn shares_working_set(&self) -> bool {
+        self.dedupe_global && self.dedupe_pct > 0 && self.dedupe_mode == DedupeMode::WorkingSet
+    }
+
     /// Whether every write is fresh random data: `refill_buffers`, or (as
     /// fio turns it on) compression or dedupe asked for.
     pub fn refills(&self) -> bool {

@@ -401,7 +401,7 @@ impl LogSpec {
     }
 }
 
-fn default_true() -> bool {
+pub(crate) fn default_true() -> bool {
     true
 }
 
@@ -596,6 +596,14 @@ pub struct JobSpec {
     /// fio's `exitall`, `exit_what`, `exitall_on_error`.
     #[serde(default)]
     pub exit_rules: crate::control::ExitRules,
+    /// fio's `continue_on_error`, `ignore_error`, `error_dump`.
+    #[serde(default)]
+    pub errors: crate::errors::ErrorPolicy,
+    /// fio's `fill_device` (`fill_fs`): the job writes until the filesystem
+    /// is full (ENOSPC or EDQUOT ends it without error); its size defaults
+    /// to the free space.
+    #[serde(default)]
+    pub fill_device: bool,
     /// What the writes carry: fio's buffer options (see `model::data`).
     #[serde(default)]
     pub buffer_data: crate::data::BufferData,
@@ -684,6 +692,8 @@ impl JobSpec {
             stat_type: Default::default(),
             offset_steps: Default::default(),
             exit_rules: Default::default(),
+            errors: Default::default(),
+            fill_device: false,
             buffer_data: Default::default(),
             options: Vec::new(),
             iolog: Default::default(),

@@ -12,6 +12,7 @@ pub mod data;
 pub mod depth;
 pub mod disk;
 pub mod engine_kind;
+pub mod errors;
 pub mod failure;
 pub mod fault;
 pub mod fileopts;

@@ -83,6 +83,11 @@ pub struct UringOptions {
     /// page cache once done.
     #[serde(default)]
     pub uncached: Option<bool>,
+    /// `atomic` (pvsync2, libaio, io_uring): each write with RWF_ATOMIC
+    /// (torn-write protection), which the file or device must support for
+    /// the job's block size.
+    #[serde(default)]
+    pub atomic: Option<bool>,
 }
 
 impl UringOptions {
@@ -97,6 +102,9 @@ impl UringOptions {
     }
     pub fn iopoll(&self) -> bool {
         self.hipri.unwrap_or(false)
+    }
+    pub fn atomic(&self) -> bool {
+        self.atomic.unwrap_or(false)
     }
     /// The first option given, for refusing them with another engine.
     pub fn first_given(&self) -> Option<&'static str> {

@@ -138,6 +138,10 @@ pub struct JobResult {
     /// What `verify` found, for a job that verifies.
     #[serde(default)]
     pub verify: Option<crate::verify::VerifyResult>,
+    /// The errors the job continued past (fio's `total_err`, `first_error`),
+    /// for a job whose `continue_on_error`/`ignore_error` allows any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<crate::errors::ErrorCount>,
     /// How deep the queue really was (absent from runs saved before it was
     /// measured, and from imported runs).
     #[serde(default)]
@@ -183,6 +187,23 @@ pub struct SteadyStateResult {
 }
 
 impl JobResult {
+    /// fio's `error` of the job: 1 for a job that failed (diskbench keeps
+    /// its message, not an errno), else the errno of the first error it
+    /// went on past (as fio's, with a successful exit), else 0.
+    pub fn error_code(&self) -> i64 {
+        match (&self.error, &self.errors) {
+            (Some(_), _) => 1,
+            (None, Some(e)) => i64::from(e.first),
+            (None, None) => 0,
+        }
+    }
+
+    /// The failed reads or writes the job went on past: fio counts them in
+    /// its `total_ios` (and `issued rwts`), not in its bytes.
+    pub fn failed_ios(&self, dir: crate::Direction) -> u64 {
+        self.errors.as_ref().map_or(0, |e| e.ios[dir as usize])
+    }
+
     /// A job that has measured nothing yet: `spec`'s name and engine, no
     /// I/O. Every maker of results (the runner, the live history, the
     /// importers) starts from it, so a new field is set in one place.
@@ -203,6 +224,7 @@ impl JobResult {
             failure: None,
             steadystate: None,
             verify: None,
+            errors: None,
             depth: crate::DepthStats::default(),
             buffers: None,
             imported: None,

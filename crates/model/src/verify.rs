@@ -109,6 +109,17 @@ pub struct VerifySpec {
     pub backlog: u64,
     /// `verify_backlog_batch`: how many of those to check (0: all of them).
     pub backlog_batch: u64,
+    /// `verify_write_sequence` (newer fio than 3.33; on by default): a chunk must be
+    /// from the job's last write there (its writer and generation). Off, a
+    /// chunk whose header is for its place and whose data matches its
+    /// checksum passes, as when jobs write over each other's blocks.
+    #[serde(default = "crate::job::default_true")]
+    pub write_sequence: bool,
+    /// `verify_header_seed` (newer fio than 3.33; on by default): a chunk the job
+    /// wrote must carry the seed its data was made from (each clone has its
+    /// own). Off, a chunk another clone wrote passes if it is whole.
+    #[serde(default = "crate::job::default_true")]
+    pub header_seed: bool,
 }
 
 impl Default for VerifySpec {
@@ -124,6 +135,8 @@ impl Default for VerifySpec {
             dump: false,
             backlog: 0,
             backlog_batch: 0,
+            write_sequence: true,
+            header_seed: true,
         }
     }
 }

@@ -109,17 +109,21 @@ fn group_units(result: &RunResult, groupid: u32) -> OutputUnits {
 }
 
 fn job_block(out: &mut String, result: &RunResult, job: &JobResult) {
-    let err = u8::from(job.error.is_some());
+    let err = job.error_code();
     let _ = write!(
         out,
         "{}: (groupid={}, jobs={}): err={err:2}",
         job.name, job.groupid, job.clones
     );
-    match &job.error {
-        Some(message) => {
+    match (&job.error, err) {
+        (Some(message), _) => {
             let _ = writeln!(out, " ({message})");
         }
-        None => out.push('\n'),
+        (None, 0) => out.push('\n'),
+        // The first error the job went on past, as fio names it.
+        (None, errno) => {
+            let _ = writeln!(out, " (error={})", strerror(errno));
+        }
     }
     if let Some(desc) = &job.spec.description {
         let _ = writeln!(out, "  Description  : [{desc}]");
@@ -218,7 +222,7 @@ fn source_depth_lines(out: &mut String, job: &JobResult) {
 fn issued_lines(out: &mut String, job: &JobResult) {
     let counts = |dir| match source::dir(job, dir) {
         Some(s) => (s.total_ios, s.short_ios, s.drop_ios),
-        None => (stats::dir_stats(job, dir).ios, 0, 0),
+        None => (stats::dir_stats(job, dir).ios + job.failed_ios(dir), 0, 0),
     };
     let (r, w) = (counts(Direction::Read), counts(Direction::Write));
     let t = job.trim.ios;
@@ -227,6 +231,16 @@ fn issued_lines(out: &mut String, job: &JobResult) {
         "     issued rwts: total={},{},{t},0 short={},{},0,0 dropped={},{},0,0",
         r.0, w.0, r.1, w.1, r.2, w.2
     );
+    // fio 3.33's line for a job with continue_on_error (or ignore_error).
+    if let Some(e) = job.errors.as_ref().filter(|_| job.spec.errors.any()) {
+        let first = i64::from(e.first);
+        let _ = writeln!(
+            out,
+            "     errors    : total={}, first_error={first}/<{}>",
+            e.total,
+            strerror(first)
+        );
+    }
     let (target, window, percentile, depth) = stats::latency_target(job);
     let _ = writeln!(
         out,
@@ -534,6 +548,16 @@ fn group_block(out: &mut String, group: &Group, units: OutputUnits) {
     }
 }
 
+/// The text of errno `n` as the C library gives it ("No space left on
+/// device"), without Rust's " (os error N)"; "Success" for 0.
+fn strerror(n: i64) -> String {
+    let text = std::io::Error::from_raw_os_error(n as i32).to_string();
+    match text.rfind(" (os error ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -749,5 +773,22 @@ mod tests {
         }
         // Groups come after every job.
         assert!(text.find("Run status group 0").unwrap() > text.rfind("cpu          :").unwrap());
+    }
+
+    #[test]
+    fn errors_gone_on_past_are_fios_err_and_errors_lines() {
+        let mut result = suite_run();
+        let job = &mut result.jobs[1];
+        job.spec.errors.continue_on = [false, true, false];
+        let mut count = model::errors::ErrorCount::default();
+        count.add(28, Some(model::Direction::Write), None);
+        count.add(5, Some(model::Direction::Write), None);
+        let ios = job.write.ios;
+        job.errors = Some(count);
+        let text = render(&result);
+        let head = format!("{SEQ_WRITE_NAME}: (groupid=1, jobs=1): err=28 (error=No space left");
+        assert!(text.contains(&head), "{text}");
+        assert!(text.contains(&format!("total=0,{},0,0", ios + 2)), "{text}");
+        assert!(text.contains("errors    : total=2, first_error=28/<No space left on device>\n"));
     }
 }

@@ -220,7 +220,7 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
     let mut m = Map::new();
     m.insert("jobname".into(), json!(job.name));
     m.insert("groupid".into(), json!(job.groupid));
-    m.insert("error".into(), json!(u8::from(job.error.is_some())));
+    m.insert("error".into(), json!(job.error_code()));
     m.insert("eta".into(), json!(0));
     let elapsed_ns = job.spec.ramp_time.as_nanos() as u64 + job.runtime_ns;
     m.insert("elapsed".into(), json!(elapsed_ns.div_ceil(1_000_000_000)));
@@ -280,6 +280,11 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
         "latency_ms".into(),
         bucket_value(&stats::LAT_MS_LABELS, &buckets.ms),
     );
+    // fio 3.33 writes these for a job with continue_on_error (or ignore_error).
+    if let Some(e) = job.errors.as_ref().filter(|_| job.spec.errors.any()) {
+        m.insert("total_err".into(), json!(e.total));
+        m.insert("first_error".into(), json!(e.first));
+    }
     let (target, window, percentile, depth) = stats::latency_target(job);
     m.insert("latency_depth".into(), json!(depth));
     m.insert("latency_target".into(), json!(target));
@@ -359,7 +364,14 @@ fn dir_value(result: &RunResult, job: &JobResult, dir: impl Into<stats::Side> + 
         Some(s) => stats::bw_agg_percent(s.mean, stats::group_agg(result, job, dir)),
         None => 0.0,
     };
-    figures_value(job, d, Some((bw, agg)), stats::iops_stats(job, dir))
+    let mut value = figures_value(job, d, Some((bw, agg)), stats::iops_stats(job, dir));
+    // fio counts the failed I/Os a job continued past in its total_ios
+    // (not in its bytes).
+    let failed = dir.into().direction().map_or(0, |d| job.failed_ios(d));
+    if failed > 0 {
+        value["total_ios"] = json!(d.ios + failed);
+    }
+    value
 }
 
 /// One direction's object from its figures: `bw` the per-second bandwidth

@@ -20,6 +20,17 @@ pub enum Side {
     Trim,
 }
 
+impl Side {
+    /// The direction of reads and writes; `None` for trims.
+    pub fn direction(self) -> Option<Direction> {
+        match self {
+            Side::Read => Some(Direction::Read),
+            Side::Write => Some(Direction::Write),
+            Side::Trim => None,
+        }
+    }
+}
+
 impl From<Direction> for Side {
     fn from(dir: Direction) -> Side {
         match dir {

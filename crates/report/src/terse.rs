@@ -68,7 +68,7 @@ pub fn job_fields(result: &RunResult, job: &JobResult, version: u32) -> Vec<Stri
     f.extend([
         job.name.clone(),
         job.groupid.to_string(),
-        u8::from(job.error.is_some()).to_string(),
+        job.error_code().to_string(),
     ]);
     let trims = (version != 3).then_some(Side::Trim);
     for side in DIRECTIONS.map(Side::from).into_iter().chain(trims) {

@@ -220,11 +220,19 @@ fn found_named(
     // `offset_increment` of at least `size` gives each clone its own stripe.
     let step = spec.offset_steps.increment;
     let striped = step > 0 && spec.size_bytes.is_some_and(|size| step >= size);
-    if spec.verify.is_some() && writes && spec.numjobs > 1 && !striped {
+    // verify_write_sequence=0 and verify_header_seed=0 take a chunk
+    // whoever wrote it, if it is whole.
+    let anyones = spec
+        .verify
+        .as_ref()
+        .is_some_and(|v| !v.write_sequence && !v.header_seed);
+    if spec.verify.is_some() && !anyones && writes && spec.numjobs > 1 && !striped {
         return Err(RunError::Usage(format!(
             "job '{}': verify with numjobs={} on one file: the clones would overwrite each \
              other's blocks and every check would fail; use numjobs=1, directory= \
-             (a file per clone) or an offset_increment of at least size= (a stripe per clone)",
+             (a file per clone), an offset_increment of at least size= (a stripe per clone), \
+             or verify_write_sequence=0 with verify_header_seed=0 (a chunk passes whoever \
+             wrote it, if it is whole)",
             spec.name, spec.numjobs
         )));
     }

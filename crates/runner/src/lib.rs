@@ -6,14 +6,17 @@
 //! as fio runs the jobs of one command line (until `stonewall`). The suites
 //! put each test in its own group.
 
+mod atomic;
 mod blocksizes;
 mod clock;
+mod dedupe;
 mod diskstats;
 mod distribution;
 mod error;
 mod exits;
 mod files;
 mod fileset;
+mod fill;
 mod flow;
 mod groupids;
 pub mod guard;
@@ -196,6 +199,7 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
         let mut disks = DiskWatch::new(groups);
         // `exit_what=all`, `exitall_on_error`: no later group starts.
         let rest_of_run = Arc::new(AtomicBool::new(false));
+        let dedupe = dedupe::DedupeShares::of(groups);
         let mut first_id = 0;
         for group in groups {
             if rest_of_run.load(Ordering::Relaxed) {
@@ -203,7 +207,7 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
             }
             let ids = groupids::of(group, first_id);
             first_id = groupids::next(&ids, first_id);
-            let place = (&clock, &rest_of_run);
+            let place = (&clock, &rest_of_run, &dedupe);
             match run_group(&ids, group, opts, place, &mut disks, ws, &mut result) {
                 Ok(errors) => failed_jobs.extend(errors),
                 Err(e) => {
@@ -245,14 +249,14 @@ fn run_group(
     ids: &[u32],
     group: &[JobSpec],
     opts: &RunOptions,
-    (clock, rest_of_run): (&Clock, &Arc<AtomicBool>),
+    (clock, rest_of_run, dedupe): (&Clock, &Arc<AtomicBool>, &dedupe::DedupeShares),
     disks: &mut DiskWatch,
     ws: &mut Workspace,
     result: &mut RunResult,
 ) -> Result<Vec<RunError>, RunError> {
     let gid = ids[0];
     let mut watch = Watch::of(group);
-    let mut clones = plan_group(gid, group, opts, ws, &watch, result)?;
+    let mut clones = plan_group(gid, group, opts, ws, (&watch, dedupe), result)?;
     let exit = group_exit(ids, &clones, rest_of_run);
     for c in &mut clones {
         c.plan.group_exit = Some(Arc::clone(&exit));
@@ -375,14 +379,14 @@ fn plan_group(
     group: &[JobSpec],
     opts: &RunOptions,
     ws: &mut Workspace,
-    watch: &Watch,
+    (watch, dedupe): (&Watch, &dedupe::DedupeShares),
     result: &mut RunResult,
 ) -> Result<Vec<Clone_>, RunError> {
     let mut clones = Vec::new();
     let threads_before: u32 = result.jobs.iter().map(|j| j.clones).sum();
     let flows = flow::of_group(group);
     for (j, spec) in group.iter().enumerate() {
-        let spec = Arc::new(spec.clone());
+        let spec = Arc::new(fill::sized(spec)?);
         // Ends all of this job's clones (and only them): its steadystate
         // was reached, or one of them failed.
         let job_stop = match &watch.steady[j] {
@@ -396,6 +400,7 @@ fn plan_group(
             plan.job_stop = Some(Arc::clone(&job_stop));
             plan.flow = flow::FlowShare::of(&spec, &flows);
             plan.thread_number = threads_before + clones.len() as u32 + 1;
+            plan.dedupe = dedupe.get(plan.thread_number);
             clones.push(Clone_ { job: j, plan });
         }
     }
@@ -591,6 +596,7 @@ fn plan_clone(
             warnings,
         )?
     };
+    atomic::check(spec, &files.paths)?;
     let cfg = EngineConfig {
         files: files.files.into(),
         paths: files.paths.into(),
@@ -642,6 +648,7 @@ fn plan_clone(
         flow: None,
         file_set: files.set,
         stable_stop: opts.stable_stop.filter(|_| spec.time_based),
+        dedupe: None,
     })
 }
 
@@ -715,6 +722,9 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
         }
         // fio reports the last clone's depth for a group of clones.
         job.latency_depth = p.latency_depth.or(job.latency_depth);
+        if let Some(e) = &p.errors {
+            job.errors.get_or_insert_with(Default::default).merge(e);
+        }
     }
     if let Some(v) = &mut job.verify {
         v.sort();

@@ -5,6 +5,7 @@
 //! leaves nothing on the disk and names the place and the fix.
 
 use crate::{diskstats, files, probe, RunError, RunOptions, Workspace};
+use model::errors::{ErrorType, ENOSPC};
 use model::{FileTarget, JobSpec, TargetInfo, Warning};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -130,6 +131,9 @@ pub(crate) fn check_free_space(
         .iter()
         .flatten()
         .filter(|s| !s.engine.touches_no_files())
+        // A job that fills the disk (fill_device) or goes on past ENOSPC
+        // expects not to fit: the writes find out, as in fio.
+        .filter(|s| !s.fill_device && !s.errors.continues(ErrorType::Write, ENOSPC))
     {
         let (dir, bytes) = match &spec.target {
             FileTarget::Named(p) if !p.exists() => (parent_dir(p), spec.footprint_bytes()),

@@ -78,12 +78,18 @@ pub fn logical_block_size_of(path: &Path) -> Option<u64> {
 /// The `queue/io_poll` file of the disk behind `path` (`/sys/block/DEV/...`)
 /// and what it says: 1 when the disk has poll queues, which `hipri` needs.
 pub fn io_poll(path: &Path) -> Option<(PathBuf, Option<String>)> {
+    queue_attr(path, "io_poll")
+}
+
+/// The file `queue/NAME` of the disk behind `path`, named as
+/// `/sys/block/DEV/queue/NAME`, and what it says.
+pub fn queue_attr(path: &Path, name: &str) -> Option<(PathBuf, Option<String>)> {
     let (ma, mi) = dev_numbers(path)?;
     let dir = disk_dir(ma, mi)?;
-    let value = read_trim(dir.join("queue/io_poll"));
-    let name = dir.file_name()?;
+    let value = read_trim(dir.join("queue").join(name));
+    let disk = dir.file_name()?;
     Some((
-        Path::new("/sys/block").join(name).join("queue/io_poll"),
+        Path::new("/sys/block").join(disk).join("queue").join(name),
         value,
     ))
 }

@@ -14,6 +14,7 @@
 //! through [`paced`], chosen once per job by the precomputed `plain` flag.
 
 mod data;
+mod errors;
 mod fileops;
 mod iolog;
 mod latency;
@@ -68,6 +69,8 @@ pub struct WorkerPlan {
     pub file_set: Option<crate::fileset::FileSet>,
     /// May stop before its runtime once its figure is stable (see `stable`).
     pub stable_stop: Option<model::StableStop>,
+    /// Its part of the run's shared dedupe working set (`dedupe_global`).
+    pub dedupe: Option<crate::dedupe::DedupeShare>,
 }
 
 pub struct WorkerOutcome {
@@ -90,6 +93,8 @@ pub struct WorkerOutcome {
     pub stability: Option<model::Stability>,
     /// The depth a `latency_target` search ended at.
     pub latency_depth: Option<u32>,
+    /// The errors the job continued past (see `errors`).
+    pub errors: Option<model::errors::ErrorCount>,
 }
 
 /// Signals shared by all workers of a run.
@@ -187,6 +192,9 @@ struct Worker<'a> {
     search: Option<latency::DepthSearch>,
     allowed: u32,
     quiesce: Option<Quiesce>,
+    /// The errors continued past (`continue_on_error`, see `errors`);
+    /// `Some` from the start for a job that may continue past any.
+    errors: Option<model::errors::ErrorCount>,
 }
 
 /// The names `write_iolog` gives the clone's files: their paths, or for
@@ -265,7 +273,10 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         r.sort();
         r
     });
-    if let Some(v) = &verify {
+    let verify_continued = verify
+        .as_ref()
+        .is_some_and(|v| errors::absorb_verify(&spec, &mut w.errors, v));
+    if let Some(v) = verify.as_ref().filter(|_| !verify_continued) {
         if let (Some(summary), Some(first)) = (v.error(), v.failures.first()) {
             error.get_or_insert(in_job(RunError::BadData {
                 summary,
@@ -287,6 +298,7 @@ pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         stability,
         buffers,
         latency_depth,
+        errors: w.errors.take(),
     }
 }
 
@@ -393,6 +405,7 @@ impl<'a> Worker<'a> {
                 plan.regions.iter().map(|r| r.blocks).sum(),
                 // Each clone of the run its own buffers: none repeats another's.
                 spec.randseed ^ u64::from(plan.thread_number) << 40,
+                plan.dedupe,
             ),
             cpu_start: sys::thread_usage(),
             reported_ios: 0,
@@ -405,6 +418,7 @@ impl<'a> Worker<'a> {
             allowed: search.as_ref().map_or(depth, latency::DepthSearch::depth),
             search,
             quiesce: None,
+            errors: spec.errors.any().then(Default::default),
             plan,
         }
     }

@@ -133,7 +133,9 @@ impl Format {
 
     /// A whole header must be for this offset and file and, when the last
     /// write here is known, from that write: its writer, its generation
-    /// (older: stale; newer than any write: corrupted) and this job's seed.
+    /// (older: stale; newer than any write: corrupted), unless
+    /// `verify_write_sequence=0`, and this job's seed, unless
+    /// `verify_header_seed=0` (fio 3.42's two checks of its header).
     fn check_header(
         &self,
         h: &Header,
@@ -159,7 +161,7 @@ impl Format {
             return Ok(());
         };
         let g = h.stamp.generation;
-        if h.stamp.writer != e.writer {
+        if self.write_sequence && h.stamp.writer != e.writer {
             return Err(mismatch(
                 MismatchKind::Misdirected,
                 None,
@@ -167,7 +169,7 @@ impl Format {
                 format!("one written by clone {}", h.stamp.writer),
             ));
         }
-        if !e.accepts(g) {
+        if self.write_sequence && !e.accepts(g) {
             let kind = match g < e.generation {
                 true => MismatchKind::Stale,
                 false => MismatchKind::Corrupted,
@@ -179,7 +181,7 @@ impl Format {
                 format!("generation {g}"),
             ));
         }
-        if h.stamp.seed != chunk_seed(job_seed, file, offset, g) {
+        if self.header_seed && h.stamp.seed != chunk_seed(job_seed, file, offset, g) {
             return Err(mismatch(
                 MismatchKind::Misdirected,
                 None,

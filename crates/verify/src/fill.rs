@@ -61,6 +61,11 @@ pub struct Format {
     /// `offset_at` lists where each starts.
     unit: Vec<u8>,
     offset_at: Vec<usize>,
+    /// `verify_write_sequence`: a chunk the job wrote must be from its last
+    /// write there (its writer and generation).
+    pub(crate) write_sequence: bool,
+    /// `verify_header_seed`: a chunk the job wrote must carry its seed.
+    pub(crate) header_seed: bool,
 }
 
 impl Format {
@@ -126,6 +131,8 @@ impl Format {
             pattern: spec.pattern.clone(),
             unit,
             offset_at,
+            write_sequence: spec.write_sequence,
+            header_seed: spec.header_seed,
         })
     }
 

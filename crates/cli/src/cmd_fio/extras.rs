@@ -200,3 +200,25 @@ pub fn debug_notes(cli: &CliOptions, groups: &[Vec<fio::JobSpec>]) {
         );
     }
 }
+
+/// `error_dump=1` (fio's default): each error a job continued past, on
+/// stderr as fio prints them (the first `ErrorCount::DUMPED` of a job; the
+/// rest are counted in its `total_err`).
+pub(super) fn dump_errors(result: &model::RunResult) {
+    for job in &result.jobs {
+        let Some(errors) = &job.errors else { continue };
+        for message in &errors.dumped {
+            eprintln!(
+                "diskbench fio: job '{}': continued past: {message}",
+                job.name
+            );
+        }
+        let more = errors.total.saturating_sub(errors.dumped.len() as u64);
+        if job.spec.errors.dump && more > 0 {
+            eprintln!(
+                "diskbench fio: job '{}': continued past {more} more errors (total_err {})",
+                job.name, errors.total
+            );
+        }
+    }
+}

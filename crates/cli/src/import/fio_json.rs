@@ -215,8 +215,17 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         kernel_helpers_ns: 0,
         wall_ns,
     };
+    // A job that went on past errors (continue_on_error) has the first
+    // one's errno as its error and ends well; its counts are kept as such.
+    let errors = job.get("total_err").map(|_| model::errors::ErrorCount {
+        total: uint(job, "total_err"),
+        first: uint(job, "first_error") as i32,
+        ..Default::default()
+    });
+    let went_on = errors.as_ref().map(|e| u64::from(e.first.unsigned_abs()));
     let error = match uint(job, "error") {
         0 => None,
+        code if Some(code) == went_on => None,
         code => Some(format!("fio reported error {code}")),
     };
     let clones = match spec.group_reporting {
@@ -231,6 +240,7 @@ fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Str
         runtime_ns,
         cpu,
         error,
+        errors,
         imported: Some(imported),
         ..JobResult::empty(&spec, uint(job, "groupid") as u32, clones)
     })
@@ -396,6 +406,25 @@ mod tests {
         // fio's normal text shows the same CPU percentages.
         let text = report::fio_normal::render(&r);
         assert!(text.contains("usr=2.80%, sys=28.03%, ctx=10158"), "{text}");
+    }
+
+    /// fio 3.33's keys for a job that went on past errors (as its run of
+    /// 12 MiB written to a tmpfs of 8 MiB with `ignore_error=,ENOSPC` gives):
+    /// its error is the first one's errno, and it did not fail.
+    #[test]
+    fn errors_gone_on_past_are_counts_not_a_failure() {
+        let mut doc = sample("fio-3.33-randrw.json");
+        let job = &mut doc["jobs"][0];
+        job["error"] = 28.into();
+        job["total_err"] = 64.into();
+        job["first_error"] = 28.into();
+        let r = parse(&doc, &[]).unwrap();
+        let e = r.jobs[0].errors.as_ref().expect("the count");
+        assert_eq!((e.total, e.first, r.jobs[0].error.as_ref()), (64, 28, None));
+        // A later error that ended the job is still its failure.
+        doc["jobs"][0]["error"] = 5.into();
+        let r = parse(&doc, &[]).unwrap();
+        assert_eq!(r.jobs[0].error.as_deref(), Some("fio reported error 5"));
     }
 
     #[test]

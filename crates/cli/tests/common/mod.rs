@@ -120,6 +120,82 @@ pub fn fio_ok_in(dir: &std::path::Path, args: &str) -> serde_json::Value {
     json_of(&out)
 }
 
+/// A filesystem mounted on a fresh directory, unmounted when dropped.
+pub struct Mount {
+    dir: tempfile::TempDir,
+}
+
+impl Mount {
+    /// `mount -t FSTYPE -o OPTIONS`; `None` (after printing why) when this
+    /// machine or user cannot.
+    pub fn new(fstype: &str, options: &str) -> Option<Mount> {
+        if !is_root() {
+            testbed::skip(format!("needs root to mount a {fstype}"));
+            return None;
+        }
+        let dir = real_dir();
+        let ok = std::process::Command::new("mount")
+            .args(["-t", fstype, "-o", options, fstype])
+            .arg(dir.path())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            testbed::skip(format!("could not mount a {fstype} here"));
+            return None;
+        }
+        Some(Mount { dir })
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg(self.dir.path())
+            .status();
+    }
+}
+
+/// Per job: name, group, and read and write KiB and I/Os.
+pub type IoCounts = Vec<(String, u64, u64, u64, u64, u64)>;
+
+pub fn io_counts(doc: &serde_json::Value) -> IoCounts {
+    let n = |v: &serde_json::Value| v.as_u64().unwrap_or_else(|| panic!("{v} is not a count"));
+    doc["jobs"]
+        .as_array()
+        .expect("jobs")
+        .iter()
+        .map(|j| {
+            (
+                j["jobname"].as_str().unwrap().to_string(),
+                n(&j["groupid"]),
+                n(&j["read"]["io_kbytes"]),
+                n(&j["read"]["total_ios"]),
+                n(&j["write"]["io_kbytes"]),
+                n(&j["write"]["total_ios"]),
+            )
+        })
+        .collect()
+}
+
+/// fio's own run of `args` in `dir`, `--output-format=json`: its exit
+/// status and document (the lines fio prints before the JSON left out);
+/// `None` (with a skip) when fio is absent.
+pub fn real_fio_json_status(
+    dir: &std::path::Path,
+    args: &[&str],
+) -> Option<(std::process::ExitStatus, serde_json::Value)> {
+    let out = real_fio_in(dir, &[&["--output-format=json"], args].concat())?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let json = &text[text.find('{').unwrap_or(0)..];
+    let doc = serde_json::from_str(json)
+        .unwrap_or_else(|e| panic!("fio {args:?}: not JSON ({e}): {text}"));
+    Some((out.status, doc))
+}
+
 /// Loop devices are attached one test at a time: `losetup -f` picks "the
 /// first free device", and two tests racing for it could share one and write
 /// into each other's image.
@@ -189,20 +265,12 @@ pub fn job_names(doc: &serde_json::Value) -> Vec<&str> {
 }
 
 /// fio 3.33's (`/usr/bin/fio`, or `fio` on the PATH) JSON for `args` run in
-/// `dir`, or `None` with a skip when fio is not installed (`.ci/run`
-/// installs it, so CI never skips).
+/// `dir`, which must succeed, or `None` with a skip when fio is not
+/// installed (`.ci/run` installs it, so CI never skips).
 pub fn real_fio_json(dir: &std::path::Path, args: &[&str]) -> Option<serde_json::Value> {
-    let Ok(out) = std::process::Command::new("fio")
-        .current_dir(dir)
-        .arg("--output-format=json")
-        .args(args)
-        .output()
-    else {
-        testbed::skip("fio is not installed (apt-get install fio)");
-        return None;
-    };
-    assert!(out.status.success(), "fio {args:?}: {}", stderr_of(&out));
-    Some(json_of(&out))
+    let (status, doc) = real_fio_json_status(dir, args)?;
+    assert!(status.success(), "fio {args:?}: {doc}");
+    Some(doc)
 }
 
 /// Each job's name, `groupid`, and reads and writes done, from fio's JSON.

@@ -227,10 +227,6 @@ fn buffer_options_parse_and_refuse_what_is_not_carried_out() {
         "--dedupe_mode=sometimes",
         "repeat (the default) or working_set",
     );
-    refused(
-        "--dedupe_global=1",
-        "'dedupe_global' is a fio option diskbench does not carry out",
-    );
 }
 
 #[test]

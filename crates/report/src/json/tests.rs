@@ -400,3 +400,33 @@ fn a_trim_jobs_trims_fill_its_trim_section_and_normal_lines() {
         "{text}"
     );
 }
+
+/// A job that went on past errors: fio 3.33's `total_err` and `first_error`
+/// between `latency_ms` and `latency_depth`, its `error` the first errno,
+/// and the failed writes in `total_ios` (not in the bytes).
+#[test]
+fn errors_gone_on_past_are_fios_total_err_and_first_error() {
+    let mut run = sample_run();
+    let job = &mut run.jobs[0];
+    job.spec.errors.continue_on = [false, true, false];
+    let mut count = model::errors::ErrorCount::default();
+    for _ in 0..3 {
+        count.add(28, Some(model::Direction::Write), None);
+    }
+    job.errors = Some(count);
+    let (ios, kib) = (job.write.ios, job.write.bytes >> 10);
+    let v = ours(&run);
+    let j = &v["jobs"][0];
+    assert_eq!(
+        (j["error"].clone(), j["total_err"].clone()),
+        (json!(28), json!(3))
+    );
+    assert_eq!(j["first_error"], 28);
+    assert_eq!(j["write"]["total_ios"], ios + 3);
+    assert_eq!(j["write"]["io_kbytes"], kib);
+    let order = keys(j);
+    let at = |k: &str| order.iter().position(|x| *x == k).unwrap();
+    assert!(at("latency_ms") < at("total_err") && at("first_error") < at("latency_depth"));
+    // A job without the options has neither key, as in fio.
+    assert!(ours(&sample_run())["jobs"][0].get("total_err").is_none());
+}

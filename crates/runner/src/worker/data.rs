@@ -11,6 +11,7 @@
 //! `buffer_compress_percentage=50` with its 512-byte chunks writes 256
 //! random bytes then 256 zeros, chunk after chunk.
 
+use crate::dedupe::DedupeShare;
 use crate::offsets::Rng;
 use model::data::{BufferData, DedupeMode};
 
@@ -23,6 +24,8 @@ pub(super) struct DataFiller {
     working_set: u64,
     /// Mixed into every seed, so two workers' buffers differ.
     salt: u64,
+    /// `dedupe_global`: this worker's part of the shared working set.
+    share: Option<DedupeShare>,
 }
 
 /// What the caller does with the buffer after [`DataFiller::fill`].
@@ -36,17 +39,23 @@ pub(super) enum Then {
 
 impl DataFiller {
     /// `None` for diskbench's default data.
-    pub(super) fn new(data: &BufferData, job_blocks: u64, seed: u64) -> Option<DataFiller> {
-        if *data == BufferData::default() {
+    pub(super) fn new(
+        data: &BufferData,
+        job_blocks: u64,
+        seed: u64,
+        share: Option<DedupeShare>,
+    ) -> Option<DataFiller> {
+        if data.is_default() {
             return None;
         }
-        let working_set = (job_blocks * u64::from(data.dedupe_working_set_pct) / 100).max(1);
+        let working_set = data.working_set_blocks(job_blocks);
         Some(DataFiller {
             data: data.clone(),
             rng: Rng::new(seed ^ 0xd1b5_4a32_d192_ed03),
             uniques: 0,
             working_set,
             salt: seed,
+            share: share.filter(|_| data.shares_working_set()),
         })
     }
 
@@ -75,10 +84,23 @@ impl DataFiller {
     }
 
     /// The seed of the next buffer: a new one, or with `dedupe_percentage`
-    /// an earlier one again.
+    /// an earlier one again (with `dedupe_global`, one of the shared set's,
+    /// which the worker's own first unique buffers are part of).
     fn next_seed(&mut self) -> u64 {
         let d = &self.data;
         let dup = d.dedupe_pct > 0 && self.uniques > 0 && self.rng.below(100) < d.dedupe_pct.into();
+        if let Some(share) = self.share {
+            let shared = match dup {
+                true => Some(self.rng.below(share.total)),
+                false => (self.uniques < share.len).then(|| {
+                    self.uniques += 1;
+                    share.start + self.uniques - 1
+                }),
+            };
+            if let Some(index) = shared {
+                return seed_of(index, SHARED_SALT);
+            }
+        }
         let index = match (dup, d.dedupe_mode) {
             (false, _) => {
                 self.uniques += 1;
@@ -87,8 +109,17 @@ impl DataFiller {
             (true, DedupeMode::Repeat) => self.uniques - 1,
             (true, DedupeMode::WorkingSet) => self.rng.below(self.working_set.min(self.uniques)),
         };
-        (index.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ self.salt) | 1
+        seed_of(index, self.salt)
     }
+}
+
+/// The salt of the shared working set's buffers (`dedupe_global`): the same
+/// in every worker, unlike each worker's own.
+const SHARED_SALT: u64 = 0x5ead_ed5e_7000_0001;
+
+/// The seed of unique buffer `index` of a worker (or of the shared set) of `salt`.
+fn seed_of(index: u64, salt: u64) -> u64 {
+    (index.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ salt) | 1
 }
 
 /// `buffer_pattern` repeated, or zeros.
@@ -122,12 +153,12 @@ mod tests {
     use super::*;
 
     fn filler(data: BufferData) -> DataFiller {
-        DataFiller::new(&data, 1000, 1).expect("not the default")
+        DataFiller::new(&data, 1000, 1, None).expect("not the default")
     }
 
     #[test]
     fn the_default_needs_no_filler() {
-        assert!(DataFiller::new(&BufferData::default(), 10, 1).is_none());
+        assert!(DataFiller::new(&BufferData::default(), 10, 1, None).is_none());
     }
 
     #[test]

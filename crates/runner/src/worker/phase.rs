@@ -49,6 +49,8 @@ pub(super) enum Stop {
     /// `latency_target` with `latency_percentile=100`: an I/O at depth 1
     /// was over the target.
     LatencyMissed,
+    /// `fill_device`: a write found the filesystem full (`worker/errors.rs`).
+    Full,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -21,6 +21,7 @@
 //! completion - queue. A synchronous engine does the I/O inside `queue`, so
 //! its clat spans the call and it has no slat, as in fio.
 
+use super::errors::{absorb, Absorbed};
 use super::latency::{Missed, Verdict};
 use super::{Slot, Worker};
 use engine::{Completion, Engine, EngineConfig, EngineError, IoRequest};
@@ -242,7 +243,19 @@ impl Worker<'_> {
                     }
                 }
                 Ok(()) => {}
-                Err(e) => failed = failed.or(Some(e)),
+                Err(e) => {
+                    let spec = &self.plan.spec;
+                    let failure = (&e, &slot, c.result);
+                    match absorb(spec, &mut self.errors, &mut self.phase, failure) {
+                        Absorbed::No => failed = failed.or(Some(e)),
+                        Absorbed::Partial(bytes) if measuring => {
+                            let clat = clock.nanos(slot.submitted_at, now);
+                            let lat = clock.nanos(slot.queued_at, now);
+                            self.rec.completed(slot.dir, bytes, clat, lat);
+                        }
+                        Absorbed::Partial(_) | Absorbed::Continued => {}
+                    }
+                }
             }
         }
         if let Some(pace) = &mut self.pace {

@@ -67,6 +67,7 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             failure: None,
             steadystate: None,
             verify: None,
+            errors: None,
             depth: Default::default(),
             buffers: None,
             imported: None,
