@@ -36,8 +36,12 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("backwards-read.fio", Runs),
     ("basic-verify.fio", Runs),
     ("butterfly.fio", Refused("option 'flow'")),
-    ("cmdprio-bssplit.fio", Refused("option 'log_prio'")),
-    ("cmdprio-percentage.fio", Refused("option 'log_prio'")),
+    (
+        "cmdprio-bssplit.fio",
+        // fio 3.42's version: 3.33's runs shortened (see fio_prio.rs).
+        ParsesOnly("its cmdprio-hints job's 2 MiB blocks do not fit the shortened --size=1m"),
+    ),
+    ("cmdprio-percentage.fio", Runs),
     ("cpuio.fio", Runs),
     (
         "cross-stripe-verify.fio",

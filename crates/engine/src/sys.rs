@@ -345,6 +345,33 @@ pub fn pin_thread(cpus: &[u32]) -> io::Result<()> {
     check(unsafe { libc::sched_setaffinity(0, std::mem::size_of_val(&set), &set) })
 }
 
+/// Sets the calling thread's I/O priority (fio's `prioclass`/`prio`),
+/// with ioprio_set; `value` is the kernel's ioprio (class << 13 | hint << 3
+/// | level). The real-time class needs CAP_SYS_ADMIN or CAP_SYS_NICE (EPERM
+/// without).
+pub fn set_thread_ioprio(value: u16) -> io::Result<()> {
+    const IOPRIO_WHO_PROCESS: libc::c_long = 1;
+    // SAFETY: ioprio_set takes three integers; who 0 is the calling thread.
+    let ret = unsafe {
+        libc::syscall(
+            libc::SYS_ioprio_set,
+            IOPRIO_WHO_PROCESS,
+            0 as libc::c_long,
+            libc::c_long::from(value),
+        )
+    };
+    check(ret as libc::c_int)
+}
+
+/// The calling thread's I/O priority, as [`set_thread_ioprio`] takes it.
+pub fn thread_ioprio() -> io::Result<u16> {
+    const IOPRIO_WHO_PROCESS: libc::c_long = 1;
+    // SAFETY: ioprio_get takes two integers and returns one.
+    let ret = unsafe { libc::syscall(libc::SYS_ioprio_get, IOPRIO_WHO_PROCESS, 0 as libc::c_long) };
+    check(ret.min(0) as libc::c_int)?;
+    Ok(ret as u16)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,6 +383,20 @@ mod tests {
         assert!(pin_thread(&every).is_ok());
         assert!(pin_thread(&[cpus_configured() as u32]).is_err());
         assert!(pin_thread(&[1 << 20]).is_err());
+    }
+
+    #[test]
+    fn a_thread_keeps_the_io_priority_it_is_given() {
+        // A thread of its own: the test harness's threads keep theirs.
+        std::thread::spawn(|| {
+            let idle_3 = (3 << 13) | 3;
+            set_thread_ioprio(idle_3).unwrap();
+            assert_eq!(thread_ioprio().unwrap(), idle_3);
+            // Class 4 does not exist.
+            assert!(set_thread_ioprio(4 << 13).is_err());
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]

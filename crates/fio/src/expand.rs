@@ -211,7 +211,7 @@ fn env_variables(text: &str, env: &Env) -> Result<String, String> {
                 return Err(format!(
                     "environment variable '{name}' is not set: set it \
                      (e.g. {name}=... diskbench fio FILE) or write the value in the file \
-                     (fio would put in an empty string)"
+                     (fio puts in an empty string, and fails on an option that cannot be empty, as bs=)"
                 ))
             }
         }

@@ -397,6 +397,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
                 && !crate::data_opts::apply(spec, o)?
                 && !crate::iolog_opts::apply(spec, o)?
                 && !crate::latency_opts::apply(spec, o)?
+                && !crate::prio_opts::apply(spec, o)?
             {
                 unreachable!("{other:?} is applied in `apply`")
             }
@@ -628,6 +629,7 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     crate::trim_opts::finish(&spec)?;
     verify_opts::finish(&mut spec)?;
     engine_opts::finish(&spec)?;
+    crate::prio_opts::finish(&mut spec)?;
     crate::cpuio_opts::finish(&mut spec)?;
     crate::data_opts::finish(&spec)?;
     crate::offset_opts::finish_zones(&mut spec)?;

@@ -40,6 +40,7 @@ mod offset_opts;
 mod options;
 mod output_opts;
 mod pattern;
+mod prio_opts;
 mod requirements;
 mod run_opts;
 mod showcmd;

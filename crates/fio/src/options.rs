@@ -190,6 +190,17 @@ pub(crate) enum Key {
     LatencyWindow,
     LatencyPercentile,
     LatencyRun,
+    /// `prio`, `prioclass`, `priohint` and the engines' `cmdprio*`: see
+    /// `prio_opts`; `log_prio` is a log option.
+    Prio,
+    PrioClass,
+    PrioHint,
+    CmdPrio,
+    CmdPrioClass,
+    CmdPrioHint,
+    CmdPrioPercentage,
+    CmdPrioBsSplit,
+    LogPrio,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -239,6 +250,11 @@ impl Key {
             | Key::BufferPattern
             | Key::DedupeMode
             | Key::ZoneMode => ValueKind::Text,
+            Key::CmdPrio
+            | Key::CmdPrioClass
+            | Key::CmdPrioHint
+            | Key::CmdPrioPercentage
+            | Key::CmdPrioBsSplit => ValueKind::Text,
             Key::WriteIolog
             | Key::ReadIolog
             | Key::ReplayRedirect
@@ -573,6 +589,15 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::LatencyWindow, "latency_window", Arity::Value),
     opt(Key::LatencyPercentile, "latency_percentile", Arity::Value),
     opt(Key::LatencyRun, "latency_run", Arity::Value),
+    opt(Key::Prio, "prio", Arity::Value),
+    opt(Key::PrioClass, "prioclass", Arity::Value),
+    opt(Key::PrioHint, "priohint", Arity::Value),
+    opt(Key::CmdPrio, "cmdprio", Arity::Value),
+    opt(Key::CmdPrioClass, "cmdprio_class", Arity::Value),
+    opt(Key::CmdPrioHint, "cmdprio_hint", Arity::Value),
+    opt(Key::CmdPrioPercentage, "cmdprio_percentage", Arity::Value),
+    opt(Key::CmdPrioBsSplit, "cmdprio_bssplit", Arity::Value),
+    opt(Key::LogPrio, "log_prio", Arity::Flag),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -611,15 +636,15 @@ pub(crate) static FIO_CLI_NOT_CARRIED_OUT: &[&str] = &[
 pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     // Newer fio's (3.36+) and its engines' options, named in its examples.
     "apptag", "apptag_mask", "brick", "dataplacement", "fdp", "fdp_pli", "fdp_pli_select",
-    "libblkio_driver", "libblkio_path", "log_issue_time", "log_prio", "log_window_value",
+    "libblkio_driver", "libblkio_path", "log_issue_time", "log_window_value",
     "md_per_io_size", "pi_act", "pi_chk", "plids", "random_sequence_stride", "spr_num_regions",
     "spr_op", "sprandom", "verify_header_seed", "verify_write_sequence", "volume",
     "allow_mounted_write", "arguments", "atomic",
     "bindname", "block", "block_error_percentiles",
     "busy_poll",
     "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete", "cgroup_weight", "chunk_size",
-    "clientname", "clocksource", "clustername", "cmd_type", "cmdprio",
-    "cmdprio_bssplit", "cmdprio_class", "cmdprio_percentage", "conf", "cont", "continue_on_error",
+    "clientname", "clocksource", "clustername", "cmd_type",
+    "conf", "cont", "continue_on_error",
     "cpumask", "cpus_allowed_policy",
     "create_fsync", "create_serialize", "cuda_io",
     "dedupe_global", 
@@ -647,7 +672,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "nice", "nodelay", "nonvectored", "nowait", "numa_cpu_nodes",
     "numa_mem_policy", "numruns", "object_class", "offset_align",
     "opendir", "overwrite",
-    "pingpong", "pool", "port", "pre_read", "prep", "prio", "prioclass",
+    "pingpong", "pool", "port", "pre_read", "prep",
     "profile", "program", "proto", "protocol",
    
     "rbdname", "read-req-num-512-blocks", "read_beyond_wp",

@@ -393,6 +393,10 @@ pub struct LogSpec {
     /// one file, `NAME_bw.log`, instead of one per thread.
     #[serde(default)]
     pub shared: bool,
+    /// `log_prio`: the priority column is each I/O's ioprio value in hex
+    /// (`0x2000`), not 1 for the real-time class and 0 for the rest.
+    #[serde(default)]
+    pub prio: bool,
 }
 
 impl LogSpec {
@@ -604,6 +608,9 @@ pub struct JobSpec {
     /// `latency_target` and its options: the depth searched while the job runs.
     #[serde(default)]
     pub latency_target: crate::LatencyTarget,
+    /// `prio`, `prioclass`, `priohint`, the engines' `cmdprio*`, `log_prio`.
+    #[serde(default)]
+    pub prio: crate::prio::PrioSpec,
 }
 
 /// fio's default seed when `randrepeat=1`.
@@ -677,6 +684,7 @@ impl JobSpec {
             options: Vec::new(),
             iolog: Default::default(),
             latency_target: Default::default(),
+            prio: Default::default(),
         }
     }
 

@@ -24,6 +24,7 @@ pub mod job;
 pub mod latency_target;
 pub mod memory;
 pub mod placement;
+pub mod prio;
 pub mod result;
 pub mod stability;
 pub mod units;

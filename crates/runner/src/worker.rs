@@ -19,6 +19,7 @@ mod iolog;
 mod latency;
 mod paced;
 mod phase;
+mod prio;
 mod queue;
 mod stable;
 mod trim;
@@ -123,6 +124,8 @@ struct Slot {
     /// A trim, done and recorded when it was issued (see `trim`): its
     /// completion only frees the slot.
     trim: bool,
+    /// The ioprio value it went with (see `prio`).
+    prio: u16,
 }
 
 struct Worker<'a> {
@@ -185,6 +188,8 @@ struct Worker<'a> {
     search: Option<latency::DepthSearch>,
     allowed: u32,
     quiesce: Option<Quiesce>,
+    /// `cmdprio_*`: the draw of each I/O's priority (see `prio`).
+    prio_draw: Option<Rng>,
 }
 
 /// The names `write_iolog` gives the clone's files: their paths, or for
@@ -395,6 +400,7 @@ impl<'a> Worker<'a> {
             allowed: search.as_ref().map_or(depth, latency::DepthSearch::depth),
             search,
             quiesce: None,
+            prio_draw: prio::draw(&spec, seed),
             plan,
         }
     }
@@ -619,6 +625,7 @@ impl<'a> Worker<'a> {
                     .then(|| clock.nanos(slot.queued_at, slot.submitted_at)),
                 clat_ns: clock.nanos(slot.submitted_at, now),
                 lat_ns: clock.nanos(slot.queued_at, now),
+                prio: slot.prio,
             });
         }
     }

@@ -68,6 +68,7 @@ impl Worker<'_> {
                 (true, true) => self.trim_block(&t)?,
                 (false, _) => {}
             }
+            let prio = self.io_prio(t.dir, t.len);
             let slot = self.free.pop().expect("a free slot while under depth");
             if t.dir == Direction::Write {
                 self.prepare_write(slot, t.file, t.offset, t.len)?;
@@ -82,6 +83,7 @@ impl Worker<'_> {
                 scheduled_at,
                 check: false,
                 trim: false,
+                prio,
             };
             let req = IoRequest {
                 slot,
@@ -89,6 +91,7 @@ impl Worker<'_> {
                 dir: t.dir,
                 offset: t.offset,
                 len: t.len as u32,
+                prio,
             };
             self.plan.engine.queue(req)?;
             self.in_flight += 1;
