@@ -118,3 +118,103 @@ fn the_logged_priorities_are_fios() {
         ["0x2000", "0x4007"].map(String::from).into()
     );
 }
+
+/// The `prios` of a direction of fio's JSON: each entry's class, level,
+/// keys, and the I/Os it counts.
+fn prio_entries(doc: &serde_json::Value, dir: &str) -> Vec<(u64, u64, Vec<String>, u64)> {
+    let Some(prios) = doc["jobs"][0][dir]["prios"].as_array() else {
+        return Vec::new();
+    };
+    prios
+        .iter()
+        .map(|p| {
+            let keys = p.as_object().expect("an entry").keys().cloned().collect();
+            let lat = p.get("clat_ns").or(p.get("lat_ns")).expect("a latency");
+            let n = lat["N"].as_u64().expect("N");
+            (
+                p["prioclass"].as_u64().unwrap(),
+                p["prio"].as_u64().unwrap(),
+                keys,
+                n,
+            )
+        })
+        .collect()
+}
+
+/// Each priority's latencies, in fio 3.33's JSON shape and order: the job's
+/// own priority first, then the per-I/O ones as given, the ones with I/Os
+/// only, and no `prios` when one priority had them all.
+#[test]
+fn each_prioritys_latencies_are_in_fios_json() {
+    if !root_or_skip() {
+        return;
+    }
+    let base = "--name=j --filename=f --size=16m --bs=64k --rw=randread --direct=1 \
+                --ioengine=libaio";
+    let jobs = [
+        "--cmdprio_percentage=50 --prioclass=2 --prio=5",
+        "--cmdprio_bssplit=64k/25/1/1:64k/75/3/2",
+        "--cmdprio_percentage=50 --lat_percentiles=1",
+        "--cmdprio_percentage=100",
+    ];
+    for extra in jobs {
+        let args = format!("{base} {extra}");
+        let theirs = real_dir();
+        let fio = std::process::Command::new("fio")
+            .current_dir(theirs.path())
+            .arg("--output-format=json")
+            .args(args.split_whitespace())
+            .output();
+        let Ok(fio) = fio else {
+            testbed::skip("fio is not installed (apt-get install fio)");
+            return;
+        };
+        assert!(fio.status.success(), "fio {args}: {}", stderr_of(&fio));
+        let fio = json_of(&fio);
+        let ours = fio_ok_in(real_dir().path(), &args);
+        let shape = |doc: &serde_json::Value| {
+            let e = prio_entries(doc, "read");
+            let n: u64 = e.iter().map(|p| p.3).sum();
+            let shape: Vec<_> = e.into_iter().map(|(c, l, k, _)| (c, l, k)).collect();
+            (shape, n)
+        };
+        let (fio_shape, _) = shape(&fio);
+        let (our_shape, our_n) = shape(&ours);
+        assert_eq!(our_shape, fio_shape, "{extra}");
+        if !our_shape.is_empty() {
+            assert_eq!(our_n, 256, "{extra}: every read in one entry");
+        }
+        assert!(prio_entries(&ours, "write").is_empty());
+    }
+}
+
+#[test]
+fn the_normal_output_has_fios_prio_lines() {
+    if !root_or_skip() {
+        return;
+    }
+    let dir = real_dir();
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args([
+            "fio",
+            "--no-save",
+            "--name=j",
+            "--filename=f",
+            "--size=4m",
+            "--bs=4k",
+        ])
+        .args(["--rw=randread", "--direct=1", "--ioengine=libaio"])
+        .args(["--cmdprio_percentage=50", "--prioclass=3"])
+        .output()
+        .unwrap();
+    let text = stdout_of(&out);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    for line in [
+        "    clat prio 3/0 (",
+        "    clat prio 1/0 (",
+        "% of IOs) percentiles (",
+    ] {
+        assert!(text.contains(line), "{line:?} in {text}");
+    }
+}

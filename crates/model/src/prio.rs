@@ -7,6 +7,7 @@
 //! `log_prio` (how the logs show them) is `LogSpec::prio`.
 
 use crate::job::{Direction, PerDir};
+use crate::Histogram;
 use serde::{Deserialize, Serialize};
 
 /// The kernel's I/O priority classes (`ionice(1)`): 0 none, 1 real-time,
@@ -136,6 +137,52 @@ impl PrioSpec {
         match self.cmd.get(dir).pick(bytes, draw) {
             Some(p) => p.value(),
             None => self.default_value(),
+        }
+    }
+}
+
+/// One priority's latencies in a direction (fio's `prios` entries, for a
+/// direction with per-I/O priorities): completion latencies, or total
+/// latencies with `lat_percentiles`, as fio keeps one of the two.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PrioLatency {
+    /// The ioprio value ([`IoPrio::value`]).
+    pub prio: u16,
+    pub lat: Histogram,
+}
+
+impl PrioSpec {
+    /// The priorities whose latencies `dir` keeps apart, in fio's order:
+    /// the job's own first, then the per-I/O ones as given; none for a
+    /// direction without per-I/O priorities.
+    pub fn kept_apart(&self, dir: Direction) -> Vec<PrioLatency> {
+        let cmd = self.cmd.get(dir);
+        if !cmd.active() {
+            return Vec::new();
+        }
+        let mut values = vec![self.default_value()];
+        for p in cmd.prios() {
+            if !values.contains(&p.value()) {
+                values.push(p.value());
+            }
+        }
+        values
+            .into_iter()
+            .map(|prio| PrioLatency {
+                prio,
+                lat: Histogram::new(),
+            })
+            .collect()
+    }
+}
+
+/// Adds `other`'s priorities' latencies to `into` (clones and
+/// `group_reporting`): the same priority merged, a new one appended.
+pub fn merge_latencies(into: &mut Vec<PrioLatency>, other: &[PrioLatency]) {
+    for o in other {
+        match into.iter_mut().find(|p| p.prio == o.prio) {
+            Some(p) => p.lat.merge(&o.lat),
+            None => into.push(o.clone()),
         }
     }
 }

@@ -241,6 +241,10 @@ pub struct DirStats {
     /// `None` for jobs without a rate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<Histogram>,
+    /// Each priority's latencies, for a job with per-I/O priorities
+    /// (`cmdprio_*`); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prios: Vec<crate::prio::PrioLatency>,
 }
 
 impl DirStats {
@@ -278,6 +282,7 @@ impl DirStats {
             (None, Some(b)) => self.response = Some(b.clone()),
             _ => {}
         }
+        crate::prio::merge_latencies(&mut self.prios, &other.prios);
     }
 }
 

@@ -402,10 +402,41 @@ fn figures_value(
         false => (LatStats::of(&d.lat), pcts(spec.lat_percentiles, &d.lat)),
     };
     m.insert("lat_ns".into(), lat_value(&lat, &lat_p));
+    if let Some(prios) = prios_value(d, spec) {
+        m.insert("prios".into(), prios);
+    }
     let (bw, agg) = bw.unwrap_or((None, 0.0));
     sample_keys(&mut m, "bw", bw, Some(agg), "bw_dev");
     sample_keys(&mut m, "iops", iops, None, "iops_stddev");
     Value::Object(m)
+}
+
+/// fio's `prios`: each priority's latencies (`clat_ns`, or `lat_ns` with
+/// `lat_percentiles`), the ones with I/Os only, and only when there are
+/// two or more of them (fio 3.33: a job whose I/Os all went with one
+/// priority has no `prios`).
+fn prios_value(d: &DirStats, spec: &model::JobSpec) -> Option<Value> {
+    let used: Vec<_> = d.prios.iter().filter(|p| p.lat.count() > 0).collect();
+    if used.len() < 2 {
+        return None;
+    }
+    let (key, on) = match spec.lat_percentiles {
+        true => ("lat_ns", true),
+        false => ("clat_ns", spec.clat_percentiles),
+    };
+    let entries = used.iter().map(|p| {
+        let prio = model::prio::IoPrio::of_value(p.prio);
+        let pcts = match on {
+            true => stats::percentiles_at(&p.lat, &spec.percentile_list),
+            false => Vec::new(),
+        };
+        json!({
+            "prioclass": prio.class,
+            "prio": prio.level,
+            key: lat_value(&LatStats::of(&p.lat), &pcts),
+        })
+    });
+    Some(Value::Array(entries.collect()))
 }
 
 /// fio's `bw_min, bw_max, bw_agg, bw_mean, bw_dev, bw_samples` (or the `iops_` ones).

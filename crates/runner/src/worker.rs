@@ -370,7 +370,8 @@ impl<'a> Worker<'a> {
                 n => n.min(depth),
             } as usize,
             gen,
-            rec: Recorder::new(clock, start, asynchronous, shared.live_latency.is_some()),
+            rec: Recorder::new(clock, start, asynchronous, shared.live_latency.is_some())
+                .with_prios(&spec.prio),
             slots: vec![Slot::default(); depth as usize],
             free: (0..depth).rev().collect(),
             batch: Vec::with_capacity(depth as usize),
@@ -550,7 +551,8 @@ impl<'a> Worker<'a> {
             now,
             self.asynchronous,
             self.shared.live_latency.is_some(),
-        );
+        )
+        .with_prios(&self.plan.spec.prio);
         self.series_seen = 0;
         self.cpu_start = sys::thread_usage();
         self.floors = RateFloors::new(&self.plan.spec, clock, now);

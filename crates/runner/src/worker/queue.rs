@@ -239,6 +239,13 @@ impl Worker<'_> {
                         _ => slot.len,
                     };
                     self.rec.completed(slot.dir, bytes, clat, lat);
+                    // fio keeps each priority's clat, or lat with lat_percentiles.
+                    let kept = if self.plan.spec.lat_percentiles {
+                        lat
+                    } else {
+                        clat
+                    };
+                    self.rec.prio_latency(slot.dir, slot.prio, kept);
                     if slot.scheduled_at != 0 {
                         let response = clock.nanos(slot.scheduled_at, now);
                         self.rec.response(slot.dir, response);
