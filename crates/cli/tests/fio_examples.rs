@@ -82,7 +82,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("jesd219.fio", Runs),
     ("latency-profile.fio", Runs),
     ("null.fio", Runs),
-    ("numa.fio", Refused("option 'numa_cpu_nodes'")),
+    ("numa.fio", ParsesOnly("a second NUMA node")),
     (
         "poisson-rate-submission.fio",
         Refused("option 'io_submit_mode'"),

@@ -372,6 +372,80 @@ pub fn thread_ioprio() -> io::Result<u16> {
     Ok(ret as u16)
 }
 
+/// The kernel's page size.
+pub fn page_size() -> usize {
+    // SAFETY: sysconf only reads a system value.
+    let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(n).unwrap_or(4096).max(1)
+}
+
+/// A node mask of `nodes` for set_mempolicy and mbind, with its `maxnode`
+/// (the kernel reads `maxnode - 1` bits). EINVAL for a node past 1023.
+fn node_mask(nodes: &[u32]) -> io::Result<(Vec<libc::c_ulong>, libc::c_ulong)> {
+    const MAX_NODES: usize = 1024;
+    let bits = libc::c_ulong::BITS as usize;
+    let mut mask = vec![0 as libc::c_ulong; MAX_NODES / bits];
+    for &n in nodes {
+        let n = n as usize;
+        if n >= MAX_NODES {
+            return Err(io::Error::from_raw_os_error(libc::EINVAL));
+        }
+        mask[n / bits] |= 1 << (n % bits);
+    }
+    let maxnode = if nodes.is_empty() { 0 } else { MAX_NODES + 1 };
+    Ok((mask, maxnode as libc::c_ulong))
+}
+
+/// Sets the calling thread's NUMA memory policy (fio's `numa_mem_policy`)
+/// with set_mempolicy: `mode` is the kernel's `MPOL_*`, `nodes` empty for
+/// `MPOL_DEFAULT` and `MPOL_LOCAL`. Later allocations follow it.
+pub fn set_thread_mempolicy(mode: i32, nodes: &[u32]) -> io::Result<()> {
+    let (mask, maxnode) = node_mask(nodes)?;
+    let mask_ptr = if nodes.is_empty() {
+        std::ptr::null()
+    } else {
+        mask.as_ptr()
+    };
+    // SAFETY: the mask holds `maxnode - 1` bits (or is null with 0); the
+    // call reads it and changes only this thread's policy.
+    let ret = unsafe {
+        libc::syscall(
+            libc::SYS_set_mempolicy,
+            libc::c_long::from(mode),
+            mask_ptr,
+            maxnode,
+        )
+    };
+    check(ret as libc::c_int)
+}
+
+/// mbind of `len` bytes at `addr` (page-aligned) to a memory policy, with
+/// MPOL_MF_MOVE: the pages already there move to the policy's nodes.
+pub(crate) fn mbind(addr: usize, len: usize, mode: i32, nodes: &[u32]) -> io::Result<()> {
+    const MPOL_MF_MOVE: libc::c_ulong = 1 << 1;
+    let (mask, maxnode) = node_mask(nodes)?;
+    let mask_ptr = if nodes.is_empty() {
+        std::ptr::null()
+    } else {
+        mask.as_ptr()
+    };
+    // SAFETY: mbind only changes the policy of (and may move) the pages of
+    // the range, which belongs to the caller's allocation; the contents
+    // stay the same, so no reference into it is invalidated.
+    let ret = unsafe {
+        libc::syscall(
+            libc::SYS_mbind,
+            addr,
+            len,
+            libc::c_long::from(mode),
+            mask_ptr,
+            maxnode,
+            MPOL_MF_MOVE,
+        )
+    };
+    check(ret as libc::c_int)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,6 +468,24 @@ mod tests {
             assert_eq!(thread_ioprio().unwrap(), idle_3);
             // Class 4 does not exist.
             assert!(set_thread_ioprio(4 << 13).is_err());
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn memory_policies_take_the_nodes_there_are() {
+        std::thread::spawn(|| {
+            // Node 0 exists on every Linux machine (the only one without NUMA).
+            set_thread_mempolicy(2, &[0]).unwrap();
+            set_thread_mempolicy(3, &[0]).unwrap();
+            set_thread_mempolicy(4, &[]).unwrap();
+            set_thread_mempolicy(0, &[]).unwrap();
+            assert!(set_thread_mempolicy(2, &[1000]).is_err());
+            assert!(set_thread_mempolicy(2, &[5000]).is_err());
+            let mut pool = crate::BufferPool::new(4, 4096, 4096);
+            pool.bind_to_nodes(2, &[0]).unwrap();
+            pool.bind_to_nodes(0, &[]).unwrap();
         })
         .join()
         .unwrap();

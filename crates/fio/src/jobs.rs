@@ -398,6 +398,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
                 && !crate::iolog_opts::apply(spec, o)?
                 && !crate::latency_opts::apply(spec, o)?
                 && !crate::prio_opts::apply(spec, o)?
+                && !crate::numa_opts::apply(spec, o)?
             {
                 unreachable!("{other:?} is applied in `apply`")
             }

@@ -36,6 +36,7 @@ mod iolog_opts;
 mod jobfile;
 mod jobs;
 mod latency_opts;
+mod numa_opts;
 mod offset_opts;
 mod options;
 mod output_opts;

@@ -201,6 +201,9 @@ pub(crate) enum Key {
     CmdPrioPercentage,
     CmdPrioBsSplit,
     LogPrio,
+    /// `numa_cpu_nodes`, `numa_mem_policy`: see `numa_opts`.
+    NumaCpuNodes,
+    NumaMemPolicy,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -254,7 +257,9 @@ impl Key {
             | Key::CmdPrioClass
             | Key::CmdPrioHint
             | Key::CmdPrioPercentage
-            | Key::CmdPrioBsSplit => ValueKind::Text,
+            | Key::CmdPrioBsSplit
+            | Key::NumaCpuNodes
+            | Key::NumaMemPolicy => ValueKind::Text,
             Key::WriteIolog
             | Key::ReadIolog
             | Key::ReplayRedirect
@@ -598,6 +603,8 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::CmdPrioPercentage, "cmdprio_percentage", Arity::Value),
     opt(Key::CmdPrioBsSplit, "cmdprio_bssplit", Arity::Value),
     opt(Key::LogPrio, "log_prio", Arity::Flag),
+    opt(Key::NumaCpuNodes, "numa_cpu_nodes", Arity::Value),
+    opt(Key::NumaMemPolicy, "numa_mem_policy", Arity::Value),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -669,8 +676,8 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "log_store_compressed", "log_unix_epoch",
     "max_latency", "max_open_zones", "mem_align",
     "mss", "namenode", "nfs_url",
-    "nice", "nodelay", "nonvectored", "nowait", "numa_cpu_nodes",
-    "numa_mem_policy", "numruns", "object_class", "offset_align",
+    "nice", "nodelay", "nonvectored", "nowait",
+    "numruns", "object_class", "offset_align",
     "opendir", "overwrite",
     "pingpong", "pool", "port", "pre_read", "prep",
     "profile", "program", "proto", "protocol",

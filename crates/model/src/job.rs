@@ -611,6 +611,9 @@ pub struct JobSpec {
     /// `prio`, `prioclass`, `priohint`, the engines' `cmdprio*`, `log_prio`.
     #[serde(default)]
     pub prio: crate::prio::PrioSpec,
+    /// `numa_cpu_nodes`, `numa_mem_policy`.
+    #[serde(default)]
+    pub numa: crate::numa::NumaSpec,
 }
 
 /// fio's default seed when `randrepeat=1`.
@@ -685,6 +688,7 @@ impl JobSpec {
             iolog: Default::default(),
             latency_target: Default::default(),
             prio: Default::default(),
+            numa: Default::default(),
         }
     }
 

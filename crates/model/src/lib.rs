@@ -23,6 +23,7 @@ pub mod iolog;
 pub mod job;
 pub mod latency_target;
 pub mod memory;
+pub mod numa;
 pub mod placement;
 pub mod prio;
 pub mod result;

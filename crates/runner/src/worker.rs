@@ -17,6 +17,7 @@ mod data;
 mod fileops;
 mod iolog;
 mod latency;
+mod numa;
 mod paced;
 mod phase;
 mod prio;
@@ -213,9 +214,10 @@ fn file_names(plan: &WorkerPlan) -> Vec<String> {
 
 /// A worker's life, phase by phase (see `phase` for the table of what is
 /// inside the clock). The files were laid out by the runner.
-pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
-    // Start: CPU pinning and `startdelay`, outside the clock.
-    let setup = paced::before_start(&plan, shared);
+pub fn run_worker(mut plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
+    // Start: CPU pinning, NUMA placement, the I/O priority and
+    // `startdelay`, outside the clock.
+    let setup = paced::before_start(&plan, shared).and_then(|()| numa::place(&mut plan));
     // The clock starts here, with the ramp or the measured phase.
     let mut w = Worker::new(plan, shared);
     let spec = Arc::clone(&w.plan.spec);
