@@ -53,10 +53,7 @@ const EXAMPLES: &[(&str, Outcome)] = &[
     ("dirstat-ioengine.fio", Runs),
     ("disk-zone-profile.fio", Runs),
     ("enospc-pressure.fio", Refused("option 'continue_on_error'")),
-    (
-        "example_latency_steadystate.fio",
-        Refused("steadystate=lat:5%"),
-    ),
+    ("example_latency_steadystate.fio", Runs),
     (
         "exitwhat.fio",
         Refused("new_group=1 (a new reporting group for jobs that run at the same time"),

@@ -567,7 +567,8 @@ fn default_steady() -> SteadyStateSpec {
     }
 }
 
-/// `iops:2`, `iops_slope:0.1%`, `bw:5%`, `bw_slope:1048576`.
+/// `iops:2`, `iops_slope:0.1%`, `bw:5%`, `bw_slope:1048576`, `lat:5%`
+/// (fio 3.42: the mean completion latency, in ns when absolute).
 fn steady_criterion(
     scope: &Scope,
     name: &str,
@@ -583,7 +584,13 @@ fn steady_criterion(
         "iops_slope" => SteadyMetric::IopsSlope,
         "bw" => SteadyMetric::Bw,
         "bw_slope" => SteadyMetric::BwSlope,
-        _ => return Err(bad("the criterion is iops, iops_slope, bw or bw_slope")),
+        "lat" => SteadyMetric::Lat,
+        "lat_slope" => SteadyMetric::LatSlope,
+        _ => {
+            return Err(bad(
+                "the criterion is iops, iops_slope, bw, bw_slope, lat or lat_slope",
+            ))
+        }
     };
     let limit = limit.trim();
     let (number, percent) = match limit.strip_suffix('%') {

@@ -423,6 +423,11 @@ pub enum SteadyMetric {
     IopsSlope,
     Bw,
     BwSlope,
+    /// Every measurement's mean completion latency within the limit of
+    /// the window's mean (fio 3.42's `lat`).
+    Lat,
+    /// The least-squares slope of the mean completion latency (`lat_slope`).
+    LatSlope,
 }
 
 impl SteadyMetric {
@@ -432,6 +437,8 @@ impl SteadyMetric {
             SteadyMetric::IopsSlope => "iops_slope",
             SteadyMetric::Bw => "bw",
             SteadyMetric::BwSlope => "bw_slope",
+            SteadyMetric::Lat => "lat",
+            SteadyMetric::LatSlope => "lat_slope",
         }
     }
 }

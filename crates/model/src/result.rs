@@ -180,6 +180,12 @@ pub struct SteadyStateResult {
     /// The window's seconds.
     pub iops: Vec<u64>,
     pub bw: Vec<u64>,
+    /// For the latency criteria: the mean completion latency (ns) of the
+    /// window and of each of its measurements.
+    #[serde(default)]
+    pub lat_mean: f64,
+    #[serde(default)]
+    pub lat: Vec<u64>,
 }
 
 impl JobResult {
@@ -354,6 +360,14 @@ pub struct SeriesPoint {
     pub trim_ios: u64,
     #[serde(default)]
     pub trim_bytes: u64,
+    /// The sum of the interval's completion latencies (ns), for the
+    /// steady-state stop on latency; not kept in the history.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub clat_ns: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl SeriesPoint {
@@ -365,6 +379,7 @@ impl SeriesPoint {
         self.write_bytes += o.write_bytes;
         self.trim_ios += o.trim_ios;
         self.trim_bytes += o.trim_bytes;
+        self.clat_ns += o.clat_ns;
     }
 
     /// Every I/O of the interval: reads, writes and trims.

@@ -193,6 +193,16 @@ fn steadystate_value(ss: &model::SteadyStateResult) -> Value {
         true => format!("{:.6}%", ss.criterion),
         false => format!("{:.6}", ss.criterion),
     };
+    let mut data = Map::new();
+    data.insert("bw_mean".into(), json!(ss.bw_mean.round() as u64));
+    data.insert("iops_mean".into(), json!(ss.iops_mean.round() as u64));
+    // fio 3.42 adds the latencies for its latency criteria only.
+    if ss.ss.starts_with("lat") {
+        data.insert("lat_mean".into(), json!(ss.lat_mean.round() as u64));
+        data.insert("lat_ns".into(), json!(ss.lat));
+    }
+    data.insert("iops".into(), json!(ss.iops));
+    data.insert("bw".into(), json!(ss.bw));
     json!({
         "ss": ss.ss,
         "duration": ss.duration_s,
@@ -200,12 +210,7 @@ fn steadystate_value(ss: &model::SteadyStateResult) -> Value {
         "criterion": criterion,
         "max_deviation": six_decimals(ss.max_deviation),
         "slope": six_decimals(ss.slope),
-        "data": {
-            "bw_mean": ss.bw_mean.round() as u64,
-            "iops_mean": ss.iops_mean.round() as u64,
-            "iops": ss.iops,
-            "bw": ss.bw,
-        },
+        "data": data,
     })
 }
 

@@ -102,6 +102,7 @@ impl Recorder {
         d.bytes += bytes;
         d.clat.record(clat_ns);
         d.lat.record(lat_ns);
+        self.current.clat_ns += clat_ns;
         match dir {
             Direction::Read => {
                 self.current.read_ios += 1;
@@ -142,6 +143,7 @@ impl Recorder {
         d.lat.record(ns);
         self.current.trim_ios += 1;
         self.current.trim_bytes += bytes;
+        self.current.clat_ns += ns;
     }
 
     /// Ends the measured phase at `end`: sets runtimes and keeps a last,
