@@ -96,16 +96,9 @@ fn the_logged_priorities_are_fios() {
                --cmdprio_bssplit=4k/40/1/1:4k/30/3/2:8k/0,16k/50 --prioclass=2 --prio=7 \
                --write_lat_log=b --log_prio=1";
     let theirs = real_dir();
-    let fio = std::process::Command::new("fio")
-        .current_dir(theirs.path())
-        .args(["--output-format=json"])
-        .args(job.split_whitespace())
-        .output();
-    let Ok(fio) = fio else {
-        testbed::skip("fio is not installed (apt-get install fio)");
+    if reference_fio_in(theirs.path(), job).is_none() {
         return;
-    };
-    assert!(fio.status.success(), "fio: {}", stderr_of(&fio));
+    }
     let ours = real_dir();
     fio_ok_in(ours.path(), job);
     let (fio_seen, _) = prios(&theirs.path().join("b_clat.1.log"));
@@ -159,18 +152,9 @@ fn each_prioritys_latencies_are_in_fios_json() {
     ];
     for extra in jobs {
         let args = format!("{base} {extra}");
-        let theirs = real_dir();
-        let fio = std::process::Command::new("fio")
-            .current_dir(theirs.path())
-            .arg("--output-format=json")
-            .args(args.split_whitespace())
-            .output();
-        let Ok(fio) = fio else {
-            testbed::skip("fio is not installed (apt-get install fio)");
+        let Some(fio) = reference_fio_in(real_dir().path(), &args) else {
             return;
         };
-        assert!(fio.status.success(), "fio {args}: {}", stderr_of(&fio));
-        let fio = json_of(&fio);
         let ours = fio_ok_in(real_dir().path(), &args);
         let shape = |doc: &serde_json::Value| {
             let e = prio_entries(doc, "read");
@@ -194,18 +178,11 @@ fn the_normal_output_has_fios_prio_lines() {
         return;
     }
     let dir = real_dir();
+    let args = "fio --no-save --name=j --filename=f --size=4m --bs=4k --rw=randread --direct=1 \
+                --ioengine=libaio --cmdprio_percentage=50 --prioclass=3";
     let out = diskbench()
         .current_dir(dir.path())
-        .args([
-            "fio",
-            "--no-save",
-            "--name=j",
-            "--filename=f",
-            "--size=4m",
-            "--bs=4k",
-        ])
-        .args(["--rw=randread", "--direct=1", "--ioengine=libaio"])
-        .args(["--cmdprio_percentage=50", "--prioclass=3"])
+        .args(args.split_whitespace())
         .output()
         .unwrap();
     let text = stdout_of(&out);

@@ -379,41 +379,54 @@ pub fn page_size() -> usize {
     usize::try_from(n).unwrap_or(4096).max(1)
 }
 
-/// A node mask of `nodes` for set_mempolicy and mbind, with its `maxnode`
-/// (the kernel reads `maxnode - 1` bits). EINVAL for a node past 1023.
-fn node_mask(nodes: &[u32]) -> io::Result<(Vec<libc::c_ulong>, libc::c_ulong)> {
-    const MAX_NODES: usize = 1024;
-    let bits = libc::c_ulong::BITS as usize;
-    let mut mask = vec![0 as libc::c_ulong; MAX_NODES / bits];
-    for &n in nodes {
-        let n = n as usize;
-        if n >= MAX_NODES {
-            return Err(io::Error::from_raw_os_error(libc::EINVAL));
+/// A node mask for set_mempolicy and mbind, with its `maxnode` (the kernel
+/// reads `maxnode - 1` bits; 0 and a null mask for no nodes).
+struct NodeMask {
+    bits: Vec<libc::c_ulong>,
+    maxnode: libc::c_ulong,
+}
+
+impl NodeMask {
+    /// The mask of `nodes`; EINVAL for a node past 1023.
+    fn of(nodes: &[u32]) -> io::Result<NodeMask> {
+        const MAX_NODES: usize = 1024;
+        let word = libc::c_ulong::BITS as usize;
+        let mut bits = vec![0 as libc::c_ulong; MAX_NODES / word];
+        for &n in nodes {
+            let n = n as usize;
+            if n >= MAX_NODES {
+                return Err(io::Error::from_raw_os_error(libc::EINVAL));
+            }
+            bits[n / word] |= 1 << (n % word);
         }
-        mask[n / bits] |= 1 << (n % bits);
+        let maxnode = if nodes.is_empty() { 0 } else { MAX_NODES + 1 };
+        Ok(NodeMask {
+            bits,
+            maxnode: maxnode as libc::c_ulong,
+        })
     }
-    let maxnode = if nodes.is_empty() { 0 } else { MAX_NODES + 1 };
-    Ok((mask, maxnode as libc::c_ulong))
+
+    fn ptr(&self) -> *const libc::c_ulong {
+        match self.maxnode {
+            0 => std::ptr::null(),
+            _ => self.bits.as_ptr(),
+        }
+    }
 }
 
 /// Sets the calling thread's NUMA memory policy (fio's `numa_mem_policy`)
 /// with set_mempolicy: `mode` is the kernel's `MPOL_*`, `nodes` empty for
 /// `MPOL_DEFAULT` and `MPOL_LOCAL`. Later allocations follow it.
 pub fn set_thread_mempolicy(mode: i32, nodes: &[u32]) -> io::Result<()> {
-    let (mask, maxnode) = node_mask(nodes)?;
-    let mask_ptr = if nodes.is_empty() {
-        std::ptr::null()
-    } else {
-        mask.as_ptr()
-    };
+    let mask = NodeMask::of(nodes)?;
     // SAFETY: the mask holds `maxnode - 1` bits (or is null with 0); the
     // call reads it and changes only this thread's policy.
     let ret = unsafe {
         libc::syscall(
             libc::SYS_set_mempolicy,
             libc::c_long::from(mode),
-            mask_ptr,
-            maxnode,
+            mask.ptr(),
+            mask.maxnode,
         )
     };
     check(ret as libc::c_int)
@@ -423,12 +436,7 @@ pub fn set_thread_mempolicy(mode: i32, nodes: &[u32]) -> io::Result<()> {
 /// MPOL_MF_MOVE: the pages already there move to the policy's nodes.
 pub(crate) fn mbind(addr: usize, len: usize, mode: i32, nodes: &[u32]) -> io::Result<()> {
     const MPOL_MF_MOVE: libc::c_ulong = 1 << 1;
-    let (mask, maxnode) = node_mask(nodes)?;
-    let mask_ptr = if nodes.is_empty() {
-        std::ptr::null()
-    } else {
-        mask.as_ptr()
-    };
+    let mask = NodeMask::of(nodes)?;
     // SAFETY: mbind only changes the policy of (and may move) the pages of
     // the range, which belongs to the caller's allocation; the contents
     // stay the same, so no reference into it is invalidated.
@@ -438,8 +446,8 @@ pub(crate) fn mbind(addr: usize, len: usize, mode: i32, nodes: &[u32]) -> io::Re
             addr,
             len,
             libc::c_long::from(mode),
-            mask_ptr,
-            maxnode,
+            mask.ptr(),
+            mask.maxnode,
             MPOL_MF_MOVE,
         )
     };

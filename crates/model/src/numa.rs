@@ -18,24 +18,29 @@ pub enum NodeList {
 impl NodeList {
     /// fio's spelling: `all`, or numbers and ranges (`0-1,3`).
     pub fn fio_text(&self) -> String {
-        let NodeList::Nodes(nodes) = self else {
-            return "all".to_string();
-        };
-        let mut parts: Vec<String> = Vec::new();
-        let mut i = 0;
-        while i < nodes.len() {
-            let mut j = i;
-            while j + 1 < nodes.len() && nodes[j + 1] == nodes[j] + 1 {
-                j += 1;
-            }
-            parts.push(match i == j {
-                true => nodes[i].to_string(),
-                false => format!("{}-{}", nodes[i], nodes[j]),
-            });
-            i = j + 1;
+        match self {
+            NodeList::All => "all".to_string(),
+            NodeList::Nodes(nodes) => ranges_text(nodes),
         }
-        parts.join(",")
     }
+}
+
+/// Sorted numbers as fio writes CPU and node lists: runs as ranges, `0-3,6`.
+pub fn ranges_text(ids: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
+            j += 1;
+        }
+        parts.push(match i == j {
+            true => ids[i].to_string(),
+            false => format!("{}-{}", ids[i], ids[j]),
+        });
+        i = j + 1;
+    }
+    parts.join(",")
 }
 
 /// The kernel's memory policies, by fio's names.

@@ -187,3 +187,19 @@ pub fn job_names(doc: &serde_json::Value) -> Vec<&str> {
         .map(|j| j["jobname"].as_str().expect("a jobname"))
         .collect()
 }
+
+/// fio 3.33's (`fio` on the PATH) JSON for `args`, run in `dir`, which must
+/// succeed; `None` (the test skipped) when fio is not installed.
+pub fn reference_fio_in(dir: &std::path::Path, args: &str) -> Option<serde_json::Value> {
+    let fio = std::process::Command::new("fio")
+        .current_dir(dir)
+        .arg("--output-format=json")
+        .args(args.split_whitespace())
+        .output();
+    let Ok(fio) = fio else {
+        testbed::skip("fio is not installed (apt-get install fio)");
+        return None;
+    };
+    assert!(fio.status.success(), "fio {args}: {}", stderr_of(&fio));
+    Some(json_of(&fio))
+}
