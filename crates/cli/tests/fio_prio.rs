@@ -195,3 +195,37 @@ fn the_normal_output_has_fios_prio_lines() {
         assert!(text.contains(line), "{line:?} in {text}");
     }
 }
+
+/// Priority hints are fio 3.42's: a job with them gets 3.42's `priohint`
+/// in `prios` and `class/level/hint` in the normal output (checked by hand
+/// against fio 3.42, which 3.33 cannot run), and its logs the hint's bits.
+#[test]
+fn priority_hints_are_shown_as_fio_3_42_shows_them() {
+    if !root_or_skip() {
+        return;
+    }
+    let dir = real_dir();
+    let job = "--name=h --filename=f --size=4m --bs=4k --rw=randread --direct=1 \
+               --ioengine=io_uring --cmdprio_percentage=50 --cmdprio_class=2 --cmdprio_hint=3 \
+               --write_lat_log=h --log_prio=1";
+    let doc = fio_ok_in(dir.path(), job);
+    let entries = prio_entries(&doc, "read");
+    let shown: Vec<_> = entries.iter().map(|e| (e.0, e.1, e.2.clone())).collect();
+    let keys = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let with_hint = keys(&["prioclass", "prio", "priohint", "clat_ns"]);
+    assert_eq!(shown, [(0, 0, with_hint.clone()), (2, 0, with_hint)]);
+    assert_eq!(doc["jobs"][0]["read"]["prios"][1]["priohint"], 3);
+    let (_, count) = prios(&dir.path().join("h_clat.1.log"));
+    assert_eq!(count.keys().collect::<Vec<_>>(), ["0x0000", "0x4018"]);
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args(["fio", "--no-save"])
+        .args(job.split_whitespace())
+        .output()
+        .unwrap();
+    assert!(
+        stdout_of(&out).contains("    clat prio 2/0/3 ("),
+        "{}",
+        stdout_of(&out)
+    );
+}

@@ -299,9 +299,16 @@ fn prio_kinds(job: &JobResult, d: &DirStats) -> Vec<LatShown> {
         false => ("clat", spec.clat_percentiles),
     };
     let all: u64 = used.iter().map(|p| p.lat.count()).sum();
+    // fio 3.42 adds the hint (`1/0/3`); a job without hints keeps 3.33's `1/0`.
+    let hinted = used
+        .iter()
+        .any(|p| model::prio::IoPrio::of_value(p.prio).hint > 0);
     let shown = |p: &&model::prio::PrioLatency| {
         let prio = model::prio::IoPrio::of_value(p.prio);
-        let name = format!("{kind} prio {}/{}", prio.class, prio.level);
+        let mut name = format!("{kind} prio {}/{}", prio.class, prio.level);
+        if hinted {
+            name.push_str(&format!("/{}", prio.hint));
+        }
         let share = 100.0 * p.lat.count() as f64 / all as f64;
         LatShown {
             percentiles_of: Some(format!("{name} ({share:.2}% of IOs)")),

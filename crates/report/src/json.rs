@@ -419,7 +419,8 @@ fn figures_value(
 /// fio's `prios`: each priority's latencies (`clat_ns`, or `lat_ns` with
 /// `lat_percentiles`), the ones with I/Os only, and only when there are
 /// two or more of them (fio 3.33: a job whose I/Os all went with one
-/// priority has no `prios`).
+/// priority has no `prios`). A job with priority hints (fio 3.42's) gets
+/// fio 3.42's `priohint` in each entry.
 fn prios_value(d: &DirStats, spec: &model::JobSpec) -> Option<Value> {
     let used: Vec<_> = d.prios.iter().filter(|p| p.lat.count() > 0).collect();
     if used.len() < 2 {
@@ -429,17 +430,23 @@ fn prios_value(d: &DirStats, spec: &model::JobSpec) -> Option<Value> {
         true => ("lat_ns", true),
         false => ("clat_ns", spec.clat_percentiles),
     };
+    let hinted = used
+        .iter()
+        .any(|p| model::prio::IoPrio::of_value(p.prio).hint > 0);
     let entries = used.iter().map(|p| {
         let prio = model::prio::IoPrio::of_value(p.prio);
         let pcts = match on {
             true => stats::percentiles_at(&p.lat, &spec.percentile_list),
             false => Vec::new(),
         };
-        json!({
-            "prioclass": prio.class,
-            "prio": prio.level,
-            key: lat_value(&LatStats::of(&p.lat), &pcts),
-        })
+        let mut m = Map::new();
+        m.insert("prioclass".into(), json!(prio.class));
+        m.insert("prio".into(), json!(prio.level));
+        if hinted {
+            m.insert("priohint".into(), json!(prio.hint));
+        }
+        m.insert(key.into(), lat_value(&LatStats::of(&p.lat), &pcts));
+        Value::Object(m)
     });
     Some(Value::Array(entries.collect()))
 }
