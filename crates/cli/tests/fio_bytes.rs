@@ -38,7 +38,7 @@ fn counts(doc: &serde_json::Value) -> Counts {
 
 /// fio's and diskbench's counts for `args`; `None` (skipped) without fio.
 fn both(dir: &Path, args: &str) -> Option<(Counts, Counts)> {
-    let fio = reference_fio_in(dir, args)?;
+    let fio = real_fio_json_in(dir, args)?;
     let ours = fio_in(dir, args);
     assert!(
         ours.status.success(),

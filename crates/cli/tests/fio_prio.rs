@@ -96,7 +96,7 @@ fn the_logged_priorities_are_fios() {
                --cmdprio_bssplit=4k/40/1/1:4k/30/3/2:8k/0,16k/50 --prioclass=2 --prio=7 \
                --write_lat_log=b --log_prio=1";
     let theirs = real_dir();
-    if reference_fio_in(theirs.path(), job).is_none() {
+    if real_fio_json_in(theirs.path(), job).is_none() {
         return;
     }
     let ours = real_dir();
@@ -152,7 +152,7 @@ fn each_prioritys_latencies_are_in_fios_json() {
     ];
     for extra in jobs {
         let args = format!("{base} {extra}");
-        let Some(fio) = reference_fio_in(real_dir().path(), &args) else {
+        let Some(fio) = real_fio_json_in(real_dir().path(), &args) else {
             return;
         };
         let ours = fio_ok_in(real_dir().path(), &args);

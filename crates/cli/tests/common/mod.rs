@@ -113,6 +113,17 @@ pub fn real_fio_in(dir: &std::path::Path, args: &[&str]) -> Option<Output> {
     }
 }
 
+/// [`real_fio_in`] with `--output-format=json` and `args` (split at
+/// spaces), which must succeed; its JSON, `None` without fio.
+pub fn real_fio_json_in(dir: &std::path::Path, args: &str) -> Option<serde_json::Value> {
+    let all: Vec<&str> = std::iter::once("--output-format=json")
+        .chain(args.split_whitespace())
+        .collect();
+    let fio = real_fio_in(dir, &all)?;
+    assert!(fio.status.success(), "fio {args}: {}", stderr_of(&fio));
+    Some(json_of(&fio))
+}
+
 /// [`fio_in`], which must succeed; its JSON.
 pub fn fio_ok_in(dir: &std::path::Path, args: &str) -> serde_json::Value {
     let out = fio_in(dir, args);
@@ -186,20 +197,4 @@ pub fn job_names(doc: &serde_json::Value) -> Vec<&str> {
         .iter()
         .map(|j| j["jobname"].as_str().expect("a jobname"))
         .collect()
-}
-
-/// fio 3.33's (`fio` on the PATH) JSON for `args`, run in `dir`, which must
-/// succeed; `None` (the test skipped) when fio is not installed.
-pub fn reference_fio_in(dir: &std::path::Path, args: &str) -> Option<serde_json::Value> {
-    let fio = std::process::Command::new("fio")
-        .current_dir(dir)
-        .arg("--output-format=json")
-        .args(args.split_whitespace())
-        .output();
-    let Ok(fio) = fio else {
-        testbed::skip("fio is not installed (apt-get install fio)");
-        return None;
-    };
-    assert!(fio.status.success(), "fio {args}: {}", stderr_of(&fio));
-    Some(json_of(&fio))
 }
