@@ -252,6 +252,7 @@ fn as_job(p: &Prepared, s: &ping::PingStats) -> model::JobResult {
         clat: s.histogram.clone(),
         lat: s.histogram.clone(),
         response: None,
+        prios: Vec::new(),
     };
     let (read, write) = match p.write {
         true => (model::DirStats::default(), done),

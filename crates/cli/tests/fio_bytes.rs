@@ -16,23 +16,14 @@ use std::path::Path;
 
 /// fio's and diskbench's counts for `args`; `None` (skipped) without fio.
 fn both(dir: &Path, args: &str) -> Option<(IoCounts, IoCounts)> {
-    let fio = std::process::Command::new("fio")
-        .current_dir(dir)
-        .arg("--output-format=json")
-        .args(args.split_whitespace())
-        .output();
-    let Ok(fio) = fio else {
-        testbed::skip("fio is not installed (apt-get install fio)");
-        return None;
-    };
-    assert!(fio.status.success(), "fio {args}: {}", stderr_of(&fio));
+    let fio = real_fio_json_in(dir, args)?;
     let ours = fio_in(dir, args);
     assert!(
         ours.status.success(),
         "diskbench fio {args}: {}",
         stderr_of(&ours)
     );
-    Some((io_counts(&json_of(&fio)), io_counts(&json_of(&ours))))
+    Some((io_counts(&fio), io_counts(&json_of(&ours))))
 }
 
 /// Runs each job in both and returns the ones whose counts differ.

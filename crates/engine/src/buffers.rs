@@ -151,6 +151,17 @@ impl BufferPool {
         unsafe { self.memory.ptr().add(slot as usize * self.slot_bytes) }
     }
 
+    /// Moves the buffers' pages to the NUMA nodes of a memory policy, and
+    /// keeps them there (fio's `numa_mem_policy`, for the memory of the
+    /// I/Os): mbind with MPOL_MF_MOVE over the pool's pages. `mode` is the
+    /// kernel's `MPOL_*`; `nodes` is empty for the policies without nodes.
+    pub fn bind_to_nodes(&mut self, mode: i32, nodes: &[u32]) -> std::io::Result<()> {
+        let page = crate::sys::page_size();
+        let start = self.memory.ptr() as usize / page * page;
+        let end = (self.memory.ptr() as usize + self.memory.len()).next_multiple_of(page);
+        crate::sys::mbind(start, end - start, mode, nodes)
+    }
+
     fn all_mut(&mut self) -> &mut [u8] {
         // SAFETY: the memory holds `len()` initialised (zeroed) bytes owned by self,
         // and `&mut self` guarantees no other reference exists.

@@ -110,6 +110,11 @@ pub struct IoRequest {
     pub dir: Direction,
     pub offset: u64,
     pub len: u32,
+    /// The I/O's priority (`model::prio::IoPrio::value`), 0 for none: the
+    /// thread's own. libaio and io_uring carry it with the I/O (fio's
+    /// `cmdprio*`); the other engines cannot, and the parser keeps those
+    /// options to these two.
+    pub prio: u16,
 }
 
 /// A finished I/O: `result` is the byte count, or a negative errno.

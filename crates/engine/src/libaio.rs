@@ -15,6 +15,8 @@ use std::os::unix::io::AsRawFd;
 
 const IOCB_CMD_PREAD: u16 = 0;
 const IOCB_CMD_PWRITE: u16 = 1;
+/// `aio_flags` bit: `aio_reqprio` holds the I/O's ioprio (`<linux/aio_abi.h>`).
+const IOCB_FLAG_IOPRIO: u32 = 1 << 1;
 
 /// `struct iocb` of `<linux/aio_abi.h>`: 64 bytes, the same on every 64- and
 /// 32-bit ABI; only `aio_key` and `aio_rw_flags` swap places by byte order.
@@ -252,6 +254,9 @@ impl Engine for LibaioEngine {
                 Direction::Write if self.cfg.uring.atomic() => libc::RWF_ATOMIC,
                 _ => 0,
             },
+            // The I/O's own priority, which the kernel takes only with the flag.
+            aio_reqprio: req.prio as i16,
+            aio_flags: if req.prio != 0 { IOCB_FLAG_IOPRIO } else { 0 },
             ..Iocb::default()
         });
         Ok(())

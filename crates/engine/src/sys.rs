@@ -385,6 +385,115 @@ pub fn pin_thread(cpus: &[u32]) -> io::Result<()> {
     check(unsafe { libc::sched_setaffinity(0, std::mem::size_of_val(&set), &set) })
 }
 
+/// Sets the calling thread's I/O priority (fio's `prioclass`/`prio`),
+/// with ioprio_set; `value` is the kernel's ioprio (class << 13 | hint << 3
+/// | level). The real-time class needs CAP_SYS_ADMIN or CAP_SYS_NICE (EPERM
+/// without).
+pub fn set_thread_ioprio(value: u16) -> io::Result<()> {
+    const IOPRIO_WHO_PROCESS: libc::c_long = 1;
+    // SAFETY: ioprio_set takes three integers; who 0 is the calling thread.
+    let ret = unsafe {
+        libc::syscall(
+            libc::SYS_ioprio_set,
+            IOPRIO_WHO_PROCESS,
+            0 as libc::c_long,
+            libc::c_long::from(value),
+        )
+    };
+    check(ret as libc::c_int)
+}
+
+/// The calling thread's I/O priority, as [`set_thread_ioprio`] takes it.
+pub fn thread_ioprio() -> io::Result<u16> {
+    const IOPRIO_WHO_PROCESS: libc::c_long = 1;
+    // SAFETY: ioprio_get takes two integers and returns one.
+    let ret = unsafe { libc::syscall(libc::SYS_ioprio_get, IOPRIO_WHO_PROCESS, 0 as libc::c_long) };
+    check(ret.min(0) as libc::c_int)?;
+    Ok(ret as u16)
+}
+
+/// The kernel's page size.
+pub fn page_size() -> usize {
+    // SAFETY: sysconf only reads a system value.
+    let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    usize::try_from(n).unwrap_or(4096).max(1)
+}
+
+/// A node mask for set_mempolicy and mbind, with its `maxnode` (the kernel
+/// reads `maxnode - 1` bits; 0 and a null mask for no nodes).
+struct NodeMask {
+    bits: Vec<libc::c_ulong>,
+    maxnode: libc::c_ulong,
+}
+
+impl NodeMask {
+    /// The mask of `nodes`; EINVAL for a node past 1023.
+    fn of(nodes: &[u32]) -> io::Result<NodeMask> {
+        const MAX_NODES: usize = 1024;
+        let word = libc::c_ulong::BITS as usize;
+        let mut bits = vec![0 as libc::c_ulong; MAX_NODES / word];
+        for &n in nodes {
+            let n = n as usize;
+            if n >= MAX_NODES {
+                return Err(io::Error::from_raw_os_error(libc::EINVAL));
+            }
+            bits[n / word] |= 1 << (n % word);
+        }
+        let maxnode = if nodes.is_empty() { 0 } else { MAX_NODES + 1 };
+        Ok(NodeMask {
+            bits,
+            maxnode: maxnode as libc::c_ulong,
+        })
+    }
+
+    fn ptr(&self) -> *const libc::c_ulong {
+        match self.maxnode {
+            0 => std::ptr::null(),
+            _ => self.bits.as_ptr(),
+        }
+    }
+}
+
+/// Sets the calling thread's NUMA memory policy (fio's `numa_mem_policy`)
+/// with set_mempolicy: `mode` is the kernel's `MPOL_*`, `nodes` empty for
+/// `MPOL_DEFAULT` and `MPOL_LOCAL`. Later allocations follow it.
+pub fn set_thread_mempolicy(mode: i32, nodes: &[u32]) -> io::Result<()> {
+    let mask = NodeMask::of(nodes)?;
+    // SAFETY: the mask holds `maxnode - 1` bits (or is null with 0); the
+    // call reads it and changes only this thread's policy.
+    let ret = unsafe {
+        libc::syscall(
+            libc::SYS_set_mempolicy,
+            libc::c_long::from(mode),
+            mask.ptr(),
+            mask.maxnode,
+        )
+    };
+    check(ret as libc::c_int)
+}
+
+/// mbind of `len` bytes at `addr` (page-aligned) to a memory policy, with
+/// MPOL_MF_MOVE: the pages already there move to the policy's nodes.
+pub(crate) fn mbind(addr: usize, len: usize, mode: i32, nodes: &[u32]) -> io::Result<()> {
+    const MPOL_MF_MOVE: libc::c_ulong = 1 << 1;
+    let mask = NodeMask::of(nodes)?;
+    // SAFETY: mbind only changes the policy of (and may move) the pages of
+    // the range, which belongs to the caller's allocation; the contents
+    // stay the same, so no reference into it is invalidated.
+    let ret = unsafe {
+        libc::syscall(
+            libc::SYS_mbind,
+            addr,
+            len,
+            libc::c_long::from(mode),
+            mask.ptr(),
+            mask.maxnode,
+            MPOL_MF_MOVE,
+        )
+    };
+    check(ret as libc::c_int)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,6 +505,38 @@ mod tests {
         assert!(pin_thread(&every).is_ok());
         assert!(pin_thread(&[cpus_configured() as u32]).is_err());
         assert!(pin_thread(&[1 << 20]).is_err());
+    }
+
+    #[test]
+    fn a_thread_keeps_the_io_priority_it_is_given() {
+        // A thread of its own: the test harness's threads keep theirs.
+        std::thread::spawn(|| {
+            let idle_3 = (3 << 13) | 3;
+            set_thread_ioprio(idle_3).unwrap();
+            assert_eq!(thread_ioprio().unwrap(), idle_3);
+            // Class 4 does not exist.
+            assert!(set_thread_ioprio(4 << 13).is_err());
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn memory_policies_take_the_nodes_there_are() {
+        std::thread::spawn(|| {
+            // Node 0 exists on every Linux machine (the only one without NUMA).
+            set_thread_mempolicy(2, &[0]).unwrap();
+            set_thread_mempolicy(3, &[0]).unwrap();
+            set_thread_mempolicy(4, &[]).unwrap();
+            set_thread_mempolicy(0, &[]).unwrap();
+            assert!(set_thread_mempolicy(2, &[1000]).is_err());
+            assert!(set_thread_mempolicy(2, &[5000]).is_err());
+            let mut pool = crate::BufferPool::new(4, 4096, 4096);
+            pool.bind_to_nodes(2, &[0]).unwrap();
+            pool.bind_to_nodes(0, &[]).unwrap();
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]

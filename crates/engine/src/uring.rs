@@ -137,20 +137,24 @@ impl UringEngine {
                     (Direction::Read, true) => {
                         opcode::ReadFixed::new($fd, buf, req.len, req.slot as u16)
                             .offset(req.offset)
+                            .ioprio(req.prio)
                             .build()
                     }
                     (Direction::Write, true) => {
                         opcode::WriteFixed::new($fd, buf, req.len, req.slot as u16)
                             .offset(req.offset)
                             .rw_flags(self.write_flags)
+                            .ioprio(req.prio)
                             .build()
                     }
                     (Direction::Read, false) => opcode::Read::new($fd, buf, req.len)
                         .offset(req.offset)
+                        .ioprio(req.prio)
                         .build(),
                     (Direction::Write, false) => opcode::Write::new($fd, buf, req.len)
                         .offset(req.offset)
                         .rw_flags(self.write_flags)
+                        .ioprio(req.prio)
                         .build(),
                 }
             };
@@ -389,6 +393,7 @@ mod tests {
             dir,
             offset: 8192,
             len: 4096,
+            prio: 0,
         };
         let written = e.buffer(1).unwrap().to_vec();
         let mut out = Vec::new();

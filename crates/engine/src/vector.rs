@@ -71,6 +71,7 @@ impl VectorEngine {
             dir: Direction::Read,
             offset: 0,
             len: self.cfg.block_bytes.min(4096) as u32,
+            prio: 0,
         };
         self.queue(probe)?;
         let result = self.done.pop().map_or(0, |c| c.result);

@@ -124,6 +124,7 @@ fn round_trip(uring: UringOptions, iomem: IoMem) -> Option<diskbench_engine::Cap
         dir,
         offset,
         len,
+        prio: 0,
     };
     let written = e.buffer(1).unwrap()[..len as usize].to_vec();
     let mut out = Vec::new();

@@ -96,6 +96,7 @@ fn req(slot: u32, dir: Direction, offset: u64) -> IoRequest {
         dir,
         offset,
         len: BLOCK,
+        prio: 0,
     }
 }
 

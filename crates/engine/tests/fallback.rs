@@ -24,6 +24,7 @@ fn open_and_read(wanted: EngineKind) -> (EngineKind, Option<String>) {
         dir: Direction::Read,
         offset: 0,
         len: 4096,
+        prio: 0,
     };
     engine.queue(req).expect("queue");
     engine.submit().expect("submit");

@@ -109,6 +109,7 @@ fn io(slot: u32, dir: Direction, block: u64) -> IoRequest {
         dir,
         offset: block * BLOCK as u64,
         len: BLOCK,
+        prio: 0,
     }
 }
 
@@ -357,6 +358,7 @@ fn null_engine_takes_faults_without_panicking() {
         dir,
         offset: 0,
         len: 1 << 20,
+        prio: 0,
     };
     let done = one_by_one(
         &mut e,

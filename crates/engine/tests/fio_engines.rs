@@ -16,6 +16,7 @@ fn run(engine: &mut impl Engine, dir: Direction, offset: u64, len: u32) -> i64 {
         dir,
         offset,
         len,
+        prio: 0,
     };
     engine.queue(req).expect("queued");
     engine.submit().expect("submitted");

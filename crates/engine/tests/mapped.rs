@@ -16,6 +16,7 @@ fn write_req(slot: u32, offset: u64, len: u32) -> IoRequest {
         dir: Direction::Write,
         offset,
         len,
+        prio: 0,
     }
 }
 

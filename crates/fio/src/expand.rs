@@ -162,7 +162,18 @@ pub(crate) fn value(
         problem,
     };
     let with_vars = if env_vars && text.contains("${") {
-        env_variables(text, env).map_err(err)?
+        let (with_vars, unset) = env_variables(text, env).map_err(err)?;
+        // fio goes on with the empty string, and fails on an option left
+        // without a value (`bs=${FIO_BS}`: "failed parsing"): so do we,
+        // naming the variable.
+        if let (Some(name), true) = (unset.first(), with_vars.trim().is_empty()) {
+            return Err(err(format!(
+                "environment variable '{name}' is not set, which leaves {option}= without \
+                 a value (fio puts in an empty string and fails too): set it (e.g. \
+                 {name}=... diskbench fio FILE) or write the value in the file"
+            )));
+        }
+        with_vars
     } else {
         text.to_string()
     };
@@ -191,9 +202,11 @@ pub(crate) fn value(
     Ok(expanded)
 }
 
-/// Replaces every `${NAME}`; an unset variable is an error naming it.
-fn env_variables(text: &str, env: &Env) -> Result<String, String> {
+/// Replaces every `${NAME}`; an unset variable becomes an empty string, as
+/// in fio (`x${UNSET}y` is `xy`). Returns the text and the unset names.
+fn env_variables(text: &str, env: &Env) -> Result<(String, Vec<String>), String> {
     let mut out = String::with_capacity(text.len());
+    let mut unset = Vec::new();
     let mut rest = text;
     while let Some(start) = rest.find("${") {
         out.push_str(&rest[..start]);
@@ -207,18 +220,12 @@ fn env_variables(text: &str, env: &Env) -> Result<String, String> {
         }
         match (env.var)(name) {
             Some(v) => out.push_str(&v),
-            None => {
-                return Err(format!(
-                    "environment variable '{name}' is not set: set it \
-                     (e.g. {name}=... diskbench fio FILE) or write the value in the file \
-                     (fio would put in an empty string)"
-                ))
-            }
+            None => unset.push(name.to_string()),
         }
         rest = &after[end + 1..];
     }
     out.push_str(rest);
-    Ok(out)
+    Ok((out, unset))
 }
 
 /// Replaces `$ncpus`, `$mb_memory` and `$pagesize`; says whether any was there.
@@ -327,8 +334,12 @@ mod tests {
             true,
         );
         assert_eq!(f.unwrap(), "/mnt/x/f");
-        let p = problem(num("${NOPE}k"));
+        let p = problem(num("${NOPE}"));
         assert!(p.contains("environment variable 'NOPE' is not set"), "{p}");
+        assert!(p.contains("leaves bs= without a value"), "{p}");
+        // Elsewhere an unset variable is an empty string, as in fio.
+        let d = value("description", "x${NOPE}y", ValueKind::Text, &env(), true);
+        assert_eq!(d.unwrap(), "xy");
         assert!(problem(num("${SIZE")).contains("without a closing"));
         assert!(problem(num("${}")).contains("names no variable"));
         // On the command line the shell expands variables, not diskbench.

@@ -400,6 +400,8 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
                 && !crate::error_opts::apply(spec, o)?
                 && !crate::iolog_opts::apply(spec, o)?
                 && !crate::latency_opts::apply(spec, o)?
+                && !crate::prio_opts::apply(spec, o)?
+                && !crate::numa_opts::apply(spec, o)?
             {
                 unreachable!("{other:?} is applied in `apply`")
             }
@@ -568,7 +570,8 @@ fn default_steady() -> SteadyStateSpec {
     }
 }
 
-/// `iops:2`, `iops_slope:0.1%`, `bw:5%`, `bw_slope:1048576`.
+/// `iops:2`, `iops_slope:0.1%`, `bw:5%`, `bw_slope:1048576`, `lat:5%`
+/// (fio 3.42: the mean completion latency, in ns when absolute).
 fn steady_criterion(
     scope: &Scope,
     name: &str,
@@ -584,7 +587,13 @@ fn steady_criterion(
         "iops_slope" => SteadyMetric::IopsSlope,
         "bw" => SteadyMetric::Bw,
         "bw_slope" => SteadyMetric::BwSlope,
-        _ => return Err(bad("the criterion is iops, iops_slope, bw or bw_slope")),
+        "lat" => SteadyMetric::Lat,
+        "lat_slope" => SteadyMetric::LatSlope,
+        _ => {
+            return Err(bad(
+                "the criterion is iops, iops_slope, bw, bw_slope, lat or lat_slope",
+            ))
+        }
     };
     let limit = limit.trim();
     let (number, percent) = match limit.strip_suffix('%') {
@@ -632,6 +641,7 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     crate::trim_opts::finish(&spec)?;
     verify_opts::finish(&mut spec)?;
     engine_opts::finish(&spec)?;
+    crate::prio_opts::finish(&mut spec)?;
     crate::cpuio_opts::finish(&mut spec)?;
     crate::data_opts::finish(&spec)?;
     crate::offset_opts::finish_zones(&mut spec)?;

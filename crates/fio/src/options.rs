@@ -213,6 +213,20 @@ pub(crate) enum Key {
     VerifyHeaderSeed,
     /// `atomic` (RWF_ATOMIC writes): see `engine_opts`.
     Atomic,
+    /// `prio`, `prioclass`, `priohint` and the engines' `cmdprio*`: see
+    /// `prio_opts`; `log_prio` is a log option.
+    Prio,
+    PrioClass,
+    PrioHint,
+    CmdPrio,
+    CmdPrioClass,
+    CmdPrioHint,
+    CmdPrioPercentage,
+    CmdPrioBsSplit,
+    LogPrio,
+    /// `numa_cpu_nodes`, `numa_mem_policy`: see `numa_opts`.
+    NumaCpuNodes,
+    NumaMemPolicy,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -263,6 +277,13 @@ impl Key {
             | Key::BufferPattern
             | Key::DedupeMode
             | Key::ZoneMode => ValueKind::Text,
+            Key::CmdPrio
+            | Key::CmdPrioClass
+            | Key::CmdPrioHint
+            | Key::CmdPrioPercentage
+            | Key::CmdPrioBsSplit
+            | Key::NumaCpuNodes
+            | Key::NumaMemPolicy => ValueKind::Text,
             Key::WriteIolog
             | Key::ReadIolog
             | Key::ReplayRedirect
@@ -625,6 +646,17 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     ),
     opt(Key::Atomic, "atomic", Arity::Value),
     opt(Key::VerifyHeaderSeed, "verify_header_seed", Arity::Value),
+    opt(Key::Prio, "prio", Arity::Value),
+    opt(Key::PrioClass, "prioclass", Arity::Value),
+    opt(Key::PrioHint, "priohint", Arity::Value),
+    opt(Key::CmdPrio, "cmdprio", Arity::Value),
+    opt(Key::CmdPrioClass, "cmdprio_class", Arity::Value),
+    opt(Key::CmdPrioHint, "cmdprio_hint", Arity::Value),
+    opt(Key::CmdPrioPercentage, "cmdprio_percentage", Arity::Value),
+    opt(Key::CmdPrioBsSplit, "cmdprio_bssplit", Arity::Value),
+    opt(Key::LogPrio, "log_prio", Arity::Flag),
+    opt(Key::NumaCpuNodes, "numa_cpu_nodes", Arity::Value),
+    opt(Key::NumaMemPolicy, "numa_mem_policy", Arity::Value),
 ];
 
 /// Command-line options that are not job options: they shape the output, the
@@ -663,15 +695,15 @@ pub(crate) static FIO_CLI_NOT_CARRIED_OUT: &[&str] = &[
 pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     // Newer fio's (3.36+) and its engines' options, named in its examples.
     "apptag", "apptag_mask", "brick", "dataplacement", "fdp", "fdp_pli", "fdp_pli_select",
-    "libblkio_driver", "libblkio_path", "log_issue_time", "log_prio", "log_window_value",
-    "md_per_io_size", "pi_act", "pi_chk", "plids", "spr_num_regions",
+    "libblkio_driver", "libblkio_path", "log_issue_time", "log_window_value",
+    "md_per_io_size", "pi_act", "pi_chk", "plids", "spr_cs", "spr_num_regions",
     "spr_op", "sprandom", "volume",
     "allow_mounted_write", "arguments",
     "bindname", "block", "block_error_percentiles",
     "busy_poll",
     "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete", "cgroup_weight", "chunk_size",
-    "clientname", "clocksource", "clustername", "cmd_type", "cmdprio",
-    "cmdprio_bssplit", "cmdprio_class", "cmdprio_percentage", "conf", "cont",
+    "clientname", "clocksource", "clustername", "cmd_type",
+    "conf", "cont",
     "cpumask", "cpus_allowed_policy",
     "create_fsync", "cuda_io",
     "device-names", "dir", "direct_write_to_pmem", "disable_bw",
@@ -695,10 +727,10 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "log_store_compressed", "log_unix_epoch",
     "max_latency", "max_open_zones", "mem_align",
     "mss", "namenode", "nfs_url",
-    "nice", "nodelay", "nonvectored", "nowait", "numa_cpu_nodes",
-    "numa_mem_policy", "numruns", "object_class", "offset_align",
+    "nice", "nodelay", "nonvectored", "nowait",
+    "numruns", "object_class", "offset_align",
     "opendir", "overwrite",
-    "pingpong", "pool", "port", "pre_read", "prep", "prio", "prioclass",
+    "pingpong", "pool", "port", "pre_read", "prep",
     "profile", "program", "proto", "protocol",
    
     "rbdname", "read-req-num-512-blocks", "read_beyond_wp",

@@ -28,6 +28,7 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
         Key::LogHistCoarseness => logs.hist_coarseness = coarseness(o.scope, o.name, o.text)?,
         Key::LogOffset => logs.offset = o.flag()?,
         Key::LogMaxValue => logs.max_value = o.flag()?,
+        Key::LogPrio => logs.prio = o.flag()?,
         Key::PerJobLogs => logs.shared = !o.boolean()?,
         Key::KbBase => spec.units.kb_base_1000 = match o.int()? {
             1024 => false,

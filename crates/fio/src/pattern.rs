@@ -413,13 +413,23 @@ pub(crate) fn delay_range(scope: &Scope, option: &str, text: &str) -> Result<Del
 
 /// `cpus_allowed=0-3,6`: CPU numbers and ranges, separated by ','.
 pub(crate) fn cpu_list(scope: &Scope, text: &str) -> Result<Vec<u32>, FioError> {
-    const OPT: &str = "cpus_allowed";
+    number_list(scope, "cpus_allowed", "CPU numbers", text)
+}
+
+/// Numbers and ranges separated by ',' (`0-3,6`, fio's CPU and NUMA node
+/// lists), sorted, each once; `what` names them in the error.
+pub(crate) fn number_list(
+    scope: &Scope,
+    option: &str,
+    what: &str,
+    text: &str,
+) -> Result<Vec<u32>, FioError> {
     let bad = || {
         FioError::invalid(
             scope,
-            OPT,
+            option,
             text,
-            "use CPU numbers and ranges separated by ',', e.g. 0-3,6",
+            format!("use {what} and ranges separated by ',', e.g. 0-3,6"),
         )
     };
     let mut cpus = Vec::new();

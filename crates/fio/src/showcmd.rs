@@ -55,6 +55,8 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     crate::error_opts::show(job, &mut opts);
     crate::iolog_opts::show(job, &mut opts);
     crate::latency_opts::show(job, &mut opts);
+    crate::prio_opts::show(job, &mut opts);
+    crate::numa_opts::show(job, &mut opts);
     unit_opts(job, &mut opts);
     let words: Vec<String> = opts
         .into_iter()
@@ -462,20 +464,7 @@ fn unit_opts(job: &JobSpec, opts: &mut Opts) {
 
 /// `0-3,6`: runs of CPUs as ranges.
 fn cpu_list(cpus: &[u32]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < cpus.len() {
-        let mut j = i;
-        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
-            j += 1;
-        }
-        parts.push(match i == j {
-            true => cpus[i].to_string(),
-            false => format!("{}-{}", cpus[i], cpus[j]),
-        });
-        i = j + 1;
-    }
-    parts.join(",")
+    model::numa::ranges_text(cpus)
 }
 
 /// A time for an option fio reads in microseconds when bare: always with a unit.

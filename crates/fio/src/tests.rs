@@ -9,6 +9,8 @@ mod files;
 mod groups;
 mod latency;
 mod mapped_engines;
+mod numa;
+mod prio;
 mod reporting;
 mod trims;
 

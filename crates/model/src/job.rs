@@ -393,6 +393,10 @@ pub struct LogSpec {
     /// one file, `NAME_bw.log`, instead of one per thread.
     #[serde(default)]
     pub shared: bool,
+    /// `log_prio`: the priority column is each I/O's ioprio value in hex
+    /// (`0x2000`), not 1 for the real-time class and 0 for the rest.
+    #[serde(default)]
+    pub prio: bool,
 }
 
 impl LogSpec {
@@ -419,6 +423,11 @@ pub enum SteadyMetric {
     IopsSlope,
     Bw,
     BwSlope,
+    /// Every measurement's mean completion latency within the limit of
+    /// the window's mean (fio 3.42's `lat`).
+    Lat,
+    /// The least-squares slope of the mean completion latency (`lat_slope`).
+    LatSlope,
 }
 
 impl SteadyMetric {
@@ -428,6 +437,8 @@ impl SteadyMetric {
             SteadyMetric::IopsSlope => "iops_slope",
             SteadyMetric::Bw => "bw",
             SteadyMetric::BwSlope => "bw_slope",
+            SteadyMetric::Lat => "lat",
+            SteadyMetric::LatSlope => "lat_slope",
         }
     }
 }
@@ -621,6 +632,12 @@ pub struct JobSpec {
     /// `latency_target` and its options: the depth searched while the job runs.
     #[serde(default)]
     pub latency_target: crate::LatencyTarget,
+    /// `prio`, `prioclass`, `priohint`, the engines' `cmdprio*`, `log_prio`.
+    #[serde(default)]
+    pub prio: crate::prio::PrioSpec,
+    /// `numa_cpu_nodes`, `numa_mem_policy`.
+    #[serde(default)]
+    pub numa: crate::numa::NumaSpec,
 }
 
 /// fio's default seed when `randrepeat=1`.
@@ -698,6 +715,8 @@ impl JobSpec {
             options: Vec::new(),
             iolog: Default::default(),
             latency_target: Default::default(),
+            prio: Default::default(),
+            numa: Default::default(),
         }
     }
 

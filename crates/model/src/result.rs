@@ -184,6 +184,12 @@ pub struct SteadyStateResult {
     /// The window's seconds.
     pub iops: Vec<u64>,
     pub bw: Vec<u64>,
+    /// For the latency criteria: the mean completion latency (ns) of the
+    /// window and of each of its measurements.
+    #[serde(default)]
+    pub lat_mean: f64,
+    #[serde(default)]
+    pub lat: Vec<u64>,
 }
 
 impl JobResult {
@@ -263,6 +269,10 @@ pub struct DirStats {
     /// `None` for jobs without a rate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<Histogram>,
+    /// Each priority's latencies, for a job with per-I/O priorities
+    /// (`cmdprio_*`); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prios: Vec<crate::prio::PrioLatency>,
 }
 
 impl DirStats {
@@ -300,6 +310,7 @@ impl DirStats {
             (None, Some(b)) => self.response = Some(b.clone()),
             _ => {}
         }
+        crate::prio::merge_latencies(&mut self.prios, &other.prios);
     }
 }
 
@@ -371,6 +382,14 @@ pub struct SeriesPoint {
     pub trim_ios: u64,
     #[serde(default)]
     pub trim_bytes: u64,
+    /// The sum of the interval's completion latencies (ns), for the
+    /// steady-state stop on latency; not kept in the history.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub clat_ns: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl SeriesPoint {
@@ -382,6 +401,7 @@ impl SeriesPoint {
         self.write_bytes += o.write_bytes;
         self.trim_ios += o.trim_ios;
         self.trim_bytes += o.trim_bytes;
+        self.clat_ns += o.clat_ns;
     }
 
     /// Every I/O of the interval: reads, writes and trims.

@@ -159,6 +159,7 @@ fn job(
             clat: lat.clone(),
             lat,
             response: None,
+            prios: Vec::new(),
         }
     };
     let total = (read.0 + write.0).max(1.0);

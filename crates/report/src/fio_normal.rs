@@ -251,7 +251,10 @@ fn issued_lines(out: &mut String, job: &JobResult) {
 /// One latency kind of a direction as printed: its statistics and its
 /// percentiles, the source's when it has them.
 struct LatShown {
-    name: &'static str,
+    name: String,
+    /// The title of the percentiles when it is not the name (a priority's
+    /// share of the I/Os).
+    percentiles_of: Option<String>,
     stats: LatStats,
     percentiles: Vec<(f64, u64)>,
     /// The percentiles were re-derived from a histogram rebuilt on import.
@@ -272,7 +275,8 @@ fn lat_kinds(job: &JobResult, dir: Option<Direction>, d: &DirStats) -> Vec<LatSh
         if let Some(src) = dir.and_then(|dir| source::lat(job, dir, key)) {
             let percentiles = src.numbered();
             out.push(LatShown {
-                name,
+                name: name.to_string(),
+                percentiles_of: None,
                 stats: src.stats,
                 percentiles,
                 approximate: false,
@@ -283,14 +287,55 @@ fn lat_kinds(job: &JobResult, dir: Option<Direction>, d: &DirStats) -> Vec<LatSh
                 false => Vec::new(),
             };
             out.push(LatShown {
-                name,
+                name: name.to_string(),
+                percentiles_of: None,
                 stats: LatStats::of(h),
                 approximate: source::rebuilt(job) && !percentiles.is_empty(),
                 percentiles,
             });
         }
     }
+    out.extend(prio_kinds(job, d));
     out
+}
+
+/// fio's per-priority latencies (`clat prio 1/0`, or `lat prio` with
+/// `lat_percentiles`), each with its share of the I/Os, when the
+/// direction's I/Os went with two priorities or more (as the JSON's `prios`).
+fn prio_kinds(job: &JobResult, d: &DirStats) -> Vec<LatShown> {
+    let spec = &job.spec;
+    let used: Vec<_> = d.prios.iter().filter(|p| p.lat.count() > 0).collect();
+    if used.len() < 2 {
+        return Vec::new();
+    }
+    let (kind, wanted) = match spec.lat_percentiles {
+        true => ("lat", true),
+        false => ("clat", spec.clat_percentiles),
+    };
+    let all: u64 = used.iter().map(|p| p.lat.count()).sum();
+    // fio 3.42 adds the hint (`1/0/3`); a job without hints keeps 3.33's `1/0`.
+    let hinted = used
+        .iter()
+        .any(|p| model::prio::IoPrio::of_value(p.prio).hint > 0);
+    let shown = |p: &&model::prio::PrioLatency| {
+        let prio = model::prio::IoPrio::of_value(p.prio);
+        let mut name = format!("{kind} prio {}/{}", prio.class, prio.level);
+        if hinted {
+            name.push_str(&format!("/{}", prio.hint));
+        }
+        let share = 100.0 * p.lat.count() as f64 / all as f64;
+        LatShown {
+            percentiles_of: Some(format!("{name} ({share:.2}% of IOs)")),
+            name,
+            stats: LatStats::of(&p.lat),
+            percentiles: match wanted {
+                true => stats::percentiles_at(&p.lat, &spec.percentile_list),
+                false => Vec::new(),
+            },
+            approximate: false,
+        }
+    };
+    used.iter().map(shown).collect()
 }
 
 /// One direction's lines; true when a figure in them is approximate.
@@ -386,10 +431,11 @@ fn sample_lines(
 /// The latency lines of `kinds`, then their percentiles, as fio orders them.
 fn lat_lines(out: &mut String, kinds: &[LatShown]) {
     for k in kinds {
-        lat_line(out, k.name, &k.stats);
+        lat_line(out, &k.name, &k.stats);
     }
     for k in kinds {
-        percentile_block(out, k.name, &k.percentiles, k.approximate);
+        let title = k.percentiles_of.as_ref().unwrap_or(&k.name);
+        percentile_block(out, title, &k.percentiles, k.approximate);
     }
 }
 

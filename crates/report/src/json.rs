@@ -193,6 +193,16 @@ fn steadystate_value(ss: &model::SteadyStateResult) -> Value {
         true => format!("{:.6}%", ss.criterion),
         false => format!("{:.6}", ss.criterion),
     };
+    let mut data = Map::new();
+    data.insert("bw_mean".into(), json!(ss.bw_mean.round() as u64));
+    data.insert("iops_mean".into(), json!(ss.iops_mean.round() as u64));
+    // fio 3.42 adds the latencies for its latency criteria only.
+    if ss.ss.starts_with("lat") {
+        data.insert("lat_mean".into(), json!(ss.lat_mean.round() as u64));
+        data.insert("lat_ns".into(), json!(ss.lat));
+    }
+    data.insert("iops".into(), json!(ss.iops));
+    data.insert("bw".into(), json!(ss.bw));
     json!({
         "ss": ss.ss,
         "duration": ss.duration_s,
@@ -200,12 +210,7 @@ fn steadystate_value(ss: &model::SteadyStateResult) -> Value {
         "criterion": criterion,
         "max_deviation": six_decimals(ss.max_deviation),
         "slope": six_decimals(ss.slope),
-        "data": {
-            "bw_mean": ss.bw_mean.round() as u64,
-            "iops_mean": ss.iops_mean.round() as u64,
-            "iops": ss.iops,
-            "bw": ss.bw,
-        },
+        "data": data,
     })
 }
 
@@ -414,10 +419,48 @@ fn figures_value(
         false => (LatStats::of(&d.lat), pcts(spec.lat_percentiles, &d.lat)),
     };
     m.insert("lat_ns".into(), lat_value(&lat, &lat_p));
+    if let Some(prios) = prios_value(d, spec) {
+        m.insert("prios".into(), prios);
+    }
     let (bw, agg) = bw.unwrap_or((None, 0.0));
     sample_keys(&mut m, "bw", bw, Some(agg), "bw_dev");
     sample_keys(&mut m, "iops", iops, None, "iops_stddev");
     Value::Object(m)
+}
+
+/// fio's `prios`: each priority's latencies (`clat_ns`, or `lat_ns` with
+/// `lat_percentiles`), the ones with I/Os only, and only when there are
+/// two or more of them (fio 3.33: a job whose I/Os all went with one
+/// priority has no `prios`). A job with priority hints (fio 3.42's) gets
+/// fio 3.42's `priohint` in each entry.
+fn prios_value(d: &DirStats, spec: &model::JobSpec) -> Option<Value> {
+    let used: Vec<_> = d.prios.iter().filter(|p| p.lat.count() > 0).collect();
+    if used.len() < 2 {
+        return None;
+    }
+    let (key, on) = match spec.lat_percentiles {
+        true => ("lat_ns", true),
+        false => ("clat_ns", spec.clat_percentiles),
+    };
+    let hinted = used
+        .iter()
+        .any(|p| model::prio::IoPrio::of_value(p.prio).hint > 0);
+    let entries = used.iter().map(|p| {
+        let prio = model::prio::IoPrio::of_value(p.prio);
+        let pcts = match on {
+            true => stats::percentiles_at(&p.lat, &spec.percentile_list),
+            false => Vec::new(),
+        };
+        let mut m = Map::new();
+        m.insert("prioclass".into(), json!(prio.class));
+        m.insert("prio".into(), json!(prio.level));
+        if hinted {
+            m.insert("priohint".into(), json!(prio.hint));
+        }
+        m.insert(key.into(), lat_value(&LatStats::of(&p.lat), &pcts));
+        Value::Object(m)
+    });
+    Some(Value::Array(entries.collect()))
 }
 
 /// fio's `bw_min, bw_max, bw_agg, bw_mean, bw_dev, bw_samples` (or the `iops_` ones).

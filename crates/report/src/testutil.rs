@@ -33,7 +33,7 @@ pub fn dir(clat: &[(u64, u64)], bs: u64, runtime_ns: u64, slat_ns: Option<u64>) 
         slat: slat_ns.map(|v| hist(&[(v, ios / 2), (v + 2000, ios - ios / 2)])),
         clat: hist(clat),
         lat: hist(&lat),
-        response: None,
+        ..DirStats::default()
     }
 }
 

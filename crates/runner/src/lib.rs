@@ -619,6 +619,21 @@ fn plan_clone(
         other => other,
     };
     let engine = engine.with_faults(&opts.faults);
+    if let Some(f) = fallback.as_ref().filter(|f| f.used == EngineKind::Sync) {
+        // psync has no per-I/O priority: the job would measure without them.
+        if spec.prio.per_io() {
+            return Err(RunError::in_job(
+                &spec.name,
+                RunError::Other(format!(
+                    "cmdprio_* gives I/Os priorities of their own, which only libaio and \
+                     io_uring carry, and this machine refused {} ({}): enable io_uring or \
+                     libaio, or use prio/prioclass for the whole job",
+                    f.wanted.fio_name(),
+                    f.reason
+                )),
+            ));
+        }
+    }
     if let Some(f) = fallback {
         let w = Warning::EngineFallback {
             job: spec.name.clone(),

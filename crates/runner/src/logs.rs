@@ -5,7 +5,9 @@
 //!
 //! Each line is `time_ms, value, direction, bs, [offset,] priority`:
 //! bandwidth in KiB/s, IOPS, latency in ns; direction 0 read, 1 write;
-//! priority always 0. Files are `NAME_bw.N.log`, `NAME_iops.N.log`,
+//! priority as fio writes it: the I/O's ioprio value in hex with
+//! `log_prio=1` (`0x2000`), else 1 for the real-time class and 0 for the
+//! rest (`prio_text`), and that of 0 on windowed lines, which mix them. Files are `NAME_bw.N.log`, `NAME_iops.N.log`,
 //! `NAME_slat|clat|lat.N.log` in the current directory, N being the job's
 //! thread number in the run (`NAME_bw.log` with `per_job_logs=0`, see
 //! `out`). What fio 3.33 writes, and so we do:
@@ -39,6 +41,16 @@ use out::Out;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 
+/// The priority column of a line for an I/O of ioprio `value`: the value
+/// in hex with `log_prio`, else whether its class is the real-time one.
+fn prio_text(log_prio: bool, value: u16) -> String {
+    match log_prio {
+        true => format!("0x{value:04x}"),
+        false => u8::from(model::prio::IoPrio::of_value(value).class == model::prio::CLASS_RT)
+            .to_string(),
+    }
+}
+
 /// What one completed I/O contributes to the logs.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Sample {
@@ -49,6 +61,8 @@ pub(crate) struct Sample {
     pub slat_ns: Option<u64>,
     pub clat_ns: u64,
     pub lat_ns: u64,
+    /// The I/O's ioprio value (`model::prio::IoPrio::value`).
+    pub prio: u16,
 }
 
 /// Sums of one direction over the current window.
@@ -74,6 +88,8 @@ pub(crate) struct JobLogs {
     with_offset: bool,
     /// `log_max_value`: windowed latency lines give the maximum.
     max_value: bool,
+    /// `log_prio`: see `prio_text`.
+    log_prio: bool,
     clock: Clock,
     start: u64,
     /// Window length in ticks and ms; `None`: a line per I/O.
@@ -118,6 +134,7 @@ impl JobLogs {
                 .map(|out| HistLog::new(out, spec.hist_msec, spec.hist_coarseness, clock, start)),
             with_offset: spec.offset,
             max_value: spec.max_value,
+            log_prio: spec.prio,
             clock: clock.clone(),
             start,
             window_end: start + window.map_or(0, |w| w.0),
@@ -170,9 +187,10 @@ impl JobLogs {
     fn line_per_io(&mut self, s: &Sample) -> io::Result<()> {
         let ms = self.clock.nanos(self.start, s.at) / 1_000_000;
         let (dir, bs, offset) = (s.dir as u8, s.len, s.offset);
+        let prio = prio_text(self.log_prio, s.prio);
         let tail = |value: u64, w: &mut BufWriter<File>, with_offset: bool| match with_offset {
-            true => writeln!(w, "{ms}, {value}, {dir}, {bs}, {offset}, 0"),
-            false => writeln!(w, "{ms}, {value}, {dir}, {bs}, 0"),
+            true => writeln!(w, "{ms}, {value}, {dir}, {bs}, {offset}, {prio}"),
+            false => writeln!(w, "{ms}, {value}, {dir}, {bs}, {prio}"),
         };
         if let Some(o) = &mut self.bw {
             let kib_per_sec = s.len as u128 * 1_000_000_000 / 1024 / u128::from(s.clat_ns.max(1));
@@ -207,7 +225,11 @@ impl JobLogs {
     /// One line per direction seen in the window ending at `end_ms`.
     fn write_window(&mut self, end_ms: u64, len_ms: u64, full: bool) -> io::Result<()> {
         let secs = len_ms.max(1) as f64 / 1000.0;
-        let zeros = if self.with_offset { "0, 0, 0" } else { "0, 0" };
+        let prio = prio_text(self.log_prio, 0);
+        let zeros = match self.with_offset {
+            true => format!("0, 0, {prio}"),
+            false => format!("0, {prio}"),
+        };
         for d in 0..2 {
             let w = std::mem::take(&mut self.sums[d]);
             if w.ios == 0 {

@@ -102,6 +102,7 @@ impl Recorder {
         d.bytes += bytes;
         d.clat.record(clat_ns);
         d.lat.record(lat_ns);
+        self.current.clat_ns += clat_ns;
         match dir {
             Direction::Read => {
                 self.current.read_ios += 1;
@@ -114,6 +115,24 @@ impl Recorder {
         }
     }
 
+    /// The latency of an I/O of ioprio `prio`, for a direction that keeps
+    /// its priorities apart (see `with_prios`).
+    #[inline]
+    pub fn prio_latency(&mut self, dir: Direction, prio: u16, ns: u64) {
+        let kept = &mut self.dirs[dir as usize].prios;
+        if let Some(p) = kept.iter_mut().find(|p| p.prio == prio) {
+            p.lat.record(ns);
+        }
+    }
+
+    /// The priorities each direction keeps apart (`PrioSpec::kept_apart`).
+    pub fn with_prios(mut self, prios: &model::prio::PrioSpec) -> Recorder {
+        for dir in [Direction::Read, Direction::Write] {
+            self.dirs[dir as usize].prios = prios.kept_apart(dir);
+        }
+        self
+    }
+
     /// A trim of `bytes` that took `ns`, timed around the call.
     #[inline]
     pub fn trimmed(&mut self, bytes: u64, ns: u64) {
@@ -124,6 +143,7 @@ impl Recorder {
         d.lat.record(ns);
         self.current.trim_ios += 1;
         self.current.trim_bytes += bytes;
+        self.current.clat_ns += ns;
     }
 
     /// Ends the measured phase at `end`: sets runtimes and keeps a last,

@@ -1,10 +1,13 @@
-//! fio's `steadystate` (`ss`): while a job runs, its per-second IOPS or
-//! bandwidth over the last `ss_dur` seconds (after `ss_ramp`) is judged
-//! once a second, and the job stops as soon as the window meets the limit.
+//! fio's `steadystate` (`ss`): while a job runs, its per-second IOPS,
+//! bandwidth or mean completion latency over the last `ss_dur` seconds
+//! (after `ss_ramp`) is judged once a second, and the job stops as soon as
+//! the window meets the limit.
 //!
-//! fio's two kinds of criterion: `iops`/`bw` take the largest deviation of
-//! one second from the window's mean; `iops_slope`/`bw_slope` take the
-//! least-squares slope (per second). Either is compared with the limit as
+//! fio's two kinds of criterion: `iops`/`bw`/`lat` take the largest
+//! deviation of one measurement from the window's mean;
+//! `iops_slope`/`bw_slope`/`lat_slope` take the least-squares slope (per
+//! measurement). A measurement's latency is the mean completion latency of
+//! all its I/Os, every clone's (fio 3.42's `lat` and `lat_slope`). Either is compared with the limit as
 //! it is, or as a percentage of the window's mean. The workers publish
 //! their seconds to the runner's thread, which does all of this: nothing
 //! is added to the I/O path but one flag check.
@@ -13,12 +16,29 @@ use model::{SeriesPoint, SteadyMetric, SteadyStateResult, SteadyStateSpec};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+/// One second (or measurement) of a job: clones reported, I/Os, bytes and
+/// the sum of the completion latencies.
+#[derive(Clone, Copy, Debug, Default)]
+struct Second {
+    clones: u32,
+    ios: u64,
+    bytes: u64,
+    clat_ns: u64,
+}
+
+impl Second {
+    /// The mean completion latency of its I/Os (0 without any).
+    fn lat_ns(&self) -> u64 {
+        self.clat_ns.checked_div(self.ios).unwrap_or(0)
+    }
+}
+
 /// One job's watch over its seconds, summed over its clones.
 pub(crate) struct SteadyWatch {
     spec: SteadyStateSpec,
     clones: u32,
-    /// Per second of the measured phase: (clones reported, I/Os, bytes).
-    seconds: Vec<(u32, u64, u64)>,
+    /// Per second of the measured phase, summed over the clones that reported it.
+    seconds: Vec<Second>,
     /// Set when the window met the limit: the job's workers stop.
     pub stop: Arc<AtomicBool>,
     verdict: Option<SteadyStateResult>,
@@ -42,12 +62,13 @@ impl SteadyWatch {
         }
         let i = (p.start_ms / 1000) as usize;
         if self.seconds.len() <= i {
-            self.seconds.resize(i + 1, (0, 0, 0));
+            self.seconds.resize(i + 1, Second::default());
         }
         let s = &mut self.seconds[i];
-        s.0 += 1;
-        s.1 += p.ios();
-        s.2 += p.bytes();
+        s.clones += 1;
+        s.ios += p.ios();
+        s.bytes += p.bytes();
+        s.clat_ns += p.clat_ns;
     }
 
     /// Judges the latest complete window; stops the job when it is steady.
@@ -59,25 +80,27 @@ impl SteadyWatch {
         let complete = self
             .seconds
             .iter()
-            .take_while(|s| s.0 >= self.clones)
+            .take_while(|s| s.clones >= self.clones)
             .count();
         // `ss_interval`: the window is a whole number of measurements of
         // `step` seconds, judged as each measurement completes; each
-        // measurement is its seconds' mean, so the units stay per second.
+        // measurement is its seconds' mean, so the units stay per second
+        // (and its latency the mean of all its I/Os').
         let step = (self.spec.interval.as_secs() as usize).max(1);
         let window = (self.spec.duration.as_secs() as usize / step).max(1) * step;
         if complete < ramp + window || !(complete - ramp).is_multiple_of(step) {
             return;
         }
-        let measurements: Vec<(u32, u64, u64)> = self.seconds[complete - window..complete]
+        let measurements: Vec<Second> = self.seconds[complete - window..complete]
             .chunks(step)
             .map(|c| {
-                let sum = |f: fn(&(u32, u64, u64)) -> u64| c.iter().map(f).sum::<u64>();
-                (
-                    self.clones,
-                    sum(|s| s.1) / step as u64,
-                    sum(|s| s.2) / step as u64,
-                )
+                let sum = |f: fn(&Second) -> u64| c.iter().map(f).sum::<u64>();
+                Second {
+                    clones: self.clones,
+                    ios: sum(|s| s.ios) / step as u64,
+                    bytes: sum(|s| s.bytes) / step as u64,
+                    clat_ns: sum(|s| s.clat_ns) / step as u64,
+                }
             })
             .collect();
         let verdict = judge(&self.spec, &measurements);
@@ -104,25 +127,27 @@ fn ss_text(spec: &SteadyStateSpec) -> String {
     format!("{}:{:.6}{unit}", spec.metric.fio_name(), spec.limit)
 }
 
-fn judge(spec: &SteadyStateSpec, window: &[(u32, u64, u64)]) -> SteadyStateResult {
-    let iops: Vec<u64> = window.iter().map(|s| s.1).collect();
-    let bw: Vec<u64> = window.iter().map(|s| s.2).collect();
+fn judge(spec: &SteadyStateSpec, window: &[Second]) -> SteadyStateResult {
+    let iops: Vec<u64> = window.iter().map(|s| s.ios).collect();
+    let bw: Vec<u64> = window.iter().map(|s| s.bytes).collect();
+    let lat: Vec<u64> = window.iter().map(Second::lat_ns).collect();
     let mean = |v: &[u64]| v.iter().sum::<u64>() as f64 / v.len().max(1) as f64;
-    let (iops_mean, bw_mean) = (mean(&iops), mean(&bw));
+    let (iops_mean, bw_mean, lat_mean) = (mean(&iops), mean(&bw), mean(&lat));
     let (values, m) = match spec.metric {
         SteadyMetric::Iops | SteadyMetric::IopsSlope => (&iops, iops_mean),
         SteadyMetric::Bw | SteadyMetric::BwSlope => (&bw, bw_mean),
+        SteadyMetric::Lat | SteadyMetric::LatSlope => (&lat, lat_mean),
     };
     let (mut max_deviation, mut slope) = (0.0, 0.0);
     let measure = match spec.metric {
-        SteadyMetric::Iops | SteadyMetric::Bw => {
+        SteadyMetric::Iops | SteadyMetric::Bw | SteadyMetric::Lat => {
             max_deviation = values
                 .iter()
                 .map(|&v| (v as f64 - m).abs())
                 .fold(0.0, f64::max);
             max_deviation
         }
-        SteadyMetric::IopsSlope | SteadyMetric::BwSlope => {
+        SteadyMetric::IopsSlope | SteadyMetric::BwSlope | SteadyMetric::LatSlope => {
             slope = least_squares_slope(values);
             // Signed, as fio prints it; judged by its size.
             slope
@@ -145,6 +170,11 @@ fn judge(spec: &SteadyStateSpec, window: &[(u32, u64, u64)]) -> SteadyStateResul
         bw_mean,
         iops,
         bw,
+        lat_mean,
+        lat: match spec.metric {
+            SteadyMetric::Lat | SteadyMetric::LatSlope => lat,
+            _ => Vec::new(),
+        },
     }
 }
 
@@ -238,6 +268,53 @@ mod tests {
         assert_eq!(r.iops.len(), 5);
         assert!(r.attained, "{r:?}");
         assert_eq!(r.ss, "bw:122880.000000");
+    }
+
+    #[test]
+    fn latency_criteria_judge_each_measurements_mean_completion_latency() {
+        // 1000 I/Os a second; the mean latency of seconds 1.. is 100 us
+        // give or take 3 us (the ramp second, 500 us, is left out).
+        let lat_us = [500, 100, 103, 97, 100, 102, 100];
+        let mut w = SteadyWatch::new(spec(SteadyMetric::Lat, 5.0, true), 1);
+        for (i, &us) in lat_us.iter().enumerate() {
+            w.add(&SeriesPoint {
+                start_ms: i as u64 * 1000,
+                duration_ms: 1000,
+                read_ios: 1000,
+                read_bytes: 1000 * 4096,
+                clat_ns: 1000 * us * 1000,
+                ..SeriesPoint::default()
+            });
+            w.judge();
+        }
+        let r = w.result();
+        assert!(r.attained, "{r:?}");
+        assert_eq!(r.lat, [100_000, 103_000, 97_000, 100_000, 102_000]);
+        assert_eq!(r.lat_mean, 100_400.0);
+        assert!(
+            (r.criterion - 3400.0 / 100_400.0 * 100.0).abs() < 1e-9,
+            "{r:?}"
+        );
+        assert_eq!(r.ss, "lat:5.000000%");
+        // A latency that climbs 10% a second is not steady, by either criterion.
+        for metric in [SteadyMetric::Lat, SteadyMetric::LatSlope] {
+            let mut w = SteadyWatch::new(spec(metric, 5.0, true), 1);
+            for i in 0..7u64 {
+                w.add(&SeriesPoint {
+                    start_ms: i * 1000,
+                    duration_ms: 1000,
+                    read_ios: 1000,
+                    clat_ns: 1000 * (100_000 + i * 10_000),
+                    ..SeriesPoint::default()
+                });
+                w.judge();
+            }
+            let r = w.result();
+            assert!(!r.attained && !w.stop.load(Ordering::Relaxed), "{r:?}");
+            if metric == SteadyMetric::LatSlope {
+                assert_eq!(r.slope, 10_000.0);
+            }
+        }
     }
 
     #[test]

@@ -18,8 +18,10 @@ mod errors;
 mod fileops;
 mod iolog;
 mod latency;
+mod numa;
 mod paced;
 mod phase;
+mod prio;
 mod queue;
 mod stable;
 mod trim;
@@ -130,6 +132,8 @@ struct Slot {
     /// A trim, done and recorded when it was issued (see `trim`): its
     /// completion only frees the slot.
     trim: bool,
+    /// The ioprio value it went with (see `prio`).
+    prio: u16,
 }
 
 struct Worker<'a> {
@@ -195,6 +199,8 @@ struct Worker<'a> {
     /// The errors continued past (`continue_on_error`, see `errors`);
     /// `Some` from the start for a job that may continue past any.
     errors: Option<model::errors::ErrorCount>,
+    /// `cmdprio_*`: the draw of each I/O's priority (see `prio`).
+    prio_draw: Option<Rng>,
 }
 
 /// The names `write_iolog` gives the clone's files: their paths, or for
@@ -218,9 +224,10 @@ fn file_names(plan: &WorkerPlan) -> Vec<String> {
 
 /// A worker's life, phase by phase (see `phase` for the table of what is
 /// inside the clock). The files were laid out by the runner.
-pub fn run_worker(plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
-    // Start: CPU pinning and `startdelay`, outside the clock.
-    let setup = paced::before_start(&plan, shared);
+pub fn run_worker(mut plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
+    // Start: CPU pinning, NUMA placement, the I/O priority and
+    // `startdelay`, outside the clock.
+    let setup = paced::before_start(&plan, shared).and_then(|()| numa::place(&mut plan));
     // The clock starts here, with the ramp or the measured phase.
     let mut w = Worker::new(plan, shared);
     let spec = Arc::clone(&w.plan.spec);
@@ -387,7 +394,8 @@ impl<'a> Worker<'a> {
                 n => n.min(depth),
             } as usize,
             gen,
-            rec: Recorder::new(clock, start, asynchronous, shared.live_latency.is_some()),
+            rec: Recorder::new(clock, start, asynchronous, shared.live_latency.is_some())
+                .with_prios(&spec.prio),
             slots: vec![Slot::default(); depth as usize],
             free: (0..depth).rev().collect(),
             batch: Vec::with_capacity(depth as usize),
@@ -419,6 +427,7 @@ impl<'a> Worker<'a> {
             search,
             quiesce: None,
             errors: spec.errors.any().then(Default::default),
+            prio_draw: prio::draw(&spec, seed),
             plan,
         }
     }
@@ -568,7 +577,8 @@ impl<'a> Worker<'a> {
             now,
             self.asynchronous,
             self.shared.live_latency.is_some(),
-        );
+        )
+        .with_prios(&self.plan.spec.prio);
         self.series_seen = 0;
         self.cpu_start = sys::thread_usage();
         self.floors = RateFloors::new(&self.plan.spec, clock, now);
@@ -643,6 +653,7 @@ impl<'a> Worker<'a> {
                     .then(|| clock.nanos(slot.queued_at, slot.submitted_at)),
                 clat_ns: clock.nanos(slot.submitted_at, now),
                 lat_ns: clock.nanos(slot.queued_at, now),
+                prio: slot.prio,
             });
         }
     }

@@ -290,6 +290,7 @@ fn dir_stats(v: Option<&Value>) -> DirStats {
         clat,
         lat,
         response: None,
+        prios: Vec::new(),
     }
 }
 

@@ -113,6 +113,11 @@ pub fn real_fio_in(dir: &std::path::Path, args: &[&str]) -> Option<Output> {
     }
 }
 
+/// [`real_fio_json`] with `args` split at spaces.
+pub fn real_fio_json_in(dir: &std::path::Path, args: &str) -> Option<serde_json::Value> {
+    real_fio_json(dir, &args.split_whitespace().collect::<Vec<_>>())
+}
+
 /// [`fio_in`], which must succeed; its JSON.
 pub fn fio_ok_in(dir: &std::path::Path, args: &str) -> serde_json::Value {
     let out = fio_in(dir, args);

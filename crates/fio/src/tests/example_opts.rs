@@ -106,10 +106,10 @@ fn engines_needing_missing_hardware_say_what_is_missing_wherever_their_options_s
 
 #[test]
 fn newer_fio_options_are_refused_by_name() {
-    let e = crate::tests::parse(&["--name=j", "--size=1m", "--log_prio=1"]);
+    let e = crate::tests::parse(&["--name=j", "--size=1m", "--log_issue_time=1"]);
     let msg = e.expect_err("not carried out").to_string();
     assert!(
-        msg.contains("'log_prio' is a fio option diskbench does not carry out"),
+        msg.contains("'log_issue_time' is a fio option diskbench does not carry out"),
         "{msg}"
     );
 }

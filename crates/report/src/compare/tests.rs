@@ -18,7 +18,7 @@ fn one_second(ios: u64, bytes: u64, lat_ns: u64) -> DirStats {
         slat: None,
         clat: hist(&[(lat_ns, ios)]),
         lat: hist(&[(lat_ns, ios)]),
-        response: None,
+        ..DirStats::default()
     }
 }
 

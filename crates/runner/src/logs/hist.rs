@@ -145,6 +145,7 @@ mod tests {
             slat_ns: None,
             clat_ns,
             lat_ns: clat_ns,
+            prio: 0,
         }
     }
 

@@ -132,7 +132,8 @@ pub(super) fn byte_budget(spec: &JobSpec, io_budget: Option<u64>, plain_offsets:
     }
 }
 
-/// `cpus_allowed` and `startdelay`, in the worker's thread before its clock starts.
+/// `cpus_allowed`, the job's I/O priority and `startdelay`, in the
+/// worker's thread before its clock starts.
 pub(super) fn before_start(plan: &WorkerPlan, shared: &Shared) -> Result<(), RunError> {
     let spec = &plan.spec;
     if let Some(cpus) = &spec.cpus_allowed {
@@ -146,6 +147,7 @@ pub(super) fn before_start(plan: &WorkerPlan, shared: &Shared) -> Result<(), Run
             RunError::in_job(&spec.name, pin)
         })?;
     }
+    super::prio::set_thread_prio(spec)?;
     // A paced job sleeps between I/Os: its sleeps should end when asked.
     if spec.rate.caps() || !spec.thinktime.think.is_zero() {
         sys::precise_timers();

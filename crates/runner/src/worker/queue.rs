@@ -69,6 +69,7 @@ impl Worker<'_> {
                 (true, true) => self.trim_block(&t)?,
                 (false, _) => {}
             }
+            let prio = self.io_prio(t.dir, t.len);
             let slot = self.free.pop().expect("a free slot while under depth");
             if t.dir == Direction::Write {
                 self.prepare_write(slot, t.file, t.offset, t.len)?;
@@ -83,6 +84,7 @@ impl Worker<'_> {
                 scheduled_at,
                 check: false,
                 trim: false,
+                prio,
             };
             let req = IoRequest {
                 slot,
@@ -90,6 +92,7 @@ impl Worker<'_> {
                 dir: t.dir,
                 offset: t.offset,
                 len: t.len as u32,
+                prio,
             };
             self.plan.engine.queue(req)?;
             self.in_flight += 1;
@@ -237,6 +240,13 @@ impl Worker<'_> {
                         _ => slot.len,
                     };
                     self.rec.completed(slot.dir, bytes, clat, lat);
+                    // fio keeps each priority's clat, or lat with lat_percentiles.
+                    let kept = if self.plan.spec.lat_percentiles {
+                        lat
+                    } else {
+                        clat
+                    };
+                    self.rec.prio_latency(slot.dir, slot.prio, kept);
                     if slot.scheduled_at != 0 {
                         let response = clock.nanos(slot.scheduled_at, now);
                         self.rec.response(slot.dir, response);

@@ -51,6 +51,8 @@ impl Worker<'_> {
             scheduled_at: 0,
             check: false,
             trim: true,
+            // The thread's own: the job's priority.
+            prio: self.plan.spec.prio.default_value(),
         };
         self.done.push(Completion {
             slot,

@@ -323,6 +323,8 @@ impl Worker<'_> {
                     scheduled_at: 0,
                     check: true,
                     trim: false,
+                    // The thread's own: the job's priority.
+                    prio: self.plan.spec.prio.default_value(),
                 };
                 self.plan.engine.queue(IoRequest {
                     slot,
@@ -330,6 +332,7 @@ impl Worker<'_> {
                     dir: Direction::Read,
                     offset,
                     len: len as u32,
+                    prio: 0,
                 })?;
                 self.in_flight += 1;
                 queued = true;
