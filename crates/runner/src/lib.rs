@@ -20,6 +20,7 @@ mod fill;
 mod flow;
 mod groupids;
 pub mod guard;
+mod job_warnings;
 mod live;
 mod logs;
 pub mod offsets;
@@ -53,13 +54,6 @@ use steady::SteadyWatch;
 use worker::{run_worker, Shared, WorkerOutcome, WorkerPlan};
 
 pub const TOOL_VERSION: &str = concat!("diskbench-", env!("CARGO_PKG_VERSION"));
-
-/// A worker busier than this share of its wall time was CPU-bound.
-const CPU_BOUND_PCT: f64 = 90.0;
-
-/// A queue kept below this share of `iodepth` gets a warning. The ends of a
-/// job (filling the queue, draining it) cost a few percent on short runs.
-const DEPTH_KEPT_SHARE: f64 = 0.9;
 
 /// Receives progress about four times a second while a group runs.
 pub type ProgressFn = Box<dyn Fn(&Progress) + Send + Sync>;
@@ -450,7 +444,7 @@ fn record_group(
             job.steadystate = watch.steady[j].as_ref().map(SteadyWatch::result);
             result.jobs.push(job);
         }
-        add_job_warnings(spec, engine_used, &mine, &result.host, &mut result.warnings);
+        job_warnings::add(spec, engine_used, &mine, &result.host, &mut result.warnings);
         // One error per job, the first of its clones'.
         let first = outcomes
             .iter_mut()
@@ -745,71 +739,4 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
         v.sort();
     }
     job
-}
-
-fn add_job_warnings(
-    spec: &JobSpec,
-    engine: EngineKind,
-    outcomes: &[&WorkerOutcome],
-    host: &model::HostInfo,
-    warnings: &mut Vec<Warning>,
-) {
-    // create_only: no I/O was asked for, so nothing to warn about.
-    // The file-operation engines move no data: cache, depth and CPU
-    // warnings about I/O do not apply.
-    if spec.engine == EngineKind::Null || spec.engine.is_file_op() || spec.file_options.create_only
-    {
-        return;
-    }
-    let busiest = outcomes
-        .iter()
-        .filter(|o| o.runtime_ns > 0)
-        .map(|o| (o.cpu.user_ns + o.cpu.system_ns) as f64 * 100.0 / o.runtime_ns as f64)
-        .fold(0.0, f64::max);
-    if busiest > CPU_BOUND_PCT {
-        warnings.push(Warning::CpuBound {
-            job: spec.name.clone(),
-            cpu_pct: busiest.min(100.0),
-        });
-    }
-    let data = spec.footprint_bytes();
-    if !spec.direct && host.mem_bytes > 0 && data < 2 * host.mem_bytes {
-        warnings.push(Warning::DataSetFitsInCache {
-            job: spec.name.clone(),
-            data_bytes: data,
-            ram_bytes: host.mem_bytes,
-        });
-    }
-    if matches!(engine, EngineKind::Sync | EngineKind::Mmap) && spec.iodepth > 1 {
-        warnings.push(Warning::DepthCapped {
-            job: spec.name.clone(),
-            engine: engine.fio_name().to_string(),
-            iodepth: spec.iodepth,
-        });
-    }
-    // The depth is kept on purpose only by an asynchronous engine running
-    // flat out: a rate, a thinktime, iodepth_low or a latency target (whose
-    // search sets the depth) keep it lower by design.
-    let flat_out =
-        !spec.rate.caps() && spec.thinktime.think.is_zero() && !spec.latency_target.is_on();
-    let asynchronous = engine.is_asynchronous();
-    if asynchronous && flat_out && spec.iodepth > 1 && spec.iodepth_low.is_none() {
-        let mut depth = model::DepthStats::default();
-        outcomes.iter().for_each(|o| depth.add(&o.depth));
-        let kept = depth.mean().unwrap_or(spec.iodepth as f64);
-        if kept < DEPTH_KEPT_SHARE * spec.iodepth as f64 {
-            warnings.push(Warning::DepthNotKept {
-                job: spec.name.clone(),
-                mean_depth: kept,
-                iodepth: spec.iodepth,
-            });
-        }
-    }
-    let runtime_ms = outcomes.iter().map(|o| o.runtime_ns).max().unwrap_or(0) / 1_000_000;
-    if runtime_ms < 500 {
-        warnings.push(Warning::ShortRun {
-            job: spec.name.clone(),
-            runtime_ms,
-        });
-    }
 }
