@@ -6,7 +6,6 @@
 
 mod common;
 use common::*;
-use std::path::Path;
 
 /// Per direction (read, write): io_kbytes and total_ios of the first job.
 fn counts(doc: &serde_json::Value) -> [u64; 4] {
@@ -20,32 +19,13 @@ fn counts(doc: &serde_json::Value) -> [u64; 4] {
     ]
 }
 
-/// fio's JSON for `args` run in `dir`; `None` (skipped) without fio. fio
-/// prints a note before the JSON for a synchronous engine with iodepth > 1,
-/// so the document starts at its first brace.
-fn real_fio(dir: &Path, args: &str) -> Option<serde_json::Value> {
-    let out = std::process::Command::new("fio")
-        .current_dir(dir)
-        .arg("--output-format=json")
-        .args(args.split_whitespace())
-        .output();
-    let Ok(out) = out else {
-        testbed::skip("fio is not installed (apt-get install fio)");
-        return None;
-    };
-    assert!(out.status.success(), "fio {args}: {}", stderr_of(&out));
-    let text = stdout_of(&out);
-    let json = &text[text.find('{').expect("fio printed JSON")..];
-    Some(serde_json::from_str(json).expect("fio's JSON"))
-}
-
 const JOBS: &[&str] = &["--rw=read", "--rw=write", "--rw=randread --randrepeat=1"];
 
 fn same_counts_as_fio(engine: &str) {
     for job in JOBS {
         let args = format!("--name=j --ioengine={engine} --size=8m --bs=4k {job}");
         let dir = real_dir();
-        let Some(fio) = real_fio(dir.path(), &args) else {
+        let Some(fio) = real_fio_json_in(dir.path(), &args) else {
             return;
         };
         let dir = real_dir();

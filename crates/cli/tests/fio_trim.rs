@@ -26,17 +26,7 @@ fn counts(doc: &serde_json::Value) -> Counts {
 
 /// fio's counts for `args` run in `dir`; `None` (skipped) without fio.
 fn fio_counts(dir: &Path, args: &str) -> Option<Counts> {
-    let out = std::process::Command::new("fio")
-        .current_dir(dir)
-        .arg("--output-format=json")
-        .args(args.split_whitespace())
-        .output();
-    let Ok(out) = out else {
-        testbed::skip("fio is not installed (apt-get install fio)");
-        return None;
-    };
-    assert!(out.status.success(), "fio {args}: {}", stderr_of(&out));
-    Some(counts(&json_of(&out)))
+    real_fio_json_in(dir, args).map(|doc| counts(&doc))
 }
 
 /// Allocated bytes of `path` (st_blocks are 512-byte units).
