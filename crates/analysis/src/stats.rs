@@ -18,11 +18,13 @@
 //! otherwise): it asks whether a figure of one group tends to be above one
 //! of the other, again without assuming a distribution.
 
+mod batch;
 mod mean;
 mod rng;
 #[cfg(test)]
 mod tests;
 
+pub use batch::{lag1_autocorrelation, series_mean_interval, SeriesInterval};
 pub use mean::{mean_interval, MIN_FIGURES_FOR_MEAN_INTERVAL};
 
 use serde::{Deserialize, Serialize};

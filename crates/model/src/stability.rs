@@ -2,8 +2,8 @@
 //! what a job measured under it. The measured time is cut in short slices
 //! (250 ms by default); each slice's I/O rate is one sample, and the job
 //! stops as soon as the mean of its samples (the rate it reports) is known
-//! within the rule's precision (the 95% interval's half-width, by the
-//! studentized bootstrap), after a
+//! within the rule's precision (the 95% interval's half-width, from batch
+//! means of neighbouring slices by the studentized bootstrap), after a
 //! minimum time and a minimum number of I/Os, and never past its runtime.
 //! The judging itself is `analysis::stats`; this is the data.
 

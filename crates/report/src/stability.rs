@@ -1,12 +1,13 @@
 //! How precise each headline figure is, for a run whose tests stopped once
 //! stable (`model::Stability`): the mean of the test's short slices (the
 //! rate of its whole slices, which the test stopped on) with its 95%
-//! interval (studentized bootstrap, no normality assumed), and when the
-//! test stopped. The headline figure itself stays the whole measured
+//! interval (batch means of neighbouring slices, then the studentized
+//! bootstrap: no independence of single slices nor normality assumed),
+//! and when the test stopped. The headline figure itself stays the whole measured
 //! phase's rate, as in every other output, partial last slice included.
 
 use crate::table::headline_figures;
-use analysis::stats::mean_interval;
+use analysis::stats::series_mean_interval;
 use model::RunResult;
 
 /// One line per headline figure whose job carries slices; empty otherwise.
@@ -42,15 +43,21 @@ pub fn headline_intervals(result: &RunResult) -> String {
                 job.runtime_ns as f64 / 1e9
             ),
         };
-        let interval = match mean_interval(&rates) {
-            Some((mean, (lo, hi))) => {
-                let hw = match mean > 0.0 {
-                    true => (hi - lo) / 2.0 / mean * 100.0,
-                    false => 0.0,
+        let interval = match series_mean_interval(&rates) {
+            Some(iv) => {
+                let batches = match iv.batch {
+                    1 => String::new(),
+                    b => format!(" (in {} batches of {b})", iv.batches),
                 };
-                format!("{mean:.decimals$}, 95% CI {lo:.decimals$}-{hi:.decimals$} (±{hw:.1}%)")
+                format!(
+                    "{:.decimals$}{batches}, 95% CI {:.decimals$}-{:.decimals$} (±{:.1}%)",
+                    iv.mean,
+                    iv.low,
+                    iv.high,
+                    iv.half_width_pct()
+                )
             }
-            None => "too few slices for a 95% CI".to_string(),
+            None => "too few uncorrelated slices for a 95% CI".to_string(),
         };
         out.push_str(&format!(
             "  {label:<10} {:.decimals$}: mean of {n} slices of {} ms {interval}; {how}\n",
@@ -104,5 +111,36 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(headline_intervals(&plain), "");
+    }
+
+    /// A limited disk catching up after each slow slice: the interval is
+    /// that of pairs, and says so.
+    #[test]
+    fn alternating_slices_are_judged_in_pairs() {
+        let second = 1_000_000_000;
+        let slices: Vec<u64> = (0..12).map(|i| [1000, 1500][i % 2]).collect();
+        let job = JobResult {
+            read: dir(&[(100_000, 15_000)], 4096, 3 * second, None),
+            runtime_ns: 3 * second,
+            stability: Some(Stability {
+                half_width_pct: 3.0,
+                slice_ns: 250_000_000,
+                slice_bytes: slices.iter().map(|n| n * 4096).collect(),
+                slice_ios: slices,
+                stopped_early: true,
+            }),
+            ..JobResult::empty(&JobSpec::new(crate::HEADLINE_IOPS_JOB), 0, 1)
+        };
+        let result = RunResult {
+            jobs: vec![job],
+            ..Default::default()
+        };
+        let text = headline_intervals(&result);
+        assert!(
+            text.contains(
+                "mean of 12 slices of 250 ms 5000 (in 6 batches of 2), 95% CI 5000-5000 (±0.0%)"
+            ),
+            "{text}"
+        );
     }
 }

