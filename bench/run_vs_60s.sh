@@ -43,10 +43,13 @@ def figures(path):
     for job in doc["jobs"]:
         name = job["jobname"]
         r, w = job["read"], job["write"]
+        st = job.get("diskbench", {}).get("stability") or {}
+        # How long the test measured, and whether it stopped once stable.
+        how = f"{job['job_runtime'] / 1000:.1f} s {'stable' if st.get('stopped_early') else 'cap'}"
         if "-1m-" in name:
-            figs[name] = ((r["bw_bytes"] + w["bw_bytes"]) / 1e6, "MB/s")
+            figs[name] = ((r["bw_bytes"] + w["bw_bytes"]) / 1e6, "MB/s", how)
         else:
-            figs[name] = (r["iops"] + w["iops"], "IOPS")
+            figs[name] = (r["iops"] + w["iops"], "IOPS", how)
     return figs
 
 headlines = {"IOPS": "mixed-4k-qd32", "Read MB/s": "seq-read-1m-qd8", "Write MB/s": "seq-write-1m-qd8"}
@@ -56,12 +59,12 @@ for r in range(1, rounds + 1):
     long = figures(f"{out}/long-{r}.json")
     secs = int(open(f"{out}/default-{r}.ms").read()) / 1000
     print(f"round {r}: default run {secs:.1f} s (goal: at most 30 s)")
-    print(f"  {'test':<20} {'default':>12} {'60 s':>12} {'diff':>8}")
-    for name, (value, unit) in short.items():
+    print(f"  {'test':<20} {'default':>12} {'60 s':>12} {'diff':>8}       {'measured':>12}")
+    for name, (value, unit, how) in short.items():
         ref = long[name][0]
         diff = (value - ref) / ref * 100 if ref else float("nan")
         mark = "  <- headline" if name in headlines.values() else ""
-        print(f"  {name:<20} {value:>12.1f} {ref:>12.1f} {diff:>+7.1f}% {unit}{mark}")
+        print(f"  {name:<20} {value:>12.1f} {ref:>12.1f} {diff:>+7.1f}% {unit:<4} {how:>12}{mark}")
     for label, name in headlines.items():
         value, ref = short[name][0], long[name][0]
         diff = abs(value - ref) / ref * 100

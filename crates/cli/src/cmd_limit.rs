@@ -71,7 +71,7 @@ pub fn run(args: LimitArgs) -> anyhow::Result<Exit> {
             }
         }
     }
-    let mut sweeper = Sweeper::new(&args.template, &args.save)?;
+    let mut sweeper = Sweeper::new(model::RunKind::Limit, &args.template, &args.save)?;
     println!(
         "limit: the most IOPS with p99 <= {} (walk saved as --label sweep={})\n",
         latency_text(target_us),

@@ -48,6 +48,8 @@ pub fn render(record: &RunRecord) -> String {
         // A run of the other commands always has its text (`workload`);
         // fio's is the best of what is left should one come without.
         RunKind::Fio
+        | RunKind::Sweep
+        | RunKind::Limit
         | RunKind::ImportedFio
         | RunKind::ImportedGoBonnieGo
         | RunKind::Ping

@@ -109,7 +109,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<Exit> {
         }
         planned.push(jobs);
     }
-    let mut sweeper = Sweeper::new(&args.template, &args.save)?;
+    let mut sweeper = Sweeper::new(model::RunKind::Sweep, &args.template, &args.save)?;
     let total: usize = planned.iter().map(Vec::len).sum();
     let mut done = 0;
     let mut checks = Vec::new();

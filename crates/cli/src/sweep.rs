@@ -192,6 +192,9 @@ pub fn parse_count(text: &str) -> Result<u32, String> {
 
 /// Measures points one after another, saving each with the sweep's label.
 pub struct Sweeper<'a> {
+    /// Which command walks the points (`sweep` or `limit`), as the history
+    /// keeps each point.
+    kind: RunKind,
     pub template: &'a TemplateArgs,
     pub save: SaveArgs,
     pub id: String,
@@ -210,13 +213,18 @@ pub struct Measured {
 }
 
 impl<'a> Sweeper<'a> {
-    pub fn new(template: &'a TemplateArgs, save: &SaveArgs) -> anyhow::Result<Sweeper<'a>> {
+    pub fn new(
+        kind: RunKind,
+        template: &'a TemplateArgs,
+        save: &SaveArgs,
+    ) -> anyhow::Result<Sweeper<'a>> {
         let id = soak::new_soak_id();
         let mut save = save.clone();
         save.tags
             .labels
             .push((report::curve::SWEEP_LABEL.to_string(), id.clone()));
         Ok(Sweeper {
+            kind,
             template,
             save,
             id,
@@ -230,7 +238,7 @@ impl<'a> Sweeper<'a> {
     pub fn measure(&mut self, groups: &[Vec<JobSpec>], prefix: String) -> Measured {
         let allow_destructive = self.template.fio.iter().any(|a| a == "--allow-destructive");
         let m = soak::Measure {
-            kind: RunKind::Fio,
+            kind: self.kind,
             groups,
             allow_destructive,
             safety: self.template.safety,
@@ -247,7 +255,7 @@ impl<'a> Sweeper<'a> {
         crate::outcome::report_problems(&outcome);
         let exit = crate::outcome::Exit::of(&outcome.failure);
         let (exit, id) = crate::history::save_run(
-            RunKind::Fio,
+            self.kind,
             &outcome.result,
             None,
             written,

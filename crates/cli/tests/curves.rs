@@ -115,6 +115,17 @@ fn a_sweep_of_a_device_at_its_limit_from_qd1_is_flat_with_the_knee_first() {
         .unwrap();
     let listed = stdout_of(&history);
     assert_eq!(listed.matches(&id).count(), 4, "{listed}");
+    // Each point is kept as the sweep's, not as a fio run.
+    for (command, points) in [("sweep", 4), ("fio", 0)] {
+        let history = diskbench()
+            .env("DISKBENCH_DB", &db)
+            .args(["history", "--command", command, "--label"])
+            .arg(format!("sweep={id}"))
+            .output()
+            .unwrap();
+        let listed = stdout_of(&history);
+        assert_eq!(listed.matches(&id).count(), points, "{command}: {listed}");
+    }
     let svg = db.with_extension("svg");
     let chart = diskbench()
         .env("DISKBENCH_DB", &db)
@@ -169,6 +180,18 @@ fn a_latency_limit_lands_on_the_deepest_queue_under_the_target() {
         "{answer}\n{stdout}"
     );
     assert!(["QD1", "QD2"].contains(&deepest_under.as_str()), "{stdout}");
+    // Every point walked is in the history as the limit's.
+    let history = diskbench()
+        .env("DISKBENCH_DB", &db)
+        .args(["history", "--command", "limit"])
+        .output()
+        .unwrap();
+    let listed = stdout_of(&history);
+    assert_eq!(
+        listed.lines().filter(|l| l.contains(" limit ")).count(),
+        walked.len(),
+        "{listed}\n{stdout}"
+    );
     // Below what one I/O at a time takes (p50 alone is 16 us on the loop
     // device), no depth or rate helps.
     let mut args = vec!["limit", "--p99", "10us", tb.device(), "--no-save"];

@@ -27,13 +27,19 @@ pub enum RunKind {
     Fileserver,
     /// `diskbench gobonniego`: GoBonnieGo's lines, one run each.
     GoBonnieGo,
+    /// One point of `diskbench sweep`: a fio-shaped run, printed as fio's.
+    Sweep,
+    /// One point walked by `diskbench limit`, likewise.
+    Limit,
 }
 
 impl RunKind {
     /// Every kind, in the order `--command` lists them.
-    pub const ALL: [RunKind; 8] = [
+    pub const ALL: [RunKind; 10] = [
         RunKind::Suite,
         RunKind::Fio,
+        RunKind::Sweep,
+        RunKind::Limit,
         RunKind::Ping,
         RunKind::Meta,
         RunKind::Fileserver,
@@ -52,6 +58,8 @@ impl RunKind {
             RunKind::Meta => "meta",
             RunKind::Fileserver => "fileserver",
             RunKind::GoBonnieGo => "gobonniego",
+            RunKind::Sweep => "sweep",
+            RunKind::Limit => "limit",
         }
     }
     pub fn parse(text: &str) -> Option<RunKind> {
