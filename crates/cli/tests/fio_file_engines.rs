@@ -24,10 +24,6 @@ const ENGINES: [&str; 6] = [
     "dirdelete",
 ];
 
-fn fio_binary() -> String {
-    std::env::var("DISKBENCH_FIO").unwrap_or_else(|_| "fio".to_string())
-}
-
 /// Whether the fio at hand runs `engine`. When not, only the comparison
 /// with fio is left out (and said): what diskbench does on the disk is
 /// checked all the same, so this is not a skipped test.

@@ -402,6 +402,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
                 && !crate::latency_opts::apply(spec, o)?
                 && !crate::prio_opts::apply(spec, o)?
                 && !crate::numa_opts::apply(spec, o)?
+                && !crate::sprandom_opts::apply(spec, o)?
             {
                 unreachable!("{other:?} is applied in `apply`")
             }
@@ -696,6 +697,7 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
         }
     }
     crate::fileopts::finish(&mut spec)?;
+    crate::sprandom_opts::finish(&spec)?;
     Ok(spec)
 }
 

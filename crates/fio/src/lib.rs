@@ -46,6 +46,7 @@ mod prio_opts;
 mod requirements;
 mod run_opts;
 mod showcmd;
+mod sprandom_opts;
 mod suggest;
 #[cfg(test)]
 mod tests;

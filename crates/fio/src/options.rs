@@ -230,6 +230,11 @@ pub(crate) enum Key {
     /// `numa_cpu_nodes`, `numa_mem_policy`: see `numa_opts`.
     NumaCpuNodes,
     NumaMemPolicy,
+    /// `sprandom`, `spr_op`, `spr_num_regions`, `spr_cs`: see `sprandom_opts`.
+    SpRandom,
+    SprOp,
+    SprNumRegions,
+    SprCs,
 }
 
 /// What kind of value an option takes, as far as expanding it is concerned
@@ -472,6 +477,10 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     ),
     opt(Key::IoSubmitMode, "io_submit_mode", Arity::Value),
     opt(Key::RandomGenerator, "random_generator", Arity::Value),
+    opt(Key::SpRandom, "sprandom", Arity::Value),
+    opt(Key::SprOp, "spr_op", Arity::Value),
+    opt(Key::SprNumRegions, "spr_num_regions", Arity::Value),
+    opt(Key::SprCs, "spr_cs", Arity::Value),
     opt(Key::PercentageRandom, "percentage_random", Arity::Value),
     OptDef {
         key: Key::IoSize,

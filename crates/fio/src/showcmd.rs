@@ -57,6 +57,7 @@ pub fn job_line(job: &JobSpec, stonewall: bool) -> String {
     crate::latency_opts::show(job, &mut opts);
     crate::prio_opts::show(job, &mut opts);
     crate::numa_opts::show(job, &mut opts);
+    crate::sprandom_opts::show(job, &mut opts);
     unit_opts(job, &mut opts);
     let words: Vec<String> = opts
         .into_iter()

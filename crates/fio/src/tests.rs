@@ -12,6 +12,7 @@ mod mapped_engines;
 mod numa;
 mod prio;
 mod reporting;
+mod sprandom;
 mod trims;
 
 use crate::expand::{Env, SysValues};
@@ -58,6 +59,21 @@ pub(super) fn parse(args: &[&str]) -> Result<FioArgs, FioError> {
 
 pub(super) fn ok(args: &[&str]) -> FioArgs {
     parse(args).unwrap_or_else(|e| panic!("{args:?} should parse: {e}"))
+}
+
+/// The one job `base` and `extra` make.
+pub(super) fn job_of(base: &[&str], extra: &[&str]) -> model::JobSpec {
+    let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+    ok(&args).jobs.remove(0)
+}
+
+/// The error for `base` and `extra`, which must be refused.
+pub(super) fn refusal(base: &[&str], extra: &[&str]) -> String {
+    let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+    match parse(&args) {
+        Ok(a) => panic!("{extra:?} should be refused, parsed to {a:?}"),
+        Err(e) => e.to_string(),
+    }
 }
 
 /// The error for `args`, checked to be located at `file:line` and to

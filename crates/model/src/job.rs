@@ -9,7 +9,7 @@ use std::time::Duration;
 
 pub use crate::placement::{
     Distribution, FileService, FileServiceSpec, OffsetSteps, RandomGenerator, RandomSpec, RwStep,
-    StridedZones, Zone,
+    SpRandom, StridedZones, Zone,
 };
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -638,6 +638,10 @@ pub struct JobSpec {
     /// `numa_cpu_nodes`, `numa_mem_policy`.
     #[serde(default)]
     pub numa: crate::numa::NumaSpec,
+    /// `sprandom` and its options: a preconditioning pass in place of the
+    /// random offsets.
+    #[serde(default)]
+    pub sprandom: SpRandom,
 }
 
 /// fio's default seed when `randrepeat=1`.
@@ -717,6 +721,7 @@ impl JobSpec {
             latency_target: Default::default(),
             prio: Default::default(),
             numa: Default::default(),
+            sprandom: Default::default(),
         }
     }
 

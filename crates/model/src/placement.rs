@@ -200,3 +200,34 @@ pub struct OffsetSteps {
     #[serde(default)]
     pub strided: Option<StridedZones>,
 }
+
+/// fio's `sprandom` (fio 3.42) with `spr_op`, `spr_num_regions` and
+/// `spr_cs`: instead of uniform random writes, one pass that writes the
+/// device's physical capacity (the size inflated by the over-provisioning
+/// ratio) in regions, rewriting some blocks of each region so that the
+/// regions end up with the share of stale blocks a drive has in steady
+/// state under random writes. The sequence is the runner's
+/// (`offsets::sprandom`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpRandom {
+    /// `sprandom=1`.
+    pub enabled: bool,
+    /// `spr_op`: spare capacity over the user capacity, in (0, 1).
+    pub over_provisioning: f64,
+    /// `spr_num_regions`: at least 1.
+    pub regions: u32,
+    /// `spr_cs`: the device's write cache in bytes; 0 for none.
+    pub cache_bytes: u64,
+}
+
+impl Default for SpRandom {
+    /// fio's defaults: off, 15% over-provisioning, 100 regions, no cache.
+    fn default() -> SpRandom {
+        SpRandom {
+            enabled: false,
+            over_provisioning: 0.15,
+            regions: 100,
+            cache_bytes: 0,
+        }
+    }
+}

@@ -641,7 +641,13 @@ fn plan_clone(
     }
     let per_pass: u64 = files.regions.iter().map(|r| r.blocks).sum();
     let per_pass = fileset::pass_blocks(spec, per_pass);
-    let io_budget = (!spec.time_based).then(|| per_pass * spec.loops.max(1) as u64);
+    let sprandom = offsets::SpRandomPlan::for_job(spec, &files.regions)
+        .map_err(|why| RunError::Usage(format!("job '{}': {why}", spec.name)))?;
+    // sprandom's pass is the job's whole I/O.
+    let io_budget = match &sprandom {
+        Some(plan) => Some(plan.writes()),
+        None => (!spec.time_based).then(|| per_pass * spec.loops.max(1) as u64),
+    };
     distribution::check_sequence(spec, &files.regions, io_budget)?;
     Ok(WorkerPlan {
         spec: Arc::clone(spec),
@@ -651,6 +657,7 @@ fn plan_clone(
         engine,
         engine_cfg: cfg,
         io_budget,
+        sprandom,
         thread_number: 0,
         job_stop: None,
         group_exit: None,

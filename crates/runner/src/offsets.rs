@@ -10,8 +10,11 @@
 //! turn) is the one measured against fio and stays as it is; fio's other
 //! pattern options (`bssplit`, `bsrange`, `blockalign`,
 //! `random_distribution`, `norandommap`, `percentage_random`,
-//! `file_service_type`) take [`General`], chosen once per job.
+//! `file_service_type`) take [`General`], chosen once per job. fio's
+//! `sprandom` takes a writer of its own (see `sprandom`), given by the
+//! runner once it has made the job's plan.
 
+mod sprandom;
 mod steps;
 mod window;
 
@@ -164,8 +167,12 @@ pub struct OffsetGen {
     /// files in turn (see [`General`]); `None` keeps the path that is
     /// measured against fio as it is.
     general: Option<Box<General>>,
+    /// `sprandom`: every write from its pass.
+    sprandom: Option<Box<sprandom::Writer>>,
     passes: Passes,
 }
+
+pub(crate) use sprandom::Plan as SpRandomPlan;
 
 impl OffsetGen {
     pub fn new(mode: RwMode, read_pct: u32, regions: &[Region], seed: u64) -> OffsetGen {
@@ -186,8 +193,20 @@ impl OffsetGen {
             next_file: 0,
             rng,
             general: None,
+            sprandom: None,
             passes: Passes::default(),
         }
+    }
+
+    /// Takes every I/O from `plan`'s pass over the job's one file (the
+    /// runner made the plan for it, see [`SpRandomPlan::for_job`]).
+    pub(crate) fn with_sprandom(mut self, plan: Option<SpRandomPlan>) -> OffsetGen {
+        if let (Some(plan), Some(file)) = (plan, self.files.first()) {
+            let rng = Rng::new(self.rng.next_u64());
+            let writer = sprandom::Writer::new(plan, file.region.blocks, rng);
+            self.sprandom = Some(Box::new(writer));
+        }
+        self
     }
 
     /// The generator of `spec`'s I/Os over `regions` (whose blocks are
@@ -216,7 +235,7 @@ impl OffsetGen {
     /// Whether every I/O is one block, at a uniform random or sequential
     /// offset, files in turn: then [`Self::next_io`] is all a worker needs.
     pub fn is_plain(&self) -> bool {
-        self.general.is_none()
+        self.general.is_none() && self.sprandom.is_none()
     }
 
     /// The direction of the next I/O, by `rwmixread` for mixed patterns.
@@ -252,6 +271,9 @@ impl OffsetGen {
     /// most `room` bytes long (what is left of the job's bytes), unless
     /// even the smallest size is longer.
     pub fn next_for(&mut self, dir: Direction, room: u64) -> Target {
+        if let Some(w) = self.sprandom.as_deref_mut() {
+            return w.next_target(dir, self.files[0].region, &mut self.passes);
+        }
         match self.general.as_deref_mut() {
             Some(g) => g.next(dir, room, self.mode, &mut self.rng, &mut self.passes),
             None => self.plain_target(dir),

@@ -56,6 +56,8 @@ pub struct WorkerPlan {
     pub engine_cfg: EngineConfig,
     /// I/Os to do after the ramp (size-based jobs), or `None` for time only.
     pub io_budget: Option<u64>,
+    /// `sprandom`: the plan of the job's pass (see `offsets::sprandom`).
+    pub(crate) sprandom: Option<crate::offsets::SpRandomPlan>,
     /// This clone's number among all the run's threads, from 1: fio's `N` in
     /// log file names.
     pub thread_number: u32,
@@ -321,7 +323,8 @@ impl<'a> Worker<'a> {
             clock.now() ^ std::process::id() as u64
         };
         let seed = seed.wrapping_add(plan.clone as u64 * 0x9e37_79b9);
-        let gen = OffsetGen::for_job(&spec, &plan.regions, seed);
+        let gen =
+            OffsetGen::for_job(&spec, &plan.regions, seed).with_sprandom(plan.sprandom.take());
         let start = clock.now();
         let ticks = |d: Duration| clock.ticks(d.as_nanos() as u64);
         let runtime_ticks = spec.runtime.map(ticks);

@@ -97,6 +97,13 @@ pub fn fio_in(dir: &std::path::Path, args: &str) -> Output {
         .unwrap()
 }
 
+/// A newer fio than the one installed, for what fio 3.33 lacks (its
+/// directory engines, `sprandom`): `DISKBENCH_FIO` names it (e.g. one
+/// built from a checkout); `fio` on the PATH otherwise.
+pub fn fio_binary() -> String {
+    std::env::var("DISKBENCH_FIO").unwrap_or_else(|_| "fio".to_string())
+}
+
 /// The real fio (3.33 in CI) with `args`, run in `dir`; `None`, after
 /// saying so, when fio is not installed.
 pub fn real_fio_in(dir: &std::path::Path, args: &[&str]) -> Option<Output> {

@@ -2,22 +2,17 @@
 //! `fill_device`, `dedupe_global`, and the options that change only how
 //! fio goes about the work (`create_serialize`, `verify_async`).
 
-use super::{ok, parse};
+use super::{job_of, refusal};
 use model::errors::{ErrorType, EIO, ENOSPC};
 
 const JOB: [&str; 3] = ["--name=j", "--filename=/tmp/x", "--size=1m"];
 
 fn job(extra: &[&str]) -> model::JobSpec {
-    let args: Vec<&str> = JOB.iter().chain(extra).copied().collect();
-    ok(&args).jobs.remove(0)
+    job_of(&JOB, extra)
 }
 
 fn refused(extra: &[&str]) -> String {
-    let args: Vec<&str> = JOB.iter().chain(extra).copied().collect();
-    match parse(&args) {
-        Ok(a) => panic!("{extra:?} should be refused, parsed to {a:?}"),
-        Err(e) => e.to_string(),
-    }
+    refusal(&JOB, extra)
 }
 
 #[test]
