@@ -254,14 +254,8 @@ impl<'a> Sweeper<'a> {
             soak::measure_once(&m, &self.stop, &mut self.ws, None, Some(prefix));
         crate::outcome::report_problems(&outcome);
         let exit = crate::outcome::Exit::of(&outcome.failure);
-        let (exit, id) = crate::history::save_run(
-            self.kind,
-            &outcome.result,
-            None,
-            written,
-            &self.save,
-            exit,
-        );
+        let (exit, id) =
+            crate::history::save_run(self.kind, &outcome.result, None, written, &self.save, exit);
         if self.exit == crate::outcome::Exit::Ok {
             self.exit = exit;
         }
