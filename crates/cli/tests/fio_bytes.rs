@@ -83,6 +83,12 @@ const FILES_AND_GROUPS: &[&str] = &[
     "--size=100k --rw=read --bs=16k",
     "--size=64k --rw=read --bs=16k --loops=5 --numjobs=2",
     "--name=w --rw=write --name=r --rw=read --stonewall --bs=8k",
+    // group_reporting on every job: one entry for the group, named for its
+    // first job.
+    "--name=a --rw=read --group_reporting --name=b --rw=write --numjobs=2 --group_reporting",
+    // On one job: its clones join the entry before them, another job's.
+    "--name=a --rw=read --group_reporting --name=b --rw=write --numjobs=2 \
+     --name=d --rw=write --numjobs=2 --group_reporting",
 ];
 
 /// Random jobs with `randrepeat`: each offset once per pass, so the counts are fio's.

@@ -414,9 +414,17 @@ fn clone_spec(spec: &Arc<JobSpec>, clone: u32) -> Arc<JobSpec> {
     }
 }
 
-/// The group's jobs into the result (one entry per job with
-/// `group_reporting`, else one per clone), with their warnings; returns
-/// each failed job's first error.
+/// The group's jobs into the result, with their warnings; returns each
+/// failed job's first error.
+///
+/// Entries follow fio's rule, read off its output: job by job, clone by
+/// clone, a clone of a job with `group_reporting` joins the entry before it
+/// when that entry is of the same reporting group; any other clone starts
+/// an entry of its own. So `group_reporting` in `[global]` gives one entry
+/// per reporting group, named for its first job, with every job's I/O;
+/// set on one job only, that job's clones join the entry before them
+/// (which may be another job's, as in fio); an entry's `jobs` counts its
+/// clones.
 fn record_group(
     ids: &[u32],
     group: &[JobSpec],
@@ -426,6 +434,8 @@ fn record_group(
     result: &mut RunResult,
 ) -> Vec<RunError> {
     let mut errors = Vec::new();
+    // Each entry: the job that started it, and the clones in it.
+    let mut entries: Vec<(usize, Vec<&WorkerOutcome>)> = Vec::new();
     for (j, spec) in group.iter().enumerate() {
         let mine: Vec<&WorkerOutcome> = outcomes
             .iter()
@@ -433,18 +443,25 @@ fn record_group(
             .filter(|(_, &job)| job == j)
             .map(|(o, _)| o)
             .collect();
-        let engine_used = result_engine(spec, &result.warnings);
-        let entries: Vec<Vec<&WorkerOutcome>> = if spec.group_reporting {
-            vec![mine.clone()]
-        } else {
-            mine.iter().map(|o| vec![*o]).collect()
-        };
-        for part in entries {
-            let mut job = merge(ids[j], spec, engine_used, &part);
-            job.steadystate = watch.steady[j].as_ref().map(SteadyWatch::result);
-            result.jobs.push(job);
+        for &clone in &mine {
+            match entries.last_mut() {
+                Some((first, part)) if spec.group_reporting && ids[*first] == ids[j] => {
+                    part.push(clone)
+                }
+                _ => entries.push((j, vec![clone])),
+            }
         }
+        let engine_used = result_engine(spec, &result.warnings);
         job_warnings::add(spec, engine_used, &mine, &result.host, &mut result.warnings);
+    }
+    for (j, part) in entries {
+        let spec = &group[j];
+        let engine_used = result_engine(spec, &result.warnings);
+        let mut job = merge(ids[j], spec, engine_used, &part);
+        job.steadystate = watch.steady[j].as_ref().map(SteadyWatch::result);
+        result.jobs.push(job);
+    }
+    for j in 0..group.len() {
         // One error per job, the first of its clones'.
         let first = outcomes
             .iter_mut()
