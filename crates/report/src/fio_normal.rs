@@ -434,7 +434,9 @@ fn lat_lines(out: &mut String, kinds: &[LatShown]) {
         lat_line(out, &k.name, &k.stats);
     }
     for k in kinds {
-        let title = k.percentiles_of.as_ref().unwrap_or(&k.name);
+        // ` lat` lines up with `clat` on the figures' line only: fio's
+        // percentile titles all start four spaces in.
+        let title = k.percentiles_of.as_ref().unwrap_or(&k.name).trim_start();
         percentile_block(out, title, &k.percentiles, k.approximate);
     }
 }

@@ -109,7 +109,7 @@ fn section(line: &str) -> Option<&'static str> {
         ("    clat (", "clat"),
         ("     lat (", "lat"),
         ("    clat percentiles (", "clat percentiles"),
-        ("     lat percentiles (", "lat percentiles"),
+        ("    lat percentiles (", "lat percentiles"),
         ("     |", "percentile rows"),
         ("   bw (", "bw ("),
         ("   iops        :", "iops"),

@@ -98,7 +98,7 @@ fn job_percentile_list_lat_percentiles_and_description() {
         "{text}"
     );
     assert!(
-        text.contains("     lat percentiles (usec):\n     |  50th=["),
+        text.contains("\n    lat percentiles (usec):\n     |  50th=["),
         "{text}"
     );
     assert!(!text.contains("1.00th"), "{text}");
