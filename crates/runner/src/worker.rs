@@ -142,6 +142,10 @@ struct Worker<'a> {
     plan: WorkerPlan,
     shared: &'a Shared,
     asynchronous: bool,
+    /// Whether I/Os have a submission latency (slat) to record: an
+    /// asynchronous engine's do, except the null engine's with one I/O in
+    /// flight, which fio completes in the submit itself.
+    with_slat: bool,
     depth: u32,
     batch_submit: usize,
     gen: OffsetGen,
@@ -317,6 +321,7 @@ impl<'a> Worker<'a> {
         let spec = Arc::clone(&plan.spec);
         let asynchronous = plan.engine.capabilities().asynchronous;
         let depth = if asynchronous { spec.iodepth.max(1) } else { 1 };
+        let with_slat = asynchronous && (plan.engine.capabilities().does_io || depth > 1);
         let seed = if spec.randrepeat {
             spec.randseed
         } else {
@@ -391,13 +396,14 @@ impl<'a> Worker<'a> {
             logs,
             shared,
             asynchronous,
+            with_slat,
             depth,
             batch_submit: match spec.iodepth_batch_submit {
                 0 => depth,
                 n => n.min(depth),
             } as usize,
             gen,
-            rec: Recorder::new(clock, start, asynchronous, shared.live_latency.is_some())
+            rec: Recorder::new(clock, start, with_slat, shared.live_latency.is_some())
                 .with_prios(&spec.prio),
             slots: vec![Slot::default(); depth as usize],
             free: (0..depth).rev().collect(),
@@ -578,7 +584,7 @@ impl<'a> Worker<'a> {
         self.rec = Recorder::new(
             clock,
             now,
-            self.asynchronous,
+            self.with_slat,
             self.shared.live_latency.is_some(),
         )
         .with_prios(&self.plan.spec.prio);
@@ -652,7 +658,7 @@ impl<'a> Worker<'a> {
                 len: slot.len,
                 offset: slot.offset,
                 slat_ns: self
-                    .asynchronous
+                    .with_slat
                     .then(|| clock.nanos(slot.queued_at, slot.submitted_at)),
                 clat_ns: clock.nanos(slot.submitted_at, now),
                 lat_ns: clock.nanos(slot.queued_at, now),
