@@ -1,6 +1,6 @@
 //! `read_iolog` and `write_iolog`: logs fio 3.33 wrote (fixtures) replayed
-//! by diskbench with fio's counts, diskbench's logs replayed by fio, and
-//! the replay options.
+//! by diskbench with fio's counts, diskbench's logs replayed by fio, logs
+//! of several files replayed onto each, and the replay options.
 
 mod common;
 use common::*;
@@ -117,11 +117,7 @@ fn diskbenchs_log_replays_in_fio() {
     assert!(text.starts_with("fio version 3 iolog\n"), "{text}");
     assert_eq!(log_counts(&text), ours, "every I/O is in the log");
     assert!(text.trim_end().ends_with("close"), "{text}");
-    let args = [
-        "--name=rep".to_string(),
-        format!("--read_iolog={}", log.display()),
-    ];
-    let Some(fio) = real_fio(dir.path(), &args) else {
+    let Some(fio) = real_fio(dir.path(), &args_for(&log)) else {
         return;
     };
     assert_eq!(job_counts(&fio), ours, "fio replays diskbench's log");
@@ -253,4 +249,129 @@ fn merged_blktrace_traces_replay_in_fio_as_in_diskbench() {
         return;
     };
     assert_eq!(job_counts(&fio), ours, "fio replays the merged trace alike");
+}
+
+/// The I/Os of a log, in order: (file, action, offset, length).
+fn log_ios(text: &str) -> Vec<(String, String, u64, u64)> {
+    text.lines()
+        .filter_map(|line| {
+            let w: Vec<&str> = line.split_whitespace().collect();
+            let i = w.iter().position(|a| *a == "read" || *a == "write")?;
+            Some((
+                w[i - 1].to_string(),
+                w[i].to_string(),
+                w[i + 1].parse().unwrap(),
+                w[i + 2].parse().unwrap(),
+            ))
+        })
+        .collect()
+}
+
+/// Replays `log` (whose files are relative to `cwd`, their directories
+/// made here) with diskbench, recording the replay; checks that each file
+/// got exactly its I/Os of the log, in order, and holds the furthest of
+/// them; returns the replay's counts.
+fn replay_onto_its_files(cwd: &Path, log: &Path) -> (u64, u64, u64, u64) {
+    let text = std::fs::read_to_string(log).unwrap();
+    let logged = log_ios(&text);
+    let mut files: Vec<&str> = logged.iter().map(|io| io.0.as_str()).collect();
+    files.sort();
+    files.dedup();
+    assert_eq!(files.len(), 3, "a log of three files: {files:?}");
+    for file in &files {
+        std::fs::create_dir_all(cwd.join(file).parent().unwrap()).unwrap();
+    }
+    let again = cwd.join("replayed.iolog");
+    let doc = fio_ok_in(
+        cwd,
+        &format!(
+            "--name=r --read_iolog={} --write_iolog={}",
+            log.display(),
+            again.display()
+        ),
+    );
+    let replayed = log_ios(&std::fs::read_to_string(&again).unwrap());
+    for file in &files {
+        let of = |ios: &[(String, String, u64, u64)]| {
+            ios.iter()
+                .filter(|io| io.0 == *file)
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        let want = of(&logged);
+        assert!(!want.is_empty(), "{file} has I/O in the log");
+        assert_eq!(of(&replayed), want, "{file}: its I/Os, in order");
+        let furthest = want.iter().map(|io| io.2 + io.3).max().unwrap();
+        let len = std::fs::metadata(cwd.join(file)).unwrap().len();
+        assert!(len >= furthest, "{file}: {len} bytes, I/O up to {furthest}");
+    }
+    let counts = job_counts(&doc);
+    assert_eq!(counts, log_counts(&text), "every I/O of the log, once");
+    counts
+}
+
+#[test]
+fn fios_log_of_three_files_replays_onto_each() {
+    let log = Path::new(FIXTURES).join("fio-3.33-three-files.iolog");
+    let dir = real_dir();
+    let ours = replay_onto_its_files(dir.path(), &log);
+    // fio's replay of the log, on the files diskbench laid out (fio 3.33
+    // reads a file it creates for a log only as far as the log writes it).
+    let Some(fio) = real_fio(dir.path(), &args_for(&log)) else {
+        return;
+    };
+    assert_eq!(job_counts(&fio), ours, "fio's replay of the same log");
+    assert_eq!(ours, (29, 118784, 19, 77824), "as the fixture says");
+}
+
+#[test]
+fn a_log_of_three_files_recorded_now_replays_onto_each() {
+    let dir = real_dir();
+    // diskbench's log: its files were in a directory of the run, gone now.
+    let recorded = dir.path().join("diskbench");
+    std::fs::create_dir_all(recorded.join("rec")).unwrap();
+    let log = dir.path().join("diskbench.iolog");
+    fio_ok_in(
+        &recorded,
+        &format!(
+            "--name=x --rw=randwrite --nrfiles=3 --size=3m --directory=rec --write_iolog={}",
+            log.display()
+        ),
+    );
+    let replay = dir.path().join("diskbench-replay");
+    let counts = replay_onto_its_files(&replay, &log);
+    assert_eq!(counts, (0, 0, 768, 3 << 20), "3 MiB in 4 KiB writes");
+    let fio_replay = dir.path().join("fio-replay");
+    for file in log_ios(&std::fs::read_to_string(&log).unwrap()) {
+        std::fs::create_dir_all(fio_replay.join(file.0).parent().unwrap()).unwrap();
+    }
+    let Some(fio) = real_fio(&fio_replay, &args_for(&log)) else {
+        return;
+    };
+    assert_eq!(job_counts(&fio), counts, "fio's replay of diskbench's log");
+    // fio's own log of a job of three files, reads and writes, replayed.
+    let theirs = dir.path().join("fio");
+    std::fs::create_dir_all(theirs.join("rec")).unwrap();
+    let log = dir.path().join("fio.iolog");
+    let record = [
+        "--name=x".to_string(),
+        "--rw=randrw".to_string(),
+        "--nrfiles=3".to_string(),
+        "--size=3m".to_string(),
+        "--directory=rec".to_string(),
+        format!("--write_iolog={}", log.display()),
+    ];
+    real_fio(&theirs, &record).expect("fio ran above");
+    // fio replays it on the files it recorded it on, laid out whole.
+    let fio = real_fio(&theirs, &args_for(&log)).expect("fio ran above");
+    let counts = replay_onto_its_files(&dir.path().join("fio-log-replay"), &log);
+    assert_eq!(job_counts(&fio), counts, "fio's replay of its own log");
+}
+
+/// fio's arguments to replay `log`.
+fn args_for(log: &Path) -> [String; 2] {
+    [
+        "--name=r".to_string(),
+        format!("--read_iolog={}", log.display()),
+    ]
 }

@@ -15,7 +15,7 @@
 //! was given.
 
 use crate::iolog_opts::Parsed;
-use model::iolog::{IoLogSpec, ReplayAction, ReplayOp};
+use model::iolog::{IoLogSpec, ReplayAction};
 use model::Direction;
 
 const MAGIC: u32 = 0x6561_7400;
@@ -77,10 +77,7 @@ pub(crate) fn parse(data: &[u8], how: &IoLogSpec) -> Result<(Parsed, u32), Strin
             u64::from_be_bytes(v)
         }
     };
-    let mut parsed = Parsed {
-        files: Vec::new(),
-        ops: Vec::new(),
-    };
+    let mut parsed = Parsed::default();
     let skips = |what: &str| how.skip.iter().any(|s| s == what);
     let (mut first_ns, mut depth, mut window) = (None, [0u32; 2], [0i64; 2]);
     let mut rest = data;
@@ -133,8 +130,9 @@ pub(crate) fn parse(data: &[u8], how: &IoLogSpec) -> Result<(Parsed, u32), Strin
             continue;
         }
         let since_first = e.time_ns.saturating_sub(*first_ns.get_or_insert(e.time_ns));
-        let at_us = since_first / 1000 * 100 / u64::from(how.time_scale_pct.max(1));
-        let action = if e.action & TC_DISCARD != 0 {
+        let at_us = crate::iolog_opts::scaled(since_first / 1000, how);
+        let device = format!("{}:{}", e.device >> 20, e.device & 0xf_ffff);
+        if e.action & TC_DISCARD != 0 {
             if skips("trim") {
                 continue;
             }
@@ -142,10 +140,9 @@ pub(crate) fn parse(data: &[u8], how: &IoLogSpec) -> Result<(Parsed, u32), Strin
                         replay_skip=trim to leave them out"
                 .into());
         } else if e.action & TC_FLUSH != 0 {
-            if skips("sync") {
-                continue;
+            if !skips("sync") {
+                parsed.sync(at_us, &device);
             }
-            ReplayAction::Sync
         } else {
             let dir = match e.action & TC_WRITE != 0 {
                 true => Direction::Write,
@@ -159,22 +156,14 @@ pub(crate) fn parse(data: &[u8], how: &IoLogSpec) -> Result<(Parsed, u32), Strin
             if skips(name) || e.bytes == 0 {
                 continue;
             }
-            let device = format!("{}:{}", e.device >> 20, e.device & 0xf_ffff);
-            if !parsed.files.contains(&device) {
-                parsed.files.push(device);
-            }
             let mut offset = e.sector * 512 / how.scale.max(1);
             if how.align > 0 {
                 offset &= !(how.align - 1);
             }
-            ReplayAction::Io {
-                dir,
-                offset,
-                len: e.bytes,
-            }
-        };
-        parsed.ops.push(ReplayOp { at_us, action });
+            parsed.io(at_us, &device, dir, offset, e.bytes);
+        }
     }
+    let parsed = parsed.done(how.redirect.as_deref());
     if parsed.ops.is_empty() {
         return Err("found no I/O in the trace".into());
     }

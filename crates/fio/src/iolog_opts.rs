@@ -4,10 +4,10 @@
 //!
 //! The log is read here, when the job is parsed, as job files are: a log
 //! that cannot be replayed is a usage error before anything runs, and the
-//! job takes its shape from the log: its file (the one the log names, or
-//! `replay_redirect`), a size that holds the furthest I/O, a block size that
-//! holds the longest, and a pattern that reads and/or writes as the log
-//! does.
+//! job takes its shape from the log: its files (those the log names, each
+//! action going to its own as in fio, or the one of `replay_redirect`), a
+//! size that holds the furthest I/O into each, a block size that holds the
+//! longest, and a pattern that reads and/or writes as the log does.
 //!
 //! The formats, as fio's documentation gives them: a first line `fio
 //! version 2 iolog` or `fio version 3 iolog`, then one action per line,
@@ -23,7 +23,7 @@ use crate::options::Key;
 use crate::values::{self, Given};
 use model::iolog::{IoLogSpec, ReplayAction, ReplayOp};
 use model::{Direction, JobSpec, RwMode};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Applies one of these options; `false` when `key` is not one of them.
@@ -116,10 +116,11 @@ fn one_path(o: &Given) -> Result<String, FioError> {
 }
 
 /// For a job that replays a log: reads it and shapes the job after it.
-/// Returns the file the I/O goes to, which replaces `filename`.
-pub(crate) fn finish(spec: &mut JobSpec) -> Result<Option<String>, FioError> {
+/// The files the I/O goes to (`directory` before each, as before
+/// `filename`) are left in `spec.iolog.files`; they replace `filename`.
+pub(crate) fn finish(spec: &mut JobSpec, directory: Option<&str>) -> Result<(), FioError> {
     let source = match spec.iolog.read.as_slice() {
-        [] => return Ok(None),
+        [] => return Ok(()),
         [one] if spec.iolog.merge_file.is_none() => one.clone(),
         several => {
             let Some(out) = spec.iolog.merge_file.clone() else {
@@ -178,28 +179,28 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<Option<String>, FioError> {
         })?;
         parse(&text, &spec.iolog).map_err(bad)?
     };
-    let file = match (&spec.iolog.redirect, parsed.files.as_slice()) {
-        (Some(to), _) => to.display().to_string(),
-        (None, [one]) => one.clone(),
-        (None, []) => return Err(bad("the log has no I/O to replay".into())),
-        (None, several) => {
-            return Err(bad(format!(
-                "the log's I/O goes to {} files ({}); replaying several files is not carried \
-                 out: give replay_redirect=FILE to send it all to one",
-                several.len(),
-                several.join(", ")
-            )))
-        }
-    };
-    let (mut reads, mut writes, mut longest, mut end) = (false, false, 0, 0);
+    if parsed.files.is_empty() {
+        return Err(bad("the log has no I/O to replay".into()));
+    }
+    let files = parsed.files.len();
+    if spec
+        .file_options
+        .openfiles
+        .is_some_and(|n| (n as usize) < files)
+    {
+        return Err(bad(format!(
+            "the log's I/O goes to {files} files and the replay keeps them all open: drop \
+             openfiles=, or give replay_redirect=FILE to send it all to one"
+        )));
+    }
+    let (mut reads, mut writes, mut longest) = (false, false, 0);
     for op in parsed.ops.iter() {
-        if let ReplayAction::Io { dir, offset, len } = op.action {
+        if let ReplayAction::Io { dir, len, .. } = op.action {
             match dir {
                 Direction::Read => reads = true,
                 Direction::Write => writes = true,
             }
             longest = longest.max(len);
-            end = end.max(offset + len);
         }
     }
     spec.rw = match (reads, writes) {
@@ -209,12 +210,18 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<Option<String>, FioError> {
     };
     spec.bs_bytes = spec.bs_bytes.max(longest);
     spec.block_sizes = None;
-    if spec.size_bytes.is_none() {
-        // The furthest I/O, in whole blocks.
-        spec.size_bytes = Some(end.div_ceil(spec.bs_bytes).max(1) * spec.bs_bytes);
-    }
+    spec.iolog.files = parsed
+        .files
+        .iter()
+        .map(|file| crate::jobs::in_directory(directory, file))
+        .collect();
     spec.iolog.ops = Arc::new(parsed.ops);
-    Ok(Some(file))
+    if spec.size_bytes.is_none() {
+        // The furthest I/O into each file, in whole blocks; several files
+        // add up, as fio's size does (the runner sizes each to its own).
+        spec.size_bytes = Some(spec.iolog.file_sizes(spec.bs_bytes).iter().sum());
+    }
+    Ok(())
 }
 
 /// The options in command-line form (`--showcmd`, `--parse-only`): the
@@ -320,11 +327,71 @@ fn merge_traces(
 }
 
 /// A log, read.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub(crate) struct Parsed {
     /// The files the I/O actions name, in order of first use.
     pub files: Vec<String>,
     pub ops: Vec<ReplayOp>,
+    /// The file each sync of `ops` names, by its place there: resolved to
+    /// an index of `files` by [`Parsed::done`], as a file's first I/O may
+    /// come after its sync.
+    sync_names: Vec<(usize, String)>,
+}
+
+impl Parsed {
+    /// An I/O to `file` (a name of the log).
+    pub(crate) fn io(&mut self, at_us: u64, file: &str, dir: Direction, offset: u64, len: u64) {
+        let file = match self.files.iter().position(|f| f == file) {
+            Some(i) => i,
+            None => {
+                self.files.push(file.to_string());
+                self.files.len() - 1
+            }
+        } as u32;
+        let action = ReplayAction::Io {
+            file,
+            dir,
+            offset,
+            len,
+        };
+        self.ops.push(ReplayOp { at_us, action });
+    }
+
+    /// A sync of `file`.
+    pub(crate) fn sync(&mut self, at_us: u64, file: &str) {
+        self.sync_names.push((self.ops.len(), file.to_string()));
+        let action = ReplayAction::Sync { file: 0 };
+        self.ops.push(ReplayOp { at_us, action });
+    }
+
+    /// Gives each action its file's index: with `replay_redirect` (`to`),
+    /// 0, the one file; otherwise a sync's own file's, and a sync of a file
+    /// the log does no I/O on is left out (the replay wrote nothing there).
+    pub(crate) fn done(mut self, to: Option<&Path>) -> Parsed {
+        let names = std::mem::take(&mut self.sync_names);
+        if let Some(to) = to {
+            if !self.files.is_empty() {
+                self.files = vec![to.display().to_string()];
+            }
+            for op in &mut self.ops {
+                match &mut op.action {
+                    ReplayAction::Io { file, .. } | ReplayAction::Sync { file } => *file = 0,
+                }
+            }
+            return self;
+        }
+        let mut dropped = Vec::new();
+        for (at, name) in names {
+            match self.files.iter().position(|f| *f == name) {
+                Some(i) => self.ops[at].action = ReplayAction::Sync { file: i as u32 },
+                None => dropped.push(at),
+            }
+        }
+        for at in dropped.into_iter().rev() {
+            self.ops.remove(at);
+        }
+        self
+    }
 }
 
 /// Reads a version 2 or 3 log, applying `replay_skip`, `replay_scale`,
@@ -343,10 +410,7 @@ pub(crate) fn parse(text: &str, how: &IoLogSpec) -> Result<Parsed, String> {
             )
         }
     };
-    let mut parsed = Parsed {
-        files: Vec::new(),
-        ops: Vec::new(),
-    };
+    let mut parsed = Parsed::default();
     let mut waited_us = 0u64;
     let mut first_ts: Option<u64> = None;
     for (i, line) in lines {
@@ -400,7 +464,7 @@ pub(crate) fn parse(text: &str, how: &IoLogSpec) -> Result<Parsed, String> {
             "write" => Direction::Write,
             "sync" | "datasync" => {
                 if !how.skip.iter().any(|s| s == "sync") {
-                    parsed.ops.push(op(at_us, ReplayAction::Sync, how));
+                    parsed.sync(scaled(at_us, how), file);
                 }
                 continue;
             }
@@ -422,25 +486,18 @@ pub(crate) fn parse(text: &str, how: &IoLogSpec) -> Result<Parsed, String> {
         if len == 0 {
             return Err(at("an I/O of length 0"));
         }
-        if !parsed.files.iter().any(|f| f == file) {
-            parsed.files.push(file.to_string());
-        }
         let mut offset = offset / how.scale.max(1);
         if how.align > 0 {
             offset &= !(how.align - 1);
         }
-        parsed
-            .ops
-            .push(op(at_us, ReplayAction::Io { dir, offset, len }, how));
+        parsed.io(scaled(at_us, how), file, dir, offset, len);
     }
-    Ok(parsed)
+    Ok(parsed.done(how.redirect.as_deref()))
 }
 
-fn op(at_us: u64, action: ReplayAction, how: &IoLogSpec) -> ReplayOp {
-    ReplayOp {
-        at_us: at_us * 100 / u64::from(how.time_scale_pct.max(1)),
-        action,
-    }
+/// A logged time at the pace of `replay_time_scale`.
+pub(crate) fn scaled(at_us: u64, how: &IoLogSpec) -> u64 {
+    at_us * 100 / u64::from(how.time_scale_pct.max(1))
 }
 
 #[cfg(test)]

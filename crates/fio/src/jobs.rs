@@ -650,17 +650,16 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
         let below = spec.offset_bytes / DIRECT_ALIGN_BYTES * DIRECT_ALIGN_BYTES;
         check_direct_alignment(&job, "offset", spec.offset_bytes, &format_size(below))?;
     }
-    // A replayed log names the file (or replay_redirect does).
-    let filename = crate::iolog_opts::finish(&mut spec)?.or(filename);
-    let named = filename.is_some();
-    spec.target = match filename {
-        // fio prefixes the filename with the directory.
-        Some(file) => FileTarget::Named(match directory {
-            Some(dir) => Path::new(&dir).join(file.trim_start_matches('/')),
-            None => PathBuf::from(file),
-        }),
+    // A replayed log names the files (or replay_redirect does); the job's
+    // target is the first, the runner makes the others (`iolog.files`).
+    crate::iolog_opts::finish(&mut spec, directory.as_deref())?;
+    let replayed = spec.iolog.files.first().cloned();
+    let named = replayed.is_some() || filename.is_some();
+    spec.target = match (replayed, filename) {
+        (Some(first), _) => FileTarget::Named(first),
+        (None, Some(file)) => FileTarget::Named(in_directory(directory.as_deref(), &file)),
         // fio ignores nrfiles when a filename is given.
-        None => FileTarget::Generated {
+        (None, None) => FileTarget::Generated {
             directory: PathBuf::from(directory.unwrap_or_else(|| ".".to_string())),
             nrfiles,
             // fio gives every clone its own files.
@@ -699,6 +698,14 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     crate::fileopts::finish(&mut spec)?;
     crate::sprandom_opts::finish(&spec)?;
     Ok(spec)
+}
+
+/// A file named in a job: fio prefixes it with `directory`, if given.
+pub(crate) fn in_directory(directory: Option<&str>, file: &str) -> PathBuf {
+    match directory {
+        Some(dir) => Path::new(dir).join(file.trim_start_matches('/')),
+        None => PathBuf::from(file),
+    }
 }
 
 /// `io_submit_mode=offload`: fio hands submission to a pool of threads so

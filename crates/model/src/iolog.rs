@@ -9,6 +9,11 @@
 //! The log is read when the job is parsed; its I/Os travel with the job
 //! ([`IoLogSpec::ops`]) but are not kept in the history, which keeps the
 //! options that named them.
+//!
+//! A log may name several files (a job with `nrfiles=3` records three): as
+//! fio does, each action goes to the file it names, so every action carries
+//! the index of its file in [`IoLogSpec::files`]. `replay_redirect` sends
+//! them all to one file, index 0.
 
 use crate::Direction;
 use serde::{Deserialize, Serialize};
@@ -44,6 +49,10 @@ pub struct IoLogSpec {
     /// The I/Os read from `read`, after the options above were applied.
     #[serde(skip)]
     pub ops: Arc<Vec<ReplayOp>>,
+    /// The files the actions of `ops` name by index: the log's own in the
+    /// order of their first I/O, or the one of `replay_redirect`.
+    #[serde(skip)]
+    pub files: Vec<PathBuf>,
 }
 
 impl Default for IoLogSpec {
@@ -61,6 +70,7 @@ impl Default for IoLogSpec {
             time_scale_pct: 100,
             skip: Vec::new(),
             ops: Arc::default(),
+            files: Vec::new(),
         }
     }
 }
@@ -74,15 +84,17 @@ pub struct ReplayOp {
     pub action: ReplayAction,
 }
 
+/// `file` is the index of the action's file in [`IoLogSpec::files`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReplayAction {
     Io {
+        file: u32,
         dir: Direction,
         offset: u64,
         len: u64,
     },
     /// `sync`/`datasync`: the file is synced once what was issued completed.
-    Sync,
+    Sync { file: u32 },
 }
 
 impl IoLogSpec {
@@ -97,8 +109,29 @@ impl IoLogSpec {
             .iter()
             .map(|op| match op.action {
                 ReplayAction::Io { len, .. } => len,
-                ReplayAction::Sync => 0,
+                ReplayAction::Sync { .. } => 0,
             })
             .sum()
+    }
+
+    /// The bytes each of `files` must hold: the furthest byte read or
+    /// written in it, in whole blocks of `bs` (at least one).
+    pub fn file_sizes(&self, bs: u64) -> Vec<u64> {
+        let mut extents = vec![0; self.files.len()];
+        for op in self.ops.iter() {
+            if let ReplayAction::Io {
+                file, offset, len, ..
+            } = op.action
+            {
+                if let Some(extent) = extents.get_mut(file as usize) {
+                    *extent = (*extent).max(offset + len);
+                }
+            }
+        }
+        let bs = bs.max(1);
+        extents
+            .into_iter()
+            .map(|extent| extent.div_ceil(bs).max(1) * bs)
+            .collect()
     }
 }

@@ -181,6 +181,18 @@ pub fn prepare_clone(
 ) -> Result<CloneFiles, RunError> {
     let mut found = Found::default();
     match &spec.target {
+        // A replayed log naming several files: each, sized to hold the
+        // furthest I/O into it, as if named alone.
+        FileTarget::Named(_) if spec.iolog.files.len() > 1 => {
+            let sizes = spec.iolog.file_sizes(spec.bs_bytes);
+            for (path, size) in spec.iolog.files.iter().zip(sizes) {
+                let one = JobSpec {
+                    size_bytes: Some(size),
+                    ..spec.clone()
+                };
+                found_named(&one, path, clone, allow, stop, warnings, &mut found)?;
+            }
+        }
         FileTarget::Named(path) => {
             found_named(spec, path, clone, allow, stop, warnings, &mut found)?
         }

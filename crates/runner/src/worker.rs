@@ -503,7 +503,11 @@ impl<'a> Worker<'a> {
                     Some(Hold::VerifyBacklog) => self.verify_pass(false)?,
                     Some(Hold::Files) => self.serve_files()?,
                     Some(Hold::Sync) => {
-                        self.sync_files()?;
+                        // A replayed sync syncs the file it names; fsync= all.
+                        match self.replay.as_mut().and_then(|r| r.sync_file.take()) {
+                            Some(file) => self.sync_file(self.files.slot_of(file))?,
+                            None => self.sync_files()?,
+                        }
                         self.sync_due = false;
                         self.writes_since_sync = 0;
                     }

@@ -1,4 +1,5 @@
 use super::*;
+use model::iolog::ReplayOp;
 
 /// One event in the kernel's layout, little-endian.
 fn event(time_ns: u64, sector: u64, bytes: u32, action: u32, device: u32, pdu: &[u8]) -> Vec<u8> {
@@ -44,7 +45,12 @@ fn queue_events_make_the_ios_and_the_depth() {
     assert_eq!(p.files, ["7:3"]);
     let io = |at_us, dir, offset, len| ReplayOp {
         at_us,
-        action: ReplayAction::Io { dir, offset, len },
+        action: ReplayAction::Io {
+            file: 0,
+            dir,
+            offset,
+            len,
+        },
     };
     assert_eq!(
         p.ops,
@@ -54,7 +60,7 @@ fn queue_events_make_the_ios_and_the_depth() {
             io(600, Direction::Write, 16384, 4096),
             ReplayOp {
                 at_us: 1000,
-                action: ReplayAction::Sync
+                action: ReplayAction::Sync { file: 0 }
             },
         ]
     );
@@ -68,6 +74,33 @@ fn queue_events_make_the_ios_and_the_depth() {
     assert_eq!(p.ops.len(), 2);
     // Times count from the first queue event, skipped or not; twice the pace.
     assert_eq!(p.ops[1].at_us, 300);
+}
+
+#[test]
+fn each_device_of_a_trace_is_a_file() {
+    let other = (8 << 20) | 16;
+    let mut t = event(1_000_000, 8, 4096, QUEUE | TC_WRITE, other, &[]);
+    t.extend(event(1_100_000, 16, 4096, QUEUE, DEV, &[]));
+    t.extend(event(
+        1_200_000,
+        0,
+        0,
+        QUEUE | TC_FLUSH | TC_WRITE,
+        DEV,
+        &[],
+    ));
+    t.extend(event(1_300_000, 24, 8192, QUEUE, other, &[]));
+    let (p, _) = parse(&t, &IoLogSpec::default()).unwrap();
+    assert_eq!(p.files, ["8:16", "7:3"]);
+    let files: Vec<(u32, bool)> = p
+        .ops
+        .iter()
+        .map(|op| match op.action {
+            ReplayAction::Io { file, .. } => (file, false),
+            ReplayAction::Sync { file } => (file, true),
+        })
+        .collect();
+    assert_eq!(files, [(0, false), (1, false), (1, true), (0, false)]);
 }
 
 #[test]

@@ -17,10 +17,27 @@ fn skip(list: &[&str]) -> IoLogSpec {
     }
 }
 
+/// An I/O to the log's first file.
 fn io(at_us: u64, dir: Direction, offset: u64, len: u64) -> ReplayOp {
+    io_to(0, at_us, dir, offset, len)
+}
+
+fn io_to(file: u32, at_us: u64, dir: Direction, offset: u64, len: u64) -> ReplayOp {
     ReplayOp {
         at_us,
-        action: ReplayAction::Io { dir, offset, len },
+        action: ReplayAction::Io {
+            file,
+            dir,
+            offset,
+            len,
+        },
+    }
+}
+
+fn sync(file: u32, at_us: u64) -> ReplayOp {
+    ReplayOp {
+        at_us,
+        action: ReplayAction::Sync { file },
     }
 }
 
@@ -33,10 +50,7 @@ fn version_3_keeps_times_from_the_first_action() {
         [
             io(0, Direction::Read, 12288, 4096),
             io(1000, Direction::Write, 8192, 8192),
-            ReplayOp {
-                at_us: 1370,
-                action: ReplayAction::Sync
-            },
+            sync(0, 1370),
         ]
     );
 }
@@ -110,15 +124,81 @@ fn a_job_takes_its_shape_from_the_log() {
     assert_eq!(job.bs_bytes, 16384);
     assert_eq!(job.size_bytes, Some(81920));
     assert_eq!(job.iolog.bytes(), 20480);
-    std::fs::write(
-        &log,
-        "fio version 2 iolog\n/a read 0 4096\n/b read 0 4096\n",
-    )
-    .unwrap();
-    let args = [
+}
+
+/// A log of three files, as fio writes one for `nrfiles=3` (v2, with a
+/// sync of one file before that file's first I/O and one of a file the log
+/// does no I/O on).
+const THREE: &str = "fio version 2 iolog\n\
+    d/x.0.0 add\nd/x.0.1 add\nd/x.0.2 add\nd/x.0.3 add\n\
+    d/x.0.0 open\nd/x.0.1 open\nd/x.0.2 open\n\
+    d/x.0.0 write 8192 4096\n\
+    d/x.0.2 sync 0 0\n\
+    d/x.0.1 write 65536 8192\n\
+    d/x.0.2 read 0 4096\n\
+    d/x.0.3 sync 0 0\n\
+    d/x.0.1 sync 0 0\n\
+    d/x.0.0 read 0 4096\n\
+    d/x.0.0 close\nd/x.0.1 close\nd/x.0.2 close\n";
+
+#[test]
+fn each_action_keeps_its_file() {
+    let p = parse(THREE, &IoLogSpec::default()).unwrap();
+    assert_eq!(p.files, ["d/x.0.0", "d/x.0.1", "d/x.0.2"]);
+    assert_eq!(
+        p.ops,
+        [
+            io_to(0, 0, Direction::Write, 8192, 4096),
+            sync(2, 0),
+            io_to(1, 0, Direction::Write, 65536, 8192),
+            io_to(2, 0, Direction::Read, 0, 4096),
+            sync(1, 0),
+            io_to(0, 0, Direction::Read, 0, 4096),
+        ],
+        "d/x.0.3 has no I/O: its sync is left out"
+    );
+    // replay_redirect: one file, every action to it, every sync kept.
+    let redirected = IoLogSpec {
+        redirect: Some("/r/one".into()),
+        ..IoLogSpec::default()
+    };
+    let p = parse(THREE, &redirected).unwrap();
+    assert_eq!(p.files, ["/r/one"]);
+    assert_eq!(p.ops.len(), 7);
+    assert!(p.ops.iter().all(|op| match op.action {
+        ReplayAction::Io { file, .. } | ReplayAction::Sync { file } => file == 0,
+    }));
+}
+
+fn parse_job(log: &std::path::Path, extra: &[&str]) -> Result<JobSpec, FioError> {
+    let mut args = vec![
         "--name=r".to_string(),
         format!("--read_iolog={}", log.display()),
     ];
-    let e = crate::parse_args(args).unwrap_err().to_string();
-    assert!(e.contains("replay_redirect=FILE"), "{e}");
+    args.extend(extra.iter().map(|a| a.to_string()));
+    crate::parse_args(args).map(|mut p| p.jobs.remove(0))
+}
+
+#[test]
+fn a_log_of_several_files_gives_the_job_each_sized_to_its_io() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("three.iolog");
+    std::fs::write(&log, THREE).unwrap();
+    let job = parse_job(&log, &["--directory=/top"]).unwrap();
+    let files = ["/top/d/x.0.0", "/top/d/x.0.1", "/top/d/x.0.2"];
+    let paths: Vec<std::path::PathBuf> = files.iter().map(Into::into).collect();
+    assert_eq!(
+        job.iolog.files, paths,
+        "directory= before each, as filename="
+    );
+    assert_eq!(job.target, model::FileTarget::Named(paths[0].clone()));
+    assert_eq!(job.bs_bytes, 8192);
+    // Each file's furthest I/O in whole blocks: 16k, 72k, 8k.
+    assert_eq!(job.iolog.file_sizes(job.bs_bytes), [16384, 73728, 8192]);
+    assert_eq!(job.size_bytes, Some(98304));
+    let redirected = parse_job(&log, &["--replay_redirect=/r/one"]).unwrap();
+    assert_eq!(redirected.iolog.files, [std::path::PathBuf::from("/r/one")]);
+    assert_eq!(redirected.size_bytes, Some(73728));
+    let e = parse_job(&log, &["--openfiles=2"]).unwrap_err().to_string();
+    assert!(e.contains("3 files") && e.contains("openfiles"), "{e}");
 }

@@ -2,9 +2,10 @@
 //!
 //! Replay: the log's actions are issued in order, each I/O at its logged
 //! time from the job's start (scaled by `replay_time_scale` when the job
-//! was parsed) unless `replay_no_stall`, with up to `iodepth` in flight; a
-//! logged `sync` waits for what is in flight and syncs the file, as `fsync=`
-//! does. Recording: each I/O as it is queued, in fio's iolog version 3
+//! was parsed) unless `replay_no_stall`, with up to `iodepth` in flight,
+//! each to the file the log names (the job's file of that index); a logged
+//! `sync` waits for what is in flight and syncs the file it names, as
+//! `fsync=` does. Recording: each I/O as it is queued, in fio's iolog version 3
 //! (`TIME_US FILE add|open|read|write|close [OFFSET LENGTH]`), with the
 //! file's `add` and `open` first and its `close` last, appended to the file
 //! as fio appends.
@@ -29,6 +30,8 @@ pub(super) struct Replayer {
     no_stall: bool,
     /// The next I/O is not due before this (clock ticks).
     pub(super) wait_until: Option<u64>,
+    /// The file a logged sync names, synced once the queue is empty.
+    pub(super) sync_file: Option<u32>,
 }
 
 impl Replayer {
@@ -39,6 +42,7 @@ impl Replayer {
             start,
             no_stall: spec.iolog.no_stall,
             wait_until: None,
+            sync_file: None,
         })
     }
 }
@@ -60,21 +64,24 @@ impl Worker<'_> {
                 return None;
             }
         }
+        r.next += 1;
         match op.action {
-            ReplayAction::Sync => {
-                r.next += 1;
+            ReplayAction::Sync { file } => {
+                r.sync_file = Some(file);
                 self.sync_due = true;
                 None
             }
-            ReplayAction::Io { dir, offset, len } => {
-                r.next += 1;
-                Some(Target {
-                    file: 0,
-                    dir,
-                    offset,
-                    len,
-                })
-            }
+            ReplayAction::Io {
+                file,
+                dir,
+                offset,
+                len,
+            } => Some(Target {
+                file,
+                dir,
+                offset,
+                len,
+            }),
         }
     }
 

@@ -294,13 +294,18 @@ impl Worker<'_> {
     }
 
     pub(super) fn sync_files(&mut self) -> Result<(), EngineError> {
-        let spec = &self.plan.spec;
-        let data_only = spec.fdatasync_every > 0 && spec.fsync_every == 0;
         for f in 0..self.files.engine_files(self.plan.regions.len()) as u32 {
-            let synced = self.plan.engine.sync_file(f, data_only);
-            synced.map_err(|e| self.files.name_error(e, f))?;
+            self.sync_file(f)?;
         }
         Ok(())
+    }
+
+    /// Syncs the engine's file `f` (its data only with `fdatasync=`).
+    pub(super) fn sync_file(&mut self, f: u32) -> Result<(), EngineError> {
+        let spec = &self.plan.spec;
+        let data_only = spec.fdatasync_every > 0 && spec.fsync_every == 0;
+        let synced = self.plan.engine.sync_file(f, data_only);
+        synced.map_err(|e| self.files.name_error(e, f))
     }
 }
 
