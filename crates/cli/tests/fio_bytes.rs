@@ -280,3 +280,52 @@ fn time_based_jobs_wrap_around_as_fios() {
         );
     }
 }
+
+/// Syncs as fio counts them, on a real file: `fsync=N`, `fdatasync=N` and
+/// `sync_file_range=...:N` sync before the write that follows every N (so
+/// none after a job's last write), each sync's latency is kept (`lat_ns.N`),
+/// and `total_ios` counts only fsyncs. The normal output shows them as
+/// fio's does: the block etcd's disk check reads its fdatasync p99 from.
+#[test]
+fn syncs_count_as_fios() {
+    let jobs = [
+        "--fsync=4",
+        "--fdatasync=4",
+        "--sync_file_range=write:4",
+        "--fsync=4 --end_fsync=1",
+        "--fdatasync=1 --bs=2300 --size=230000",
+    ];
+    let counts = |doc: &serde_json::Value| {
+        let job = &doc["jobs"][0];
+        [
+            job["sync"]["total_ios"].as_u64(),
+            job["sync"]["lat_ns"]["N"].as_u64(),
+            job["write"]["total_ios"].as_u64(),
+        ]
+    };
+    for job in jobs {
+        let dir = real_dir();
+        let args = format!("--name=t --rw=write --size=1m --bs=4k {job}");
+        let Some(fio) = real_fio_json_in(dir.path(), &args) else {
+            return;
+        };
+        let ours = fio_ok_in(dir.path(), &args);
+        assert_eq!(counts(&ours), counts(&fio), "{args}");
+        assert!(counts(&ours)[1] > Some(0), "{args}: {ours}");
+    }
+    let dir = real_dir();
+    let etcd = "--name=etcd --rw=write --ioengine=sync --fdatasync=1 --size=220k --bs=2300";
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args(["fio", "--no-save"])
+        .args(etcd.split_whitespace())
+        .output()
+        .unwrap();
+    let text = stdout_of(&out);
+    assert!(
+        text.contains("\n  fsync/fdatasync/sync_file_range:\n    sync (")
+            && text.contains("\n    sync percentiles (")
+            && text.contains("99.00th=["),
+        "{text}"
+    );
+}

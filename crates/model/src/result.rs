@@ -121,6 +121,11 @@ pub struct JobResult {
     /// without trims (and those saved before trims ran) read the same.
     #[serde(default, skip_serializing_if = "DirStats::is_unused")]
     pub trim: DirStats,
+    /// How long each `fsync`/`fdatasync`/`sync_file_range` of the measured
+    /// phase took (fio's `sync` latencies). Left out of the saved form when
+    /// the job synced nothing.
+    #[serde(default, skip_serializing_if = "Histogram::is_empty")]
+    pub sync: Histogram,
     /// Wall time of the measured phase (after ramp), the longest clone's.
     pub runtime_ns: u64,
     pub cpu: CpuUsage,
@@ -223,6 +228,7 @@ impl JobResult {
             read: DirStats::default(),
             write: DirStats::default(),
             trim: DirStats::default(),
+            sync: Histogram::new(),
             runtime_ns: 0,
             cpu: CpuUsage::default(),
             series: Vec::new(),

@@ -136,6 +136,7 @@ fn job_block(out: &mut String, result: &RunResult, job: &JobResult) {
     }
     trim_block(out, result, job);
     approximate |= latency_distribution(out, job);
+    sync_block(out, job);
     let (usr, sys, ctx, majf, minf) = source::cpu(job).unwrap_or_else(|| {
         let (usr, sys) = stats::cpu_percents(job);
         let c = &job.cpu;
@@ -462,6 +463,19 @@ fn trim_block(out: &mut String, result: &RunResult, job: &JobResult) {
     );
     lat_lines(out, &lat_kinds(job, None, d));
     sample_lines(out, result, job, Side::Trim, units, None);
+}
+
+/// The job's syncs (`fsync=`, `fdatasync=`, `sync_file_range=`): their
+/// latency and its percentiles at the job's list, as fio prints them after
+/// the latency distribution; nothing for a job that synced nothing.
+fn sync_block(out: &mut String, job: &JobResult) {
+    if job.sync.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "  fsync/fdatasync/sync_file_range:");
+    lat_line(out, "sync", &LatStats::of(&job.sync));
+    let percentiles = stats::percentiles_at(&job.sync, &job.spec.percentile_list);
+    percentile_block(out, "sync", &percentiles, false);
 }
 
 /// `    clat (usec): min=53, max=5780, avg=326.87, stdev=157.60`, omitted when empty.

@@ -241,10 +241,7 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
     }
     // A trim mode's trims; fio's shape of nothing for the others.
     m.insert("trim".into(), dir_value(result, job, stats::Side::Trim));
-    m.insert(
-        "sync".into(),
-        json!({"total_ios": 0, "lat_ns": lat_value(&LatStats::default(), &[])}),
-    );
+    m.insert("sync".into(), sync_value(job));
     // fio's total_run_time: every thread's runtime added (2,000 ms for two
     // clones of one second), which usr_cpu and sys_cpu are shares of.
     let wall_ns = match job.cpu.wall_ns {
@@ -503,6 +500,20 @@ fn zero_dir_value() -> Value {
 }
 
 /// `{min, max, mean, stddev, N}` and, when given, `percentile: {"99.000000": ns}`.
+/// fio's `sync`: each sync's latency with the job's percentiles, and
+/// `total_ios`, which fio counts for `fsync` (and a replayed log's syncs)
+/// but leaves at 0 for `fdatasync` and `sync_file_range`.
+fn sync_value(job: &JobResult) -> Value {
+    let spec = &job.spec;
+    let percentiles = stats::percentiles_at(&job.sync, &spec.percentile_list);
+    let s = LatStats::of(&job.sync);
+    let total = match spec.fsync_every > 0 || spec.iolog.replays() {
+        true => s.n,
+        false => 0,
+    };
+    json!({"total_ios": total, "lat_ns": lat_value(&s, &percentiles)})
+}
+
 fn lat_value(s: &LatStats, percentiles: &[(f64, u64)]) -> Value {
     let mut m = Map::new();
     m.insert("min".into(), json!(s.min));

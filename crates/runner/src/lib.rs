@@ -730,6 +730,7 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
         job.read.merge(&p.read);
         job.write.merge(&p.write);
         job.trim.merge(&p.trim);
+        job.sync.merge(&p.sync);
         job.runtime_ns = job.runtime_ns.max(p.runtime_ns);
         job.cpu.add(&p.cpu);
         for (i, point) in p.series.iter().enumerate() {

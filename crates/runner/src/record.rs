@@ -13,6 +13,9 @@ pub struct Recorder {
     /// latency (a trim is done synchronously, see `worker::trim`), and the
     /// series' trim counts.
     pub trim: DirStats,
+    /// How long each sync the job asked for took (`fsync=`, `fdatasync=`,
+    /// `sync_file_range=`, a replayed `sync`).
+    pub sync: Histogram,
     /// fio's depth distributions; the mean is filled in by `finish`.
     pub depth: DepthStats,
     pub series: Vec<SeriesPoint>,
@@ -38,6 +41,7 @@ impl Recorder {
         Recorder {
             dirs: [dir(), dir()],
             trim: DirStats::default(),
+            sync: Histogram::new(),
             depth: DepthStats::default(),
             series: Vec::new(),
             current: SeriesPoint::default(),
@@ -54,6 +58,11 @@ impl Recorder {
         if let Some(h) = &mut self.dirs[dir as usize].slat {
             h.record_n(ns, times);
         }
+    }
+
+    /// A sync that took `ns`.
+    pub fn synced(&mut self, ns: u64) {
+        self.sync.record(ns);
     }
 
     /// Closes the seconds that ended before `now`.
@@ -170,6 +179,7 @@ impl Recorder {
             read,
             write,
             trim: self.trim,
+            sync: self.sync,
             series: self.series,
             runtime_ns,
             depth: self.depth,
@@ -182,6 +192,7 @@ pub struct Recorded {
     pub read: DirStats,
     pub write: DirStats,
     pub trim: DirStats,
+    pub sync: Histogram,
     pub series: Vec<SeriesPoint>,
     pub runtime_ns: u64,
     pub depth: DepthStats,

@@ -35,7 +35,7 @@ use crate::rate::RateFloors;
 use crate::record::Recorder;
 use engine::sys;
 use engine::{AnyEngine, Completion, Engine, EngineConfig, EngineError};
-use model::{CpuUsage, DirStats, Direction, JobSpec, LivePoint, SeriesPoint};
+use model::{CpuUsage, DirStats, Direction, Histogram, JobSpec, LivePoint, SeriesPoint};
 use phase::{Phase, Stop, Tick};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -81,6 +81,8 @@ pub struct WorkerOutcome {
     pub read: DirStats,
     pub write: DirStats,
     pub trim: DirStats,
+    /// Each sync's latency.
+    pub sync: Histogram,
     pub series: Vec<SeriesPoint>,
     pub runtime_ns: u64,
     pub cpu: CpuUsage,
@@ -302,6 +304,7 @@ pub fn run_worker(mut plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         read: recorded.read,
         write: recorded.write,
         trim: recorded.trim,
+        sync: recorded.sync,
         series: recorded.series,
         runtime_ns: recorded.runtime_ns,
         depth: recorded.depth,
@@ -503,10 +506,16 @@ impl<'a> Worker<'a> {
                     Some(Hold::VerifyBacklog) => self.verify_pass(false)?,
                     Some(Hold::Files) => self.serve_files()?,
                     Some(Hold::Sync) => {
-                        // A replayed sync syncs the file it names; fsync= all.
+                        // A replayed sync syncs the file it names; fsync= all,
+                        // and only before more writes, as fio (the last
+                        // writes of a job are not followed by one).
                         match self.replay.as_mut().and_then(|r| r.sync_file.take()) {
-                            Some(file) => self.sync_file(self.files.slot_of(file))?,
-                            None => self.sync_files()?,
+                            Some(file) => {
+                                let slot = self.files.slot_of(file);
+                                self.timed_sync(|w| w.sync_file(slot))?
+                            }
+                            None if self.more_to_come() => self.timed_sync(Self::sync_files)?,
+                            None => {}
                         }
                         self.sync_due = false;
                         self.writes_since_sync = 0;

@@ -218,12 +218,12 @@ impl Worker<'_> {
     /// that will not come (the job is over), as fio does not.
     pub(super) fn serve_files(&mut self) -> Result<(), EngineError> {
         self.files.due = false;
-        let more = !self.phase.stopping() && (self.ramping() || self.issued < self.budget);
+        let more = self.more_to_come();
         let range = self.files.ranges.as_mut().and_then(|r| r.due_file.take());
         if let Some(file) = range {
             // An fsync due now covers the range (fio then skips it too).
             match more && !self.sync_due {
-                true => self.sync_range(file)?,
+                true => self.timed_sync(|w| w.sync_range(file))?,
                 false => self.clear_range(file),
             }
         }
@@ -237,6 +237,12 @@ impl Worker<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the job will issue more I/O: not once its phase is stopping
+    /// or its size is issued.
+    pub(super) fn more_to_come(&self) -> bool {
+        !self.phase.stopping() && (self.ramping() || self.issued < self.budget)
     }
 
     fn clear_range(&mut self, file: u32) {

@@ -293,6 +293,18 @@ impl Worker<'_> {
         }
     }
 
+    /// Does `sync` and records how long it took (fio's `sync` latencies).
+    pub(super) fn timed_sync(
+        &mut self,
+        sync: impl FnOnce(&mut Self) -> Result<(), EngineError>,
+    ) -> Result<(), EngineError> {
+        let start = self.shared.clock.now();
+        sync(self)?;
+        let end = self.shared.clock.now();
+        self.rec.synced(self.shared.clock.nanos(start, end));
+        Ok(())
+    }
+
     pub(super) fn sync_files(&mut self) -> Result<(), EngineError> {
         for f in 0..self.files.engine_files(self.plan.regions.len()) as u32 {
             self.sync_file(f)?;

@@ -49,30 +49,14 @@ pub fn result(name: &str, ios: u64, started_unix_ms: u64) -> RunResult {
             ..TargetInfo::default()
         }],
         jobs: vec![JobResult {
-            name: name.into(),
-            groupid: 0,
-            clones: 1,
             engine: EngineKind::Null,
-            spec,
             read,
-            write: DirStats::default(),
-            trim: DirStats::default(),
             runtime_ns: 1_000_000_000,
             cpu: CpuUsage {
                 user_ns: 1000,
                 ..CpuUsage::default()
             },
-            series: Vec::new(),
-            error: None,
-            failure: None,
-            steadystate: None,
-            verify: None,
-            errors: None,
-            depth: Default::default(),
-            buffers: None,
-            imported: None,
-            stability: None,
-            latency_depth: None,
+            ..JobResult::empty(&spec, 0, 1)
         }],
         // The kernel's side of the same second: kept and loaded back.
         disk_util: vec![DiskUtil {
