@@ -3,19 +3,22 @@
 diskbench tests that CI runs without a fio that has it (fio 3.33 has none).
 
 For each configuration of a grid (size, bs, spr_op, spr_num_regions,
-spr_cs) it runs fio (3.42 or later: FIO, default /tmp/fio-src/fio) with
+spr_cs) it runs fio (3.42 or later: FIO names it, default fio) with
 `--debug=sprandom`, which prints every write with its region and whether it
 is the first write of its block ("lfsr") or a rewrite ("over"), and the
 region length fio plans ("region_write_count"). It writes one CSV line per
 configuration: the outcome (ok; refused: fio refused the sprandom
 options; failed: fio failed otherwise, e.g. on an LFSR of too few blocks;
-crashed: fio died), the region length, and per region (fio goes on past
-spr_num_regions while first writes are left) the first writes and the
+crashed: fio died), the region length, and per region (fio may go one
+region past spr_num_regions while first writes are left) the first writes and the
 rewrites, space-separated. fio's default seed is used, so the figures are
 fio's for a plain run; other seeds (randseed=) give other rewrite counts,
 since fio picks the blocks to rewrite at random.
 
-Usage: bench/sprandom_fio_figures.py > crates/runner/tests/fixtures/sprandom_fio_3_42.csv
+Usage (from the repository's top):
+    FIO=/path/to/fio-3.42/fio bench/sprandom_fio_figures.py >
+        crates/runner/tests/fixtures/sprandom_fio_3_42.csv
+(about 15 minutes; the grid has 960 configurations).
 """
 
 import collections
@@ -25,11 +28,11 @@ import subprocess
 import sys
 import tempfile
 
-FIO = os.environ.get("FIO", "/tmp/fio-src/fio")
+FIO = os.environ.get("FIO", "fio")
 SIZES = ["64k", "400k", "4m", "16m", "64m"]
 BLOCK_SIZES = ["4k", "8k"]
-OPS = ["0.05", "0.15", "0.3", "0.9"]
-REGIONS = [1, 2, 3, 4, 10, 100, 200]
+OPS = ["0.05", "0.07", "0.15", "0.3", "0.5", "0.9"]
+REGIONS = [1, 2, 3, 4, 10, 33, 100, 200]
 CACHES = ["0", "64k"]
 
 
