@@ -16,20 +16,41 @@
 //! `op` = 0.15. The valid blocks add up to `∫₀ᴾ e^(-p (1 - x) / U) dp = U`,
 //! one valid copy of each logical block, as they must.
 //!
-//! **How one pass gets there.** The pass writes `P` blocks, cut into
-//! `spr_num_regions` regions of equal length written one after the other,
-//! oldest first. Every logical block is written once as an original, in a
-//! random order (a keyed permutation, as the plain random pattern uses); the
-//! other `P - U` writes rewrite blocks of the region just before, which
-//! leaves stale copies there. Region `i` of `R`, with `a = R - 1 - i` regions
-//! written after it, should keep a share `q^a` of its blocks valid: the
-//! profile above with one step per region. `q` is the one number for which
-//! the valid blocks add up to `U` (`Σ length_i q^(a_i) = U`), found by
-//! bisection; as regions get many the oldest region's share tends to `x`
-//! (0.75 for `op` = 0.15), and with 4 regions it is 0.746, 0.823, 0.907,
-//! 1.0 from the oldest, where fio 3.42 reports 0.75, 0.83, 0.91, 1.0. So
-//! the newest region has no stale blocks, and region `i`'s `(1 - q^a)`
-//! share is rewritten during region `i + 1`, among its fresh writes.
+//! **How one pass gets there.** The pass is cut into `spr_num_regions`
+//! (`R`) regions written one after the other, oldest first, each of `P / R`
+//! writes rounded down (fio's `region_write_count`). Every logical block is
+//! written once as an original, in a random order (a keyed permutation, as
+//! the plain random pattern uses); the other writes rewrite blocks of the
+//! region just before, which leaves stale copies there. Each region is to
+//! keep the share of valid blocks fio 3.42 aims at (`profile`): from 1 in
+//! the newest to fio's close fraction for `x` in the oldest (0.752 for
+//! `op` = 0.15; with 4 regions 0.752, 0.827, 0.909, 1.0 from the oldest,
+//! as fio reports), so region `k` rewrites `length (1 - kept[k - 1])` of
+//! region `k - 1`'s blocks among its originals. The pass ends when the
+//! originals run out; those shares need not keep exactly `U` blocks, so
+//! that is near the end of the last region, or, with originals left, in
+//! one more region of at most `length` originals. fio never writes more
+//! than `P` blocks, and stops there even with originals left: with many
+//! regions and a large `op`, a few percent of the blocks are then never
+//! written (fio: 3809 of 4096 for 16 MiB, `op` 0.9, 200 regions). diskbench
+//! does the same, so that its writes are fio's.
+//!
+//! **Rounding, and how fio's counts differ.** fio picks each block of a
+//! region for a rewrite at random, with the region's stale share as the
+//! chance, so its rewrite counts scatter around `length (1 - kept)` (by
+//! about ±8 for 294 blocks at 25%) and change with `randseed`, and so do
+//! where its pass ends and its total (1145 to 1177 writes for 4 MiB in 4
+//! regions over 40 seeds). No rule without fio's random numbers gives its
+//! exact counts; diskbench writes the expected ones, each region's rounded
+//! so that the running total stays the nearest whole number to the exact
+//! one (1174 for that pass; fio's default seed gives 1168).
+//! `bench/sprandom_fio_figures.py` records fio's counts over a grid of
+//! sizes (`tests/fixtures/sprandom_fio_3_42.csv`), and `fio_figures` checks
+//! diskbench's against them. Within a region fio writes one original, then
+//! the rewrites, then the other originals; that order changes the counts
+//! only for regions shorter than one original and their rewrites (fio then
+//! lengthens the region), which the plan mirrors; diskbench spreads the
+//! rewrites evenly through the region instead (see below).
 //!
 //! **The device cache** (`spr_cs`). A rewrite that reaches the drive while
 //! the original is still in its write cache may replace it there, and the
@@ -54,16 +75,16 @@ use model::{Direction, JobSpec};
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Plan {
     /// Per region, first writes of logical blocks; they add up to the user
-    /// blocks.
+    /// blocks, or fewer when the pass reaches the physical capacity first.
     fresh: Vec<u64>,
     /// Per region, rewrites of the previous region's blocks (none in the
     /// first).
     rewrites: Vec<u64>,
     /// `spr_cs` given: rewrites come after the region's fresh writes.
     deferred: bool,
-    /// The share of its blocks a region keeps valid per region written
-    /// after it (`q` above).
-    kept_per_region: f64,
+    /// Per region of the `spr_num_regions`, oldest first, the share of
+    /// its blocks it is to keep valid (see `profile`).
+    kept: Vec<f64>,
 }
 
 impl Plan {
@@ -103,48 +124,29 @@ impl Plan {
                 spr.regions
             ));
         }
-        let part = |i: u64| (u128::from(physical) * u128::from(i) / u128::from(regions)) as u64;
-        let lengths: Vec<u64> = (0..regions).map(|i| part(i + 1) - part(i)).collect();
-        let q = kept_share(&lengths, user_blocks);
-        let invalid = stale_counts(&lengths, q);
-        let plan = Plan::from_counts(&lengths, &invalid, user_blocks, spr.cache_bytes > 0, q);
-        plan.check_cache(block_bytes, spr.cache_bytes)?;
-        Ok(plan)
-    }
-
-    /// Region `i + 1` rewrites `invalid[i]` of region `i`'s blocks, and
-    /// fills the rest of its length with fresh writes; the last region
-    /// takes whatever fresh blocks are left, so that every block is written
-    /// once as an original whatever the rounding did.
-    fn from_counts(
-        lengths: &[u64],
-        invalid: &[u64],
-        user_blocks: u64,
-        deferred: bool,
-        q: f64,
-    ) -> Plan {
-        let n = lengths.len();
-        let mut rewrites = vec![0; n];
-        let mut fresh = vec![0; n];
-        let mut fresh_so_far = 0;
-        for i in 0..n {
-            if i > 0 {
-                // Never more than the region before has, nor than this one holds.
-                rewrites[i] = invalid[i - 1].min(lengths[i - 1]).min(lengths[i]);
-            }
-            let left = user_blocks - fresh_so_far;
-            fresh[i] = match i + 1 == n {
-                true => left,
-                false => (lengths[i] - rewrites[i]).min(left),
-            };
-            fresh_so_far += fresh[i];
+        // fio's region length: the physical capacity shared out, rounded
+        // down (its `region_write_count`), the same for every region.
+        let length = physical / regions;
+        let region_bytes = physical.saturating_mul(block_bytes) / regions;
+        if regions > 1 && spr.cache_bytes > region_bytes {
+            return Err(format!(
+                "spr_cs={} is larger than a region ({} bytes: the size times 1+spr_op over \
+                 spr_num_regions={regions}), as fio refuses too: give fewer regions or a \
+                 smaller spr_cs",
+                spr.cache_bytes, region_bytes
+            ));
         }
-        Plan {
+        let kept = profile::kept_shares(op, spr.regions as usize);
+        let stale = stale_counts(length, &kept);
+        let (fresh, rewrites) = region_writes(length, &stale, user_blocks, physical);
+        let plan = Plan {
             fresh,
             rewrites,
-            deferred,
-            kept_per_region: q,
-        }
+            deferred: spr.cache_bytes > 0,
+            kept,
+        };
+        plan.check_cache(block_bytes, spr.cache_bytes)?;
+        Ok(plan)
     }
 
     /// With a cache, the fresh writes that separate a region's originals
@@ -189,11 +191,10 @@ impl Plan {
     }
 
     /// The share of region `region`'s blocks the model keeps valid at the
-    /// end of the pass.
+    /// end of the pass (all of a region past `spr_num_regions`).
     #[cfg(test)]
     fn kept_share_of(&self, region: usize) -> f64 {
-        let age = (self.regions() - 1 - region) as i32;
-        self.kept_per_region.powi(age)
+        self.kept.get(region).copied().unwrap_or(1.0)
     }
 }
 
@@ -205,45 +206,56 @@ fn physical_blocks(user_blocks: u64, op: f64) -> u64 {
     user_blocks + spare.floor() as u64
 }
 
-/// `q` such that regions of `lengths` (oldest first), keeping `q^age` of
-/// their blocks, keep `user_blocks` in all; the sum grows with `q`, from the
-/// newest region's length at 0 to all the writes at 1. One region has no
-/// later one to leave stale blocks in: it keeps everything.
-fn kept_share(lengths: &[u64], user_blocks: u64) -> f64 {
-    // Horner's rule: ((l0 q + l1) q + l2) ... = Σ l_i q^(n-1-i).
-    let kept = |q: f64| lengths.iter().fold(0.0, |acc, &l| acc * q + l as f64);
-    let target = user_blocks as f64;
-    if lengths.len() < 2 || kept(1.0) <= target {
-        return 1.0;
-    }
-    let (mut lo, mut hi) = (0.0, 1.0);
-    for _ in 0..64 {
-        let mid = (lo + hi) / 2.0;
-        match kept(mid) < target {
-            true => lo = mid,
-            false => hi = mid,
-        }
-    }
-    (lo + hi) / 2.0
-}
-
-/// The stale blocks each region should end with, `length (1 - q^age)`,
-/// rounded so that the running total stays the nearest whole number to the
-/// exact one (the counts then add up to `P - U` without drift).
-fn stale_counts(lengths: &[u64], q: f64) -> Vec<u64> {
-    let n = lengths.len();
+/// The rewrites of each region, of the one before it: region `k` leaves
+/// `length (1 - kept[k - 1])` of region `k - 1`'s blocks stale. fio draws
+/// each count at random around that figure; here each is rounded so that
+/// the running total stays the nearest whole number to the exact one.
+fn stale_counts(length: u64, kept: &[f64]) -> Vec<u64> {
     let mut exact_total = 0.0;
     let mut given: u64 = 0;
-    (0..n)
-        .map(|i| {
-            let age = (n - 1 - i) as i32;
-            exact_total += lengths[i] as f64 * (1.0 - q.powi(age));
-            let now = exact_total.round() as u64;
-            let count = now.saturating_sub(given);
-            given = given.max(now);
-            count
-        })
-        .collect()
+    let mut counts = vec![0; kept.len()];
+    for k in 1..kept.len() {
+        exact_total += length as f64 * (1.0 - kept[k - 1]);
+        let now = exact_total.round() as u64;
+        counts[k] = now.saturating_sub(given);
+        given = given.max(now);
+    }
+    counts
+}
+
+/// Per region, its fresh writes and its rewrites, as fio's pass goes: each
+/// region is `length` writes, one original, its rewrites, and originals up
+/// to the length (one original at least), until the originals run out. With
+/// originals left after the last region, one more region of originals
+/// follows, at most `length`. The pass never goes past the physical
+/// capacity (it stops in the middle of a region at it), and originals left
+/// then are never written, as in fio.
+fn region_writes(
+    length: u64,
+    stale: &[u64],
+    user_blocks: u64,
+    physical: u64,
+) -> (Vec<u64>, Vec<u64>) {
+    let (mut fresh, mut rewrites) = (Vec::new(), Vec::new());
+    let (mut left, mut room, mut before) = (user_blocks, physical, 0);
+    // The asked regions, then one more of originals only.
+    for stale in stale.iter().copied().chain([0]) {
+        if left == 0 || room == 0 {
+            break;
+        }
+        // Never more than the region before holds.
+        let wanted = stale.min(before);
+        let first = 1;
+        let rewrite = wanted.min(room - first);
+        let rest = (length.saturating_sub(first + rewrite))
+            .min(left - first)
+            .min(room - first - rewrite);
+        fresh.push(first + rest);
+        rewrites.push(rewrite);
+        before = first + rest + rewrite;
+        (left, room) = (left - first - rest, room - before);
+    }
+    (fresh, rewrites)
 }
 
 /// The pass under way: which block each write goes to.
@@ -396,5 +408,9 @@ impl Writer {
     }
 }
 
+mod profile;
+
+#[cfg(test)]
+mod fio_figures;
 #[cfg(test)]
 mod tests;
