@@ -77,25 +77,32 @@ mod tests {
     use crate::testutil::dir;
     use model::{JobResult, JobSpec, Stability};
 
-    #[test]
-    fn a_stable_test_gets_its_interval_and_when_it_stopped() {
-        let second = 1_000_000_000;
+    /// A run whose headline IOPS job stopped early after `slice_ios` (4 KiB
+    /// I/Os in 250 ms slices).
+    fn stopped_after(slice_ios: Vec<u64>) -> RunResult {
+        let ns = slice_ios.len() as u64 * 250_000_000;
+        let ios: u64 = slice_ios.iter().sum();
         let job = JobResult {
-            read: dir(&[(100_000, 10_000)], 4096, 2 * second, None),
-            runtime_ns: 2 * second,
+            read: dir(&[(100_000, ios)], 4096, ns, None),
+            runtime_ns: ns,
             stability: Some(Stability {
                 half_width_pct: 3.0,
                 slice_ns: 250_000_000,
-                slice_ios: vec![1250, 1240, 1260, 1250, 1250, 1255, 1245, 1250],
-                slice_bytes: vec![1250 * 4096; 8],
+                slice_bytes: slice_ios.iter().map(|n| n * 4096).collect(),
+                slice_ios,
                 stopped_early: true,
             }),
             ..JobResult::empty(&JobSpec::new(crate::HEADLINE_IOPS_JOB), 0, 1)
         };
-        let result = RunResult {
+        RunResult {
             jobs: vec![job],
             ..Default::default()
-        };
+        }
+    }
+
+    #[test]
+    fn a_stable_test_gets_its_interval_and_when_it_stopped() {
+        let result = stopped_after(vec![1250, 1240, 1260, 1250, 1250, 1255, 1245, 1250]);
         let text = headline_intervals(&result);
         assert!(
             text.contains("IOPS       5000: mean of 8 slices of 250 ms 5000, 95% CI 49"),
@@ -117,24 +124,7 @@ mod tests {
     /// that of pairs, and says so.
     #[test]
     fn alternating_slices_are_judged_in_pairs() {
-        let second = 1_000_000_000;
-        let slices: Vec<u64> = (0..12).map(|i| [1000, 1500][i % 2]).collect();
-        let job = JobResult {
-            read: dir(&[(100_000, 15_000)], 4096, 3 * second, None),
-            runtime_ns: 3 * second,
-            stability: Some(Stability {
-                half_width_pct: 3.0,
-                slice_ns: 250_000_000,
-                slice_bytes: slices.iter().map(|n| n * 4096).collect(),
-                slice_ios: slices,
-                stopped_early: true,
-            }),
-            ..JobResult::empty(&JobSpec::new(crate::HEADLINE_IOPS_JOB), 0, 1)
-        };
-        let result = RunResult {
-            jobs: vec![job],
-            ..Default::default()
-        };
+        let result = stopped_after((0..12).map(|i| [1000, 1500][i % 2]).collect());
         let text = headline_intervals(&result);
         assert!(
             text.contains(
