@@ -19,15 +19,18 @@ fn a_group_of_clones_reports_cpu_per_clone_as_fio_does() {
     let cpu = job["usr_cpu"].as_f64().unwrap() + job["sys_cpu"].as_f64().unwrap();
     // Four clones each busy on the CPU: over four clones' wall time, not one's.
     assert!(cpu <= 100.5, "usr+sys = {cpu}% for a group of 4 clones");
-    // fio's job_runtime is that wall time: the four clones' runtimes added.
+    // fio's job_runtime is that wall time: the four clones' runtimes added,
+    // and the read runtime one clone's. Each clone of these busy ones may
+    // end a scheduling delay late on a loaded machine (a few hundred ms at
+    // most), far from one clone's 1 s for the sum or four for one.
     let wall_ms = job["job_runtime"].as_f64().unwrap();
     assert!(
-        (3800.0..4400.0).contains(&wall_ms),
+        (3800.0..5500.0).contains(&wall_ms),
         "job_runtime {wall_ms} ms"
     );
     let runtime_ms = job["read"]["runtime"].as_f64().unwrap();
     assert!(
-        (950.0..1100.0).contains(&runtime_ms),
+        (950.0..1500.0).contains(&runtime_ms),
         "read.runtime {runtime_ms} ms"
     );
     // And the shares are of it: CPU time per I/O times the I/Os, over it.
