@@ -19,15 +19,18 @@ fn a_group_of_clones_reports_cpu_per_clone_as_fio_does() {
     let cpu = job["usr_cpu"].as_f64().unwrap() + job["sys_cpu"].as_f64().unwrap();
     // Four clones each busy on the CPU: over four clones' wall time, not one's.
     assert!(cpu <= 100.5, "usr+sys = {cpu}% for a group of 4 clones");
-    // fio's job_runtime is that wall time: the four clones' runtimes added.
+    // fio's job_runtime is that wall time: the four clones' runtimes added,
+    // and the read runtime one clone's. Each clone of these busy ones may
+    // end a scheduling delay late on a loaded machine (a few hundred ms at
+    // most), far from one clone's 1 s for the sum or four for one.
     let wall_ms = job["job_runtime"].as_f64().unwrap();
     assert!(
-        (3800.0..4400.0).contains(&wall_ms),
+        (3800.0..5500.0).contains(&wall_ms),
         "job_runtime {wall_ms} ms"
     );
     let runtime_ms = job["read"]["runtime"].as_f64().unwrap();
     assert!(
-        (950.0..1100.0).contains(&runtime_ms),
+        (950.0..1500.0).contains(&runtime_ms),
         "read.runtime {runtime_ms} ms"
     );
     // And the shares are of it: CPU time per I/O times the I/Os, over it.
@@ -56,11 +59,15 @@ fn io_urings_kernel_workers_are_counted_in_sys_cpu() {
     let helpers = job["diskbench"]["io_uring_helpers_cpu_ns"]
         .as_f64()
         .unwrap_or(0.0);
-    let runtime_ns = job["diskbench"]["runtime_ns"].as_f64().unwrap();
+    // sys_cpu is a share of the thread's wall time (job_runtime), which is
+    // longer than the measured runtime by the job's setup and teardown: on
+    // a loaded machine by enough that the helpers' share of the runtime
+    // came out above sys_cpu. 1% for job_runtime's rounding to the ms.
+    let wall_ns = job["job_runtime"].as_f64().unwrap() * 1e6;
     let sys = job["sys_cpu"].as_f64().unwrap();
     assert!(helpers > 0.0, "no io-wq time counted: {}", job["diskbench"]);
     assert!(
-        sys >= helpers / runtime_ns * 100.0,
-        "sys_cpu {sys}% leaves out the helpers' {helpers} ns"
+        sys >= 0.99 * helpers / wall_ns * 100.0,
+        "sys_cpu {sys}% leaves out the helpers' {helpers} ns of {wall_ns} ns"
     );
 }

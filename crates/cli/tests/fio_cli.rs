@@ -94,9 +94,11 @@ fn status_interval_prints_a_whole_json_document_each_second() {
         .map(|d| d["jobs"][0]["read"]["total_ios"].as_u64().unwrap())
         .collect();
     assert!(ios.windows(2).all(|w| w[0] < w[1]), "cumulative: {ios:?}");
-    // 1000 IOPS: about 1000 after the first second, 3000 at the end.
-    assert!((900..=1100).contains(&ios[0]), "{ios:?}");
-    assert!((2900..=3100).contains(ios.last().unwrap()), "{ios:?}");
+    // 1000 IOPS: about 1000 after the first second, 3000 at the end (fewer
+    // when a loaded machine holds the job up at the second's edge: 800 is
+    // 200 ms late; no more, as the pacing never runs ahead).
+    assert!((800..=1100).contains(&ios[0]), "{ios:?}");
+    assert!((2800..=3100).contains(ios.last().unwrap()), "{ios:?}");
 }
 
 #[test]
@@ -278,12 +280,25 @@ fn bandwidth_log_writes_the_aggregate_logs() {
     );
     assert!(out.status.success(), "{}", stderr_of(&out));
     let read = std::fs::read_to_string(dir.path().join("agg-read_bw.log")).unwrap();
-    let kib: Vec<u64> = read
+    let lines: Vec<(u64, u64)> = read
         .lines()
-        .map(|l| l.split(", ").nth(1).unwrap().parse().unwrap())
+        .map(|l| {
+            let f: Vec<&str> = l.split(", ").collect();
+            (f[0].parse().unwrap(), f[1].parse().unwrap())
+        })
         .collect();
-    assert_eq!(kib.len(), 2, "{read}");
-    assert!(kib.iter().all(|k| (900..=1100).contains(k)), "{read}");
+    // One line per second. A loaded machine ends the 2 s job a few ms
+    // late, and that last partial second gets a line of its own (a few
+    // ms hold one I/O or none, so its figure says nothing); the whole
+    // seconds are the two at 1000 and 2000 ms, each at the 1 MiB/s asked.
+    let whole: Vec<(u64, u64)> = lines.iter().copied().filter(|l| l.0 <= 2000).collect();
+    assert_eq!(
+        whole.iter().map(|l| l.0).collect::<Vec<_>>(),
+        [1000, 2000],
+        "{read}"
+    );
+    assert!(lines.len() <= 3, "{read}");
+    assert!(whole.iter().all(|l| (900..=1100).contains(&l.1)), "{read}");
     assert!(dir.path().join("agg-write_bw.log").exists());
     assert!(dir.path().join("agg-trim_bw.log").exists());
 }

@@ -68,12 +68,14 @@ fn hist_log_is_fios_and_gives_the_jsons_percentiles() {
     let job = &doc["jobs"][0];
     let lines = hist_lines(&dir.path().join("h_clat_hist.1.log"));
     // fio: `time, dir, bs, 1856 bins`, one line per direction per interval
-    // (five here, the last one the job's end), bs that of an I/O.
-    assert!((8..=12).contains(&lines.len()), "{} lines", lines.len());
+    // (five here, the last one the job's end), bs that of an I/O. A loaded
+    // machine may end the 1 s job a few hundred ms late: up to two more
+    // intervals, none stamped past 1.5 s.
+    assert!((8..=16).contains(&lines.len()), "{} lines", lines.len());
     for l in &lines {
         assert_eq!(l.len(), 3 + PLAT_BINS);
         assert!(l[1] <= 1 && (4096..=16384).contains(&l[2]), "{:?}", &l[..3]);
-        assert!(l[0] <= 1100, "{:?}", &l[..3]);
+        assert!(l[0] <= 1500, "{:?}", &l[..3]);
     }
     let bins = summed(&lines);
     for d in 0..2 {

@@ -1,12 +1,16 @@
 //! fio's `latency_target` in a job, against a device whose speed is known:
 //! the testbed's loop device behind a 4000 read IOPS throttle, so an I/O
-//! waits QD / 4000 s on average (Little's law: 250 us at QD1, 3 ms at
-//! QD12). The search must settle, window by window, on a depth whose
-//! latency stays under the target: for 3 ms at p99, at most 12, and above
-//! 1 in one of three runs at least (the throttle lets I/Os through in
-//! slices of about 100 ms, so p99 is noisier than the mean and the depth
-//! found varies from run to run: fio found 1, 3 and 3 in three runs here,
-//! diskbench 4, 2 and 3). A target below what one I/O takes keeps depth 1
+//! waits QD / 4000 s on average (Little's law: 250 us at QD1, 20 ms at
+//! QD80). The search must settle, window by window, on a depth whose
+//! latency stays under the target: for 20 ms at p99, at most 80 (of the
+//! 128 allowed), and above 1 in one of three runs at least. The throttle
+//! lets I/Os through in slices of about 100 ms, so past a few I/Os in
+//! flight p99 is some of a slice's wait and the depth found is small and
+//! varies from run to run (3 or 4 here, in fio and diskbench alike). The
+//! target is far above what depth 1 takes: a 3 ms target was met at
+//! depth 2 on a quiet machine, but with the test binaries beside it the
+//! scheduler's delays put depth 1's p99 at 8 ms, so the search stayed at 1
+//! for the whole runtime. A target below what one I/O takes keeps depth 1
 //! for the whole runtime, as fio does, and with `latency_percentile=100`
 //! fails the job at its first I/O, as fio does (ETIMEDOUT). Each case runs
 //! in real fio too, inside the same throttle, when fio is installed.
@@ -37,11 +41,11 @@ fn testbed(name: &str) -> Option<(testbed::Testbed, MutexGuard<'static, ()>)> {
 }
 
 /// The job, on the testbed's device: 4 KiB random reads, libaio, direct,
-/// iodepth 64, time-based, with `extra`.
+/// iodepth 128, time-based, with `extra`.
 fn job(tb: &testbed::Testbed, extra: &str) -> Vec<String> {
     format!(
         "--name=t --filename={} --size=64m --rw=randread --bs=4k --ioengine=libaio --direct=1 \
-         --iodepth=64 --output-format=json {extra}",
+         --iodepth=128 --output-format=json {extra}",
         tb.device()
     )
     .split_whitespace()
@@ -91,19 +95,19 @@ fn latency_keys(doc: &Value) -> (u64, u64, u64, f64, u64) {
 }
 
 #[test]
-fn a_3ms_p99_target_settles_on_a_depth_whose_latency_is_under_it() {
+fn a_20ms_p99_target_settles_on_a_depth_whose_latency_is_under_it() {
     let name = format!("lat-target-{}", std::process::id());
     let Some((tb, _turn)) = testbed(&name) else {
         return;
     };
     let args = job(
         &tb,
-        "--latency_target=3ms --latency_window=1s --latency_percentile=99 --runtime=30 \
+        "--latency_target=20ms --latency_window=1s --latency_percentile=99 --runtime=30 \
          --time_based",
     );
     // The throttle's slices make p99 noisy: a window at depth 2 can miss
-    // 3 ms and the search then settles on 1 (fio did so in 1 run of 3
-    // here). Up to three runs, so that one settles above 1.
+    // the target and the search then settles on 1. Up to three runs, so
+    // that one settles above 1.
     let mut depths = Vec::new();
     for _ in 0..3 {
         let depth = settle(&tb, &args);
@@ -125,7 +129,7 @@ fn a_3ms_p99_target_settles_on_a_depth_whose_latency_is_under_it() {
         .lines()
         .find(|l| {
             l.trim_start()
-                .starts_with("latency   : target=3000000, window=1000000,")
+                .starts_with("latency   : target=20000000, window=1000000,")
         })
         .unwrap_or_else(|| panic!("no latency line\n{text}"));
     assert!(line.contains("percentile=99.00%, depth="), "{line}");
@@ -135,11 +139,11 @@ fn a_3ms_p99_target_settles_on_a_depth_whose_latency_is_under_it() {
         return;
     };
     let (fio_depth, ..) = latency_keys(&json_in(&fio));
-    eprintln!("latency_target=3ms p99: depth {depths:?} (diskbench), {fio_depth} (fio)");
-    assert!((1..=12).contains(&fio_depth), "fio found {fio_depth}");
+    eprintln!("latency_target=20ms p99: depth {depths:?} (diskbench), {fio_depth} (fio)");
+    assert!((1..=80).contains(&fio_depth), "fio found {fio_depth}");
 }
 
-/// One run of the 3 ms job: checks what every run must show and returns
+/// One run of the 20 ms job: checks what every run must show and returns
 /// the depth found.
 fn settle(tb: &testbed::Testbed, args: &[String]) -> u64 {
     let out = diskbench_in(tb, args);
@@ -147,23 +151,24 @@ fn settle(tb: &testbed::Testbed, args: &[String]) -> u64 {
     let doc = json_of(&out);
     let (depth, target, window, percentile, runtime_ms) = latency_keys(&doc);
     // fio's units: the target in ns, the window in us.
-    assert_eq!((target, window, percentile), (3_000_000, 1_000_000, 99.0));
-    // Little's law: past QD12 the mean alone is over 3 ms, and a p99
-    // under 3 ms has a mean under it.
-    assert!((1..=12).contains(&depth), "depth {depth}");
+    assert_eq!((target, window, percentile), (20_000_000, 1_000_000, 99.0));
+    // Little's law: past QD80 the mean alone is over 20 ms, and a p99
+    // under 20 ms has a mean under it.
+    assert!((1..=80).contains(&depth), "depth {depth}");
     // Settled: the figures are the last window's, and the job ended then,
     // long before its runtime.
     assert!(runtime_ms < 30_000, "{runtime_ms} ms: never settled");
     let read = &doc["jobs"][0]["read"];
     let mean_lat_us = read["lat_ns"]["mean"].as_f64().unwrap() / 1e3;
     assert!(
-        mean_lat_us <= 3000.0 * 1.1,
+        mean_lat_us <= 20_000.0 * 1.1,
         "mean lat {mean_lat_us} us at depth {depth}"
     );
     // The throttle serves 4000 IOPS at any depth; a 1 s window is off by
-    // up to a slice (about 100 ms) at each end.
+    // up to a slice (about 100 ms) at each end, and at depth 1 a loaded
+    // machine's late refills leave it idle now and then (3,100 seen).
     let iops = read["iops"].as_f64().unwrap();
-    assert!((3000.0..=5000.0).contains(&iops), "{iops} IOPS");
+    assert!((2500.0..=5000.0).contains(&iops), "{iops} IOPS");
     depth
 }
 

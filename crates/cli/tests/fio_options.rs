@@ -154,7 +154,10 @@ fn windowed_logs_are_in_fios_format() {
     );
     assert!(ok, "{err}");
     let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
-    // fio: one line per direction per full window; bs and offset 0.
+    // fio: one line per direction per full window; bs and offset 0. Each
+    // window's figure is per second (100, not the window's 50 I/Os), within
+    // 25%: on a loaded machine the job can be late at a window's edge by
+    // 100 ms or more, which moves 10 I/Os into the next window.
     let iops = read("q_iops.1.log");
     let lines: Vec<&str> = iops.lines().collect();
     assert_eq!(lines.len(), 4, "{iops}");
@@ -165,15 +168,16 @@ fn windowed_logs_are_in_fios_format() {
             (&*ms.to_string(), &*dir.to_string(), "0", "0")
         );
         let v: f64 = f[1].parse().unwrap();
-        assert!(within(v, 100.0, 0.1), "{line}");
+        assert!(within(v, 100.0, 0.25), "{line}");
     }
     assert_eq!(read("a_bw.1.log").lines().count(), 4);
     // Latency logs also get the last, partial window, stamped with the end
-    // of the job (1200 ms, and what a busy machine adds).
+    // of the job (1200 ms, and what a busy machine adds), not with the end
+    // of the window (1500 ms).
     let clat = read("q_clat.1.log");
     let last = clat.lines().last().unwrap();
     let end_ms: u64 = last.split(", ").next().unwrap().parse().unwrap();
-    assert!((1200..1300).contains(&end_ms), "{clat}");
+    assert!((1200..1500).contains(&end_ms), "{clat}");
     assert!(dir.path().join("q_slat.1.log").exists());
 }
 
@@ -384,10 +388,12 @@ fn steadystate_stops_a_flat_job_and_reports_fios_object() {
     assert_eq!(ss["ss"], "iops:10.000000%");
     assert_eq!(ss["duration"], 3);
     assert_eq!(ss["data"]["iops"].as_array().unwrap().len(), 3);
-    assert!(within(num(&ss["data"]["iops_mean"]), 2000.0, 0.05), "{ss}");
+    assert!(within(num(&ss["data"]["iops_mean"]), 2000.0, 0.1), "{ss}");
+    // 4 s on a quiet machine; a loaded one's late seconds (1800 then 2200)
+    // can put off the three seconds within 10% for a while.
     let runtime_ms = num(&job["job_runtime"]);
     assert!(
-        runtime_ms < 8000.0,
+        runtime_ms < 15_000.0,
         "stopped at steady state, not at 20 s: {runtime_ms} ms"
     );
 

@@ -273,8 +273,11 @@ fn ping_ctrl_c_prints_the_summary_so_far() {
         Duration::from_millis(800),
         &["INT"],
     );
-    // The signal cuts the 2 s sleep short, as it cuts ioping's.
-    assert!(took < Duration::from_millis(500), "{took:?}");
+    // The signal cuts the 2 s sleep short, as it cuts ioping's: without
+    // that the run would go on to the second request, 1.2 s or more after
+    // the signal. A loaded machine adds a few hundred ms to the `kill`
+    // command and the exit, not that much.
+    assert!(took < Duration::from_millis(1000), "{took:?}");
     assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
     let text = stdout_of(&out);
     assert_eq!(request_lines(&text).len(), 1, "{text}");

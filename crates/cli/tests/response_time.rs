@@ -63,10 +63,13 @@ fn below_the_devices_pace_response_and_latency_agree() {
         mean(response) >= mean(lat),
         "response {response} < lat {lat}"
     );
-    // The worker wakes on time: a millisecond covers a busy machine's lateness.
+    // The worker wakes on time: its median lateness is 1 ms at most on a
+    // busy machine (1.15 ms was seen with CPU hogs and three other test
+    // binaries beside it), so 5 ms, one I/O's slot; a schedule that drifts
+    // or starts before the job would be tens of ms off and growing.
     let gap = pct(response, "50.000000") - pct(lat, "50.000000");
     assert!(
-        gap < 1e6,
+        gap < 5e6,
         "response p50 is {gap} ns above lat p50: {response} {lat}"
     );
     // A job without a rate has no response time to report.

@@ -27,7 +27,13 @@ fn the_next_run_removes_what_a_killed_run_left() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    // Killed once its directory is there (a loaded machine may take a
+    // while to start it), and a little into its I/O.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while entries(dir.path()).len() < 2 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
     child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(

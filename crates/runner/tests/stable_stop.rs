@@ -2,8 +2,11 @@
 //! ends once its rate in short slices is known within the rule's precision,
 //! after the rule's minimum time, and never past its runtime. A job paced
 //! by `rate_iops` on the null engine has an exact rate, so it stops at the
-//! minimum time, or soon after on a loaded machine. Size-based jobs and runs without the rule are not
-//! touched.
+//! minimum time on a quiet machine. On a loaded one (CI runs many test
+//! binaries on two cores) late slices make it noisier and it stops later,
+//! so the job is given a runtime far past the minimum: stopping before it
+//! is what shows the rule at work. Size-based jobs and runs without the
+//! rule are not touched.
 
 use diskbench_runner as runner;
 use model::job::PerDir;
@@ -40,16 +43,18 @@ fn a_steady_job_stops_at_the_minimum_time_with_its_slices() {
         stable_stop: Some(rule(1500)),
         ..RunOptions::default()
     };
-    let out = run(&[vec![paced_job(Duration::from_secs(6))]], &opts);
+    let out = run(&[vec![paced_job(Duration::from_secs(20))]], &opts);
     assert!(out.failure.is_none(), "{:?}", out.failure);
     let job = &out.result.jobs[0];
     let ms = job.runtime_ns / MS;
     // 1.5 s on a quiet machine. On a loaded one the pacing catches up after
-    // a late slice (450 then 550), which the interval of pairs absorbs, so
-    // it still stops long before the 6 s runtime.
-    assert!((1500..4500).contains(&ms), "stopped after {ms} ms");
+    // a late slice (450 then 550), which the batch means absorb, but a few
+    // such slices still take more slices to average out: 4.5 s was seen
+    // with four CPU hogs beside the test. Stopping well before the 20 s
+    // runtime is what the rule does; without it the job would run them all.
+    assert!((1500..15_000).contains(&ms), "stopped after {ms} ms");
     let st = job.stability.as_ref().expect("the slices are kept");
-    assert!(st.stopped_early);
+    assert!(st.stopped_early, "{st:?}");
     assert!(st.slice_ios.len() >= 6, "{st:?}");
     let mut sorted = st.slice_ios.clone();
     sorted.sort_unstable();
@@ -58,9 +63,10 @@ fn a_steady_job_stops_at_the_minimum_time_with_its_slices() {
         (480..=520).contains(&median),
         "2000 IOPS is 500 a slice: {st:?}"
     );
-    // The figure is the whole measured phase's, as always.
+    // The figure is the whole measured phase's, as always (within 10%: the
+    // job may stop while its pacing is a late slice behind).
     let iops = job.read.iops();
-    assert!((iops - 2000.0).abs() < 60.0, "{iops}");
+    assert!((iops - 2000.0).abs() < 200.0, "{iops}");
 }
 
 #[test]
@@ -80,7 +86,10 @@ fn without_the_rule_or_without_time_the_job_runs_as_asked() {
     let out = run(&[vec![paced_job(Duration::from_millis(2000))]], &opts);
     let job = &out.result.jobs[0];
     let st = job.stability.as_ref().unwrap();
-    assert!(!st.stopped_early && (2000..2400).contains(&(job.runtime_ns / MS)));
+    // It ends at the 2 s runtime (and what a loaded machine adds), long
+    // before the 5 s minimum.
+    let ms = job.runtime_ns / MS;
+    assert!(!st.stopped_early && (2000..4000).contains(&ms), "{ms} ms");
     // A size-based job ends when its size is done, rule or not.
     let mut sized = paced_job(Duration::from_secs(5));
     sized.time_based = false;

@@ -180,10 +180,12 @@ fn a_timed_run_stops_on_time_and_measures_after_the_warmup() {
     let started = Instant::now();
     let (s, _dir) = replay(&small(), &opts);
     let took = started.elapsed();
+    // On time: 600 ms measured, and what the last operation (an fsync on a
+    // loaded machine's busy disk, or a client waiting for a CPU) adds.
     assert!(took >= Duration::from_millis(800), "{took:?}");
-    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
     assert!(s.duration >= Duration::from_millis(590), "{:?}", s.duration);
-    assert!(s.duration < Duration::from_millis(900), "{:?}", s.duration);
+    assert!(s.duration < Duration::from_millis(1500), "{:?}", s.duration);
     assert!(s.loops > 0);
     assert!(s.throughput_mb_per_sec() > 0.0);
     assert!(!s.interrupted);
