@@ -136,13 +136,10 @@ fn suite(
         .size
         .clone()
         .unwrap_or_else(|| if args.quick { "256m" } else { "1g" }.into());
-    // The ramp fills the queue and lets the last test's writes drain; half
-    // a second does both on any disk (a queue fills in milliseconds), and
-    // seven tests' ramps are a sixth of the suite's time.
     let (default_runtime, default_ramp) = if args.quick {
         ("1200ms", "0")
     } else {
-        ("7", "500ms")
+        ("7", "1")
     };
     let runtime = args.runtime.as_deref().unwrap_or(default_runtime);
     let ramp = args.shape.ramp.as_deref().unwrap_or(default_ramp);

@@ -45,7 +45,7 @@ pub struct ShapeArgs {
     /// Buffered I/O through the page cache (the same as --direct 0)
     #[arg(long)]
     pub buffered: bool,
-    /// Time each test runs before its measured time starts, e.g. 2s, 0 [default: 500ms, 0 with --quick]
+    /// Time each test runs before its measured time starts, e.g. 2s, 0 [default: 1s, 0 with --quick]
     #[arg(long, value_name = "TIME", value_parser = parse_ramp, allow_hyphen_values = true)]
     pub ramp: Option<String>,
 }
