@@ -103,25 +103,16 @@ fn percentage_random_zero_is_sequential() {
 
 #[test]
 fn file_service_types() {
-    let mut spec = job(RwMode::Read);
-    spec.file_service = FileServiceSpec {
-        kind: FileService::Sequential,
-        switch_every: 1,
+    // The file of each of the first 8 I/Os over `regions`.
+    let files = |kind, switch_every, regions: &[Region]| -> Vec<u32> {
+        let mut spec = job(RwMode::Read);
+        spec.file_service = FileServiceSpec { kind, switch_every };
+        ios(&spec, regions, 8).iter().map(|t| t.file).collect()
     };
-    let files: Vec<u32> = ios(&spec, &[region(3), region(3)], 8)
-        .iter()
-        .map(|t| t.file)
-        .collect();
-    assert_eq!(files, vec![0, 0, 0, 1, 1, 1, 0, 0]);
-    spec.file_service = FileServiceSpec {
-        kind: FileService::RoundRobin,
-        switch_every: 3,
-    };
-    let files: Vec<u32> = ios(&spec, &[region(9), region(9)], 8)
-        .iter()
-        .map(|t| t.file)
-        .collect();
-    assert_eq!(files, vec![0, 0, 0, 1, 1, 1, 0, 0]);
+    let sequential = files(FileService::Sequential, 1, &[region(3), region(3)]);
+    assert_eq!(sequential, vec![0, 0, 0, 1, 1, 1, 0, 0]);
+    let round_robin = files(FileService::RoundRobin, 3, &[region(9), region(9)]);
+    assert_eq!(round_robin, vec![0, 0, 0, 1, 1, 1, 0, 0]);
 }
 
 /// Share of 100k I/Os each of 10 files gets under `kind`.
