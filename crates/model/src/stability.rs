@@ -1,6 +1,6 @@
 //! Stopping a test once its figure is stable: the rule a run is given, and
 //! what a job measured under it. The measured time is cut in short slices
-//! (250 ms by default); each slice's I/O rate is one sample, and the job
+//! (200 ms in `diskbench run`); each slice's I/O rate is one sample, and the job
 //! stops as soon as the mean of its samples (the rate it reports) is known
 //! within the rule's precision (the 95% interval's half-width, from batch
 //! means of neighbouring slices by the studentized bootstrap), after a
@@ -21,6 +21,13 @@ pub struct StableStop {
     pub min_ios: u64,
     /// The length of one sample.
     pub slice_ns: u64,
+    /// The whole run's time, shared among its groups (`diskbench run`'s
+    /// suite): before each group starts, its time-based jobs' runtime is
+    /// cut to an even share of the time left, less their ramp, so a test
+    /// that stopped early leaves its time to the tests after it. Never cut
+    /// below `min_runtime_ns`. `None`: each job's own runtime is its cap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_ns: Option<u64>,
 }
 
 /// What a job measured under a [`StableStop`]: its slices, in order.

@@ -38,7 +38,8 @@ pub fn headline_intervals(result: &RunResult) -> String {
                 job.runtime_ns as f64 / 1e9
             ),
             false => format!(
-                "not within {}% by its cap of {:.1} s",
+                "not within {}% by its cap of {:.1} s (to know it better, measure longer: \
+                 --runtime 30s)",
                 st.half_width_pct,
                 job.runtime_ns as f64 / 1e9
             ),
@@ -132,5 +133,15 @@ mod tests {
             ),
             "{text}"
         );
+    }
+
+    /// A test still wandering at its cap: said, with how to know it better.
+    #[test]
+    fn a_test_stopped_at_its_cap_says_how_to_know_it_better() {
+        let mut result = stopped_after(vec![900, 1400, 1000, 1300, 800, 1500, 1100, 1200]);
+        result.jobs[0].stability.as_mut().unwrap().stopped_early = false;
+        let text = headline_intervals(&result);
+        assert!(text.contains("not within 3% by its cap of 2.0 s"), "{text}");
+        assert!(text.contains("measure longer: --runtime 30s"), "{text}");
     }
 }

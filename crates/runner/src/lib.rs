@@ -8,6 +8,7 @@
 
 mod atomic;
 mod blocksizes;
+mod budget;
 mod clock;
 mod dedupe;
 mod diskstats;
@@ -195,7 +196,9 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
         let rest_of_run = Arc::new(AtomicBool::new(false));
         let dedupe = dedupe::DedupeShares::of(groups);
         let mut first_id = 0;
-        for group in groups {
+        let started = std::time::Instant::now();
+        for (done, group) in groups.iter().enumerate() {
+            let group = &*budget::share(group, opts.stable_stop, started.elapsed(), groups.len() - done);
             if rest_of_run.load(Ordering::Relaxed) {
                 break;
             }

@@ -34,6 +34,7 @@ fn rule(min_ms: u64) -> StableStop {
         min_runtime_ns: min_ms * MS,
         min_ios: 500,
         slice_ns: 250 * MS,
+        budget_ns: None,
     }
 }
 
@@ -98,4 +99,37 @@ fn without_the_rule_or_without_time_the_job_runs_as_asked() {
     let job = &out.result.jobs[0];
     assert_eq!(job.read.ios, 256);
     assert!(job.stability.is_none());
+}
+
+/// A budget for the whole run: tests that never settle (here, a precision
+/// no rate meets) stop at their share of the time left, not at their own
+/// runtime, and a test after one that stopped early gets more.
+#[test]
+fn a_budget_shares_the_run_time_among_its_groups() {
+    // A half-width below zero: no interval is ever that narrow.
+    let never = StableStop {
+        half_width_pct: -1.0,
+        budget_ns: Some(3000 * MS),
+        ..rule(500)
+    };
+    let opts = RunOptions {
+        stable_stop: Some(never),
+        ..RunOptions::default()
+    };
+    let groups: Vec<Vec<JobSpec>> = (0..3)
+        .map(|_| vec![paced_job(Duration::from_secs(20))])
+        .collect();
+    let out = run(&groups, &opts);
+    assert!(out.failure.is_none(), "{:?}", out.failure);
+    let ms: Vec<u64> = out.result.jobs.iter().map(|j| j.runtime_ns / MS).collect();
+    // 3 s for 3 tests: 1 s each (what a loaded machine adds to each end
+    // shortens the later shares, down to the 500 ms minimum).
+    assert!((1000..2500).contains(&ms[0]), "{ms:?}");
+    assert!(ms.iter().all(|&t| (500..2500).contains(&t)), "{ms:?}");
+    let whole: u64 = ms.iter().sum();
+    assert!(whole < 6000, "the 20 s runtimes were cut to the budget: {ms:?}");
+    assert!(out.result.jobs.iter().all(|j| {
+        let st = j.stability.as_ref().unwrap();
+        !st.stopped_early
+    }));
 }

@@ -97,6 +97,7 @@ mod tests {
             min_runtime_ns: 2000 * MS,
             min_ios: 500,
             slice_ns: 250 * MS,
+            budget_ns: None,
         }
     }
 
