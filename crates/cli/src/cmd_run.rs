@@ -102,10 +102,12 @@ const MEASURED_SHARE_NS: u64 = 3_000_000_000;
 /// ([`MEASURED_SHARE_NS`] and its ramp per test); with it, each test may
 /// measure the whole runtime it was given.
 fn stable_rule(args: &RunArgs, groups: &[Vec<JobSpec>]) -> Option<model::StableStop> {
-    let budget_ns = args.runtime.is_none().then(|| {
-        let ramps = groups.iter().flatten().map(|j| j.ramp_time.as_nanos() as u64);
-        groups.len() as u64 * MEASURED_SHARE_NS + ramps.max().unwrap_or(0) * groups.len() as u64
-    });
+    let ramp = groups.iter().flatten().map(|j| j.ramp_time).max();
+    let per_test = MEASURED_SHARE_NS + ramp.unwrap_or_default().as_nanos() as u64;
+    let budget_ns = args
+        .runtime
+        .is_none()
+        .then_some(per_test * groups.len() as u64);
     (!args.fixed).then_some(model::StableStop {
         half_width_pct: STABLE_WITHIN_PCT,
         min_runtime_ns: TRUSTED_RUNTIME_NS,

@@ -198,7 +198,12 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
         let mut first_id = 0;
         let started = std::time::Instant::now();
         for (done, group) in groups.iter().enumerate() {
-            let group = &*budget::share(group, opts.stable_stop, started.elapsed(), groups.len() - done);
+            let group = &*budget::share(
+                group,
+                opts.stable_stop,
+                started.elapsed(),
+                groups.len() - done,
+            );
             if rest_of_run.load(Ordering::Relaxed) {
                 break;
             }

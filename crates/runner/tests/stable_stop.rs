@@ -127,7 +127,10 @@ fn a_budget_shares_the_run_time_among_its_groups() {
     assert!((1000..2500).contains(&ms[0]), "{ms:?}");
     assert!(ms.iter().all(|&t| (500..2500).contains(&t)), "{ms:?}");
     let whole: u64 = ms.iter().sum();
-    assert!(whole < 6000, "the 20 s runtimes were cut to the budget: {ms:?}");
+    assert!(
+        whole < 6000,
+        "the 20 s runtimes were cut to the budget: {ms:?}"
+    );
     assert!(out.result.jobs.iter().all(|j| {
         let st = j.stability.as_ref().unwrap();
         !st.stopped_early
