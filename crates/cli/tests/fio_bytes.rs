@@ -315,12 +315,7 @@ fn syncs_count_as_fios() {
     }
     let dir = real_dir();
     let etcd = "--name=etcd --rw=write --ioengine=sync --fdatasync=1 --size=220k --bs=2300";
-    let out = diskbench()
-        .current_dir(dir.path())
-        .args(["fio", "--no-save"])
-        .args(etcd.split_whitespace())
-        .output()
-        .unwrap();
+    let out = fio_text_in(dir.path(), etcd);
     let text = stdout_of(&out);
     assert!(
         text.contains("\n  fsync/fdatasync/sync_file_range:\n    sync (")

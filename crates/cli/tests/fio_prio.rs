@@ -217,12 +217,7 @@ fn priority_hints_are_shown_as_fio_3_42_shows_them() {
     assert_eq!(doc["jobs"][0]["read"]["prios"][1]["priohint"], 3);
     let (_, count) = prios(&dir.path().join("h_clat.1.log"));
     assert_eq!(count.keys().collect::<Vec<_>>(), ["0x0000", "0x4018"]);
-    let out = diskbench()
-        .current_dir(dir.path())
-        .args(["fio", "--no-save"])
-        .args(job.split_whitespace())
-        .output()
-        .unwrap();
+    let out = fio_text_in(dir.path(), job);
     assert!(
         stdout_of(&out).contains("    clat prio 2/0/3 ("),
         "{}",

@@ -89,9 +89,14 @@ pub fn entries(dir: &std::path::Path) -> Vec<PathBuf> {
 
 /// `diskbench fio --no-save --output-format=json ARGS` run in `dir`.
 pub fn fio_in(dir: &std::path::Path, args: &str) -> Output {
+    fio_text_in(dir, &format!("--output-format=json {args}"))
+}
+
+/// `diskbench fio --no-save ARGS` run in `dir`: fio's normal output.
+pub fn fio_text_in(dir: &std::path::Path, args: &str) -> Output {
     diskbench()
         .current_dir(dir)
-        .args(["fio", "--no-save", "--output-format=json"])
+        .args(["fio", "--no-save"])
         .args(args.split_whitespace())
         .output()
         .unwrap()
