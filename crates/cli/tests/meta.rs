@@ -172,16 +172,16 @@ fn meta_bad_input_exits_2_naming_the_fix() {
 fn meta_interrupt_keeps_finished_phases_and_removes_files() {
     let dir = real_dir();
     let target = dir.path().display().to_string();
-    let (out, took) = interrupt(
+    let (out, _) = interrupt(
         ["meta", "-n", "512", "--json", &target],
         Duration::from_millis(700),
         &["INT"],
     );
     assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
-    // Removing up to half a million files takes a while; the run itself stops at once.
-    assert!(took < Duration::from_secs(60));
     let doc = json_of(&out);
     assert!(doc["error"].is_string(), "{doc}");
-    assert!(doc["phases"].as_array().unwrap().len() < 6);
+    // The run stopped inside its phases (half a million files each), not
+    // after them: fewer than the six phases are reported.
+    assert!(doc["phases"].as_array().unwrap().len() < 6, "{doc}");
     assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
 }
