@@ -41,12 +41,17 @@ fn a_cpuio_job_burns_its_share_and_moves_no_data() {
         assert!(ios > 0, "{j}");
         assert_eq!(j["read"]["clat_ns"]["N"].as_u64(), Some(ios));
         let runtime = j["job_runtime"].as_u64().unwrap();
-        assert!((2900..4500).contains(&runtime), "runtime {runtime} ms");
+        assert!(runtime >= 2900, "runtime {runtime} ms");
     }
+    // The bursts over the time each job ran (by its own runtime, however
+    // late a loaded machine let it end).
+    let ms = |j: &serde_json::Value| j["job_runtime"].as_u64().unwrap();
     let hi_ios = hi["read"]["total_ios"].as_u64().unwrap();
-    assert!(hi_ios <= 50, "at most one burst per 60 ms: {hi_ios}");
+    let hi_most = ms(hi) / 60 + 1;
+    assert!(hi_ios <= hi_most, "at most one burst per 60 ms: {hi_ios}");
     let lo_ios = lo["read"]["total_ios"].as_u64().unwrap();
-    assert!(lo_ios <= 7, "10%: one burst per 500 ms: {lo_ios}");
+    let lo_most = ms(lo) / 500 + 1;
+    assert!(lo_ios <= lo_most, "10%: one burst per 500 ms: {lo_ios}");
     let (hi_pct, lo_pct) = (cpu_pct(hi), cpu_pct(lo));
     assert!(hi_pct > 2.0, "cpuload=80 burnt {hi_pct:.1}% of a CPU");
     assert!(lo_pct < 30.0, "cpuload=10 burnt {lo_pct:.1}%");
