@@ -72,7 +72,7 @@ fn a_failed_job_ends_alone_and_the_run_fails_at_the_end() {
     // beside them ran its whole time.
     assert!(w.error.is_some());
     assert!((999 - 3..3 * 999).contains(&w.write.ios), "{}", w.write.ios);
-    assert!(w.runtime_ns < 20_000_000_000, "{} ns", w.runtime_ns);
+    assert!(w.runtime_ns < 30_000_000_000, "{} ns", w.runtime_ns);
     assert!(r.error.is_none());
     assert!(r.runtime_ns >= 1_200_000_000, "{} ns", r.runtime_ns);
     assert!(later.error.is_none());

@@ -51,12 +51,14 @@ fn a_steady_job_stops_at_the_minimum_time_with_its_slices() {
     // 1.5 s on a quiet machine. On a loaded one the pacing catches up after
     // a late slice (450 then 550), which the batch means absorb, but a few
     // such slices still take more slices to average out: 4.5 s was seen
-    // with four CPU hogs beside the test. Stopping well before the 20 s
-    // runtime is what the rule does; without it the job would run them all.
-    assert!((1500..15_000).contains(&ms), "stopped after {ms} ms");
+    // with four CPU hogs beside the test. Stopping before the 20 s runtime
+    // is what the rule does; without it the job would run all 80 slices of
+    // 250 ms. Held by the job's own record, not by how long it took.
+    assert!(ms >= 1500, "stopped after {ms} ms, before the minimum");
     let st = job.stability.as_ref().expect("the slices are kept");
     assert!(st.stopped_early, "{st:?}");
-    assert!(st.slice_ios.len() >= 6, "{st:?}");
+    assert!(ms < 20_000, "stopped after {ms} ms");
+    assert!((6..80).contains(&st.slice_ios.len()), "{st:?}");
     let mut sorted = st.slice_ios.clone();
     sorted.sort_unstable();
     let median = sorted[sorted.len() / 2];
@@ -87,10 +89,10 @@ fn without_the_rule_or_without_time_the_job_runs_as_asked() {
     let out = run(&[vec![paced_job(Duration::from_millis(2000))]], &opts);
     let job = &out.result.jobs[0];
     let st = job.stability.as_ref().unwrap();
-    // It ends at the 2 s runtime (and what a loaded machine adds), long
-    // before the 5 s minimum.
+    // It ends at the 2 s runtime (and what a loaded machine adds), before
+    // the 5 s minimum.
     let ms = job.runtime_ns / MS;
-    assert!(!st.stopped_early && (2000..4000).contains(&ms), "{ms} ms");
+    assert!(!st.stopped_early && (2000..5000).contains(&ms), "{ms} ms");
     // A size-based job ends when its size is done, rule or not.
     let mut sized = paced_job(Duration::from_secs(5));
     sized.time_based = false;
@@ -123,12 +125,13 @@ fn a_budget_shares_the_run_time_among_its_groups() {
     assert!(out.failure.is_none(), "{:?}", out.failure);
     let ms: Vec<u64> = out.result.jobs.iter().map(|j| j.runtime_ns / MS).collect();
     // 3 s for 3 tests: 1 s each (what a loaded machine adds to each end
-    // shortens the later shares, down to the 500 ms minimum).
-    assert!((1000..2500).contains(&ms[0]), "{ms:?}");
-    assert!(ms.iter().all(|&t| (500..2500).contains(&t)), "{ms:?}");
+    // shortens the later shares, down to the 500 ms minimum). Cut to the
+    // budget: the three together ran less than one test's own 20 s.
+    assert!(ms[0] >= 1000, "{ms:?}");
+    assert!(ms.iter().all(|&t| t >= 500), "{ms:?}");
     let whole: u64 = ms.iter().sum();
     assert!(
-        whole < 6000,
+        whole < 20_000,
         "the 20 s runtimes were cut to the budget: {ms:?}"
     );
     assert!(out.result.jobs.iter().all(|j| {
