@@ -3,7 +3,9 @@
 //! are other diskbench commands) and takes --size and --runtime.
 
 mod common;
+mod history_util;
 use common::*;
+use history_util::{history_json, run_ok};
 
 fn run(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
     diskbench()
@@ -145,31 +147,21 @@ fn every_profile_with_a_short_runtime_gives_it_to_every_test_and_step() {
     let history = tempfile::tempdir().unwrap();
     for (name, text) in PROFILE_FILES {
         let db = history.path().join(format!("{name}.sqlite3"));
-        let mut extra = vec!["--profile", name, "--runtime", "200ms"];
+        let target = dir.path().display().to_string();
+        let mut args = vec![
+            "run", &target, "--quick", "--engine", "null", "--size", "16m",
+        ];
+        args.extend(["--profile", name, "--runtime", "200ms"]);
         if name == "crystal" {
-            extra.extend(["--passes", "2"]);
+            args.extend(["--passes", "2"]);
         }
-        let out = diskbench()
-            .arg("run")
-            .arg(dir.path())
-            .args(["--quick", "--engine", "null", "--size", "16m", "--db"])
-            .arg(&db)
-            .args(&extra)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{name}: {}", stderr_of(&out));
+        run_ok(&args, &db);
         assert!(
             entries(dir.path()).is_empty(),
             "{name}: {:?}",
             entries(dir.path())
         );
-        let listed = diskbench()
-            .args(["history", "--format", "json", "--db"])
-            .arg(&db)
-            .output()
-            .unwrap();
-        let runs = json_of(&listed);
-        let runs = runs.as_array().unwrap();
+        let runs = history_json(&db, &[]);
         let lines: Vec<&str> = text
             .lines()
             .map(str::trim)
@@ -203,12 +195,7 @@ fn every_profile_with_a_short_runtime_gives_it_to_every_test_and_step() {
                 .find(|r| r["command"] == "run")
                 .unwrap_or_else(|| panic!("{name}: its tests were not saved: {runs:?}"));
             let id = tests["id"].to_string();
-            let exported = diskbench()
-                .args(["export", &id, "--format", "json", "--db"])
-                .arg(&db)
-                .output()
-                .unwrap();
-            let doc = json_of(&exported);
+            let doc = json_of(&run_ok(&["export", &id, "--format", "json"], &db));
             let jobs = doc["result"]["jobs"].as_array().unwrap();
             assert!(!jobs.is_empty(), "{name}: {doc}");
             for job in jobs {
