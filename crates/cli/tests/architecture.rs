@@ -205,25 +205,53 @@ fn path_dir(value: &str) -> Option<String> {
         .flatten()
 }
 
+/// The lines of a Cargo.toml with their table: (table, line from 1, the
+/// line trimmed), headers, blank lines and comments left out. A table is
+/// named as in its header without brackets or quotes (`dependencies`,
+/// `lints.rust`, `target.cfg(unix).dependencies`).
+fn toml_lines(text: &str) -> Vec<(String, usize, &str)> {
+    let mut table = String::new();
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            table = t.trim_matches(['[', ']']).replace(['\'', '"'], "");
+        } else if !t.is_empty() && !t.starts_with('#') {
+            out.push((table.clone(), i + 1, t));
+        }
+    }
+    out
+}
+
 /// `[workspace.dependencies]` of the root Cargo.toml: key to directory,
 /// for those that are ours.
 fn workspace_crates() -> Vec<(String, String)> {
     let text = read(&root().join("Cargo.toml"));
-    let mut section = String::new();
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let t = line.trim();
-        if t.starts_with('[') {
-            section = t.trim_matches(['[', ']']).to_string();
-        } else if section == "workspace.dependencies" {
-            if let Some((key, value)) = t.split_once('=') {
-                if let Some(dir) = path_dir(value) {
-                    out.push((key.trim().to_string(), dir));
-                }
-            }
-        }
+    toml_lines(&text)
+        .into_iter()
+        .filter(|(table, ..)| table == "workspace.dependencies")
+        .filter_map(|(_, _, t)| {
+            let (key, value) = t.split_once('=')?;
+            Some((key.trim().to_string(), path_dir(value)?))
+        })
+        .collect()
+}
+
+/// What a table of a Cargo.toml holds, if dependencies: whether they are
+/// dev-dependencies, and for a `[dependencies.NAME]` table its one key.
+fn dependency_table(table: &str) -> Option<(bool, Option<&str>)> {
+    for kind in ["dev-dependencies", "build-dependencies", "dependencies"] {
+        let at = match table.find(kind) {
+            Some(at) if at == 0 || table[..at].ends_with('.') => at,
+            _ => continue,
+        };
+        let dev = kind == "dev-dependencies";
+        return match &table[at + kind.len()..] {
+            "" => Some((dev, None)),
+            rest => rest.strip_prefix('.').map(|key| (dev, Some(key))),
+        };
     }
-    out
+    None
 }
 
 /// The dependencies on our crates that `crates/NAME/Cargo.toml` declares.
@@ -239,45 +267,35 @@ fn our_deps(name: &str, workspace: &[(String, String)]) -> Vec<Dep> {
                 .map(|(_, dir)| dir.clone())
         })
     };
+    let lines = toml_lines(&text);
     let mut out = Vec::new();
-    // The section's name, and for a `[dependencies.NAME]` table its key.
-    let mut section = String::new();
-    let mut table_key: Option<(String, usize)> = None;
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.starts_with('[') {
-            section = t.trim_matches(['[', ']']).replace(['\'', '"'], "");
-            table_key = None;
-            for kind in ["dependencies.", "dev-dependencies.", "build-dependencies."] {
-                if let Some(at) = section.find(kind) {
-                    table_key = Some((section[at + kind.len()..].to_string(), i + 1));
-                    section = section[..at + kind.len() - 1].to_string();
-                }
-            }
+    for (table, line, t) in &lines {
+        let Some((dev, table_key)) = dependency_table(table) else {
             continue;
-        }
-        let is_deps = section == "dependencies"
-            || section == "dev-dependencies"
-            || section == "build-dependencies"
-            || section.ends_with(".dependencies")
-            || section.ends_with(".dev-dependencies")
-            || section.ends_with(".build-dependencies");
-        if !is_deps || t.starts_with('#') {
-            continue;
-        }
-        let dev = section.ends_with("dev-dependencies");
-        let found = match &table_key {
-            Some((key, line)) => ours(key, t).map(|k| (k, *line)),
+        };
+        let found = match table_key {
+            // A `[dependencies.NAME]` table: named on its header's line,
+            // the one before its first key.
+            Some(key) => ours(key, t).map(|k| (k, lines_before(&text, *line))),
             None => t
                 .split_once('=')
                 .and_then(|(key, value)| ours(key.trim(), value))
-                .map(|k| (k, i + 1)),
+                .map(|k| (k, *line)),
         };
         if let Some((krate, line)) = found {
             out.push(Dep { krate, line, dev });
         }
     }
     out
+}
+
+/// The line of the table header above `line` in `text` (both from 1).
+fn lines_before(text: &str, line: usize) -> usize {
+    let lines: Vec<&str> = text.lines().collect();
+    (1..line)
+        .rev()
+        .find(|&n| lines[n - 1].trim().starts_with('['))
+        .unwrap_or(line)
 }
 
 #[test]
@@ -523,19 +541,13 @@ fn library_crates_do_not_print() {
     assert!(found.is_empty(), "\n{}\n", found.join("\n"));
 }
 
-/// The `[lints]` table of a Cargo.toml: its `key = value` lines, by section.
+/// The `[lints]` tables of a Cargo.toml: (table, its line without spaces).
 fn lint_lines(manifest: &str) -> Vec<(String, String)> {
-    let mut section = String::new();
-    let mut out = Vec::new();
-    for line in manifest.lines() {
-        let t = line.trim();
-        if t.starts_with('[') {
-            section = t.trim_matches(['[', ']']).to_string();
-        } else if section.starts_with("lints") && !t.is_empty() && !t.starts_with('#') {
-            out.push((section.clone(), t.split_whitespace().collect::<String>()));
-        }
-    }
-    out
+    toml_lines(manifest)
+        .into_iter()
+        .filter(|(table, ..)| table.starts_with("lints"))
+        .map(|(table, _, t)| (table, t.split_whitespace().collect()))
+        .collect()
 }
 
 /// Whether `code` has the `unsafe` keyword.
