@@ -134,14 +134,19 @@ fn duration_3s_with_1s_runs_saves_about_3_runs() {
     let args: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
     let out = run_ok(&args, &db);
     let runs = history(&db);
-    // Runs of 1 s for 3 s: more than one, and (by the runs' own records)
-    // none started once the 3 s from the soak's start, at or before the
-    // first run's, had passed.
+    // Runs of 1 s for 3 s: more than one, and none started once the 3 s
+    // had passed. By the runs' own records: the soak decides on the next
+    // run after the last one finished, and its 3 s count from its start,
+    // before the first run's; so every run that another followed finished
+    // within 3 s of the first run's start.
     assert!(runs.len() >= 2, "{runs:?}");
     let first = runs[0]["started_unix_ms"].as_u64().unwrap();
-    for r in &runs {
-        let started = r["started_unix_ms"].as_u64().unwrap();
-        assert!(started < first + 3000, "a run started after 3 s: {r}");
+    for r in &runs[..runs.len() - 1] {
+        let finished = r["finished_unix_ms"].as_u64().unwrap();
+        assert!(
+            finished <= first + 3000,
+            "a run started after this one, which ended past 3 s: {runs:?}"
+        );
     }
     let (_, numbers) = soak_of(&runs);
     assert_eq!(numbers, (1..=runs.len() as u64).collect::<Vec<_>>());
