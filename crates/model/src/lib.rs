@@ -28,6 +28,7 @@ pub mod numa;
 pub mod placement;
 pub mod prio;
 pub mod result;
+pub mod rng;
 pub mod stability;
 pub mod units;
 pub mod verify;

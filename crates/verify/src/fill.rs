@@ -23,7 +23,7 @@
 //! The header is padded to 8 bytes; the data follows it to the chunk's end.
 
 use crate::checksum::{digest, digest_len};
-use crate::splitmix;
+use model::rng::splitmix64;
 use model::verify::{PatternPiece, VerifyAlgo, VerifySpec};
 
 pub(crate) const MAGIC: &[u8; 8] = b"dbverify";
@@ -279,10 +279,10 @@ pub(crate) fn random_bytes(out: &mut [u8], seed: u64) {
     let mut words = out.chunks_exact_mut(8);
     for w in &mut words {
         state = state.wrapping_add(1);
-        w.copy_from_slice(&splitmix(state).to_le_bytes());
+        w.copy_from_slice(&splitmix64(state).to_le_bytes());
     }
     let tail = words.into_remainder();
-    let last = splitmix(state.wrapping_add(1)).to_le_bytes();
+    let last = splitmix64(state.wrapping_add(1)).to_le_bytes();
     let n = tail.len();
     tail.copy_from_slice(&last[..n]);
 }

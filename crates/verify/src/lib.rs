@@ -76,15 +76,7 @@ pub fn format_of(spec: &model::JobSpec) -> Result<Option<Format>, String> {
 pub fn chunk_seed(job_seed: u64, file: u32, offset: u64, generation: u64) -> u64 {
     let mut x = job_seed ^ 0x6462_7665_7269_6679; // "dbverify"
     for v in [file as u64, offset, generation] {
-        x = splitmix(x ^ v);
+        x = model::rng::splitmix64(x ^ v);
     }
     x
-}
-
-#[inline]
-pub(crate) fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }

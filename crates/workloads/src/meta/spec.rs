@@ -4,6 +4,7 @@
 //! test) can recompute them without keeping a list.
 
 use super::{FILES_PER_NUM, MAX_DIRS};
+use model::rng::splitmix64;
 
 /// Names hold the number in 10 hex digits: at most 2^40 files.
 const MAX_NUM: u64 = 1 << 30;
@@ -128,7 +129,7 @@ pub fn file_size(seed: u64, min: u64, max: u64, index: u64) -> u64 {
     if max <= min {
         return max;
     }
-    min + mix(seed ^ SIZE_SALT ^ mix(index)) % (max - min + 1)
+    min + splitmix64(seed ^ SIZE_SALT ^ splitmix64(index)) % (max - min + 1)
 }
 
 /// The name of file `index`, as `write_name` makes it.
@@ -142,11 +143,11 @@ pub fn file_name(seed: u64, index: u64, random: bool) -> String {
 /// first for the sequential phases, last for the random ones.
 pub(super) fn write_name(out: &mut Vec<u8>, seed: u64, index: u64, random: bool) {
     out.clear();
-    let mut h = mix(seed ^ NAME_SALT ^ mix(index));
+    let mut h = splitmix64(seed ^ NAME_SALT ^ splitmix64(index));
     let extra = (h % (RANDOM_CHARS_MAX + 1)) as usize;
     let mut chars = [0u8; RANDOM_CHARS_MAX as usize];
     for c in chars.iter_mut().take(extra) {
-        h = mix(h);
+        h = splitmix64(h);
         *c = NAME_CHARS[(h % NAME_CHARS.len() as u64) as usize];
     }
     if random {
@@ -169,12 +170,4 @@ pub(super) fn sequential_index(name: &[u8]) -> Option<u64> {
         let d = (c as char).to_digit(16)?;
         Some(n << 4 | d as u64)
     })
-}
-
-/// splitmix64's finaliser: a well-mixed hash of a number.
-pub(super) fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
