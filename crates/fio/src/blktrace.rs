@@ -14,7 +14,7 @@
 //! direction, between completions) becomes the job's `iodepth` unless one
 //! was given.
 
-use crate::iolog_opts::Parsed;
+use crate::iolog_text::{scaled, Parsed};
 use model::iolog::{IoLogSpec, ReplayAction};
 use model::Direction;
 
@@ -130,7 +130,7 @@ pub(crate) fn parse(data: &[u8], how: &IoLogSpec) -> Result<(Parsed, u32), Strin
             continue;
         }
         let since_first = e.time_ns.saturating_sub(*first_ns.get_or_insert(e.time_ns));
-        let at_us = crate::iolog_opts::scaled(since_first / 1000, how);
+        let at_us = scaled(since_first / 1000, how);
         let device = format!("{}:{}", e.device >> 20, e.device & 0xf_ffff);
         if e.action & TC_DISCARD != 0 {
             if skips("trim") {

@@ -34,6 +34,7 @@ mod fileop_opts;
 mod fileopts;
 mod groups;
 mod iolog_opts;
+mod iolog_text;
 mod jobfile;
 mod jobs;
 mod latency_opts;
@@ -46,6 +47,7 @@ mod prio_opts;
 mod requirements;
 mod run_opts;
 mod showcmd;
+mod spell;
 mod sprandom_opts;
 mod suggest;
 #[cfg(test)]

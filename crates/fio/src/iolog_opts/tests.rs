@@ -1,5 +1,6 @@
 use super::*;
-use model::iolog::IoLogSpec;
+use crate::iolog_text::parse;
+use model::iolog::{IoLogSpec, ReplayOp};
 
 const V3: &str = "fio version 3 iolog\n\
     24 /d/f add\n\
