@@ -57,9 +57,10 @@ mod values;
 mod verify_opts;
 
 pub use cmdhelp::{info_text, FIO_COMPATIBLE};
+pub use error::REMOTE_HELP;
 pub use error::{FioError, Origin, Scope};
 pub use model::JobSpec;
-pub use run_opts::{CliOptions, Eta, Info, DEBUG_CATEGORIES, REMOTE_HELP};
+pub use run_opts::{CliOptions, Eta, Info, DEBUG_CATEGORIES};
 pub use showcmd::{job_line, showcmd};
 
 use cmdline::SectionKind;
