@@ -226,7 +226,10 @@ pub(crate) fn insert_labels(
     Ok(())
 }
 
-pub(crate) fn labels_of(tx: &mut dyn Tx, id: i64) -> Result<BTreeMap<String, String>> {
+/// A run's labels, each key with its value.
+type Labels = BTreeMap<String, String>;
+
+pub(crate) fn labels_of(tx: &mut dyn Tx, id: i64) -> Result<Labels> {
     let rows = tx.query(
         "SELECT key, value FROM labels WHERE run_id = ?1",
         &[id.into()],
