@@ -38,7 +38,9 @@ mod stats;
 mod units;
 
 pub use stats::{Notice, PingStats};
-pub use units::{format_count, format_size, format_time, parse_count, parse_size, parse_time};
+pub use units::{
+    format_count, format_size, format_time, parse_count, parse_size, parse_time, PingValueError,
+};
 use units::{KIB, MIB};
 
 /// The temporary file's name inside diskbench's own fresh directory.
