@@ -27,7 +27,7 @@ pub mod replay;
 pub mod report;
 pub mod status;
 
-pub use loadfile::{Loadfile, LoadfileError, OpKind};
+pub use loadfile::{LineProblem, Loadfile, LoadfileError, OpKind};
 pub use ops::ClientConfig;
 pub use replay::{
     run, Mismatch, Options, Phase, Progress, ProgressFn, Summary, TraceEntry, MAX_MISMATCHES,
