@@ -145,7 +145,8 @@ pub(crate) fn finish(spec: &mut JobSpec, directory: Option<&str>) -> Result<(), 
     };
     let data = std::fs::read(&source).map_err(|e| bad(format!("cannot read it: {e}")))?;
     let parsed = if crate::blktrace::is_blktrace(&data) {
-        let (mut parsed, depth) = crate::blktrace::parse(&data, &spec.iolog).map_err(bad)?;
+        let (mut parsed, depth) =
+            crate::blktrace::parse(&data, &spec.iolog).map_err(|e| bad(e.to_string()))?;
         // The trace names devices by number; this machine's node for it.
         if spec.iolog.redirect.is_none() {
             for device in &mut parsed.files {
@@ -170,7 +171,7 @@ pub(crate) fn finish(spec: &mut JobSpec, directory: Option<&str>) -> Result<(), 
                     .into(),
             )
         })?;
-        crate::iolog_text::parse(&text, &spec.iolog).map_err(bad)?
+        crate::iolog_text::parse(&text, &spec.iolog).map_err(|e| bad(e.to_string()))?
     };
     if parsed.files.is_empty() {
         return Err(bad("the log has no I/O to replay".into()));
@@ -308,8 +309,13 @@ fn merge_traces(
     };
     let scalars = per_trace("merge_blktrace_scalars", &how.merge_scalars, 100)?;
     let iters = per_trace("merge_blktrace_iters", &how.merge_iters, 1)?;
-    let merged = crate::blktrace::merge(&traces, &scalars, &iters)
-        .map_err(|problem| bad("merge_blktrace_file", out.display().to_string(), problem))?;
+    let merged = crate::blktrace::merge(&traces, &scalars, &iters).map_err(|problem| {
+        bad(
+            "merge_blktrace_file",
+            out.display().to_string(),
+            problem.to_string(),
+        )
+    })?;
     std::fs::write(out, merged).map_err(|e| {
         bad(
             "merge_blktrace_file",

@@ -15,6 +15,39 @@ use model::iolog::{IoLogSpec, ReplayAction, ReplayOp};
 use model::Direction;
 use std::path::Path;
 
+/// Why a log (an iolog or a blktrace trace) cannot be replayed.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum LogError {
+    #[error(
+        "not a fio iolog: its first line must be 'fio version 2 iolog' or 'fio version 3 \
+         iolog' (fio's version 1 logs are not replayed, by fio either)"
+    )]
+    NotIolog,
+    /// A line of an iolog: its number, what is wrong, the line.
+    #[error("line {number}: {problem}: '{line}'")]
+    Line {
+        number: usize,
+        problem: &'static str,
+        line: String,
+    },
+    #[error("not a blktrace trace")]
+    NotBlktrace,
+    /// One of the traces to merge (counted from 1) is not a trace.
+    #[error("trace {0} is not a blktrace trace")]
+    TraceNotBlktrace(usize),
+    #[error("an event cut short at byte {0}")]
+    CutShort(usize),
+    #[error("no blktrace event at byte {0} (bad magic)")]
+    BadMagic(usize),
+    #[error(
+        "the trace has discards: trims are not replayed yet; give replay_skip=trim to leave \
+         them out"
+    )]
+    Discards,
+    #[error("found no I/O in the trace")]
+    NoIo,
+}
+
 /// A log, read.
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct Parsed {
@@ -85,25 +118,22 @@ impl Parsed {
 
 /// Reads a version 2 or 3 log, applying `replay_skip`, `replay_scale`,
 /// `replay_align` and `replay_time_scale`.
-pub(crate) fn parse(text: &str, how: &IoLogSpec) -> Result<Parsed, String> {
+pub(crate) fn parse(text: &str, how: &IoLogSpec) -> Result<Parsed, LogError> {
     let mut lines = text.lines().enumerate();
     let version = match lines.next().map(|(_, l)| l.trim()) {
         Some("fio version 2 iolog") => 2,
         Some("fio version 3 iolog") => 3,
-        _ => {
-            return Err(
-                "not a fio iolog: its first line must be 'fio version 2 iolog' or \
-                        'fio version 3 iolog' (fio's version 1 logs are not replayed, by fio \
-                        either)"
-                    .into(),
-            )
-        }
+        _ => return Err(LogError::NotIolog),
     };
     let mut parsed = Parsed::default();
     let mut waited_us = 0u64;
     let mut first_ts: Option<u64> = None;
     for (i, line) in lines {
-        let at = |problem: &str| format!("line {}: {problem}: '{line}'", i + 1);
+        let at = |problem: &'static str| LogError::Line {
+            number: i + 1,
+            problem,
+            line: line.to_string(),
+        };
         let mut words: Vec<&str> = line.split_whitespace().collect();
         if words.is_empty() {
             continue;
