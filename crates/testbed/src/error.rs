@@ -65,7 +65,7 @@ impl TestbedError {
 }
 
 /// Tests that gather their own failures as text (a closure returning
-/// `Result<_, String>`) can use `?` on the testbed's.
+/// a String error) can use `?` on the testbed's.
 impl From<TestbedError> for String {
     fn from(e: TestbedError) -> String {
         e.to_string()
