@@ -101,9 +101,7 @@ pub(crate) fn parse(data: &[u8], how: &IoLogSpec) -> Result<(Parsed, u32), LogEr
             action: u32_at(rest, 28),
             device: u32_at(rest, 36),
         };
-        rest = rest
-            .get(HEADER + pdu_len..)
-            .ok_or(LogError::CutShort(at))?;
+        rest = rest.get(HEADER + pdu_len..).ok_or(LogError::CutShort(at))?;
         if e.action & TC_NOTIFY != 0 {
             continue;
         }
