@@ -199,7 +199,7 @@ fn plan(args: &FileserverArgs) -> Result<Plan, String> {
         Some(path) => Loadfile::read(path).map_err(|e| e.to_string())?,
         None => fileserver::builtin_mix(),
     };
-    fileserver::check_space(&load, clients, &dir)?;
+    fileserver::check_space(&load, clients, &dir).map_err(|e| e.to_string())?;
     let opts = Options {
         clients,
         duration,

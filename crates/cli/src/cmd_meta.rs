@@ -78,7 +78,7 @@ pub struct MetaArgs {
 pub fn run(args: MetaArgs) -> anyhow::Result<Exit> {
     let spec = match FileSpec::parse(&args.n) {
         Ok(s) => s,
-        Err(e) => return Ok(refuse(&args, &e)),
+        Err(e) => return Ok(refuse(&args, &e.to_string())),
     };
     let phase_time = match args.runtime.as_deref().map(phase_time).transpose() {
         Ok(t) => t,

@@ -102,7 +102,9 @@ pub struct PingArgs {
 
 impl PingArgs {
     fn options(&self) -> Result<ping::PingOptions, String> {
-        let flag = |name: &str, r: Result<u64, String>| r.map_err(|e| format!("{name}: {e}"));
+        let flag = |name: &str, r: Result<u64, ping::PingValueError>| {
+            r.map_err(|e| format!("{name}: {e}"))
+        };
         let time = |name: &str, v: &Option<String>| {
             v.as_deref()
                 .map(|t| ping::parse_time(t).map_err(|e| format!("{name}: {e}")))

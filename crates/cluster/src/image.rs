@@ -11,9 +11,10 @@
 //!
 //! The tag carries the binary's digest (`0.1.0-3fa94c1d2e07`), so a
 //! rebuilt binary is a new image and `imagePullPolicy: Never` cannot run a
-//! stale one. The archive is written by hand (tar headers, SHA-256
-//! digests, the OCI layout's `index.json`): a few dozen lines instead of a
-//! dependency.
+//! stale one. The tar crate writes the archives (the layer, and the OCI
+//! layout around it); this file adds the SHA-256 digests and the layout's
+//! `index.json`. Every member is owned by root with time 0, so the same
+//! binary always gives the same digests.
 
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -35,6 +36,11 @@ pub enum ImageError {
     #[error("cannot write the image to {path}: {source}")]
     Write {
         path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot put {path} in the image's archive: {source}; report this as a bug")]
+    Member {
+        path: String,
         source: std::io::Error,
     },
 }
@@ -174,44 +180,59 @@ fn digest(data: &[u8]) -> String {
     format!("sha256:{}", hex(&Sha256::digest(data)))
 }
 
-/// One tar member: a 512-byte ustar header, the data, padding to 512.
-fn tar_member(out: &mut Vec<u8>, path: &str, data: &[u8], mode: u32, kind: u8) {
-    let mut header = [0u8; 512];
-    let (prefix, name) = match path.len() {
-        0..=99 => ("", path),
-        _ => path.rsplit_once('/').unwrap_or(("", path)),
-    };
-    let put = |h: &mut [u8; 512], at: usize, len: usize, text: &str| {
-        let bytes = text.as_bytes();
-        let n = bytes.len().min(len);
-        h[at..at + n].copy_from_slice(&bytes[..n]);
-    };
-    put(&mut header, 0, 100, name);
-    put(&mut header, 100, 8, &format!("{mode:07o}"));
-    put(&mut header, 108, 8, "0000000");
-    put(&mut header, 116, 8, "0000000");
-    put(&mut header, 124, 12, &format!("{:011o}", data.len()));
-    put(&mut header, 136, 12, "00000000000");
-    header[156] = kind;
-    put(&mut header, 257, 6, "ustar");
-    put(&mut header, 263, 2, "00");
-    put(&mut header, 345, 155, prefix);
-    header[148..156].fill(b' ');
-    let sum: u32 = header.iter().map(|b| u32::from(*b)).sum();
-    put(&mut header, 148, 8, &format!("{sum:06o}\0 "));
-    out.extend_from_slice(&header);
-    out.extend_from_slice(data);
-    out.resize(out.len().div_ceil(512) * 512, 0);
-}
+/// An archive being written: a tar of members owned by root, dated 0.
+struct Tar(tar::Builder<Vec<u8>>);
 
-fn tar_end(out: &mut Vec<u8>) {
-    out.extend_from_slice(&[0u8; 1024]);
+impl Tar {
+    fn new() -> Tar {
+        Tar(tar::Builder::new(Vec::new()))
+    }
+
+    /// A file holding `data`.
+    fn file(&mut self, path: &str, data: &[u8], mode: u32) -> Result<(), ImageError> {
+        self.member(path, data, mode, tar::EntryType::Regular)
+    }
+
+    /// A directory (`path` ends in `/`).
+    fn dir(&mut self, path: &str, mode: u32) -> Result<(), ImageError> {
+        self.member(path, &[], mode, tar::EntryType::Directory)
+    }
+
+    fn member(
+        &mut self,
+        path: &str,
+        data: &[u8],
+        mode: u32,
+        kind: tar::EntryType,
+    ) -> Result<(), ImageError> {
+        let mut header = tar::Header::new_ustar();
+        header.set_entry_type(kind);
+        header.set_mode(mode);
+        header.set_uid(0);
+        header.set_gid(0);
+        header.set_mtime(0);
+        header.set_size(data.len() as u64);
+        self.0
+            .append_data(&mut header, path, data)
+            .map_err(|source| ImageError::Member {
+                path: path.to_string(),
+                source,
+            })
+    }
+
+    /// The archive, closed with its two empty blocks.
+    fn finish(self) -> Result<Vec<u8>, ImageError> {
+        self.0.into_inner().map_err(|source| ImageError::Member {
+            path: "the archive's end".into(),
+            source,
+        })
+    }
 }
 
 impl Image {
     /// The layer: every file with its parent directories, in order.
-    fn layer(&self) -> Vec<u8> {
-        let mut out = Vec::new();
+    fn layer(&self) -> Result<Vec<u8>, ImageError> {
+        let mut out = Tar::new();
         let mut dirs = BTreeSet::new();
         for (path, entry) in &self.files {
             let mut parent = String::new();
@@ -224,22 +245,21 @@ impl Image {
                 parent.push_str(part);
                 parent.push('/');
                 if dirs.insert(parent.clone()) {
-                    tar_member(&mut out, &parent, &[], 0o755, b'5');
+                    out.dir(&parent, 0o755)?;
                 }
             }
             match entry {
-                Entry::File(data, mode) => tar_member(&mut out, path, data, *mode, b'0'),
+                Entry::File(data, mode) => out.file(path, data, *mode)?,
                 Entry::Dir => {
                     // /tmp is writable by anyone, as on every system.
                     let mode = if path == "tmp" { 0o1777 } else { 0o755 };
                     if dirs.insert(format!("{path}/")) {
-                        tar_member(&mut out, &format!("{path}/"), &[], mode, b'5');
+                        out.dir(&format!("{path}/"), mode)?;
                     }
                 }
             }
         }
-        tar_end(&mut out);
-        out
+        out.finish()
     }
 
     /// The files in the image, for the user (`kube image` lists them).
@@ -252,8 +272,8 @@ impl Image {
     }
 
     /// The whole OCI archive (oci-layout, index.json, blobs).
-    pub fn archive(&self) -> Vec<u8> {
-        let layer = self.layer();
+    pub fn archive(&self) -> Result<Vec<u8>, ImageError> {
+        let layer = self.layer()?;
         let layer_digest = digest(&layer);
         let arch = match std::env::consts::ARCH {
             "x86_64" => "amd64",
@@ -304,27 +324,20 @@ impl Image {
         })
         .to_string()
         .into_bytes();
-        let mut out = Vec::with_capacity(layer.len() + 8192);
-        tar_member(
-            &mut out,
-            "oci-layout",
-            br#"{"imageLayoutVersion":"1.0.0"}"#,
-            0o644,
-            b'0',
-        );
-        tar_member(&mut out, "index.json", &index, 0o644, b'0');
-        tar_member(&mut out, "blobs/", &[], 0o755, b'5');
-        tar_member(&mut out, "blobs/sha256/", &[], 0o755, b'5');
+        let mut out = Tar::new();
+        out.file("oci-layout", br#"{"imageLayoutVersion":"1.0.0"}"#, 0o644)?;
+        out.file("index.json", &index, 0o644)?;
+        out.dir("blobs/", 0o755)?;
+        out.dir("blobs/sha256/", 0o755)?;
         for blob in [&config, &manifest, &layer] {
             let name = format!("blobs/sha256/{}", &digest(blob)[7..]);
-            tar_member(&mut out, &name, blob, 0o644, b'0');
+            out.file(&name, blob, 0o644)?;
         }
-        tar_end(&mut out);
-        out
+        out.finish()
     }
 
     pub fn write_to(&self, path: &Path) -> Result<u64, ImageError> {
-        let data = self.archive();
+        let data = self.archive()?;
         let fail = |source| ImageError::Write {
             path: path.to_path_buf(),
             source,
@@ -362,6 +375,54 @@ mod tests {
         let interp = interpreter_of(&exe).expect("a dynamically linked test binary");
         assert!(interp.contains("ld-linux"), "{interp}");
         assert_eq!(interpreter_of(b"not an elf"), None);
+    }
+
+    /// The layer holds each file with its parents before it and its mode,
+    /// /tmp open to all, and the same image always gives the same bytes
+    /// (so the same digests).
+    #[test]
+    fn the_layer_keeps_modes_and_is_the_same_every_time() {
+        let image = Image {
+            files: vec![
+                ("diskbench".into(), Entry::File(b"binary".to_vec(), 0o755)),
+                (
+                    "etc/ssl/certs/ca.pem".into(),
+                    Entry::File(b"pem".to_vec(), 0o644),
+                ),
+                ("tmp".into(), Entry::Dir),
+            ],
+            name: "localhost/diskbench:test".into(),
+            statically_linked: true,
+        };
+        let layer = image.layer().unwrap();
+        assert_eq!(layer, image.layer().unwrap());
+        assert_eq!(image.archive().unwrap(), image.archive().unwrap());
+        let mut read = tar::Archive::new(layer.as_slice());
+        let members: Vec<(String, u32, u64)> = read
+            .entries()
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                let h = e.header();
+                let path = e.path().unwrap().to_string_lossy().into_owned();
+                (
+                    path,
+                    h.mode().unwrap(),
+                    h.mtime().unwrap() + h.uid().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            members,
+            [
+                ("diskbench".to_string(), 0o755, 0),
+                ("etc/".to_string(), 0o755, 0),
+                ("etc/ssl/".to_string(), 0o755, 0),
+                ("etc/ssl/certs/".to_string(), 0o755, 0),
+                ("etc/ssl/certs/ca.pem".to_string(), 0o644, 0),
+                ("tmp/".to_string(), 0o1777, 0),
+            ]
+        );
     }
 
     /// The archive is a tar GNU tar lists, with the OCI layout's files and

@@ -79,7 +79,7 @@ impl BufferPool {
         };
         // Filling faults every page in, so the count below is what the
         // I/Os will use.
-        fill_random(pool.all_mut(), 0x9e37_79b9_7f4a_7c15);
+        fill_random(pool.all_mut(), model::rng::GOLDEN_GAMMA);
         pool.report.huge_page_bytes = match kind {
             // A small default pool is on the heap, in areas shared with other
             // allocations and not asked for huge pages: smaps cannot tell its

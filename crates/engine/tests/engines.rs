@@ -104,7 +104,7 @@ fn req(slot: u32, dir: Direction, offset: u64) -> IoRequest {
 fn pattern(offset: u64) -> Vec<u8> {
     (0..BLOCK as u64)
         .map(|i| {
-            let x = (offset + i).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let x = (offset + i).wrapping_mul(model::rng::GOLDEN_GAMMA);
             (x >> 56) as u8 ^ (offset >> 12) as u8
         })
         .collect()

@@ -45,7 +45,7 @@ impl Fixture {
 fn pattern(block: u64, tag: u8) -> Vec<u8> {
     (0..BLOCK as u64)
         .map(|i| {
-            let x = (block * 4096 + i).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let x = (block * 4096 + i).wrapping_mul(model::rng::GOLDEN_GAMMA);
             (x >> 56) as u8 ^ tag.wrapping_mul(37)
         })
         .collect()

@@ -13,7 +13,7 @@
 const MAX_DEPTH: usize = 64;
 
 /// Evaluates `text`; the error says what is wrong, for the user.
-pub(crate) fn eval(text: &str) -> Result<i64, String> {
+pub(crate) fn eval(text: &str) -> Result<i64, ArithError> {
     let tokens = tokenize(text)?;
     let mut p = Parser {
         tokens: &tokens,
@@ -23,8 +23,35 @@ pub(crate) fn eval(text: &str) -> Result<i64, String> {
     let value = p.expr()?;
     match p.tokens.get(p.pos) {
         None => Ok(value),
-        Some(t) => Err(format!("unexpected '{t}' in the expression")),
+        Some(t) => Err(ArithError::Unexpected(t.to_string())),
     }
+}
+
+/// What is wrong with an expression, for the user.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ArithError {
+    #[error("unexpected '{0}' in the expression")]
+    Unexpected(String),
+    #[error("{0} is too large")]
+    TooLarge(String),
+    #[error("'{0}' cannot appear in an expression: use whole numbers and + - * / % ^ ( )")]
+    BadChar(char),
+    #[error("the expression is empty")]
+    Empty,
+    #[error("the expression nests deeper than {MAX_DEPTH} levels")]
+    TooDeep,
+    #[error("the result is too large")]
+    Overflow,
+    #[error("division by zero")]
+    DivisionByZero,
+    #[error("a negative or huge exponent")]
+    BadExponent,
+    #[error("a '(' is not closed")]
+    Unclosed,
+    #[error("expected a number, found '{0}'")]
+    ExpectedNumber(String),
+    #[error("the expression ends too early")]
+    EndsEarly,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +69,7 @@ impl std::fmt::Display for Tok {
     }
 }
 
-fn tokenize(text: &str) -> Result<Vec<Tok>, String> {
+fn tokenize(text: &str) -> Result<Vec<Tok>, ArithError> {
     let mut tokens = Vec::new();
     let mut chars = text.char_indices().peekable();
     while let Some(&(i, c)) = chars.peek() {
@@ -60,19 +87,17 @@ fn tokenize(text: &str) -> Result<Vec<Tok>, String> {
             let digits = &text[i..end];
             let n = digits
                 .parse::<i64>()
-                .map_err(|_| format!("{digits} is too large"))?;
+                .map_err(|_| ArithError::TooLarge(digits.to_string()))?;
             tokens.push(Tok::Num(n));
         } else if "+-*/%^()".contains(c) {
             tokens.push(Tok::Op(c));
             chars.next();
         } else {
-            return Err(format!(
-                "'{c}' cannot appear in an expression: use whole numbers and + - * / % ^ ( )"
-            ));
+            return Err(ArithError::BadChar(c));
         }
     }
     if tokens.is_empty() {
-        return Err("the expression is empty".into());
+        return Err(ArithError::Empty);
     }
     Ok(tokens)
 }
@@ -83,8 +108,6 @@ struct Parser<'a> {
     depth: usize,
 }
 
-const OVERFLOW: &str = "the result is too large";
-
 impl Parser<'_> {
     fn peek_op(&self) -> Option<char> {
         match self.tokens.get(self.pos) {
@@ -93,18 +116,16 @@ impl Parser<'_> {
         }
     }
 
-    fn descend(&mut self) -> Result<(), String> {
+    fn descend(&mut self) -> Result<(), ArithError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(format!(
-                "the expression nests deeper than {MAX_DEPTH} levels"
-            ));
+            return Err(ArithError::TooDeep);
         }
         Ok(())
     }
 
     /// expr := term (('+' | '-') term)*
-    fn expr(&mut self) -> Result<i64, String> {
+    fn expr(&mut self) -> Result<i64, ArithError> {
         self.descend()?;
         let mut value = self.term()?;
         while let Some(op @ ('+' | '-')) = self.peek_op() {
@@ -114,33 +135,33 @@ impl Parser<'_> {
                 '+' => value.checked_add(rhs),
                 _ => value.checked_sub(rhs),
             }
-            .ok_or(OVERFLOW)?;
+            .ok_or(ArithError::Overflow)?;
         }
         self.depth -= 1;
         Ok(value)
     }
 
     /// term := power (('*' | '/' | '%') power)*
-    fn term(&mut self) -> Result<i64, String> {
+    fn term(&mut self) -> Result<i64, ArithError> {
         let mut value = self.power()?;
         while let Some(op @ ('*' | '/' | '%')) = self.peek_op() {
             self.pos += 1;
             let rhs = self.power()?;
             if op != '*' && rhs == 0 {
-                return Err("division by zero".into());
+                return Err(ArithError::DivisionByZero);
             }
             value = match op {
                 '*' => value.checked_mul(rhs),
                 '/' => value.checked_div(rhs),
                 _ => value.checked_rem(rhs),
             }
-            .ok_or(OVERFLOW)?;
+            .ok_or(ArithError::Overflow)?;
         }
         Ok(value)
     }
 
     /// power := unary ('^' power)?   (right-associative)
-    fn power(&mut self) -> Result<i64, String> {
+    fn power(&mut self) -> Result<i64, ArithError> {
         let base = self.unary()?;
         if self.peek_op() != Some('^') {
             return Ok(base);
@@ -149,12 +170,12 @@ impl Parser<'_> {
         self.descend()?;
         let exp = self.power()?;
         self.depth -= 1;
-        let exp = u32::try_from(exp).map_err(|_| "a negative or huge exponent".to_string())?;
-        base.checked_pow(exp).ok_or_else(|| OVERFLOW.to_string())
+        let exp = u32::try_from(exp).map_err(|_| ArithError::BadExponent)?;
+        base.checked_pow(exp).ok_or(ArithError::Overflow)
     }
 
     /// unary := ('-' | '+') unary | primary
-    fn unary(&mut self) -> Result<i64, String> {
+    fn unary(&mut self) -> Result<i64, ArithError> {
         match self.peek_op() {
             Some(op @ ('-' | '+')) => {
                 self.pos += 1;
@@ -162,7 +183,7 @@ impl Parser<'_> {
                 let v = self.unary()?;
                 self.depth -= 1;
                 if op == '-' {
-                    v.checked_neg().ok_or_else(|| OVERFLOW.to_string())
+                    v.checked_neg().ok_or(ArithError::Overflow)
                 } else {
                     Ok(v)
                 }
@@ -172,7 +193,7 @@ impl Parser<'_> {
     }
 
     /// primary := number | '(' expr ')'
-    fn primary(&mut self) -> Result<i64, String> {
+    fn primary(&mut self) -> Result<i64, ArithError> {
         match self.tokens.get(self.pos) {
             Some(Tok::Num(n)) => {
                 self.pos += 1;
@@ -182,13 +203,13 @@ impl Parser<'_> {
                 self.pos += 1;
                 let v = self.expr()?;
                 if self.peek_op() != Some(')') {
-                    return Err("a '(' is not closed".into());
+                    return Err(ArithError::Unclosed);
                 }
                 self.pos += 1;
                 Ok(v)
             }
-            Some(t) => Err(format!("expected a number, found '{t}'")),
-            None => Err("the expression ends too early".into()),
+            Some(t) => Err(ArithError::ExpectedNumber(t.to_string())),
+            None => Err(ArithError::EndsEarly),
         }
     }
 }
@@ -214,25 +235,20 @@ mod tests {
 
     #[test]
     fn errors_not_panics() {
-        assert!(eval("1/0").unwrap_err().contains("division by zero"));
-        assert!(eval("1%0").unwrap_err().contains("division by zero"));
-        assert!(eval("9223372036854775807+1")
-            .unwrap_err()
-            .contains("too large"));
-        assert!(eval("99999999999999999999")
-            .unwrap_err()
-            .contains("too large"));
+        let says = |text: &str| eval(text).unwrap_err().to_string();
+        assert!(says("1/0").contains("division by zero"));
+        assert!(says("1%0").contains("division by zero"));
+        assert!(says("9223372036854775807+1").contains("too large"));
+        assert!(says("99999999999999999999").contains("too large"));
         assert!(eval("2^-1").is_err());
-        assert!(eval("4k*2").unwrap_err().contains("'k' cannot appear"));
-        assert!(eval("(1+2").unwrap_err().contains("not closed"));
-        assert!(eval("1+").unwrap_err().contains("ends too early"));
-        assert!(eval("1 2").unwrap_err().contains("unexpected '2'"));
+        assert!(says("4k*2").contains("'k' cannot appear"));
+        assert!(says("(1+2").contains("not closed"));
+        assert!(says("1+").contains("ends too early"));
+        assert!(says("1 2").contains("unexpected '2'"));
         assert!(eval("").is_err());
         let deep = format!("{}1{}", "(".repeat(10_000), ")".repeat(10_000));
-        assert!(eval(&deep).unwrap_err().contains("nests deeper"));
-        assert!(eval(&"-".repeat(10_000))
-            .unwrap_err()
-            .contains("nests deeper"));
+        assert!(says(&deep).contains("nests deeper"));
+        assert!(says(&"-".repeat(10_000)).contains("nests deeper"));
         assert!(eval(&"2^".repeat(10_000)).is_err());
         assert_eq!(eval("-9223372036854775807-1"), Ok(i64::MIN));
         assert!(eval("-9223372036854775807-1/-1").is_ok());

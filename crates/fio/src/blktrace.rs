@@ -14,7 +14,7 @@
 //! direction, between completions) becomes the job's `iodepth` unless one
 //! was given.
 
-use crate::iolog_opts::Parsed;
+use crate::iolog_text::{scaled, LogError, Parsed};
 use model::iolog::{IoLogSpec, ReplayAction};
 use model::Direction;
 
@@ -59,8 +59,8 @@ struct Event {
 
 /// The trace's I/Os (the devices as `MAJOR:MINOR` in `files`) and the
 /// depth it kept.
-pub(crate) fn parse(data: &[u8], how: &IoLogSpec) -> Result<(Parsed, u32), String> {
-    let little = byte_order(data).ok_or("not a blktrace trace")?;
+pub(crate) fn parse(data: &[u8], how: &IoLogSpec) -> Result<(Parsed, u32), LogError> {
+    let little = byte_order(data).ok_or(LogError::NotBlktrace)?;
     let u32_at = |b: &[u8], at: usize| {
         let v: [u8; 4] = b[at..at + 4].try_into().unwrap_or_default();
         if little {
@@ -84,10 +84,10 @@ pub(crate) fn parse(data: &[u8], how: &IoLogSpec) -> Result<(Parsed, u32), Strin
     while !rest.is_empty() {
         let at = data.len() - rest.len();
         if rest.len() < HEADER {
-            return Err(format!("an event cut short at byte {at}"));
+            return Err(LogError::CutShort(at));
         }
         if u32_at(rest, 0) & 0xffff_ff00 != MAGIC {
-            return Err(format!("no blktrace event at byte {at} (bad magic)"));
+            return Err(LogError::BadMagic(at));
         }
         let pdu_len = usize::from(if little {
             u16::from_le_bytes([rest[46], rest[47]])
@@ -101,9 +101,7 @@ pub(crate) fn parse(data: &[u8], how: &IoLogSpec) -> Result<(Parsed, u32), Strin
             action: u32_at(rest, 28),
             device: u32_at(rest, 36),
         };
-        rest = rest
-            .get(HEADER + pdu_len..)
-            .ok_or(format!("an event cut short at byte {at}"))?;
+        rest = rest.get(HEADER + pdu_len..).ok_or(LogError::CutShort(at))?;
         if e.action & TC_NOTIFY != 0 {
             continue;
         }
@@ -130,15 +128,13 @@ pub(crate) fn parse(data: &[u8], how: &IoLogSpec) -> Result<(Parsed, u32), Strin
             continue;
         }
         let since_first = e.time_ns.saturating_sub(*first_ns.get_or_insert(e.time_ns));
-        let at_us = crate::iolog_opts::scaled(since_first / 1000, how);
+        let at_us = scaled(since_first / 1000, how);
         let device = format!("{}:{}", e.device >> 20, e.device & 0xf_ffff);
         if e.action & TC_DISCARD != 0 {
             if skips("trim") {
                 continue;
             }
-            return Err("the trace has discards: trims are not replayed yet; give \
-                        replay_skip=trim to leave them out"
-                .into());
+            return Err(LogError::Discards);
         } else if e.action & TC_FLUSH != 0 {
             if !skips("sync") {
                 parsed.sync(at_us, &device);
@@ -165,7 +161,7 @@ pub(crate) fn parse(data: &[u8], how: &IoLogSpec) -> Result<(Parsed, u32), Strin
     }
     let parsed = parsed.done(how.redirect.as_deref());
     if parsed.ops.is_empty() {
-        return Err("found no I/O in the trace".into());
+        return Err(LogError::NoIo);
     }
     let ios = |write: bool| {
         parsed.ops.iter().any(|o| {
@@ -184,10 +180,14 @@ pub(crate) fn parse(data: &[u8], how: &IoLogSpec) -> Result<(Parsed, u32), Strin
 /// repetition k shifted by k times the time of its last event, and its
 /// times then scaled to `scalars` percent; an earlier trace first on a tie.
 /// Written little-endian with the payload lengths zeroed.
-pub(crate) fn merge(traces: &[Vec<u8>], scalars: &[u32], iters: &[u32]) -> Result<Vec<u8>, String> {
+pub(crate) fn merge(
+    traces: &[Vec<u8>],
+    scalars: &[u32],
+    iters: &[u32],
+) -> Result<Vec<u8>, LogError> {
     let mut lists: Vec<Vec<(u64, [u8; HEADER])>> = Vec::with_capacity(traces.len());
     for (i, data) in traces.iter().enumerate() {
-        let little = byte_order(data).ok_or(format!("trace {} is not a blktrace trace", i + 1))?;
+        let little = byte_order(data).ok_or(LogError::TraceNotBlktrace(i + 1))?;
         let mut events = Vec::new();
         let mut last_time = 0;
         let mut rest = data.as_slice();

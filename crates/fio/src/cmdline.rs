@@ -25,11 +25,10 @@
 use crate::error::{FioError, Origin};
 use crate::expand::{self, Env};
 use crate::options::{self, Arity, Key, Lookup, OptDef};
-use crate::run_opts::{self, CliOptions, Info};
+use crate::run_opts::{self, take_value, CliOptions, Info};
 use crate::suggest::closest;
 use crate::OutputFormat;
 use model::units::parse_bool;
-use std::iter::Peekable;
 
 /// One job option as given, before its value is interpreted.
 #[derive(Clone, Debug)]
@@ -240,23 +239,6 @@ fn option_parts(arg: &str) -> Option<(&str, Option<&str>)> {
         return None;
     }
     Some((name, value))
-}
-
-/// The value of an option that needs one: after `=`, or the next argument
-/// unless that is itself an option.
-pub(crate) fn take_value<I: Iterator<Item = String>>(
-    name: &str,
-    inline: Option<&str>,
-    rest: &mut Peekable<I>,
-) -> Result<String, FioError> {
-    let value = match inline {
-        Some(v) => Some(v.to_string()),
-        None => rest.next_if(|next| !next.starts_with("--")),
-    };
-    match value {
-        Some(v) if !v.is_empty() => Ok(v),
-        _ => Err(FioError::MissingValue(name.to_string())),
-    }
 }
 
 /// `normal`, `json`, `json+`, `terse`, `ndjson` or a comma list of them (`normal,json+`), as fio takes it.

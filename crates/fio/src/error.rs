@@ -11,6 +11,12 @@ use model::units::UnitError;
 use std::fmt;
 use thiserror::Error;
 
+/// What to use instead of fio's client/server mode.
+pub const REMOTE_HELP: &str = "diskbench does not run fio's client/server protocol: run \
+     `diskbench fio ...` on each machine and keep every result in one shared history with \
+     --db postgresql://USER@HOST/DB (then compare them with `diskbench compare`), or run \
+     a job file on Kubernetes nodes, one pod per volume, with `diskbench kube run --job FILE`";
+
 /// Where an option was given: in the options every job shares (those before
 /// the first `--name`, or after `--name=global`), or in one job.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -189,7 +195,7 @@ pub enum FioError {
     },
 
     /// fio's client/server options (`--server`, `--client`, ...).
-    #[error("--{0}: {help}", help = crate::run_opts::REMOTE_HELP)]
+    #[error("--{0}: {help}", help = REMOTE_HELP)]
     Remote(String),
 }
 

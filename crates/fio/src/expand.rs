@@ -162,7 +162,7 @@ pub(crate) fn value(
         problem,
     };
     let with_vars = if env_vars && text.contains("${") {
-        let (with_vars, unset) = env_variables(text, env).map_err(err)?;
+        let (with_vars, unset) = env_variables(text, env).map_err(|e| err(e.to_string()))?;
         // fio goes on with the empty string, and fails on an option left
         // without a value (`bs=${FIO_BS}`: "failed parsing"): so do we,
         // naming the variable.
@@ -189,11 +189,13 @@ pub(crate) fn value(
                  (write sizes in bytes, e.g. bs=$pagesize*2 or size=$mb_memory*2*1048576)"
             )));
         }
-        return arith::eval(&expanded).map(|n| n.to_string()).map_err(err);
+        return arith::eval(&expanded)
+            .map(|n| n.to_string())
+            .map_err(|e| err(e.to_string()));
     }
     let trimmed = expanded.trim();
     if kind != ValueKind::Text && trimmed.starts_with('(') && trimmed.ends_with(')') {
-        let n = arith::eval(trimmed).map_err(err)?;
+        let n = arith::eval(trimmed).map_err(|e| err(e.to_string()))?;
         return Ok(match kind {
             ValueKind::Time => format!("{n}us"),
             _ => n.to_string(),
@@ -202,9 +204,18 @@ pub(crate) fn value(
     Ok(expanded)
 }
 
+/// A `${NAME}` that cannot be read.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+enum VarError {
+    #[error("'${{' without a closing '}}': write ${{NAME}}")]
+    Unclosed,
+    #[error("'${{}}' names no variable: write ${{NAME}}")]
+    NoName,
+}
+
 /// Replaces every `${NAME}`; an unset variable becomes an empty string, as
 /// in fio (`x${UNSET}y` is `xy`). Returns the text and the unset names.
-fn env_variables(text: &str, env: &Env) -> Result<(String, Vec<String>), String> {
+fn env_variables(text: &str, env: &Env) -> Result<(String, Vec<String>), VarError> {
     let mut out = String::with_capacity(text.len());
     let mut unset = Vec::new();
     let mut rest = text;
@@ -212,11 +223,11 @@ fn env_variables(text: &str, env: &Env) -> Result<(String, Vec<String>), String>
         out.push_str(&rest[..start]);
         let after = &rest[start + 2..];
         let Some(end) = after.find('}') else {
-            return Err("'${' without a closing '}': write ${NAME}".into());
+            return Err(VarError::Unclosed);
         };
         let name = &after[..end];
         if name.is_empty() {
-            return Err("'${}' names no variable: write ${NAME}".into());
+            return Err(VarError::NoName);
         }
         match (env.var)(name) {
             Some(v) => out.push_str(&v),

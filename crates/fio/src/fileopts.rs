@@ -22,6 +22,15 @@ use crate::values::Given;
 use model::fileopts::{Fallocate, FileOptions, SizeRange, SyncFileRange};
 use model::units::format_size;
 use model::{EngineKind, FileTarget, JobSpec};
+use std::path::{Path, PathBuf};
+
+/// A file named in a job: fio prefixes it with `directory`, if given.
+pub(crate) fn in_directory(directory: Option<&str>, file: &str) -> PathBuf {
+    match directory {
+        Some(dir) => Path::new(dir).join(file.trim_start_matches('/')),
+        None => PathBuf::from(file),
+    }
+}
 
 /// Applies one of the file options (the keys listed in `jobs::apply_more`).
 pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<(), FioError> {

@@ -77,29 +77,31 @@ fn load(path: &Path, shown: &str) -> Result<String, FioError> {
         return Err(problem("is a directory, not a job file".into()));
     }
     let file = std::fs::File::open(path).map_err(|e| problem(e.to_string()))?;
-    read_limited(file).map_err(problem)
+    read_limited(file, shown)
 }
 
 fn load_stdin() -> Result<String, FioError> {
-    read_limited(std::io::stdin().lock()).map_err(|p| FioError::JobFile {
-        file: "<stdin>".into(),
-        problem: p,
-    })
+    read_limited(std::io::stdin().lock(), "<stdin>")
 }
 
-fn read_limited(source: impl Read) -> Result<String, String> {
+/// The text of the job file `shown`, read from `source`.
+fn read_limited(source: impl Read, shown: &str) -> Result<String, FioError> {
+    let problem = |p: String| FioError::JobFile {
+        file: shown.to_string(),
+        problem: p,
+    };
     let mut bytes = Vec::new();
     source
         .take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| problem(e.to_string()))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!(
+        return Err(problem(format!(
             "larger than {} MiB: not a job file",
             MAX_FILE_BYTES >> 20
-        ));
+        )));
     }
-    String::from_utf8(bytes).map_err(|_| "not text (not valid UTF-8)".into())
+    String::from_utf8(bytes).map_err(|_| problem("not text (not valid UTF-8)".into()))
 }
 
 struct Reader<'a> {

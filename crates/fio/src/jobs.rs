@@ -25,7 +25,7 @@ use crate::{bs_opts, engine_opts, output_opts, pattern, values, verify_opts};
 use model::job::{BlockSizes, BsShare, PerDir, RateProcess};
 use model::units::format_size;
 use model::{Direction, EngineKind, FileTarget, JobSpec, SteadyMetric, SteadyStateSpec};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The alignment `direct=1` needs at the very least; the runner checks the
 /// device's real one.
@@ -216,7 +216,7 @@ fn apply_one(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioEr
         Key::RwMixWrite => spec.rwmix_read_pct = 100 - o.percent()?,
         Key::Bs => {
             draft.bs = pattern::per_dir(scope, name, text, (DEFAULT_BS, DEFAULT_BS), |p| {
-                values::block_size(scope, p).map(|b| (b, b))
+                values::one_bs(scope, p).map(|b| (b, b))
             })?
         }
         Key::BsRange => {
@@ -657,7 +657,9 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     let named = replayed.is_some() || filename.is_some();
     spec.target = match (replayed, filename) {
         (Some(first), _) => FileTarget::Named(first),
-        (None, Some(file)) => FileTarget::Named(in_directory(directory.as_deref(), &file)),
+        (None, Some(file)) => {
+            FileTarget::Named(crate::fileopts::in_directory(directory.as_deref(), &file))
+        }
         // fio ignores nrfiles when a filename is given.
         (None, None) => FileTarget::Generated {
             directory: PathBuf::from(directory.unwrap_or_else(|| ".".to_string())),
@@ -698,14 +700,6 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     crate::fileopts::finish(&mut spec)?;
     crate::sprandom_opts::finish(&spec)?;
     Ok(spec)
-}
-
-/// A file named in a job: fio prefixes it with `directory`, if given.
-pub(crate) fn in_directory(directory: Option<&str>, file: &str) -> PathBuf {
-    match directory {
-        Some(dir) => Path::new(dir).join(file.trim_start_matches('/')),
-        None => PathBuf::from(file),
-    }
 }
 
 /// `io_submit_mode=offload`: fio hands submission to a pool of threads so

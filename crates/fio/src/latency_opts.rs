@@ -36,7 +36,7 @@ fn percentile(o: &Given) -> Result<f64, FioError> {
 /// What `--parse-only` shows of these: each one set away from fio's default.
 pub(crate) fn show(job: &JobSpec, opts: &mut Vec<(&'static str, Option<String>)>) {
     let (lt, d) = (&job.latency_target, model::LatencyTarget::default());
-    let micros = crate::showcmd::format_micros;
+    let micros = crate::spell::format_micros;
     if lt.target != d.target {
         opts.push(("latency_target", Some(micros(lt.target))));
     }

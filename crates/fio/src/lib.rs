@@ -34,6 +34,7 @@ mod fileop_opts;
 mod fileopts;
 mod groups;
 mod iolog_opts;
+mod iolog_text;
 mod jobfile;
 mod jobs;
 mod latency_opts;
@@ -46,6 +47,7 @@ mod prio_opts;
 mod requirements;
 mod run_opts;
 mod showcmd;
+mod spell;
 mod sprandom_opts;
 mod suggest;
 #[cfg(test)]
@@ -55,9 +57,10 @@ mod values;
 mod verify_opts;
 
 pub use cmdhelp::{info_text, FIO_COMPATIBLE};
+pub use error::REMOTE_HELP;
 pub use error::{FioError, Origin, Scope};
 pub use model::JobSpec;
-pub use run_opts::{CliOptions, Eta, Info, DEBUG_CATEGORIES, REMOTE_HELP};
+pub use run_opts::{CliOptions, Eta, Info, DEBUG_CATEGORIES};
 pub use showcmd::{job_line, showcmd};
 
 use cmdline::SectionKind;

@@ -59,28 +59,15 @@ pub(crate) fn per_dir<T: Clone>(
     })
 }
 
-/// A block size: a size of at least one byte.
-pub(crate) fn block_size(scope: &Scope, option: &str, text: &str) -> Result<u64, FioError> {
-    match values::size(scope, option, text)? {
-        0 => Err(FioError::invalid(
-            scope,
-            option,
-            text,
-            format!("a block size must be at least 1 byte: use e.g. {option}=4k"),
-        )),
-        bytes => Ok(bytes),
-    }
-}
-
 /// `bsrange=4k-64k` (or `4k:64k`): the smallest and largest block size.
 pub(crate) fn size_range(scope: &Scope, option: &str, text: &str) -> Result<(u64, u64), FioError> {
     let Some((lo, hi)) = text.split_once(['-', ':']) else {
-        let one = block_size(scope, option, text)?;
+        let one = values::block_size(scope, option, text)?;
         return Ok((one, one));
     };
     let (lo, hi) = (
-        block_size(scope, option, lo)?,
-        block_size(scope, option, hi)?,
+        values::block_size(scope, option, lo)?,
+        values::block_size(scope, option, hi)?,
     );
     if lo > hi {
         return Err(FioError::invalid(
@@ -106,7 +93,7 @@ pub(crate) fn bssplit(scope: &Scope, text: &str) -> Result<Vec<BsShare>, FioErro
     let mut open = Vec::new();
     for item in text.split(':').map(str::trim).filter(|i| !i.is_empty()) {
         let (size, pct) = item.split_once('/').unwrap_or((item, ""));
-        let bytes = block_size(scope, "bssplit", size)?;
+        let bytes = values::block_size(scope, "bssplit", size)?;
         if pct.trim().is_empty() {
             open.push(bytes);
         } else {
@@ -547,7 +534,9 @@ pub(crate) fn percent_dirs(
 
 /// A size per direction (`blockalign=4k`).
 pub(crate) fn size_dirs(scope: &Scope, option: &str, text: &str) -> Result<PerDir<u64>, FioError> {
-    per_dir(scope, option, text, 0, |p| block_size(scope, option, p))
+    per_dir(scope, option, text, 0, |p| {
+        values::block_size(scope, option, p)
+    })
 }
 
 #[cfg(test)]

@@ -99,7 +99,7 @@ fn bssplit(scope: &Scope, text: &str) -> Result<Vec<CmdPrioShare>, FioError> {
             }
         };
         shares.push(CmdPrioShare {
-            bytes: pattern::block_size(scope, NAME, fields[0])?,
+            bytes: values::block_size(scope, NAME, fields[0])?,
             pct: num(1, 0, 100)? as u32,
             prio,
         });

@@ -13,7 +13,6 @@
 //! could change. fio's client/server options are refused with a pointer to
 //! diskbench's own way of measuring many machines.
 
-use crate::cmdline::take_value;
 use crate::error::FioError;
 use crate::suggest::closest;
 use crate::OutputFormat;
@@ -139,14 +138,8 @@ pub(crate) fn names() -> impl Iterator<Item = &'static str> {
     FLAGS.iter().chain(OPTIONAL).chain(VALUED).copied()
 }
 
-/// fio's client/server options, refused with [`REMOTE_HELP`].
+/// fio's client/server options, refused with [`crate::error::REMOTE_HELP`].
 pub(crate) const REMOTE: &[&str] = &["server", "client", "daemonize", "remote-config"];
-
-/// What to use instead of fio's client/server mode.
-pub const REMOTE_HELP: &str = "diskbench does not run fio's client/server protocol: run \
-     `diskbench fio ...` on each machine and keep every result in one shared history with \
-     --db postgresql://USER@HOST/DB (then compare them with `diskbench compare`), or run \
-     a job file on Kubernetes nodes, one pod per volume, with `diskbench kube run --job FILE`";
 
 /// fio's `--debug` categories; diskbench traces `parse` (the jobs as it
 /// understood them, on stderr) and says for the others where to look.
@@ -315,6 +308,23 @@ fn positive_time(name: &str, value: &str) -> Result<Duration, FioError> {
         ));
     }
     Ok(d)
+}
+
+/// The value of an option that needs one: after `=`, or the next argument
+/// unless that is itself an option.
+pub(crate) fn take_value<I: Iterator<Item = String>>(
+    name: &str,
+    inline: Option<&str>,
+    rest: &mut Peekable<I>,
+) -> Result<String, FioError> {
+    let value = match inline {
+        Some(v) => Some(v.to_string()),
+        None => rest.next_if(|next| !next.starts_with("--")),
+    };
+    match value {
+        Some(v) if !v.is_empty() => Ok(v),
+        _ => Err(FioError::MissingValue(name.to_string())),
+    }
 }
 
 #[cfg(test)]

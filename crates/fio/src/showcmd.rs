@@ -9,11 +9,11 @@
 //! after the first carries `--stonewall`). The core options are always
 //! printed; the others only where they differ from fio's defaults.
 
+use crate::spell::{format_duration, format_micros};
 use model::job::{BlockSizes, Distribution, FileService, PerDir, RateProcess};
 use model::units::format_size;
 use model::{FileTarget, JobSpec, RwMode};
 use std::fmt::Write;
-use std::time::Duration;
 
 /// One `# group N` line, then one line per job, for each group.
 pub fn showcmd(groups: &[Vec<JobSpec>]) -> String {
@@ -468,29 +468,6 @@ fn cpu_list(cpus: &[u32]) -> String {
     model::numa::ranges_text(cpus)
 }
 
-/// A time for an option fio reads in microseconds when bare: always with a unit.
-pub(crate) fn format_micros(d: Duration) -> String {
-    match d.subsec_nanos() % 1000 {
-        0 => format!("{}us", d.as_micros()),
-        _ => format!("{}ns", d.as_nanos()),
-    }
-}
-
-/// fio's time spelling, exact: whole seconds bare, else ms, us or ns.
-fn format_duration(d: Duration) -> String {
-    let nanos = d.subsec_nanos();
-    let secs = d.as_secs();
-    if nanos == 0 {
-        secs.to_string()
-    } else if nanos.is_multiple_of(1_000_000) {
-        format!("{}ms", d.as_millis())
-    } else if nanos.is_multiple_of(1_000) {
-        format!("{}us", d.as_micros())
-    } else {
-        format!("{}ns", d.as_nanos())
-    }
-}
-
 /// fio separates several files with ':'; one inside a name is written `\:`.
 fn escape_colons(path: &str) -> String {
     path.replace(':', "\\:")
@@ -512,14 +489,7 @@ fn quote(v: &str) -> String {
 mod tests {
     use super::*;
     use std::path::PathBuf;
-
-    #[test]
-    fn durations_are_exact() {
-        assert_eq!(format_duration(Duration::from_secs(300)), "300");
-        assert_eq!(format_duration(Duration::from_millis(1200)), "1200ms");
-        assert_eq!(format_duration(Duration::from_micros(1500)), "1500us");
-        assert_eq!(format_duration(Duration::from_nanos(7)), "7ns");
-    }
+    use std::time::Duration;
 
     #[test]
     fn values_are_quoted_for_the_shell() {

@@ -85,8 +85,21 @@ pub(crate) fn engine(scope: &Scope, text: &str) -> Result<EngineKind, FioError> 
     Err(FioError::invalid(scope, "ioengine", text, problem))
 }
 
+/// A block size: a size of at least one byte.
+pub(crate) fn block_size(scope: &Scope, option: &str, text: &str) -> Result<u64, FioError> {
+    match size(scope, option, text)? {
+        0 => Err(FioError::invalid(
+            scope,
+            option,
+            text,
+            format!("a block size must be at least 1 byte: use e.g. {option}=4k"),
+        )),
+        bytes => Ok(bytes),
+    }
+}
+
 /// One direction's `bs`: one size, at least one byte.
-pub(crate) fn block_size(scope: &Scope, text: &str) -> Result<u64, FioError> {
+pub(crate) fn one_bs(scope: &Scope, text: &str) -> Result<u64, FioError> {
     if text.get(1..).is_some_and(|t| t.contains('-')) || text.contains(':') {
         return Err(FioError::invalid(
             scope,
@@ -96,7 +109,7 @@ pub(crate) fn block_size(scope: &Scope, text: &str) -> Result<u64, FioError> {
              or weighted sizes as bssplit=4k/60:64k/40",
         ));
     }
-    crate::pattern::block_size(scope, "bs", text)
+    block_size(scope, "bs", text)
 }
 
 /// `size` and `offset`: a size in bytes; fio's percentages are refused.

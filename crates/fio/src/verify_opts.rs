@@ -97,8 +97,13 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
              (verify_only checks what a size-based run of the same job wrote)",
         ));
     }
-    if let Err(e) = verify::format_of(spec) {
-        return Err(FioError::invalid(&scope, "verify", v.algo.fio_name(), &e));
+    if let Err(e) = verify::chunk_format(spec) {
+        return Err(FioError::invalid(
+            &scope,
+            "verify",
+            v.algo.fio_name(),
+            e.to_string(),
+        ));
     }
     if v.only && !spec.randrepeat {
         return Err(FioError::invalid(

@@ -8,7 +8,7 @@
 //! each worker fail or lie in a precise, repeatable way. Only the text form
 //! and the schedule live here; this crate does no I/O.
 
-use crate::Direction;
+use crate::direction::Direction;
 use std::fmt;
 use std::str::FromStr;
 

@@ -15,7 +15,7 @@
 //! the index of its file in [`IoLogSpec::files`]. `replay_redirect` sends
 //! them all to one file, index 0.
 
-use crate::Direction;
+use crate::direction::Direction;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -7,18 +7,12 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
 
+pub use crate::direction::{Direction, PerDir};
 pub use crate::placement::{
     Distribution, FileService, FileServiceSpec, OffsetSteps, RandomGenerator, RandomSpec, RwStep,
     SpRandom, StridedZones, Zone,
 };
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Direction {
-    #[default]
-    Read,
-    Write,
-}
+use crate::serde_defaults::{default_true, one};
 
 /// fio's `rw=`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -174,37 +168,6 @@ impl FadviseHint {
     pub const NAMES: &'static str = "0, 1, sequential, random or normal";
 }
 
-/// One value for reads and one for writes: fio's `option=READ,WRITE` form.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PerDir<T> {
-    pub read: T,
-    pub write: T,
-}
-
-impl<T: Clone> PerDir<T> {
-    pub fn both(value: T) -> PerDir<T> {
-        PerDir {
-            read: value.clone(),
-            write: value,
-        }
-    }
-}
-
-impl<T> PerDir<T> {
-    pub fn get(&self, dir: Direction) -> &T {
-        match dir {
-            Direction::Read => &self.read,
-            Direction::Write => &self.write,
-        }
-    }
-    pub fn map<U>(&self, f: impl Fn(&T) -> U) -> PerDir<U> {
-        PerDir {
-            read: f(&self.read),
-            write: f(&self.write),
-        }
-    }
-}
-
 /// One block size of `bssplit` and its share of the I/Os, in percent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BsShare {
@@ -320,10 +283,6 @@ impl RateSpec {
     }
 }
 
-pub(crate) fn one() -> u32 {
-    1
-}
-
 /// `thinktime` and friends: a stall after every `blocks` I/Os.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ThinkTime {
@@ -403,10 +362,6 @@ impl LogSpec {
     pub fn any(&self) -> bool {
         self.bw.is_some() || self.iops.is_some() || self.lat.is_some() || self.hist.is_some()
     }
-}
-
-pub(crate) fn default_true() -> bool {
-    true
 }
 
 fn default_percentiles() -> Vec<f64> {

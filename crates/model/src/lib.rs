@@ -10,6 +10,7 @@ pub mod control;
 pub mod cpuio;
 pub mod data;
 pub mod depth;
+pub mod direction;
 pub mod disk;
 pub mod engine_kind;
 pub mod errors;
@@ -28,6 +29,8 @@ pub mod numa;
 pub mod placement;
 pub mod prio;
 pub mod result;
+pub mod rng;
+mod serde_defaults;
 pub mod stability;
 pub mod units;
 pub mod verify;
@@ -35,6 +38,7 @@ pub mod volume;
 pub mod warning;
 
 pub use depth::DepthStats;
+pub use direction::{Direction, PerDir};
 pub use disk::DiskUtil;
 pub use failure::{Failure, FailureKind};
 pub use fault::{FaultKind, FaultParseError, FaultRule};
@@ -42,7 +46,7 @@ pub use histogram::Histogram;
 pub use history::{LivePoint, Prices, RunKind, RunRecord, RunState, SoakRef, WorkloadReport};
 pub use imported::Imported;
 pub use job::{
-    Direction, EngineKind, FadviseHint, FileTarget, JobSpec, RwMode, SteadyMetric, SteadyStateSpec,
+    EngineKind, FadviseHint, FileTarget, JobSpec, RwMode, SteadyMetric, SteadyStateSpec,
 };
 pub use latency_target::LatencyTarget;
 pub use memory::{BufferMemory, IoMem, MemoryKind, UringOptions};

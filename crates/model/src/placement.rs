@@ -3,7 +3,8 @@
 //! `random_generator`) and which file of a job is next
 //! (`file_service_type`). The runner's `offsets` module draws from these.
 
-use crate::job::{one, PerDir};
+use crate::direction::PerDir;
+use crate::serde_defaults::one;
 use serde::{Deserialize, Serialize};
 
 /// One zone of `random_distribution=zoned`: `access_pct` of the I/Os go to

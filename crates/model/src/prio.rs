@@ -6,7 +6,7 @@
 //! ([`CmdPrioDir::pick`]); the kernel's ioprio layout is [`IoPrio::value`];
 //! `log_prio` (how the logs show them) is `LogSpec::prio`.
 
-use crate::job::{Direction, PerDir};
+use crate::direction::{Direction, PerDir};
 use crate::Histogram;
 use serde::{Deserialize, Serialize};
 

@@ -113,12 +113,12 @@ pub struct VerifySpec {
     /// from the job's last write there (its writer and generation). Off, a
     /// chunk whose header is for its place and whose data matches its
     /// checksum passes, as when jobs write over each other's blocks.
-    #[serde(default = "crate::job::default_true")]
+    #[serde(default = "crate::serde_defaults::default_true")]
     pub write_sequence: bool,
     /// `verify_header_seed` (newer fio than 3.33; on by default): a chunk the job
     /// wrote must carry the seed its data was made from (each clone has its
     /// own). Off, a chunk another clone wrote passes if it is whole.
-    #[serde(default = "crate::job::default_true")]
+    #[serde(default = "crate::serde_defaults::default_true")]
     pub header_seed: bool,
 }
 

@@ -84,10 +84,7 @@ fn disks() -> Vec<Disk> {
 
 /// A repeatable noise in -1..1 from a seed (splitmix64).
 fn noise(seed: u64) -> f64 {
-    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
+    let z = model::rng::splitmix64(seed);
     (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
 }
 

@@ -242,7 +242,7 @@ fn issued_lines(out: &mut String, job: &JobResult) {
             strerror(first)
         );
     }
-    let (target, window, percentile, depth) = stats::latency_target(job);
+    let (target, window, percentile, depth) = source::latency_target(job);
     let _ = writeln!(
         out,
         "     latency   : target={target}, window={window}, percentile={percentile:.2}%, depth={depth}"

@@ -287,7 +287,7 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
         m.insert("total_err".into(), json!(e.total));
         m.insert("first_error".into(), json!(e.first));
     }
-    let (target, window, percentile, depth) = stats::latency_target(job);
+    let (target, window, percentile, depth) = source::latency_target(job);
     m.insert("latency_depth".into(), json!(depth));
     m.insert("latency_target".into(), json!(target));
     m.insert("latency_percentile".into(), float(percentile));

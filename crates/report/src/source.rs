@@ -173,7 +173,7 @@ pub fn depth_table(job: &JobResult, key: &str) -> Option<Vec<(String, f64)>> {
 }
 
 /// fio's `latency_target`, `latency_window`, `latency_percentile`, `latency_depth`.
-pub fn latency_target(job: &JobResult) -> Option<(u64, u64, f64, u64)> {
+fn recorded_latency_target(job: &JobResult) -> Option<(u64, u64, f64, u64)> {
     let rec = record(job)?;
     let at = |k: &str| rec.get(&[k]);
     Some((
@@ -182,4 +182,22 @@ pub fn latency_target(job: &JobResult) -> Option<(u64, u64, f64, u64)> {
         float(at("latency_percentile"))?,
         uint(at("latency_depth"))?,
     ))
+}
+
+/// fio's latency target figures of a job, as its JSON keys and its
+/// `latency   :` line give them: `latency_target` (ns), `latency_window`
+/// (us), `latency_percentile` and `latency_depth`, the depth the search
+/// ended at (`iodepth` for a job without a target, as in fio). An imported
+/// job gives its source's.
+pub fn latency_target(job: &JobResult) -> (u64, u64, f64, u64) {
+    recorded_latency_target(job).unwrap_or_else(|| {
+        let lt = &job.spec.latency_target;
+        let depth = job.latency_depth.unwrap_or(job.spec.iodepth);
+        (
+            lt.target.as_nanos() as u64,
+            lt.window.as_micros() as u64,
+            lt.percentile,
+            u64::from(depth),
+        )
+    })
 }

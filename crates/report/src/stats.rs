@@ -259,24 +259,6 @@ const LAT_BOUNDS: [u64; 11] = [2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000]
 /// every total latency was above 50 us). Each histogram bucket counts at its
 /// lowest value (clamped to the exact min and max), so a value near a bucket
 /// edge may be counted on the wrong side by less than 1%.
-/// fio's latency target figures of a job, as its JSON keys and its
-/// `latency   :` line give them: `latency_target` (ns), `latency_window`
-/// (us), `latency_percentile` and `latency_depth`, the depth the search
-/// ended at (`iodepth` for a job without a target, as in fio). An imported
-/// job gives its source's.
-pub fn latency_target(job: &JobResult) -> (u64, u64, f64, u64) {
-    crate::source::latency_target(job).unwrap_or_else(|| {
-        let lt = &job.spec.latency_target;
-        let depth = job.latency_depth.unwrap_or(job.spec.iodepth);
-        (
-            lt.target.as_nanos() as u64,
-            lt.window.as_micros() as u64,
-            lt.percentile,
-            u64::from(depth),
-        )
-    })
-}
-
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LatencyBuckets {
     pub ns: [f64; 10],

@@ -67,10 +67,7 @@ pub enum StoreError {
     Encode(#[from] serde_json::Error),
 
     #[error("--db {url} is not a PostgreSQL URL diskbench can use: {problem}; write it as postgresql://USER@HOST[:PORT]/DATABASE[?sslmode=verify-full&sslrootcert=FILE]")]
-    BadUrl {
-        url: String,
-        problem: crate::postgres::UrlProblem,
-    },
+    BadUrl { url: String, problem: UrlProblem },
 
     #[error("cannot reach the PostgreSQL history {server}: {reason}; start the server or check the host and port in --db (or DISKBENCH_DB)")]
     Unreachable { server: String, reason: String },
@@ -131,6 +128,50 @@ pub(crate) fn classify(path: &Path, waited_ms: u64, e: rusqlite::Error) -> Store
         Some(ErrorCode::DiskFull) => StoreError::Full { path },
         _ => StoreError::Sqlite { path, source: e },
     }
+}
+
+/// What is wrong with a `--db` URL (or a `PG*` variable that fills it in);
+/// `StoreError::BadUrl` shows it after the URL without its password.
+#[derive(Debug, Error, PartialEq)]
+pub enum UrlProblem {
+    #[error("it must start with postgresql:// or postgres://")]
+    Scheme,
+    #[error("'%' must start an escape such as %40 in '{0}'")]
+    Escape(String),
+    #[error("'{0}' does not decode to UTF-8")]
+    NotUtf8(String),
+    #[error("an IPv6 address must be closed with ']'")]
+    OpenIpv6,
+    #[error("'{0}' is not a port (1 to 65535)")]
+    Port(String),
+    #[error("connect_timeout={0} is not a number of seconds")]
+    Timeout(String),
+    #[error("the parameter '{0}' has no value (key=value)")]
+    NoValue(String),
+    #[error("sslmode={0} is not one of disable, allow, prefer, require, verify-ca, verify-full")]
+    SslMode(String),
+    #[error("PGSSLMODE={0} is not an sslmode")]
+    EnvSslMode(String),
+    #[error(
+        "diskbench does not know the parameter '{0}' (it knows sslmode, sslrootcert, \
+         connect_timeout, host, port, user, password, dbname, application_name)"
+    )]
+    UnknownParameter(String),
+    #[error("no user: put it in the URL (postgresql://USER@HOST/DB) or set PGUSER")]
+    NoUser,
+    #[error(
+        "sslmode={0} needs the CA certificate that signed the server's: add \
+         sslrootcert=FILE to the URL (or sslrootcert=system for the system's CAs)"
+    )]
+    NoRootCertificate(&'static str),
+    #[error("cannot read sslrootcert {}: {reason}", path.display())]
+    RootCertificateUnread {
+        path: PathBuf,
+        errno: Option<i32>,
+        reason: String,
+    },
+    #[error("sslrootcert {} is not a PEM certificate: {reason}", path.display())]
+    RootCertificateNotPem { path: PathBuf, reason: String },
 }
 
 #[cfg(test)]

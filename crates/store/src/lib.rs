@@ -23,6 +23,7 @@ mod backend;
 mod dialect;
 mod error;
 mod live;
+mod live_row;
 mod postgres;
 mod record;
 pub mod schema;
@@ -30,7 +31,7 @@ mod sqlite;
 mod sync;
 
 pub use error::{RecordError, StoreError};
-pub use live::FOREIGN_SILENCE_MS;
+pub use live_row::FOREIGN_SILENCE_MS;
 pub use postgres::{grant_writer_sql, is_url, redact_url, PgTarget};
 pub use record::new_uuid;
 pub use schema::{APPLICATION_ID, LATEST_VERSION};

@@ -12,7 +12,8 @@
 mod pgpass;
 mod target;
 
-pub use target::{is_url, redact as redact_url, PgTarget, SslMode, UrlProblem};
+pub use crate::error::UrlProblem;
+pub use target::{is_url, redact as redact_url, PgTarget, SslMode};
 
 use crate::backend::{Backend, Tx};
 use crate::dialect::{pg_cell, Cell, Dialect};

@@ -6,7 +6,7 @@
 use crate::backend::Tx;
 use crate::dialect::Cell;
 use crate::error::RecordError;
-use crate::live::Owner;
+use crate::live_row::{now_unix_ms, LiveColumns, Owner};
 use crate::Result;
 use model::{LivePoint, Prices, RunKind, RunRecord, RunResult, RunState, SoakRef};
 use std::collections::BTreeMap;
@@ -205,13 +205,6 @@ fn live_values(live: Option<&LiveColumns>) -> [Cell; 5] {
     }
 }
 
-/// What marks a row as a run still being written.
-pub(crate) struct LiveColumns {
-    pub(crate) owner: Owner,
-    pub(crate) heartbeat_unix_ms: u64,
-    pub(crate) group: u32,
-}
-
 pub(crate) fn insert_labels(
     tx: &mut dyn Tx,
     id: i64,
@@ -226,7 +219,10 @@ pub(crate) fn insert_labels(
     Ok(())
 }
 
-pub(crate) fn labels_of(tx: &mut dyn Tx, id: i64) -> Result<BTreeMap<String, String>> {
+/// A run's labels, each key with its value.
+type Labels = BTreeMap<String, String>;
+
+pub(crate) fn labels_of(tx: &mut dyn Tx, id: i64) -> Result<Labels> {
     let rows = tx.query(
         "SELECT key, value FROM labels WHERE run_id = ?1",
         &[id.into()],
@@ -305,7 +301,7 @@ impl Raw {
         }
         let state = match &self.live {
             None => RunState::Saved,
-            Some(live) => crate::live::rebuild(&mut result, live, points),
+            Some(live) => crate::live_row::rebuild(&mut result, live, points),
         };
         Ok(RunRecord {
             id: self.id,
@@ -329,12 +325,6 @@ fn mark_rebuilt(result: &mut RunResult) {
     for job in &mut result.jobs {
         job.imported.get_or_insert_with(model::Imported::default);
     }
-}
-
-pub(crate) fn now_unix_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// The command line as one string a shell would split back the same way

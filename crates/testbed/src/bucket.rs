@@ -6,6 +6,7 @@
 //! I/Os the burst held.
 
 use crate::cgroup::Throttle;
+use crate::error::TestbedError;
 use crate::loopdev;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -70,7 +71,7 @@ impl Credits {
 /// ends the thread.
 pub struct BucketDriver {
     stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<Result<(), String>>>,
+    thread: Option<JoinHandle<Result<(), TestbedError>>>,
 }
 
 impl BucketDriver {
@@ -86,16 +87,16 @@ impl BucketDriver {
 
     /// Ends the thread and returns the first error it met (a limit it could
     /// not set, a stat file it could not read), if any.
-    pub fn stop(mut self) -> Result<(), String> {
+    pub fn stop(mut self) -> Result<(), TestbedError> {
         self.finish()
     }
 
-    fn finish(&mut self) -> Result<(), String> {
+    fn finish(&mut self) -> Result<(), TestbedError> {
         self.stop.store(true, Ordering::Relaxed);
         match self.thread.take().map(JoinHandle::join) {
             None => Ok(()),
             Some(Ok(result)) => result,
-            Some(Err(_)) => Err("the bucket thread panicked".to_string()),
+            Some(Err(_)) => Err(TestbedError::BucketPanicked),
         }
     }
 }
@@ -113,7 +114,7 @@ fn drive(
     device: &str,
     bucket: Bucket,
     stop: &AtomicBool,
-) -> Result<(), String> {
+) -> Result<(), TestbedError> {
     let name = loopdev::kernel_name(device);
     let mut credits = Credits::new(bucket);
     let mut limit = credits.tick(0, Duration::ZERO);

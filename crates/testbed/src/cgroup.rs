@@ -5,6 +5,7 @@
 //! the limit for every process in the cgroup, so a benchmark run inside it
 //! sees a device whose speed is known exactly.
 
+use crate::error::TestbedError;
 use crate::Limits;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -61,9 +62,10 @@ pub struct Throttle {
 
 impl Throttle {
     /// Creates the cgroup (an existing one of the same name is reused).
-    pub fn create(flavour: Flavour, name: &str, majmin: &str) -> Result<Throttle, String> {
+    pub fn create(flavour: Flavour, name: &str, majmin: &str) -> Result<Throttle, TestbedError> {
         let dir = flavour.dir(name);
-        fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+        fs::create_dir_all(&dir)
+            .map_err(TestbedError::io(format!("creating {}", dir.display())))?;
         if flavour == Flavour::V2 {
             // Lets child cgroups use io.max; already on where systemd runs.
             let _ = fs::write(flavour.root().join("cgroup.subtree_control"), "+io");
@@ -81,7 +83,7 @@ impl Throttle {
     }
 
     /// Replaces all four limits at once (0 = no limit).
-    pub fn set(&self, limits: &Limits) -> Result<(), String> {
+    pub fn set(&self, limits: &Limits) -> Result<(), TestbedError> {
         let mm = &self.majmin;
         match self.flavour {
             Flavour::V1 => {
@@ -115,7 +117,7 @@ impl Throttle {
 
     /// Sets the read and write IOPS limits, leaving the bandwidth ones: the
     /// burst bucket's one change.
-    pub fn set_iops(&self, iops: u64) -> Result<(), String> {
+    pub fn set_iops(&self, iops: u64) -> Result<(), TestbedError> {
         let mm = &self.majmin;
         match self.flavour {
             Flavour::V1 => {
@@ -133,21 +135,24 @@ impl Throttle {
         }
     }
 
-    fn write(&self, file: &str, line: &str) -> Result<(), String> {
+    fn write(&self, file: &str, line: &str) -> Result<(), TestbedError> {
         let path = self.dir.join(file);
-        fs::write(&path, line).map_err(|e| format!("writing {line:?} to {}: {e}", path.display()))
+        fs::write(&path, line).map_err(TestbedError::io(format!(
+            "writing {line:?} to {}",
+            path.display()
+        )))
     }
 }
 
 /// Moves every process left in the cgroup at `dir` to the root one and
 /// removes the cgroup. A cgroup whose last process has just exited can
 /// refuse removal for a moment (EBUSY), so this retries for up to a second.
-pub fn remove(flavour: Flavour, dir: &Path) -> Result<(), String> {
+pub fn remove(flavour: Flavour, dir: &Path) -> Result<(), TestbedError> {
     if !dir.exists() {
         return Ok(());
     }
     let root_procs = flavour.root().join("cgroup.procs");
-    let mut last = String::new();
+    let mut last = None;
     for _ in 0..20 {
         if let Ok(pids) = fs::read_to_string(dir.join("cgroup.procs")) {
             for pid in pids.split_whitespace() {
@@ -157,9 +162,13 @@ pub fn remove(flavour: Flavour, dir: &Path) -> Result<(), String> {
         match fs::remove_dir(dir) {
             Ok(()) => return Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => last = e.to_string(),
+            Err(e) => last = Some(e),
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    Err(format!("removing {}: {last}", dir.display()))
+    let what = format!("removing {}", dir.display());
+    Err(match last {
+        Some(e) => TestbedError::io(what)(e),
+        None => TestbedError::refused(what, ""),
+    })
 }

@@ -17,6 +17,7 @@
 //! socket as `$DISKBENCH_CONTAINERD`, else k8s-local's
 //! `/tmp/k8s-local/run/containerd.sock`.
 
+use crate::error::TestbedError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -42,13 +43,12 @@ fn k8s_local_kubectl() -> Option<PathBuf> {
 
 impl Kube {
     /// The cluster of `$KUBECONFIG`, if it answers; else why not.
-    pub fn find() -> Result<Kube, String> {
+    pub fn find() -> Result<Kube, TestbedError> {
         if std::env::var_os("KUBECONFIG").is_none() {
-            return Err(
+            return Err(TestbedError::unavailable(
                 "no Kubernetes cluster: KUBECONFIG is not set (point it at a cluster whose \
-                 node's containerd this machine reaches: DISKBENCH_CONTAINERD; .ci/run starts one)"
-                    .into(),
-            );
+                 node's containerd this machine reaches: DISKBENCH_CONTAINERD; .ci/run starts one)",
+            ));
         }
         let kubectl = std::env::var_os("DISKBENCH_KUBECTL")
             .map(PathBuf::from)
@@ -62,7 +62,11 @@ impl Kube {
                     .map(|_| PathBuf::from("kubectl"))
             })
             .or_else(k8s_local_kubectl)
-            .ok_or("no kubectl: set DISKBENCH_KUBECTL or put kubectl on the PATH")?;
+            .ok_or_else(|| {
+                TestbedError::unavailable(
+                    "no kubectl: set DISKBENCH_KUBECTL or put kubectl on the PATH",
+                )
+            })?;
         let containerd = std::env::var_os("DISKBENCH_CONTAINERD").map_or_else(
             || PathBuf::from("/tmp/k8s-local/run/containerd.sock"),
             PathBuf::from,
@@ -72,74 +76,74 @@ impl Kube {
             containerd,
             node: String::new(),
         };
-        kube.kubectl(&["get", "--raw", "/readyz"])
-            .map_err(|e| format!("the cluster of KUBECONFIG does not answer: {e}"))?;
+        kube.kubectl(&["get", "--raw", "/readyz"]).map_err(|e| {
+            TestbedError::unavailable(format!("the cluster of KUBECONFIG does not answer: {e}"))
+        })?;
         kube.node = kube.kubectl(&["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"])?;
         if !kube.containerd.exists() {
-            return Err(format!(
+            return Err(TestbedError::unavailable(format!(
                 "no containerd socket at {} to import diskbench's image into (set DISKBENCH_CONTAINERD)",
                 kube.containerd.display()
-            ));
+            )));
         }
         Ok(kube)
     }
 
     /// kubectl's stdout, or its stderr as the error.
-    pub fn kubectl(&self, args: &[&str]) -> Result<String, String> {
+    pub fn kubectl(&self, args: &[&str]) -> Result<String, TestbedError> {
         let out = Command::new(&self.kubectl)
             .args(args)
             .output()
-            .map_err(|e| format!("{}: {e}", self.kubectl.display()))?;
+            .map_err(TestbedError::io(self.kubectl.display().to_string()))?;
         if out.status.success() {
             Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
         } else {
-            Err(format!(
-                "kubectl {}: {}",
-                args.join(" "),
-                String::from_utf8_lossy(&out.stderr).trim()
+            Err(TestbedError::refused(
+                format!("kubectl {}", args.join(" ")),
+                String::from_utf8_lossy(&out.stderr).trim(),
             ))
         }
     }
 
     /// `kubectl apply -f -` of these documents.
-    pub fn apply(&self, yaml: &str) -> Result<String, String> {
+    pub fn apply(&self, yaml: &str) -> Result<String, TestbedError> {
         let mut child = Command::new(&self.kubectl)
             .args(["apply", "-f", "-"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| e.to_string())?;
+            .spawn()?;
         child
             .stdin
             .take()
             .expect("piped stdin")
-            .write_all(yaml.as_bytes())
-            .map_err(|e| e.to_string())?;
-        let out = child.wait_with_output().map_err(|e| e.to_string())?;
+            .write_all(yaml.as_bytes())?;
+        let out = child.wait_with_output()?;
         if out.status.success() {
             Ok(String::from_utf8_lossy(&out.stdout).into_owned())
         } else {
-            Err(String::from_utf8_lossy(&out.stderr).into_owned())
+            Err(TestbedError::Said(
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            ))
         }
     }
 
     /// Loads an OCI image archive into the node's containerd, where
     /// `imagePullPolicy: Never` pods find it.
-    pub fn import_image(&self, archive: &Path) -> Result<(), String> {
+    pub fn import_image(&self, archive: &Path) -> Result<(), TestbedError> {
         let out = Command::new("ctr")
             .arg("--address")
             .arg(&self.containerd)
             .args(["-n", "k8s.io", "images", "import"])
             .arg(archive)
             .output()
-            .map_err(|e| format!("ctr: {e}"))?;
+            .map_err(TestbedError::io("ctr"))?;
         if out.status.success() {
             Ok(())
         } else {
-            Err(format!(
-                "ctr import: {}",
-                String::from_utf8_lossy(&out.stderr)
+            Err(TestbedError::refused(
+                "ctr import",
+                String::from_utf8_lossy(&out.stderr),
             ))
         }
     }
@@ -168,11 +172,11 @@ impl Kube {
         volumes: usize,
         size: &str,
         tmpfs_size: Option<&str>,
-    ) -> Result<LocalClass, String> {
+    ) -> Result<LocalClass, TestbedError> {
         let root = PathBuf::from("/var/tmp/diskbench-kube-tests").join(name);
         let _ = Command::new("umount").arg(&root).output();
         let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(&root).map_err(|e| format!("{}: {e}", root.display()))?;
+        std::fs::create_dir_all(&root).map_err(TestbedError::io(root.display().to_string()))?;
         let mut class = LocalClass {
             kube: self.clone(),
             name: name.into(),
@@ -184,12 +188,11 @@ impl Kube {
             let out = Command::new("mount")
                 .args(["-t", "tmpfs", "-o", &format!("size={t}"), "tmpfs"])
                 .arg(&root)
-                .output()
-                .map_err(|e| e.to_string())?;
+                .output()?;
             if !out.status.success() {
-                return Err(format!(
-                    "mount tmpfs: {}",
-                    String::from_utf8_lossy(&out.stderr)
+                return Err(TestbedError::refused(
+                    "mount tmpfs",
+                    String::from_utf8_lossy(&out.stderr),
                 ));
             }
             class.mounted = true;
@@ -200,7 +203,7 @@ impl Kube {
         );
         for i in 0..volumes {
             let dir = root.join(format!("pv{i}"));
-            std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+            std::fs::create_dir_all(&dir)?;
             let pv = format!("{name}-pv{i}");
             yaml.push_str(&format!(
                 "---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {{name: {pv}}}\nspec:\n  \

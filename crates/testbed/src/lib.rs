@@ -13,6 +13,7 @@
 
 mod bucket;
 mod cgroup;
+mod error;
 pub mod kube;
 mod loopdev;
 pub mod postgres;
@@ -20,6 +21,7 @@ mod skip;
 
 pub use bucket::{Bucket, BucketDriver, Credits, TICK};
 pub use cgroup::Flavour;
+pub use error::TestbedError;
 pub use skip::skip;
 
 use cgroup::Throttle;
@@ -52,31 +54,32 @@ pub struct Testbed {
 
 impl Testbed {
     /// `Ok` when this machine can hold a testbed, else why not.
-    pub fn available() -> Result<Flavour, String> {
+    pub fn available() -> Result<Flavour, TestbedError> {
         if !is_root() {
-            return Err("needs root (a loop device and a cgroup)".to_string());
+            return Err(TestbedError::unavailable(
+                "needs root (a loop device and a cgroup)",
+            ));
         }
-        let flavour = Flavour::detect()
-            .ok_or("no cgroup blkio (v1) or io (v2) controller with a throttle")?;
+        let flavour = Flavour::detect().ok_or_else(|| {
+            TestbedError::unavailable("no cgroup blkio (v1) or io (v2) controller with a throttle")
+        })?;
         match Command::new("losetup").arg("-f").output() {
             Ok(out) if out.status.success() => Ok(flavour),
-            Ok(out) => Err(format!(
+            Ok(out) => Err(TestbedError::unavailable(format!(
                 "no free loop device: {}",
                 String::from_utf8_lossy(&out.stderr).trim()
-            )),
-            Err(e) => Err(format!("no losetup: {e}")),
+            ))),
+            Err(e) => Err(TestbedError::unavailable(format!("no losetup: {e}"))),
         }
     }
 
     /// Makes testbed `name` (letters, digits, `-` and `_`) with `limits`:
     /// a [`IMAGE_BYTES`] image in the temp directory ($TMPDIR), its loop
     /// device, and a cgroup throttling that device.
-    pub fn up(name: &str, limits: Limits) -> Result<Testbed, String> {
+    pub fn up(name: &str, limits: Limits) -> Result<Testbed, TestbedError> {
         let valid = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
         if name.is_empty() || !name.chars().all(valid) {
-            return Err(format!(
-                "testbed name {name:?}: use letters, digits, - and _"
-            ));
+            return Err(TestbedError::BadName(name.to_string()));
         }
         let flavour = Testbed::available()?;
         let full = format!("{PREFIX}{name}");
@@ -84,7 +87,7 @@ impl Testbed {
         tear_down(flavour, &flavour.dir(&full), &image)?;
         std::fs::File::create(&image)
             .and_then(|f| f.set_len(IMAGE_BYTES))
-            .map_err(|e| format!("creating {}: {e}", image.display()))?;
+            .map_err(TestbedError::io(format!("creating {}", image.display())))?;
         let device = loopdev::attach(&image).inspect_err(|_| {
             let _ = std::fs::remove_file(&image);
         })?;
@@ -132,7 +135,7 @@ impl Testbed {
     }
 
     /// Replaces the limits while the testbed is in use (0 = no limit).
-    pub fn set(&self, limits: Limits) -> Result<(), String> {
+    pub fn set(&self, limits: Limits) -> Result<(), TestbedError> {
         self.throttle.set(&limits)
     }
 
@@ -157,11 +160,12 @@ impl Drop for Testbed {
 }
 
 /// Removes a testbed's cgroup, loop device and image, whichever exist.
-fn tear_down(flavour: Flavour, cgroup: &Path, image: &Path) -> Result<(), String> {
+fn tear_down(flavour: Flavour, cgroup: &Path, image: &Path) -> Result<(), TestbedError> {
     cgroup::remove(flavour, cgroup)?;
     if image.exists() {
         loopdev::detach_all(image)?;
-        std::fs::remove_file(image).map_err(|e| format!("removing {}: {e}", image.display()))?;
+        std::fs::remove_file(image)
+            .map_err(TestbedError::io(format!("removing {}", image.display())))?;
     }
     Ok(())
 }
@@ -180,7 +184,7 @@ mod tests {
     #[test]
     fn a_name_that_could_escape_its_directory_is_refused() {
         for bad in ["", "../x", "a b", "a/b"] {
-            let err = Testbed::up(bad, Limits::default()).unwrap_err();
+            let err = Testbed::up(bad, Limits::default()).unwrap_err().to_string();
             assert!(err.contains("use letters"), "{bad:?}: {err}");
         }
     }

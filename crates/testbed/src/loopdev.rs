@@ -2,12 +2,13 @@
 //! device with `losetup`, direct I/O on where the image's filesystem allows
 //! it, so reads and writes reach the image rather than a second page cache.
 
+use crate::error::TestbedError;
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
 /// Attaches `image` to the first free loop device and returns its path.
-pub fn attach(image: &Path) -> Result<String, String> {
+pub fn attach(image: &Path) -> Result<String, TestbedError> {
     let mut last = String::new();
     for direct in [true, false] {
         let mut cmd = Command::new("losetup");
@@ -18,34 +19,37 @@ pub fn attach(image: &Path) -> Result<String, String> {
         let out = cmd
             .arg(image)
             .output()
-            .map_err(|e| format!("running losetup: {e}"))?;
+            .map_err(TestbedError::io("running losetup"))?;
         if out.status.success() {
             return Ok(String::from_utf8_lossy(&out.stdout).trim().to_string());
         }
         last = String::from_utf8_lossy(&out.stderr).trim().to_string();
     }
-    Err(format!("losetup {}: {last}", image.display()))
+    Err(TestbedError::refused(
+        format!("losetup {}", image.display()),
+        last,
+    ))
 }
 
 /// Detaches every loop device backed by `image` (one left by a test that
 /// was killed, too).
-pub fn detach_all(image: &Path) -> Result<(), String> {
+pub fn detach_all(image: &Path) -> Result<(), TestbedError> {
     let out = Command::new("losetup")
         .arg("-j")
         .arg(image)
         .output()
-        .map_err(|e| format!("running losetup: {e}"))?;
+        .map_err(TestbedError::io("running losetup"))?;
     let listing = String::from_utf8_lossy(&out.stdout);
     // Lines read `/dev/loop3: [2049]:1234 (/path/to/image)`.
     for device in listing.lines().filter_map(|l| l.split(':').next()) {
         let out = Command::new("losetup")
             .args(["-d", device])
             .output()
-            .map_err(|e| format!("running losetup: {e}"))?;
+            .map_err(TestbedError::io("running losetup"))?;
         if !out.status.success() {
-            return Err(format!(
-                "losetup -d {device}: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
+            return Err(TestbedError::refused(
+                format!("losetup -d {device}"),
+                String::from_utf8_lossy(&out.stderr).trim(),
             ));
         }
     }
@@ -58,19 +62,19 @@ pub fn kernel_name(device: &str) -> &str {
 }
 
 /// The device's `MAJOR:MINOR`, as the cgroup files want it.
-pub fn majmin(device: &str) -> Result<String, String> {
+pub fn majmin(device: &str) -> Result<String, TestbedError> {
     let path = format!("/sys/block/{}/dev", kernel_name(device));
     fs::read_to_string(&path)
         .map(|s| s.trim().to_string())
-        .map_err(|e| format!("{path}: {e}"))
+        .map_err(TestbedError::io(path))
 }
 
 /// I/Os the device has completed, reads plus writes, from
 /// /sys/block/DEV/stat (fields 1 and 5).
-pub fn completed_ios(kernel_name: &str) -> Result<u64, String> {
+pub fn completed_ios(kernel_name: &str) -> Result<u64, TestbedError> {
     let path = format!("/sys/block/{kernel_name}/stat");
-    let text = fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
-    parse_completed(&text).ok_or_else(|| format!("{path}: unexpected {text:?}"))
+    let text = fs::read_to_string(&path).map_err(TestbedError::io(&path))?;
+    parse_completed(&text).ok_or(TestbedError::Unexpected { path, text })
 }
 
 fn parse_completed(stat: &str) -> Option<u64> {

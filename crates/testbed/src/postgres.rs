@@ -9,6 +9,7 @@
 //! [`PgServer::start`] says why it cannot run (no server binaries, no
 //! `postgres` user) so that the test can call [`crate::skip`] with it.
 
+use crate::error::TestbedError;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -56,13 +57,16 @@ fn free_port() -> std::io::Result<u16> {
     Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
-fn checked(what: &str, out: std::io::Result<Output>) -> Result<Output, String> {
-    let out = out.map_err(|e| format!("{what}: {e}"))?;
+fn checked(what: &str, out: std::io::Result<Output>) -> Result<Output, TestbedError> {
+    let out = out.map_err(TestbedError::io(what))?;
     if !out.status.success() {
-        return Err(format!(
-            "{what} failed: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
+        return Err(TestbedError::refused(
+            format!("{what} failed"),
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
         ));
     }
     Ok(out)
@@ -76,7 +80,7 @@ impl PgServer {
     /// One server (without TLS) for the tests of a test binary that run at
     /// the same time, each in a database of its own ([`PgServer::fresh_db`]):
     /// started by the first, stopped when the last one drops it.
-    pub fn shared() -> Result<std::sync::Arc<PgServer>, String> {
+    pub fn shared() -> Result<std::sync::Arc<PgServer>, TestbedError> {
         let mut slot = SHARED.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(server) = slot.upgrade() {
             return Ok(server);
@@ -88,7 +92,7 @@ impl PgServer {
 
     /// A new empty database with a name no other test of this process
     /// uses; returns its URL ([`PgServer::url`]).
-    pub fn fresh_db(&self) -> Result<String, String> {
+    pub fn fresh_db(&self) -> Result<String, TestbedError> {
         static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let name = self.create_db(&format!("t{}_{n}", std::process::id()))?;
@@ -97,13 +101,18 @@ impl PgServer {
 
     /// Starts a fresh cluster (with TLS when `tls`); `Err` says what is
     /// missing.
-    pub fn start(tls: bool) -> Result<PgServer, String> {
-        let bin = server_bin().ok_or(
-            "no PostgreSQL server binaries in /usr/lib/postgresql/*/bin (apt-get install postgresql)",
-        )?;
+    pub fn start(tls: bool) -> Result<PgServer, TestbedError> {
+        let bin = server_bin().ok_or_else(|| {
+            TestbedError::unavailable(
+                "no PostgreSQL server binaries in /usr/lib/postgresql/*/bin (apt-get install \
+                 postgresql)",
+            )
+        })?;
         let as_postgres = is_root();
         if as_postgres && !Path::new("/usr/sbin/runuser").exists() {
-            return Err("running as root needs runuser to start PostgreSQL as postgres".into());
+            return Err(TestbedError::unavailable(
+                "running as root needs runuser to start PostgreSQL as postgres",
+            ));
         }
         let dir = std::env::temp_dir().join(format!(
             "diskbench-pg-{}-{}",
@@ -112,11 +121,11 @@ impl PgServer {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos())
         ));
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(&dir).map_err(TestbedError::io(dir.display().to_string()))?;
         let mut server = PgServer {
             bin,
             dir,
-            port: free_port().map_err(|e| format!("no free port: {e}"))?,
+            port: free_port().map_err(TestbedError::io("no free port"))?,
             cert: None,
             as_postgres,
         };
@@ -137,9 +146,9 @@ impl PgServer {
         }
     }
 
-    fn init(&mut self, tls: bool) -> Result<(), String> {
+    fn init(&mut self, tls: bool) -> Result<(), TestbedError> {
         let pwfile = self.dir.join("pw");
-        std::fs::write(&pwfile, PASSWORD).map_err(|e| e.to_string())?;
+        std::fs::write(&pwfile, PASSWORD)?;
         if tls {
             let (key, cert) = (self.dir.join("server.key"), self.dir.join("server.crt"));
             checked(
@@ -189,7 +198,7 @@ impl PgServer {
     }
 
     /// Starts the server (again, after [`PgServer::kill`]).
-    pub fn start_again(&self) -> Result<(), String> {
+    pub fn start_again(&self) -> Result<(), TestbedError> {
         let mut options = format!(
             "-p {} -k {} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off",
             self.port,
@@ -218,7 +227,7 @@ impl PgServer {
     }
 
     /// Stops the server at once, as a crash or a pulled cable would.
-    pub fn kill(&self) -> Result<(), String> {
+    pub fn kill(&self) -> Result<(), TestbedError> {
         checked(
             "pg_ctl stop",
             self.command(&self.bin.join("pg_ctl"))
@@ -231,7 +240,7 @@ impl PgServer {
     }
 
     /// Runs SQL as the superuser in database `db`.
-    pub fn psql(&self, db: &str, sql: &str) -> Result<String, String> {
+    pub fn psql(&self, db: &str, sql: &str) -> Result<String, TestbedError> {
         self.psql_handle().psql(db, sql)
     }
 
@@ -244,7 +253,7 @@ impl PgServer {
     }
 
     /// A new empty database; returns its name.
-    pub fn create_db(&self, name: &str) -> Result<String, String> {
+    pub fn create_db(&self, name: &str) -> Result<String, TestbedError> {
         self.psql("postgres", &format!("CREATE DATABASE \"{name}\""))?;
         Ok(name.to_string())
     }
@@ -272,7 +281,7 @@ pub struct Psql {
 
 impl Psql {
     /// Runs SQL in database `db`; its output without alignment.
-    pub fn psql(&self, db: &str, sql: &str) -> Result<String, String> {
+    pub fn psql(&self, db: &str, sql: &str) -> Result<String, TestbedError> {
         let out = checked(
             "psql",
             Command::new(self.bin.join("psql"))

@@ -23,7 +23,8 @@
 //! The header is padded to 8 bytes; the data follows it to the chunk's end.
 
 use crate::checksum::{digest, digest_len};
-use crate::splitmix;
+use crate::error::FormatError;
+use model::rng::splitmix64;
 use model::verify::{PatternPiece, VerifyAlgo, VerifySpec};
 
 pub(crate) const MAGIC: &[u8; 8] = b"dbverify";
@@ -71,7 +72,7 @@ pub struct Format {
 impl Format {
     /// The format of a job whose writes are all multiples of `min_block`
     /// bytes; `Err` says which option to change.
-    pub fn new(spec: &VerifySpec, min_block: u64) -> Result<Format, String> {
+    pub fn new(spec: &VerifySpec, min_block: u64) -> Result<Format, FormatError> {
         let algo = spec.algo;
         let interval = match spec.interval {
             0 => min_block,
@@ -82,36 +83,32 @@ impl Format {
             false => 0,
         };
         if !min_block.is_multiple_of(interval) {
-            return Err(format!(
-                "verify_interval={interval} does not divide the block size {min_block}: \
-                 every write must hold whole chunks; use a verify_interval that divides bs"
-            ));
+            return Err(FormatError::Divide {
+                interval,
+                min_block,
+            });
         }
         if (interval as usize) < header_len {
-            return Err(format!(
-                "verify_interval={interval} is smaller than verify={}'s {header_len}-byte header: \
-                 raise verify_interval (or bs) to at least {header_len}",
-                algo.fio_name()
-            ));
+            return Err(FormatError::HeaderTooBig {
+                interval,
+                algo: algo.fio_name(),
+                header_len,
+            });
         }
         let ho = spec.header_offset;
         if ho != 0 && (ho < header_len as u64 || ho + header_len as u64 > interval) {
-            return Err(format!(
-                "verify_offset={ho} must leave room for the {header_len}-byte header: \
-                 between {header_len} and {} for verify_interval={interval}",
-                interval - header_len as u64
-            ));
+            return Err(FormatError::HeaderOffset {
+                offset: ho,
+                header_len,
+                most: interval - header_len as u64,
+                interval,
+            });
         }
         if ho != 0 && !algo.has_header() {
-            return Err(format!(
-                "verify_offset moves the header, and verify={} writes none: drop verify_offset",
-                algo.fio_name()
-            ));
+            return Err(FormatError::OffsetWithoutHeader(algo.fio_name()));
         }
         if algo == VerifyAlgo::Pattern && spec.pattern.is_none() {
-            return Err(
-                "verify=pattern needs verify_pattern=..., e.g. verify_pattern=0xdeadbeef".into(),
-            );
+            return Err(FormatError::NoPattern);
         }
         let (mut unit, mut offset_at) = (Vec::new(), Vec::new());
         for piece in spec.pattern.iter().flatten() {
@@ -279,10 +276,10 @@ pub(crate) fn random_bytes(out: &mut [u8], seed: u64) {
     let mut words = out.chunks_exact_mut(8);
     for w in &mut words {
         state = state.wrapping_add(1);
-        w.copy_from_slice(&splitmix(state).to_le_bytes());
+        w.copy_from_slice(&splitmix64(state).to_le_bytes());
     }
     let tail = words.into_remainder();
-    let last = splitmix(state.wrapping_add(1)).to_le_bytes();
+    let last = splitmix64(state.wrapping_add(1)).to_le_bytes();
     let n = tail.len();
     tail.copy_from_slice(&last[..n]);
 }

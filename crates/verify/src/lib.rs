@@ -19,10 +19,12 @@
 
 mod check;
 mod checksum;
+mod error;
 mod expect;
 mod fill;
 
 pub use checksum::{digest, digest_len, MAX_DIGEST};
+pub use error::FormatError;
 pub use expect::{Expectations, Expected};
 pub use fill::{Format, Stamp};
 pub use model::verify::MismatchKind;
@@ -40,9 +42,16 @@ pub struct Mismatch {
     pub found: String,
 }
 
+/// [`chunk_format`] with its error as text.
+// A String because the runner's RunError::VerifyOptions holds text; it goes
+// once the runner takes a FormatError.
+pub fn format_of(spec: &model::JobSpec) -> Result<Option<Format>, String> {
+    chunk_format(spec).map_err(|e| e.to_string())
+}
+
 /// The chunk format of a job with `verify=` (`None` without), checked
 /// against its block sizes: every write must hold whole chunks.
-pub fn format_of(spec: &model::JobSpec) -> Result<Option<Format>, String> {
+pub fn chunk_format(spec: &model::JobSpec) -> Result<Option<Format>, FormatError> {
     use model::Direction;
     let Some(v) = &spec.verify else {
         return Ok(None);
@@ -61,11 +70,10 @@ pub fn format_of(spec: &model::JobSpec) -> Result<Option<Format>, String> {
         .chain(align)
         .find(|s| !s.is_multiple_of(format.interval))
     {
-        return Err(format!(
-            "verify needs every write to hold whole {}-byte chunks, and {s} bytes does not: \
-             set verify_interval to a size that divides every block size and blockalign",
-            format.interval
-        ));
+        return Err(FormatError::Chunks {
+            interval: format.interval,
+            size: s,
+        });
     }
     Ok(Some(format))
 }
@@ -76,15 +84,7 @@ pub fn format_of(spec: &model::JobSpec) -> Result<Option<Format>, String> {
 pub fn chunk_seed(job_seed: u64, file: u32, offset: u64, generation: u64) -> u64 {
     let mut x = job_seed ^ 0x6462_7665_7269_6679; // "dbverify"
     for v in [file as u64, offset, generation] {
-        x = splitmix(x ^ v);
+        x = model::rng::splitmix64(x ^ v);
     }
     x
-}
-
-#[inline]
-pub(crate) fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }

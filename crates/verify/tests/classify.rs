@@ -217,12 +217,20 @@ fn bad_formats_say_which_option_to_change() {
         header_offset,
         ..VerifySpec::default()
     };
-    let e = Format::new(&spec(3000, 0, VerifyAlgo::Crc32c), 4096).unwrap_err();
+    let e = Format::new(&spec(3000, 0, VerifyAlgo::Crc32c), 4096)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("verify_interval=3000"), "{e}");
-    let e = Format::new(&spec(64, 0, VerifyAlgo::Sha512), 4096).unwrap_err();
+    let e = Format::new(&spec(64, 0, VerifyAlgo::Sha512), 4096)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("header"), "{e}");
-    let e = Format::new(&spec(0, 4090, VerifyAlgo::Crc32c), 4096).unwrap_err();
+    let e = Format::new(&spec(0, 4090, VerifyAlgo::Crc32c), 4096)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("verify_offset"), "{e}");
-    let e = Format::new(&spec(0, 0, VerifyAlgo::Pattern), 4096).unwrap_err();
+    let e = Format::new(&spec(0, 0, VerifyAlgo::Pattern), 4096)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("verify_pattern"), "{e}");
 }

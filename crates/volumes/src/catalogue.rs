@@ -319,14 +319,38 @@ impl Catalogue {
     }
 }
 
-fn validate_type(t: &VolumeType) -> Result<(), String> {
+/// What is wrong with one entry of the catalogue; [`CatalogueError`] names
+/// the file and the entry before it.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum EntryProblem {
+    #[error("source '{0}' is not an https URL")]
+    Source(String),
+    #[error("as_of '{0}' is not a date (YYYY-MM-DD)")]
+    Date(String),
+    #[error("size_gib min {min} and max {max} are not a range")]
+    SizeRange { min: f64, max: f64 },
+    #[error("no IOPS figure: give iops, provisioned or tiers")]
+    NoIops,
+    #[error("no throughput figure")]
+    NoThroughput,
+    #[error("tiers {0} and {1} are not in size order")]
+    TierOrder(String, String),
+    #[error(
+        "a burst needs a ceiling and a bucket (fixed, per GiB, or per tier with burst_seconds)"
+    )]
+    Burst,
+    #[error("provisioned iops_min {lo} above iops_max {hi}")]
+    ProvisionedRange { lo: f64, hi: f64 },
+}
+
+fn validate_type(t: &VolumeType) -> Result<(), EntryProblem> {
     check_source(&t.source, &t.as_of)?;
     check_source(&t.price_source, &t.as_of)?;
     if !(t.size_gib.min > 0.0 && t.size_gib.min <= t.size_gib.max) {
-        return Err(format!(
-            "size_gib min {} and max {} are not a range",
-            t.size_gib.min, t.size_gib.max
-        ));
+        return Err(EntryProblem::SizeRange {
+            min: t.size_gib.min,
+            max: t.size_gib.max,
+        });
     }
     let figures = [
         t.iops.is_some(),
@@ -334,7 +358,7 @@ fn validate_type(t: &VolumeType) -> Result<(), String> {
         !t.tiers.is_empty(),
     ];
     if !figures.iter().any(|&f| f) {
-        return Err("no IOPS figure: give iops, provisioned or tiers".into());
+        return Err(EntryProblem::NoIops);
     }
     if t.tiers.is_empty()
         && t.throughput.is_none()
@@ -344,13 +368,13 @@ fn validate_type(t: &VolumeType) -> Result<(), String> {
                 && p.throughput_per_iops_max.is_none()
         })
     {
-        return Err("no throughput figure".into());
+        return Err(EntryProblem::NoThroughput);
     }
     for w in t.tiers.windows(2) {
         if w[0].size_gib >= w[1].size_gib {
-            return Err(format!(
-                "tiers {} and {} are not in size order",
-                w[0].name, w[1].name
+            return Err(EntryProblem::TierOrder(
+                w[0].name.clone(),
+                w[1].name.clone(),
             ));
         }
     }
@@ -359,13 +383,13 @@ fn validate_type(t: &VolumeType) -> Result<(), String> {
         let per_gib = b.ceiling_per_gib.is_some() && b.bucket_per_gib.is_some();
         let tiered = b.burst_seconds.is_some() && t.tiers.iter().any(|x| x.burst_iops.is_some());
         if !(fixed || per_gib || tiered) {
-            return Err("a burst needs a ceiling and a bucket (fixed, per GiB, or per tier with burst_seconds)".into());
+            return Err(EntryProblem::Burst);
         }
     }
     if let Some(p) = t.provisioned {
         if let (Some(lo), Some(hi)) = (p.iops_min, p.iops_max) {
             if lo > hi {
-                return Err(format!("provisioned iops_min {lo} above iops_max {hi}"));
+                return Err(EntryProblem::ProvisionedRange { lo, hi });
             }
         }
     }
@@ -373,9 +397,9 @@ fn validate_type(t: &VolumeType) -> Result<(), String> {
 }
 
 /// A source is an https URL; a date is YYYY-MM-DD.
-fn check_source(source: &str, as_of: &str) -> Result<(), String> {
+fn check_source(source: &str, as_of: &str) -> Result<(), EntryProblem> {
     if !source.starts_with("https://") || source.contains(' ') {
-        return Err(format!("source '{source}' is not an https URL"));
+        return Err(EntryProblem::Source(source.to_string()));
     }
     let parts: Vec<&str> = as_of.split('-').collect();
     let ok = parts.len() == 3
@@ -386,7 +410,7 @@ fn check_source(source: &str, as_of: &str) -> Result<(), String> {
         && (1..=12).contains(&parts[1].parse::<u32>().unwrap_or(0))
         && (1..=31).contains(&parts[2].parse::<u32>().unwrap_or(0));
     if !ok {
-        return Err(format!("as_of '{as_of}' is not a date (YYYY-MM-DD)"));
+        return Err(EntryProblem::Date(as_of.to_string()));
     }
     Ok(())
 }

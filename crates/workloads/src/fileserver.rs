@@ -27,7 +27,7 @@ pub mod replay;
 pub mod report;
 pub mod status;
 
-pub use loadfile::{Loadfile, LoadfileError, OpKind};
+pub use loadfile::{LineProblem, Loadfile, LoadfileError, OpKind};
 pub use ops::ClientConfig;
 pub use replay::{
     run, Mismatch, Options, Phase, Progress, ProgressFn, Summary, TraceEntry, MAX_MISMATCHES,
@@ -51,22 +51,39 @@ pub fn builtin_mix() -> Loadfile {
 /// (every file the load writes, at its largest, deletes ignored) against the
 /// space free. A directory that cannot be examined passes: opening it later
 /// says why.
-pub fn check_space(load: &Loadfile, clients: u32, dir: &std::path::Path) -> Result<(), String> {
+pub fn check_space(load: &Loadfile, clients: u32, dir: &std::path::Path) -> Result<(), NoSpace> {
     let need = load.data_bytes().saturating_mul(u64::from(clients));
     let Ok((free, _)) = engine::sys::free_space(dir) else {
         return Ok(());
     };
     if need > free {
-        return Err(format!(
-            "{clients} client{} of {} need up to {} and {} has {} free: use fewer clients or another directory",
-            if clients == 1 { "" } else { "s" },
-            load.name,
-            model::units::format_bytes_binary(need),
-            dir.display(),
-            model::units::format_bytes_binary(free)
-        ));
+        return Err(NoSpace {
+            clients,
+            load: load.name.clone(),
+            need,
+            dir: dir.to_path_buf(),
+            free,
+        });
     }
     Ok(())
+}
+
+/// The clients' files cannot fit where they are to be written.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{clients} client{s} of {load} need up to {need_text} and {dir_text} has {free_text} free: \
+     use fewer clients or another directory",
+    s = if *clients == 1 { "" } else { "s" },
+    need_text = model::units::format_bytes_binary(*need),
+    dir_text = dir.display(),
+    free_text = model::units::format_bytes_binary(*free)
+)]
+pub struct NoSpace {
+    pub clients: u32,
+    pub load: String,
+    pub need: u64,
+    pub dir: std::path::PathBuf,
+    pub free: u64,
 }
 
 #[cfg(test)]

@@ -295,10 +295,9 @@ pub fn run(opts: &Options, stop: &AtomicBool, on: &mut dyn FnMut(&Event)) -> Out
     };
     let started = Instant::now();
     let created = create_missing(&opts.dir);
+    let made_here = matches!(created, Ok(true));
     let mut ws = runner::Workspace::default();
     let failure = created
-        .as_ref()
-        .map_err(|e| Error::Usage(e.clone()))
         .and_then(|_| prepare(opts, &mut ws))
         .and_then(|dir| {
             report.dir = dir;
@@ -307,7 +306,7 @@ pub fn run(opts: &Options, stop: &AtomicBool, on: &mut dyn FnMut(&Event)) -> Out
         })
         .err();
     drop(ws);
-    if created == Ok(true) {
+    if made_here {
         let _ = std::fs::remove_dir(&opts.dir);
     }
     Outcome { report, failure }
@@ -315,7 +314,7 @@ pub fn run(opts: &Options, stop: &AtomicBool, on: &mut dyn FnMut(&Event)) -> Out
 
 /// GoBonnieGo makes a missing `-dir` (one level, as `mkdir`); so does this,
 /// and removes it again at the end. True when it was made here.
-fn create_missing(dir: &Path) -> Result<bool, String> {
+fn create_missing(dir: &Path) -> Result<bool, Error> {
     let parent = dir.parent().map(|p| match p.as_os_str().is_empty() {
         true => Path::new("."),
         false => p,
@@ -326,10 +325,10 @@ fn create_missing(dir: &Path) -> Result<bool, String> {
     match std::fs::create_dir(dir) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
-        Err(e) => Err(format!(
+        Err(e) => Err(Error::Usage(format!(
             "-dir {}: cannot create it: {e}; give a writable directory",
             dir.display()
-        )),
+        ))),
     }
 }
 

@@ -48,7 +48,7 @@ mod passes;
 mod spec;
 mod worker;
 pub use passes::WALL_BUDGET;
-pub use spec::{file_name, file_size, FileSpec};
+pub use spec::{file_name, file_size, FileSpec, FileSpecError, SpecProblem};
 
 /// Files per unit of NUM.
 pub const FILES_PER_NUM: u64 = 1024;

@@ -24,6 +24,7 @@
 //! block device only through [`runner::guard::check_writable`].
 
 use engine::{sys, BufferPool};
+use model::rng::SplitMix64;
 use model::Warning;
 use runner::{IoError, RunError, Workspace};
 use std::fs::{self, File, OpenOptions};
@@ -37,7 +38,9 @@ mod stats;
 mod units;
 
 pub use stats::{Notice, PingStats};
-pub use units::{format_count, format_size, format_time, parse_count, parse_size, parse_time};
+pub use units::{
+    format_count, format_size, format_time, parse_count, parse_size, parse_time, PingValueError,
+};
 use units::{KIB, MIB};
 
 /// The temporary file's name inside diskbench's own fresh directory.
@@ -544,23 +547,13 @@ pub struct PingOutcome {
     pub failure: Option<RunError>,
 }
 
-/// splitmix64: ioping's offsets are random, not reproducible; so are ours.
-struct Rng(u64);
-
-impl Rng {
-    fn seeded() -> Rng {
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        Rng(t ^ ((std::process::id() as u64) << 32))
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        (z ^ (z >> 31)) % n.max(1)
-    }
+/// ioping's offsets are random, not reproducible; so are ours: splitmix64
+/// seeded from the clock and the process id.
+fn seeded_rng() -> SplitMix64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    SplitMix64(t ^ ((std::process::id() as u64) << 32))
 }
 
 impl Prepared {
@@ -646,7 +639,7 @@ fn sleep_until(until: Instant, stop: &AtomicBool) {
 /// that time has passed.
 pub fn run(p: &mut Prepared, stop: &AtomicBool, mut each: impl FnMut(&Request)) -> PingOutcome {
     let mut stats = PingStats::new(p.size_bytes);
-    let mut rng = Rng::seeded();
+    let mut rng = seeded_rng();
     let blocks = p.work_size_bytes / p.size_bytes;
     let mut seq = 0u64;
     let mut failure = None;

@@ -158,7 +158,7 @@ mod tests {
     /// alternating ones stay on the safe side.
     #[test]
     fn the_interval_covers_the_mean_of_correlated_series() {
-        let mut rng = Rng(5);
+        let mut rng = Rng::new(5);
         for n in [12, 24, 48] {
             let c = coverage(&mut rng, n, 0.0, false);
             assert!((0.93..=0.97).contains(&c), "independent, n = {n}: {c}");

@@ -34,7 +34,7 @@ pub fn mean_interval(values: &[f64]) -> Option<(f64, (f64, f64))> {
         return Some((mean, (mean, mean)));
     }
     // The same figures always give the same interval.
-    let mut rng = Rng(0x5eed_5eed_5eed_5eed);
+    let mut rng = Rng::new(0x5eed_5eed_5eed_5eed);
     let mut draw = vec![0.0; n];
     let mut ts: Vec<f64> = (0..RESAMPLES)
         .map(|_| {
@@ -71,7 +71,7 @@ mod tests {
     /// slices), at the counts a test reaches (8 slices is 2 s).
     #[test]
     fn the_interval_covers_the_true_mean_95_percent_of_the_time() {
-        let mut rng = Rng(23);
+        let mut rng = Rng::new(23);
         for n in [8, 12, 20, 40] {
             for skewed in [false, true] {
                 let trials = 2000;

@@ -57,7 +57,7 @@ fn the_binomial_is_right() {
 #[test]
 fn the_interval_covers_the_true_median_95_percent_of_the_time() {
     let truth = std::f64::consts::LN_2;
-    let mut rng = Rng(17);
+    let mut rng = Rng::new(17);
     for n in [6, 9, 10, 15, 20, 30, 60] {
         let coverage = share(4000, || {
             let (lo, hi) = median_interval(&rng.sample(n, 0.0)).unwrap();
@@ -92,7 +92,7 @@ fn the_rank_test_finds_a_real_difference() {
 /// (normal approximation).
 #[test]
 fn the_rank_test_false_positive_rate_is_at_most_its_level() {
-    let mut rng = Rng(4000);
+    let mut rng = Rng::new(4000);
     for (n1, n2) in [(5, 5), (8, 12), (10, 10), (40, 40)] {
         let rate = share(4000, || {
             let (a, b) = (rng.sample(n1, 0.0), rng.sample(n2, 0.0));
@@ -109,7 +109,7 @@ fn the_rank_test_false_positive_rate_is_at_most_its_level() {
 
 #[test]
 fn the_rank_test_has_power_on_a_shift() {
-    let mut rng = Rng(99);
+    let mut rng = Rng::new(99);
     let power = share(1000, || {
         let (a, b) = (rng.sample(20, 0.0), rng.sample(20, 1.0));
         rank_test(&a, &b).unwrap().differs()

@@ -111,9 +111,12 @@ fn bad_traces_are_named() {
     t.truncate(40);
     assert!(parse(&t, &IoLogSpec::default())
         .unwrap_err()
+        .to_string()
         .contains("cut short"));
     let discard = event(0, 0, 4096, QUEUE | (1 << 13) << TC_SHIFT, DEV, &[]);
-    let e = parse(&discard, &IoLogSpec::default()).unwrap_err();
+    let e = parse(&discard, &IoLogSpec::default())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("replay_skip=trim"), "{e}");
 }
 

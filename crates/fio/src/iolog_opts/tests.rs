@@ -1,5 +1,6 @@
 use super::*;
-use model::iolog::IoLogSpec;
+use crate::iolog_text::parse;
+use model::iolog::{IoLogSpec, ReplayOp};
 
 const V3: &str = "fio version 3 iolog\n\
     24 /d/f add\n\
@@ -86,21 +87,25 @@ fn skip_scale_align_and_time_scale() {
 
 #[test]
 fn what_cannot_be_replayed_is_named() {
-    let e = parse(V3, &IoLogSpec::default()).unwrap_err();
+    let e = parse(V3, &IoLogSpec::default()).unwrap_err().to_string();
     assert!(e.contains("replay_skip=trim"), "{e}");
-    let e = parse("0, 4096, 4096\n", &IoLogSpec::default()).unwrap_err();
+    let e = parse("0, 4096, 4096\n", &IoLogSpec::default())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("version 1"), "{e}");
     let e = parse(
         "fio version 3 iolog\nx read 0 4096\n",
         &IoLogSpec::default(),
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("line 2") && e.contains("timestamp"), "{e}");
     let e = parse(
         "fio version 2 iolog\nf read zero 4096\n",
         &IoLogSpec::default(),
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("offset is not a number"), "{e}");
 }
 

@@ -65,21 +65,31 @@ impl Cost {
     }
 }
 
+/// Why a run's capacity is unknown, and what to add to know it.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum CapacityUnknown {
+    #[error("the {label} label '{0}' is not a size (e.g. 20GiB)", label = SIZE_LABEL)]
+    BadLabel(String),
+    #[error(
+        "capacity unknown: add a label {label}=20GiB (the device size is unknown)",
+        label = SIZE_LABEL
+    )]
+    NoSize,
+}
+
 /// A run's capacity in bytes by the rules above; `Err` says why it is unknown.
-pub fn capacity_bytes(record: &RunRecord) -> Result<u64, String> {
+pub fn capacity_bytes(record: &RunRecord) -> Result<u64, CapacityUnknown> {
     if let Some(size) = record.labels.get(SIZE_LABEL) {
         let compact: String = size.chars().filter(|c| !c.is_whitespace()).collect();
         return model::units::parse_size(&compact)
-            .map_err(|_| format!("the {SIZE_LABEL} label '{size}' is not a size (e.g. 20GiB)"));
+            .map_err(|_| CapacityUnknown::BadLabel(size.clone()));
     }
     record
         .result
         .targets
         .first()
         .and_then(|t| t.device_bytes)
-        .ok_or_else(|| {
-            format!("capacity unknown: add a label {SIZE_LABEL}=20GiB (the device size is unknown)")
-        })
+        .ok_or(CapacityUnknown::NoSize)
 }
 
 /// The costs of a group of runs with the given mean IOPS and Read MB/s.
@@ -97,10 +107,10 @@ pub fn group_cost(runs: &[&RunRecord], mean_iops: Option<f64>, mean_read: Option
     let mut monthly = prices.per_month.unwrap_or(0.0);
     let mut capacity_gib = None;
     if let Some(per_gib) = prices.per_gib_month {
-        let capacities: Result<Vec<u64>, String> = runs.iter().map(|r| capacity_bytes(r)).collect();
+        let capacities: Result<Vec<u64>, _> = runs.iter().map(|r| capacity_bytes(r)).collect();
         let capacities = match capacities {
             Ok(c) => c,
-            Err(why) => return Cost::Unknown(why),
+            Err(why) => return Cost::Unknown(why.to_string()),
         };
         if capacities.iter().any(|&c| c != capacities[0]) {
             return Cost::Mixed("the runs' capacities differ".into());

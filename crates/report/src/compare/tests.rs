@@ -239,7 +239,10 @@ fn sizes_are_read_with_fio_rules() {
     r.labels.insert("size".into(), "1.5 TiB".into());
     assert_eq!(cost::capacity_bytes(&r), Ok(1536 << 30));
     r.labels.insert("size".into(), "big".into());
-    assert!(cost::capacity_bytes(&r).unwrap_err().contains("'big'"));
+    assert!(cost::capacity_bytes(&r)
+        .unwrap_err()
+        .to_string()
+        .contains("'big'"));
 }
 
 #[test]

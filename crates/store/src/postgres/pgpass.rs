@@ -3,12 +3,22 @@
 //! `\\` escaping, the first matching line winning. Like libpq, a file that
 //! others may read is ignored (its passwords could be anyone's by now).
 
-use super::target::PgTarget;
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 
+/// Who a password is for: a connection's host (or, when `socket`, the
+/// directory of a Unix socket), port, database and user. It is given as
+/// plain fields so this file needs nothing of the target it serves.
+pub(crate) struct Wanted<'a> {
+    pub host: &'a str,
+    pub socket: bool,
+    pub port: u16,
+    pub dbname: &'a str,
+    pub user: &'a str,
+}
+
 /// The password for `target` from the password file, if any line matches.
-pub(crate) fn lookup(target: &PgTarget) -> Option<String> {
+pub(crate) fn lookup(target: Wanted<'_>) -> Option<String> {
     let file = match std::env::var_os("PGPASSFILE").filter(|v| !v.is_empty()) {
         Some(f) => PathBuf::from(f),
         None => PathBuf::from(std::env::var_os("HOME")?).join(".pgpass"),
@@ -27,15 +37,15 @@ pub(crate) fn lookup(target: &PgTarget) -> Option<String> {
     }
     let text = std::fs::read_to_string(&file).ok()?;
     // A Unix socket counts as "localhost", as in libpq.
-    let host = match target.is_socket() {
+    let host = match target.socket {
         true => "localhost".to_string(),
-        false => target.host.clone(),
+        false => target.host.to_string(),
     };
     let wanted = [
         host,
         target.port.to_string(),
-        target.dbname.clone(),
-        target.user.clone(),
+        target.dbname.to_string(),
+        target.user.to_string(),
     ];
     text.lines()
         .filter(|l| !l.trim_start().starts_with('#'))

@@ -10,11 +10,12 @@
 //! `Debug` leave it out, and so does every error made from a URL, so it is
 //! never printed, stored in the history or put in a message.
 
+use crate::error::UrlProblem;
+use crate::postgres::pgpass::Wanted;
 use crate::StoreError;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use thiserror::Error;
 
 /// How much TLS the connection insists on, as libpq's `sslmode` says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,50 +109,6 @@ pub fn redact(url: &str) -> String {
 
 fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.is_empty())
-}
-
-/// What is wrong with a `--db` URL (or a `PG*` variable that fills it in);
-/// `StoreError::BadUrl` shows it after the URL without its password.
-#[derive(Debug, Error, PartialEq)]
-pub enum UrlProblem {
-    #[error("it must start with postgresql:// or postgres://")]
-    Scheme,
-    #[error("'%' must start an escape such as %40 in '{0}'")]
-    Escape(String),
-    #[error("'{0}' does not decode to UTF-8")]
-    NotUtf8(String),
-    #[error("an IPv6 address must be closed with ']'")]
-    OpenIpv6,
-    #[error("'{0}' is not a port (1 to 65535)")]
-    Port(String),
-    #[error("connect_timeout={0} is not a number of seconds")]
-    Timeout(String),
-    #[error("the parameter '{0}' has no value (key=value)")]
-    NoValue(String),
-    #[error("sslmode={0} is not one of disable, allow, prefer, require, verify-ca, verify-full")]
-    SslMode(String),
-    #[error("PGSSLMODE={0} is not an sslmode")]
-    EnvSslMode(String),
-    #[error(
-        "diskbench does not know the parameter '{0}' (it knows sslmode, sslrootcert, \
-         connect_timeout, host, port, user, password, dbname, application_name)"
-    )]
-    UnknownParameter(String),
-    #[error("no user: put it in the URL (postgresql://USER@HOST/DB) or set PGUSER")]
-    NoUser,
-    #[error(
-        "sslmode={0} needs the CA certificate that signed the server's: add \
-         sslrootcert=FILE to the URL (or sslrootcert=system for the system's CAs)"
-    )]
-    NoRootCertificate(&'static str),
-    #[error("cannot read sslrootcert {}: {reason}", path.display())]
-    RootCertificateUnread {
-        path: PathBuf,
-        errno: Option<i32>,
-        reason: String,
-    },
-    #[error("sslrootcert {} is not a PEM certificate: {reason}", path.display())]
-    RootCertificateNotPem { path: PathBuf, reason: String },
 }
 
 fn decode(text: &str) -> Result<String, UrlProblem> {
@@ -270,9 +227,15 @@ impl PgTarget {
             sslrootcert,
             connect_timeout: timeout,
         };
-        target.password = password
-            .or_else(|| env("PGPASSWORD"))
-            .or_else(|| crate::postgres::pgpass::lookup(&target));
+        target.password = password.or_else(|| env("PGPASSWORD")).or_else(|| {
+            crate::postgres::pgpass::lookup(Wanted {
+                host: &target.host,
+                socket: target.is_socket(),
+                port: target.port,
+                dbname: &target.dbname,
+                user: &target.user,
+            })
+        });
         Ok(target)
     }
 

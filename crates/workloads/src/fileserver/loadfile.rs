@@ -29,10 +29,76 @@ pub enum LoadfileError {
     Line {
         file: String,
         line: usize,
-        reason: String,
+        reason: LineProblem,
     },
     #[error("{file}: no operations in the file; a loadfile has one a line, e.g. NTCreateX \"\\clients\\client1\\f\" 0x40 0x5 1 NT_STATUS_OK")]
     Empty { file: String },
+}
+
+/// What is wrong with one line of a loadfile, and how to write it.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum LineProblem {
+    #[error("the line is not UTF-8 text; is this a dbench loadfile?")]
+    NotUtf8,
+    #[error("too many lines")]
+    TooManyLines,
+    #[error("a quote is not closed: close the path with \"")]
+    QuoteOpen,
+    #[error("'{0}' is not a time in seconds (the optional first column)")]
+    BadTime(String),
+    #[error("a time but no operation")]
+    NoOperation,
+    #[error("unknown operation '{keyword}'{hint}; a dbench loadfile uses {known}")]
+    Unknown {
+        keyword: String,
+        /// ` (did you mean X?)` when a known keyword differs only in case.
+        hint: String,
+        known: String,
+    },
+    #[error("{keyword} needs {usage} and the expected status (e.g. NT_STATUS_OK)")]
+    NoStatus {
+        keyword: String,
+        usage: &'static str,
+    },
+    #[error(
+        "the line must end with the status the server returned (e.g. NT_STATUS_OK), not \
+         '{status}'; {keyword} takes {usage}"
+    )]
+    BadStatus {
+        status: String,
+        keyword: String,
+        usage: &'static str,
+    },
+    #[error(
+        "{keyword} takes {wanted} argument{s} ({usage}) before the status, found {found}",
+        s = if *wanted == 1 { "" } else { "s" }
+    )]
+    ArgCount {
+        keyword: String,
+        wanted: usize,
+        usage: &'static str,
+        found: usize,
+    },
+    #[error("disposition {0} is not one of NT's 0 (supersede) .. 5 (overwrite_if)")]
+    Disposition(String),
+    #[error("'{text}' is not a number (the {field} of {keyword})")]
+    NotNumber {
+        text: String,
+        field: String,
+        keyword: &'static str,
+    },
+    #[error("'{text}' is too large for the {field} of {keyword}")]
+    TooLarge {
+        text: String,
+        field: String,
+        keyword: &'static str,
+    },
+    #[error("the path '{text}' {why}")]
+    BadPath { text: String, why: &'static str },
+    #[error("{0} of the test directory itself is refused: name a file or directory in it")]
+    TestDirectory(&'static str),
+    #[error("offset {0} is beyond what a file can hold")]
+    Offset(String),
 }
 
 /// The operations, in the order dbench prints its table, with the names it prints.
@@ -264,19 +330,17 @@ impl Loadfile {
     fn parse_bytes(name: &str, bytes: &[u8]) -> Result<Loadfile, LoadfileError> {
         let mut lines = Vec::new();
         for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-            let err = |reason: String| LoadfileError::Line {
+            let err = |reason: LineProblem| LoadfileError::Line {
                 file: name.to_string(),
                 line: i + 1,
                 reason,
             };
-            let text = std::str::from_utf8(raw).map_err(|_| {
-                err("the line is not UTF-8 text; is this a dbench loadfile?".into())
-            })?;
+            let text = std::str::from_utf8(raw).map_err(|_| err(LineProblem::NotUtf8))?;
             let text = text.trim();
             if text.is_empty() || text.starts_with('#') {
                 continue;
             }
-            let number = u32::try_from(i + 1).map_err(|_| err("too many lines".into()))?;
+            let number = u32::try_from(i + 1).map_err(|_| err(LineProblem::TooManyLines))?;
             lines.push(parse_line(number, text).map_err(err)?);
         }
         if lines.is_empty() {
@@ -337,14 +401,12 @@ impl Loadfile {
 }
 
 /// Splits a line into words; a double-quoted word may hold spaces.
-fn words(text: &str) -> Result<Vec<&str>, String> {
+fn words(text: &str) -> Result<Vec<&str>, LineProblem> {
     let mut out = Vec::new();
     let mut rest = text.trim_start();
     while !rest.is_empty() {
         if let Some(quoted) = rest.strip_prefix('"') {
-            let end = quoted
-                .find('"')
-                .ok_or("a quote is not closed: close the path with \"")?;
+            let end = quoted.find('"').ok_or(LineProblem::QuoteOpen)?;
             out.push(&quoted[..end]);
             rest = quoted[end + 1..].trim_start();
         } else {
@@ -356,47 +418,43 @@ fn words(text: &str) -> Result<Vec<&str>, String> {
     Ok(out)
 }
 
-fn parse_line(number: u32, text: &str) -> Result<Line, String> {
+fn parse_line(number: u32, text: &str) -> Result<Line, LineProblem> {
     let mut words = words(text)?;
     let mut at = None;
     if let Some(first) = words.first() {
         if first.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
-            let secs: f64 = first.parse().map_err(|_| {
-                format!("'{first}' is not a time in seconds (the optional first column)")
-            })?;
+            let bad_time = || LineProblem::BadTime(first.to_string());
+            let secs: f64 = first.parse().map_err(|_| bad_time())?;
             if !(0.0..=1e9).contains(&secs) {
-                return Err(format!(
-                    "'{first}' is not a time in seconds (the optional first column)"
-                ));
+                return Err(bad_time());
             }
             at = Some(secs);
             words.remove(0);
         }
     }
     let Some((&keyword, rest)) = words.split_first() else {
-        return Err("a time but no operation".into());
+        return Err(LineProblem::NoOperation);
     };
     let kind = OpKind::of_keyword(keyword).ok_or_else(|| unknown(keyword))?;
     let Some((&status, args)) = rest.split_last() else {
-        return Err(format!(
-            "{keyword} needs {} and the expected status (e.g. NT_STATUS_OK)",
-            kind.usage()
-        ));
+        return Err(LineProblem::NoStatus {
+            keyword: keyword.to_string(),
+            usage: kind.usage(),
+        });
     };
-    let expect = Status::parse(status).ok_or_else(|| {
-        format!(
-            "the line must end with the status the server returned (e.g. NT_STATUS_OK), not '{status}'; {keyword} takes {}",
-            kind.usage()
-        )
+    let expect = Status::parse(status).ok_or_else(|| LineProblem::BadStatus {
+        status: status.to_string(),
+        keyword: keyword.to_string(),
+        usage: kind.usage(),
     })?;
     let wanted = kind.usage().split(' ').count();
     if args.len() != wanted {
-        return Err(format!(
-            "{keyword} takes {wanted} argument{} ({}) before the status, found {}",
-            if wanted == 1 { "" } else { "s" },
-            kind.usage(),
-            args.len()
-        ));
+        return Err(LineProblem::ArgCount {
+            keyword: keyword.to_string(),
+            wanted,
+            usage: kind.usage(),
+            found: args.len(),
+        });
     }
     let op = build(kind, args)?;
     Ok(Line {
@@ -407,7 +465,7 @@ fn parse_line(number: u32, text: &str) -> Result<Line, String> {
     })
 }
 
-fn unknown(keyword: &str) -> String {
+fn unknown(keyword: &str) -> LineProblem {
     let known: Vec<&str> = OpKind::ALL.iter().map(|k| k.keyword()).collect();
     let hint = OpKind::ALL
         .iter()
@@ -416,24 +474,22 @@ fn unknown(keyword: &str) -> String {
         })
         .map(|k| format!(" (did you mean {}?)", k.keyword()))
         .unwrap_or_default();
-    format!(
-        "unknown operation '{keyword}'{hint}; a dbench loadfile uses {}",
-        known.join(", ")
-    )
+    LineProblem::Unknown {
+        keyword: keyword.to_string(),
+        hint,
+        known: known.join(", "),
+    }
 }
 
 /// The operation `kind` with its fields `a` (the line's words after the
 /// keyword, their count already checked).
-fn build(kind: OpKind, a: &[&str]) -> Result<Op, String> {
+fn build(kind: OpKind, a: &[&str]) -> Result<Op, LineProblem> {
     let f = Fields { kind, a };
     Ok(match kind {
         OpKind::NtCreateX => {
             let disposition = f.small(2)?;
             if disposition > OVERWRITE_IF {
-                return Err(format!(
-                    "disposition {} is not one of NT's 0 (supersede) .. 5 (overwrite_if)",
-                    a[2]
-                ));
+                return Err(LineProblem::Disposition(a[2].to_string()));
             }
             Op::NtCreateX {
                 path: f.path(0)?,
@@ -531,48 +587,42 @@ impl Fields<'_> {
             .replace('_', " ")
     }
 
-    fn num(&self, i: usize) -> Result<u64, String> {
-        number(self.a[i]).ok_or_else(|| {
-            format!(
-                "'{}' is not a number (the {} of {})",
-                self.a[i],
-                self.name(i),
-                self.kind.keyword()
-            )
+    fn num(&self, i: usize) -> Result<u64, LineProblem> {
+        number(self.a[i]).ok_or_else(|| LineProblem::NotNumber {
+            text: self.a[i].to_string(),
+            field: self.name(i),
+            keyword: self.kind.keyword(),
         })
     }
 
-    fn small(&self, i: usize) -> Result<u32, String> {
-        u32::try_from(self.num(i)?).map_err(|_| {
-            format!(
-                "'{}' is too large for the {} of {}",
-                self.a[i],
-                self.name(i),
-                self.kind.keyword()
-            )
+    fn small(&self, i: usize) -> Result<u32, LineProblem> {
+        u32::try_from(self.num(i)?).map_err(|_| LineProblem::TooLarge {
+            text: self.a[i].to_string(),
+            field: self.name(i),
+            keyword: self.kind.keyword(),
         })
     }
 
-    fn path(&self, i: usize) -> Result<LoadPath, String> {
-        load_path(self.a[i]).map_err(|why| format!("the path '{}' {why}", self.a[i]))
+    fn path(&self, i: usize) -> Result<LoadPath, LineProblem> {
+        load_path(self.a[i]).map_err(|why| LineProblem::BadPath {
+            text: self.a[i].to_string(),
+            why,
+        })
     }
 
     /// A path that must name something inside the test directory.
-    fn named(&self, i: usize) -> Result<LoadPath, String> {
+    fn named(&self, i: usize) -> Result<LoadPath, LineProblem> {
         let p = self.path(i)?;
         if p.rel.is_empty() {
-            return Err(format!(
-                "{} of the test directory itself is refused: name a file or directory in it",
-                self.kind.keyword()
-            ));
+            return Err(LineProblem::TestDirectory(self.kind.keyword()));
         }
         Ok(p)
     }
 }
 
-fn offset(value: u64, text: &str) -> Result<u64, String> {
+fn offset(value: u64, text: &str) -> Result<u64, LineProblem> {
     if value > i64::MAX as u64 / 2 {
-        return Err(format!("offset {text} is beyond what a file can hold"));
+        return Err(LineProblem::Offset(text.to_string()));
     }
     Ok(value)
 }

@@ -212,7 +212,7 @@ pub fn iops_phase(files: &[PathBuf], time: Duration, stop: &AtomicBool) -> Resul
         stop,
         Some((IOPS_DROP_INTERVAL, &drop_all)),
         |i, path, halt| {
-            let key = (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let key = (i as u64 + 1).wrapping_mul(model::rng::GOLDEN_GAMMA);
             iops_file(path, time, seed ^ key, halt)
         },
     )?;

@@ -79,7 +79,7 @@ fn meta_refuses_bad_n_values_naming_the_fix() {
         ("1:4k:1k:4:1000", "power of two"),
         ("1:2:1:3:4k:9", "too many fields"),
     ] {
-        let e = FileSpec::parse(text).unwrap_err();
+        let e = FileSpec::parse(text).unwrap_err().to_string();
         assert!(e.contains(says), "-n {text}: {e}");
     }
 }

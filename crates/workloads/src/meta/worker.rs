@@ -3,9 +3,10 @@
 //! may be given a time limit (`--runtime`): each worker then starts no file
 //! after it, and the pass counts only the files it finished.
 
-use super::spec::{mix, sequential_index, write_name};
+use super::spec::{sequential_index, write_name};
 use super::{file_size, Layout, Op, Phase, PhaseResult, Tree};
 use engine::{fsops, sys};
+use model::rng::splitmix64;
 use model::Histogram;
 use runner::offsets::Rng;
 use runner::{IoError, RunError};
@@ -119,7 +120,7 @@ impl<'a> Worker<'a> {
         let mut order = Vec::new();
         if phase.is_random() && phase.op() != Op::Create {
             order.extend(share.clone());
-            let mut rng = Rng::new(lay.seed ^ mix(phase as u64) ^ mix(t));
+            let mut rng = Rng::new(lay.seed ^ splitmix64(phase as u64) ^ splitmix64(t));
             for i in (1..order.len()).rev() {
                 order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
             }

@@ -60,15 +60,31 @@ const COUNT_SUFFIXES: &[(&str, u64)] = &[
     ("p", 1_000_000_000_000_000),
 ];
 
+/// A size, time or count that ioping's syntax cannot read: the text, what
+/// it should have been, why it is not, and how to write one.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{text}' is not {what}: {why}; {hint}")]
+pub struct PingValueError {
+    pub text: String,
+    pub what: &'static str,
+    pub why: String,
+    pub hint: &'static str,
+}
+
 /// Parses `NUMBER[/DIVISOR]SUFFIX` as ioping's `parse_suffix` does.
 fn parse_suffixed(
     text: &str,
     table: &[(&str, u64)],
-    what: &str,
-    hint: &str,
-) -> Result<u64, String> {
+    what: &'static str,
+    hint: &'static str,
+) -> Result<u64, PingValueError> {
     let t = text.trim();
-    let bad = |why: &str| format!("'{text}' is not {what}: {why}; {hint}");
+    let bad = |why: String| PingValueError {
+        text: text.to_string(),
+        what,
+        why,
+        hint,
+    };
     let number_end = |s: &str| {
         s.find(|c: char| !(c.is_ascii_digit() || c == '.'))
             .unwrap_or(s.len())
@@ -76,50 +92,57 @@ fn parse_suffixed(
     let (num, mut rest) = t.split_at(number_end(t));
     let mut value: f64 = match (num, rest.starts_with('/')) {
         ("", true) => 1.0,
-        ("", false) => return Err(bad("it has no number")),
-        (n, _) => n.parse().map_err(|_| bad("the number is malformed"))?,
+        ("", false) => return Err(bad("it has no number".into())),
+        (n, _) => n
+            .parse()
+            .map_err(|_| bad("the number is malformed".into()))?,
     };
     if let Some(after) = rest.strip_prefix('/') {
         let (den, tail) = after.split_at(number_end(after));
-        let den: f64 = den.parse().map_err(|_| bad("the divisor is malformed"))?;
+        let den: f64 = den
+            .parse()
+            .map_err(|_| bad("the divisor is malformed".into()))?;
         if den == 0.0 {
-            return Err(bad("division by zero"));
+            return Err(bad("division by zero".into()));
         }
         value /= den;
         rest = tail;
     }
     let Some(&(_, scale)) = table.iter().find(|(s, _)| s.eq_ignore_ascii_case(rest)) else {
-        return Err(bad(&format!("unknown suffix '{rest}'")));
+        return Err(bad(format!("unknown suffix '{rest}'")));
     };
     let result = value * scale as f64;
     if !result.is_finite() || result >= u64::MAX as f64 {
-        return Err(bad("it is too large"));
+        return Err(bad("it is too large".into()));
     }
     Ok(result.round() as u64)
 }
 
 /// A size in ioping's syntax: `4k`, `1MiB`, `8sector`, `1page`, `512`.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub fn parse_size(text: &str) -> Result<u64, PingValueError> {
     let hint = "use a number of bytes with an optional suffix k, m, g, t (or KiB, MiB, GiB), \
                 sector or page, e.g. 4k";
     parse_suffixed(text, SIZE_SUFFIXES, "a size", hint)
 }
 
 /// A time in ioping's syntax: `1s`, `10ms`, `500us`, `0`; bare numbers are seconds.
-pub fn parse_time(text: &str) -> Result<Duration, String> {
+pub fn parse_time(text: &str) -> Result<Duration, PingValueError> {
     let hint = "use a number with an optional suffix ns, us, ms, s, m (minutes) or h, e.g. 10ms";
     parse_suffixed(text, TIME_SUFFIXES, "a time", hint).map(Duration::from_nanos)
 }
 
 /// A count in ioping's syntax: `10`, `1k` (1000), `2m` (2 000 000).
-pub fn parse_count(text: &str) -> Result<u64, String> {
+pub fn parse_count(text: &str) -> Result<u64, PingValueError> {
     let hint = "use a whole number with an optional suffix k (1000), m or g, e.g. 100 or 1k";
     let t = text.trim();
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     if t[..digits].is_empty() || t[digits..].starts_with(['.', '/']) {
-        return Err(format!(
-            "'{text}' is not a count: it must be a whole number; {hint}"
-        ));
+        return Err(PingValueError {
+            text: text.to_string(),
+            what: "a count",
+            why: "it must be a whole number".into(),
+            hint,
+        });
     }
     parse_suffixed(text, COUNT_SUFFIXES, "a count", hint)
 }
@@ -197,7 +220,10 @@ mod tests {
         assert_eq!(parse_size("2page"), Ok(8192));
         assert_eq!(parse_size("512"), Ok(512));
         assert_eq!(parse_size("1.5k"), Ok(1536));
-        assert!(parse_size("4x").unwrap_err().contains("unknown suffix 'x'"));
+        assert!(parse_size("4x")
+            .unwrap_err()
+            .to_string()
+            .contains("unknown suffix 'x'"));
         assert!(parse_size("k").is_err());
         assert_eq!(parse_time("1s"), Ok(Duration::from_secs(1)));
         assert_eq!(parse_time("10ms"), Ok(Duration::from_millis(10)));
@@ -205,7 +231,10 @@ mod tests {
         assert_eq!(parse_time("2"), Ok(Duration::from_secs(2)));
         assert_eq!(parse_time("1m"), Ok(Duration::from_secs(60)));
         assert_eq!(parse_time("1/4s"), Ok(Duration::from_millis(250)));
-        assert!(parse_time("1/0").unwrap_err().contains("division by zero"));
+        assert!(parse_time("1/0")
+            .unwrap_err()
+            .to_string()
+            .contains("division by zero"));
         assert!(parse_time("5 parsecs").is_err());
         assert_eq!(parse_count("10"), Ok(10));
         assert_eq!(parse_count("1k"), Ok(1000));
