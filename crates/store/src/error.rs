@@ -72,8 +72,13 @@ pub enum StoreError {
     #[error("cannot reach the PostgreSQL history {server}: {reason}; start the server or check the host and port in --db (or DISKBENCH_DB)")]
     Unreachable { server: String, reason: String },
 
-    #[error("the PostgreSQL history {server} refused the password of user {user}; give the right one in PGPASSWORD, ~/.pgpass (chmod 600) or the URL")]
-    Auth { server: String, user: String },
+    #[error("the PostgreSQL history {server} refused the password of user {user}; give the right one in PGPASSWORD, ~/.pgpass (chmod 600) or the URL{ignored}", ignored = ignored_pgpass.as_ref().map(|f| format!(" ({} is readable by others, so its passwords were not used: chmod 600 {})", f.display(), f.display())).unwrap_or_default())]
+    Auth {
+        server: String,
+        user: String,
+        /// A password file passed over because others may read it.
+        ignored_pgpass: Option<PathBuf>,
+    },
 
     #[error("the PostgreSQL history {server} does not let this client in ({message}); add a line for this host and user to the server's pg_hba.conf")]
     NotAllowed { server: String, message: String },

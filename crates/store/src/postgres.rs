@@ -255,6 +255,7 @@ fn classify(target: &PgTarget, e: postgres::Error) -> StoreError {
             return StoreError::Auth {
                 server,
                 user: target.user.clone(),
+                ignored_pgpass: target.ignored_pgpass.clone(),
             };
         }
         if *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {
@@ -290,6 +291,15 @@ fn classify(target: &PgTarget, e: postgres::Error) -> StoreError {
         return StoreError::Postgres {
             server,
             message: db.message().to_string(),
+        };
+    }
+    // The server asked for a password and none was given (the driver's
+    // own error, before any is sent).
+    if chain.contains("password missing") {
+        return StoreError::Auth {
+            server,
+            user: target.user.clone(),
+            ignored_pgpass: target.ignored_pgpass.clone(),
         };
     }
     if chain.contains("TLS") || chain.contains("certificate") || chain.contains("SSL") {

@@ -262,6 +262,16 @@ fn postgresql_problems_are_named_with_their_fix_and_never_the_password() {
     std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o600)).unwrap();
     std::env::set_var("PGPASSFILE", &pgpass);
     Store::open(&url).unwrap();
+    // A file others may read is passed over, as libpq does, and the refusal
+    // says which file and how to mend it (the store prints nothing itself).
+    std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let text = said(&url);
+    assert!(
+        text.contains("refused the password")
+            && text.contains(&format!("{} is readable by others", pgpass.display()))
+            && text.contains("chmod 600"),
+        "{text}"
+    );
     std::env::remove_var("PGPASSFILE");
 
     // A database from a newer diskbench is refused and left alone.

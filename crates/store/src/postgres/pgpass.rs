@@ -1,7 +1,10 @@
 //! `~/.pgpass` (or `$PGPASSFILE`) as libpq reads it: lines of
 //! `host:port:database:user:password`, `*` matching anything, `\:` and
 //! `\\` escaping, the first matching line winning. Like libpq, a file that
-//! others may read is ignored (its passwords could be anyone's by now).
+//! others may read is ignored (its passwords could be anyone's by now);
+//! which file was ignored is kept on the target, and a connection the
+//! server then refuses for want of a password says so (the store does not
+//! print: the caller shows the error).
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
@@ -17,25 +20,37 @@ pub(crate) struct Wanted<'a> {
     pub user: &'a str,
 }
 
+/// What the password file gave.
+pub(crate) enum PgPass {
+    /// The password of the first matching line.
+    Found(String),
+    /// No file, or no line for this target.
+    None,
+    /// The file is readable by others, so none of its lines was used.
+    Ignored(PathBuf),
+}
+
 /// The password for `target` from the password file, if any line matches.
-pub(crate) fn lookup(target: Wanted<'_>) -> Option<String> {
+pub(crate) fn lookup(target: Wanted<'_>) -> PgPass {
     let file = match std::env::var_os("PGPASSFILE").filter(|v| !v.is_empty()) {
         Some(f) => PathBuf::from(f),
-        None => PathBuf::from(std::env::var_os("HOME")?).join(".pgpass"),
+        None => match std::env::var_os("HOME") {
+            Some(home) => PathBuf::from(home).join(".pgpass"),
+            None => return PgPass::None,
+        },
     };
-    let meta = std::fs::metadata(&file).ok()?;
+    let Ok(meta) = std::fs::metadata(&file) else {
+        return PgPass::None;
+    };
     if !meta.is_file() {
-        return None;
+        return PgPass::None;
     }
     if meta.permissions().mode() & 0o077 != 0 {
-        eprintln!(
-            "warning: {} is readable by others, so its passwords are not used (chmod 600 {})",
-            file.display(),
-            file.display()
-        );
-        return None;
+        return PgPass::Ignored(file);
     }
-    let text = std::fs::read_to_string(&file).ok()?;
+    let Ok(text) = std::fs::read_to_string(&file) else {
+        return PgPass::None;
+    };
     // A Unix socket counts as "localhost", as in libpq.
     let host = match target.socket {
         true => "localhost".to_string(),
@@ -57,7 +72,7 @@ pub(crate) fn lookup(target: Wanted<'_>) -> Option<String> {
                     .zip(&wanted)
                     .all(|(have, want)| have == "*" || have == want)
         })
-        .map(|f| f[4].clone())
+        .map_or(PgPass::None, |f| PgPass::Found(f[4].clone()))
 }
 
 /// The five fields of a line, unescaped.

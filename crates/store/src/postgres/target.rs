@@ -67,6 +67,9 @@ pub struct PgTarget {
     /// with `sslrootcert=system`, or when no verification is asked for.
     pub sslrootcert: Option<PathBuf>,
     pub connect_timeout: Duration,
+    /// A password file that was not read because others may read it: said
+    /// in the error when the server then asks for a password.
+    pub(crate) ignored_pgpass: Option<PathBuf>,
 }
 
 /// Whether `--db` names a PostgreSQL database rather than a file.
@@ -226,16 +229,24 @@ impl PgTarget {
             sslmode,
             sslrootcert,
             connect_timeout: timeout,
+            ignored_pgpass: None,
         };
-        target.password = password.or_else(|| env("PGPASSWORD")).or_else(|| {
-            crate::postgres::pgpass::lookup(Wanted {
+        target.password = password.or_else(|| env("PGPASSWORD"));
+        if target.password.is_none() {
+            use crate::postgres::pgpass::{lookup, PgPass};
+            let wanted = Wanted {
                 host: &target.host,
                 socket: target.is_socket(),
                 port: target.port,
                 dbname: &target.dbname,
                 user: &target.user,
-            })
-        });
+            };
+            match lookup(wanted) {
+                PgPass::Found(p) => target.password = Some(p),
+                PgPass::Ignored(file) => target.ignored_pgpass = Some(file),
+                PgPass::None => {}
+            }
+        }
         Ok(target)
     }
 
