@@ -371,7 +371,9 @@ fn dump(path: &Path, offset: u64, received: &[u8], expected: Option<&[u8]>) {
             .open(&name)
             .and_then(|mut f| f.write_all(bytes));
         if let Err(e) = written {
-            eprintln!("diskbench: verify_dump: could not write {name}: {e}");
+            crate::notice::say(format!(
+                "diskbench: verify_dump: could not write {name}: {e}"
+            ));
         }
     }
 }
