@@ -359,3 +359,53 @@ impl Worker<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parts of a job that asks for nothing.
+    fn none() -> Parts {
+        let spec = JobSpec::new("j");
+        Parts {
+            pace: None,
+            floors: None,
+            verify: None,
+            replay: None,
+            iolog_out: None,
+            latency: None,
+            errors: None,
+            prio: None,
+            logs: None,
+            stable: None,
+            data: None,
+            files: FileOps::new(None, &spec, u64::MAX),
+        }
+    }
+
+    #[test]
+    fn a_job_without_parts_is_plain_and_only_its_syncs_hold_the_queue() {
+        let mut parts = none();
+        assert!(parts.plain());
+        assert!(parts.hold(false).is_none());
+        assert!(matches!(parts.hold(true), Some(Hold::Sync)));
+        assert_eq!(parts.wait_until(), None);
+        assert_eq!(parts.allowed(8), 8);
+    }
+
+    #[test]
+    fn the_files_hold_before_a_sync_and_a_latency_search_caps_the_depth() {
+        let mut parts = none();
+        parts.files.due = true;
+        assert!(matches!(parts.hold(true), Some(Hold::Files)));
+        let lt = model::LatencyTarget {
+            target: Duration::from_millis(1),
+            window: Duration::from_secs(1),
+            percentile: 99.0,
+            keep_running: false,
+        };
+        parts.latency = DepthSearch::new(&lt, 8, 0, 1).map(Latency::new);
+        // The search starts at depth 1, whatever the job's iodepth.
+        assert_eq!(parts.allowed(8), 1);
+    }
+}
