@@ -1,7 +1,9 @@
 //! The job's parts: one for each feature a job may ask for, built from the
 //! job when its worker starts, each holding its own state in its own type
-//! and file. A job that asks for none has none, and its worker runs the
-//! plain loop of `queue` (issue, reap, record) with nothing else to ask.
+//! and file. A job that asks for none has none (the file options' part is
+//! there, inert), and with plain offsets its worker runs the plain path of
+//! `queue` (issue, reap, record), where asking a part is one check that
+//! finds nothing to do.
 //!
 //! | part | file | before an I/O | on completions | at ticks and phase changes | holds the queue | at the end |
 //! |---|---|---|---|---|---|---|
