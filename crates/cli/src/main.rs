@@ -175,6 +175,8 @@ fn refuse_command_line(e: clap::Error) -> ! {
 
 fn main() -> ExitCode {
     exit_quietly_on_closed_stdout();
+    // What the runner has to say outside a result goes to stderr, when said.
+    runner::notice::set_sink(|text| eprintln!("{text}"));
     let cli = Cli::try_parse().unwrap_or_else(|e| refuse_command_line(e));
     dispatch(cli.command).into()
 }

@@ -40,7 +40,9 @@ impl Workspace {
         }
         check_directory(parent)?;
         for dir in crate::stale::clean(parent) {
-            eprintln!("diskbench: removed {dir}, left by a diskbench that was killed");
+            crate::notice::say(format!(
+                "diskbench: removed {dir}, left by a diskbench that was killed"
+            ));
         }
         let mut n = 0u32;
         loop {
@@ -100,11 +102,11 @@ impl Drop for Workspace {
             // A file system that failed under the run (EIO, shut down,
             // read-only) may refuse: the user must hear that files are left.
             match fs::remove_dir_all(dir) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => eprintln!(
+                Err(e) if e.kind() != io::ErrorKind::NotFound => crate::notice::say(format!(
                     "diskbench: could not remove the test directory {}: {e}; \
                      remove it by hand (rm -r {0}) once its file system works again",
                     dir.display()
-                ),
+                )),
                 _ => {}
             }
             live.retain(|d| d != dir);

@@ -24,6 +24,7 @@ pub mod guard;
 mod job_warnings;
 mod live;
 mod logs;
+pub mod notice;
 pub mod offsets;
 mod opfiles;
 mod preflight;

@@ -87,54 +87,94 @@ pub(crate) struct Plan {
     kept: Vec<f64>,
 }
 
+/// Why a job's `sprandom` options cannot make a plan, and what to change.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub(crate) enum PlanError {
+    #[error(
+        "sprandom preconditions one device or file, and this job has {files} files: give \
+         one filename (nrfiles=1)"
+    )]
+    Files { files: usize },
+    #[error(
+        "spr_op={op} is not a share between 0 and 1 (exclusive): give the spare \
+         capacity the drive's maker states, e.g. spr_op=0.07 or 0.28"
+    )]
+    Spare { op: f64 },
+    #[error(
+        "spr_num_regions={regions} does not fit: every region needs at least one of the \
+         {physical} writes of this size (the size times 1+spr_op, in blocks): give \
+         from 1 to {physical} regions"
+    )]
+    Regions { regions: u32, physical: u64 },
+    #[error(
+        "spr_cs={cache} is larger than a region ({region_bytes} bytes: the size times 1+spr_op over \
+         spr_num_regions={regions}), as fio refuses too: give fewer regions or a \
+         smaller spr_cs"
+    )]
+    CacheOverRegion {
+        cache: u64,
+        region_bytes: u64,
+        regions: u64,
+    },
+    #[error(
+        "spr_cs={cache} is larger than the fresh writes that come between a \
+         region's originals and their rewrites ({fresh_bytes} bytes in the shortest of the {regions} \
+         regions, each of which is about {region_bytes} bytes): the rewrites could meet their \
+         originals in the drive's cache; give fewer regions (spr_num_regions) or a \
+         smaller spr_cs"
+    )]
+    CacheOverFresh {
+        cache: u64,
+        fresh_bytes: u64,
+        region_bytes: u64,
+        regions: usize,
+    },
+}
+
 impl Plan {
     /// The plan of `spec`'s pass over `regions` (its files), if it has
     /// `sprandom`; `Err` says why it cannot have one, and what to change.
-    pub(crate) fn for_job(spec: &JobSpec, regions: &[Region]) -> Result<Option<Plan>, String> {
+    pub(crate) fn for_job(spec: &JobSpec, regions: &[Region]) -> Result<Option<Plan>, PlanError> {
         if !spec.sprandom.enabled {
             return Ok(None);
         }
         let [file] = regions else {
-            return Err(format!(
-                "sprandom preconditions one device or file, and this job has {} files: give \
-                 one filename (nrfiles=1)",
-                regions.len()
-            ));
+            return Err(PlanError::Files {
+                files: regions.len(),
+            });
         };
         Plan::new(file.blocks, file.block_bytes, &spec.sprandom).map(Some)
     }
 
     /// The plan for `user_blocks` blocks of `block_bytes`; `Err` says why
     /// these options cannot make one, and what to change.
-    pub(crate) fn new(user_blocks: u64, block_bytes: u64, spr: &SpRandom) -> Result<Plan, String> {
+    pub(crate) fn new(
+        user_blocks: u64,
+        block_bytes: u64,
+        spr: &SpRandom,
+    ) -> Result<Plan, PlanError> {
         let op = spr.over_provisioning;
         if !(op > 0.0 && op < 1.0) {
-            return Err(format!(
-                "spr_op={op} is not a share between 0 and 1 (exclusive): give the spare \
-                 capacity the drive's maker states, e.g. spr_op=0.07 or 0.28"
-            ));
+            return Err(PlanError::Spare { op });
         }
         let physical = physical_blocks(user_blocks, op);
         let regions = u64::from(spr.regions);
         if regions == 0 || regions > physical {
-            return Err(format!(
-                "spr_num_regions={} does not fit: every region needs at least one of the \
-                 {physical} writes of this size (the size times 1+spr_op, in blocks): give \
-                 from 1 to {physical} regions",
-                spr.regions
-            ));
+            return Err(PlanError::Regions {
+                regions: spr.regions,
+                physical,
+            });
         }
         // fio's region length: the physical capacity shared out, rounded
         // down (its `region_write_count`), the same for every region.
         let length = physical / regions;
         let region_bytes = physical.saturating_mul(block_bytes) / regions;
         if regions > 1 && spr.cache_bytes > region_bytes {
-            return Err(format!(
-                "spr_cs={} is larger than a region ({} bytes: the size times 1+spr_op over \
-                 spr_num_regions={regions}), as fio refuses too: give fewer regions or a \
-                 smaller spr_cs",
-                spr.cache_bytes, region_bytes
-            ));
+            return Err(PlanError::CacheOverRegion {
+                cache: spr.cache_bytes,
+                region_bytes,
+                regions,
+            });
         }
         let kept = profile::kept_shares(op, spr.regions as usize);
         let stale = stale_counts(length, &kept);
@@ -151,7 +191,7 @@ impl Plan {
 
     /// With a cache, the fresh writes that separate a region's originals
     /// from their rewrites must fill it.
-    fn check_cache(&self, block_bytes: u64, cache_bytes: u64) -> Result<(), String> {
+    fn check_cache(&self, block_bytes: u64, cache_bytes: u64) -> Result<(), PlanError> {
         if cache_bytes == 0 {
             return Ok(());
         }
@@ -163,16 +203,14 @@ impl Plan {
             .map(|(&fresh, _)| fresh)
             .min();
         match shortest {
-            Some(f) if f.saturating_mul(block_bytes) < cache_bytes => Err(format!(
-                "spr_cs={cache_bytes} is larger than the fresh writes that come between a \
-                 region's originals and their rewrites ({} bytes in the shortest of the {regions} \
-                 regions, each of which is about {} bytes): the rewrites could meet their \
-                 originals in the drive's cache; give fewer regions (spr_num_regions) or a \
-                 smaller spr_cs",
-                f * block_bytes,
-                self.length(0) * block_bytes,
-                regions = self.regions(),
-            )),
+            Some(f) if f.saturating_mul(block_bytes) < cache_bytes => {
+                Err(PlanError::CacheOverFresh {
+                    cache: cache_bytes,
+                    fresh_bytes: f * block_bytes,
+                    region_bytes: self.length(0) * block_bytes,
+                    regions: self.regions(),
+                })
+            }
             _ => Ok(()),
         }
     }

@@ -207,7 +207,7 @@ fn file_error(op: &'static str, path: &std::path::Path, e: RunError) -> EngineEr
 impl Worker<'_> {
     /// The next I/O of the general path: one held for its file first.
     pub(super) fn next_target(&mut self) -> Result<Option<Target>, EngineError> {
-        match self.files.held.take() {
+        match self.parts.files.held.take() {
             Some(t) => Ok(Some(t)),
             None => self.next_paced(),
         }
@@ -217,23 +217,28 @@ impl Worker<'_> {
     /// sync, the end of a loop, a file to open. Nothing is done for I/O
     /// that will not come (the job is over), as fio does not.
     pub(super) fn serve_files(&mut self) -> Result<(), EngineError> {
-        self.files.due = false;
+        self.parts.files.due = false;
         let more = self.more_to_come();
-        let range = self.files.ranges.as_mut().and_then(|r| r.due_file.take());
+        let range = self
+            .parts
+            .files
+            .ranges
+            .as_mut()
+            .and_then(|r| r.due_file.take());
         if let Some(file) = range {
             // An fsync due now covers the range (fio then skips it too).
-            match more && !self.sync_due {
+            match more && !self.writes.sync_due {
                 true => self.timed_sync(|w| w.sync_range(file))?,
                 false => self.clear_range(file),
             }
         }
-        if std::mem::take(&mut self.files.loop_due) && more {
+        if std::mem::take(&mut self.parts.files.loop_due) && more {
             self.next_loop()?;
         }
-        if let Some(t) = self.files.held {
+        if let Some(t) = self.parts.files.held {
             match more {
                 true => self.open_file(t.file)?,
-                false => self.files.held = None,
+                false => self.parts.files.held = None,
             }
         }
         Ok(())
@@ -242,22 +247,22 @@ impl Worker<'_> {
     /// Whether the job will issue more I/O: not once its phase is stopping
     /// or its size is issued.
     pub(super) fn more_to_come(&self) -> bool {
-        !self.phase.stopping() && (self.ramping() || self.issued < self.budget)
+        !self.time.phase.stopping() && (self.ramping() || self.budget.left())
     }
 
     fn clear_range(&mut self, file: u32) {
-        if let Some(r) = &mut self.files.ranges {
+        if let Some(r) = &mut self.parts.files.ranges {
             r.pending[file as usize] = (u64::MAX, 0);
         }
     }
 
     fn sync_range(&mut self, file: u32) -> Result<(), EngineError> {
-        let Some(r) = &mut self.files.ranges else {
+        let Some(r) = &mut self.parts.files.ranges else {
             return Ok(());
         };
         let (start, end) = std::mem::replace(&mut r.pending[file as usize], (u64::MAX, 0));
         let how = r.how;
-        let slot = self.files.slot_of(file);
+        let slot = self.parts.files.slot_of(file);
         if start >= end || slot == CLOSED {
             return Ok(());
         }
@@ -274,14 +279,14 @@ impl Worker<'_> {
     /// `unlink_each_loop`: every file removed and made again; the open
     /// ones are reopened in their slots.
     fn next_loop(&mut self) -> Result<(), EngineError> {
-        let Some(set) = &self.files.set else {
+        let Some(set) = &self.parts.files.set else {
             return Ok(());
         };
         for i in 0..set.len() {
             let path = &set.paths[i];
             set.recreate(i, &self.shared.stop)
                 .map_err(|e| file_error("unlink_each_loop", path, e))?;
-            let slot = self.files.slot_of(i as u32);
+            let slot = self.parts.files.slot_of(i as u32);
             if slot != CLOSED {
                 let f = set.open(i).map_err(|e| file_error("open", path, e))?;
                 let to = &self.plan.engine_cfg.files[slot as usize];
@@ -292,7 +297,7 @@ impl Worker<'_> {
                 })?;
             }
         }
-        if let Some(r) = &mut self.files.ranges {
+        if let Some(r) = &mut self.parts.files.ranges {
             r.pending.fill((u64::MAX, 0));
         }
         Ok(())
@@ -301,18 +306,18 @@ impl Worker<'_> {
     /// `openfiles`: puts `file` in the slot of a file the generator closed
     /// (fsynced first with `fsync_on_close`).
     fn open_file(&mut self, file: u32) -> Result<(), EngineError> {
-        let files = &self.files;
+        let files = &self.parts.files;
         let slot = (0..files.slot_file.len())
             .find(|&s| !self.gen.is_open(files.slot_file[s]))
             .unwrap_or(0);
-        let old = self.files.slot_file[slot];
-        if self.plan.spec.fsync_on_close && self.files.set.as_ref().is_some_and(|s| s.write) {
+        let old = self.parts.files.slot_file[slot];
+        if self.plan.spec.fsync_on_close && self.parts.files.set.as_ref().is_some_and(|s| s.write) {
             self.plan
                 .engine
                 .sync_file(slot as u32, false)
-                .map_err(|e| self.files.name_error(e, slot as u32))?;
+                .map_err(|e| self.parts.files.name_error(e, slot as u32))?;
         }
-        let Some(set) = &self.files.set else {
+        let Some(set) = &self.parts.files.set else {
             return Ok(());
         };
         let path = &set.paths[file as usize];
@@ -326,7 +331,7 @@ impl Worker<'_> {
             source,
         })?;
         self.clear_range(old);
-        let fo = &mut self.files;
+        let fo = &mut self.parts.files;
         fo.file_slot[old as usize] = CLOSED;
         fo.file_slot[file as usize] = slot as u32;
         fo.slot_file[slot] = file;
@@ -336,12 +341,12 @@ impl Worker<'_> {
     /// At the end of the job: `end_fsync` of the files no longer open (fio
     /// opens, syncs and closes each), then `unlink`.
     pub(super) fn finish_files(&mut self, synced: bool) -> Result<(), EngineError> {
-        let Some(set) = &self.files.set else {
+        let Some(set) = &self.parts.files.set else {
             return Ok(());
         };
         let mut result = Ok(());
-        if synced && self.plan.spec.end_fsync && set.write && self.files.windowed() {
-            for i in (0..set.len()).filter(|&i| self.files.file_slot[i] == CLOSED) {
+        if synced && self.plan.spec.end_fsync && set.write && self.parts.files.windowed() {
+            for i in (0..set.len()).filter(|&i| self.parts.files.file_slot[i] == CLOSED) {
                 if let Err(e) = set.fsync_closed(i) {
                     result = Err(file_error("fsync", &set.paths[i], e));
                     break;

@@ -52,9 +52,9 @@ impl Worker<'_> {
     /// wait for the queue, or when the log is done.
     pub(super) fn next_replayed(&mut self) -> Option<Target> {
         let clock = &self.shared.clock;
-        let r = self.replay.as_mut()?;
+        let r = self.parts.replay.as_mut()?;
         let Some(op) = r.ops.get(r.next).copied() else {
-            self.phase.stop(super::Stop::Done);
+            self.time.phase.stop(super::Stop::Done);
             return None;
         };
         if !r.no_stall {
@@ -68,7 +68,7 @@ impl Worker<'_> {
         match op.action {
             ReplayAction::Sync { file } => {
                 r.sync_file = Some(file);
-                self.sync_due = true;
+                self.writes.sync_due = true;
                 None
             }
             ReplayAction::Io {
@@ -87,7 +87,7 @@ impl Worker<'_> {
 
     /// Records a queued I/O in the `write_iolog` file.
     pub(super) fn log_issue(&mut self, t: &Target, now: u64) {
-        if let Some(out) = &mut self.iolog_out {
+        if let Some(out) = &mut self.parts.iolog_out {
             out.io(&self.shared.clock, now, t);
         }
     }

@@ -38,7 +38,13 @@
 //! The per-I/O cost is one comparison and two counters, for jobs with a
 //! target only.
 
-use model::LatencyTarget;
+use super::phase::Stop;
+use super::slots::Slot;
+use super::Worker;
+use crate::clock::Clock;
+use crate::error::RunError;
+use engine::Completion;
+use model::{Direction, LatencyTarget};
 
 /// How many passes in a row just under the shallowest depth that missed
 /// before that depth is tried again.
@@ -66,7 +72,7 @@ pub(super) enum Verdict {
 /// The I/O that failed a job with `latency_percentile=100` at depth 1.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Missed {
-    pub dir: model::Direction,
+    pub dir: Direction,
     pub file: u32,
     pub offset: u64,
     pub len: u64,
@@ -207,6 +213,131 @@ impl DepthSearch {
                 Verdict::Settled
             }
             (true, false, true) => Verdict::Done,
+        }
+    }
+}
+
+/// The worker's part for a latency target: the search, and the drain it
+/// asked for.
+pub(super) struct Latency {
+    pub search: DepthSearch,
+    quiesce: Option<Quiesce>,
+}
+
+/// Why the latency search drains the queue.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Quiesce {
+    /// The depth went down: a new window once the deeper queue is gone.
+    Window,
+    /// The depth is found: the measured figures start afresh too.
+    Found,
+}
+
+impl Latency {
+    pub(super) fn new(search: DepthSearch) -> Latency {
+        Latency {
+            search,
+            quiesce: None,
+        }
+    }
+
+    /// The depth the search allows now.
+    pub(super) fn depth(&self) -> u32 {
+        self.search.depth()
+    }
+
+    /// Whether the queue drains for a change of depth.
+    #[inline]
+    pub(super) fn quiescing(&self) -> bool {
+        self.quiesce.is_some()
+    }
+
+    /// Hears the completions `done` (their slots in `slots`) seen at `now`:
+    /// every read and write that completed whole (in the ramp too, as
+    /// fio's search does), none while the queue drains for it, and none
+    /// after the first that changed something. Returns that verdict, and
+    /// for a `Verdict::Fatal` the I/O that failed the job.
+    #[inline]
+    pub(super) fn hear(
+        &mut self,
+        done: &[Completion],
+        slots: &[Slot],
+        clock: &Clock,
+        now: u64,
+    ) -> (Verdict, Option<Missed>) {
+        if self.quiescing() {
+            return (Verdict::Keep, None);
+        }
+        for c in done {
+            let slot = &slots[c.slot as usize];
+            if slot.trim || c.result < 0 {
+                continue;
+            }
+            let lat_ns = clock.nanos(slot.queued_at, now);
+            let verdict = self.search.completed(lat_ns, now);
+            if verdict != Verdict::Keep {
+                let missed = (verdict == Verdict::Fatal).then_some(Missed {
+                    dir: slot.dir,
+                    file: slot.file,
+                    offset: slot.offset,
+                    len: slot.len,
+                    lat_ns,
+                });
+                return (verdict, missed);
+            }
+        }
+        (Verdict::Keep, None)
+    }
+}
+
+impl Worker<'_> {
+    /// Acts on what the latency search said; `missed` is the I/O that
+    /// failed the job, for a `Verdict::Fatal` from a completion.
+    pub(super) fn steer(&mut self, verdict: Verdict, missed: Option<Missed>) {
+        let Some(latency) = &mut self.parts.latency else {
+            return;
+        };
+        self.q.allowed = latency.depth();
+        match verdict {
+            Verdict::Keep | Verdict::Raised => {}
+            Verdict::Lowered => latency.quiesce = Some(Quiesce::Window),
+            Verdict::Settled => latency.quiesce = Some(Quiesce::Found),
+            Verdict::Done => self.time.phase.stop(Stop::LatencyFound),
+            Verdict::Fatal => {
+                let Some(m) = missed else { return };
+                let spec = &self.plan.spec;
+                let e = crate::error::LatencyMissed {
+                    op: match m.dir {
+                        Direction::Read => "read",
+                        Direction::Write => "write",
+                    },
+                    path: self.plan.engine_cfg.path(m.file),
+                    offset: m.offset,
+                    len: m.len,
+                    lat_ns: m.lat_ns,
+                    target_ns: spec.latency_target.target.as_nanos() as u64,
+                };
+                self.failure = Some(RunError::in_job(&spec.name, RunError::from(e)));
+                self.time.phase.stop(Stop::LatencyMissed);
+            }
+        }
+    }
+
+    /// Nothing is in flight any more after a change of the latency search's
+    /// depth: the next window starts now, and once the depth is found the
+    /// measured figures and the runtime start afresh, as fio's do.
+    pub(super) fn quiesced(&mut self) {
+        let now = self.shared.clock.now();
+        let Some(latency) = &mut self.parts.latency else {
+            return;
+        };
+        let found = latency.quiesce.take() == Some(Quiesce::Found);
+        if found && !self.time.phase.stopping() {
+            self.start_measuring(now);
+            self.time.restart(now);
+        }
+        if let Some(latency) = &mut self.parts.latency {
+            latency.search.new_window(now);
         }
     }
 }

@@ -33,6 +33,8 @@ struct Think {
     /// 1 s, 2 s, 3 s, so the first spell of I/O lasts 1 s).
     cycle_ticks: Option<u64>,
     last_stall: u64,
+    /// Clock ticks the thinktimes so far overran (see `Worker::stall`).
+    debt: u64,
 }
 
 pub(super) struct Pace {
@@ -77,6 +79,7 @@ impl Pace {
             completed: 0,
             cycle_ticks: (!t.iotime.is_zero()).then(|| ticks(t.iotime + t.think)),
             last_stall: start,
+            debt: 0,
         });
         let ios_budget = match spec.number_ios {
             Some(n) if !plain_offsets && !spec.time_based => n.saturating_mul(loops(spec)),
@@ -183,24 +186,24 @@ impl Worker<'_> {
         // The issue loop only runs while `issued < budget` after the ramp.
         let room = match self.ramping() {
             true => u64::MAX,
-            false => self.budget - self.issued,
+            false => self.budget.total - self.budget.issued,
         };
-        if self.replay.is_some() {
+        if self.parts.replay.is_some() {
             return Ok(self.next_replayed());
         }
-        let Some(mut pace) = self.pace.take() else {
+        let Some(mut pace) = self.parts.pace.take() else {
             let dir = self.gen.direction();
             return Ok(Some(self.gen.next_for(dir, room)));
         };
         let next = self.pace_one(&mut pace, room);
-        self.pace = Some(pace);
+        self.parts.pace = Some(pace);
         next
     }
 
     fn pace_one(&mut self, p: &mut Pace, room: u64) -> Result<Option<Target>, EngineError> {
         p.wait_until = None;
         if !self.ramping() && p.ios_issued >= p.ios_budget {
-            self.phase.stop(super::Stop::Done);
+            self.time.phase.stop(super::Stop::Done);
             return Ok(None);
         }
         if let Some(t) = &mut p.think {
@@ -218,14 +221,14 @@ impl Worker<'_> {
                 t.last_stall = clock.now();
                 let (spin, total) = (t.spin_ticks, t.total_ticks);
                 // What is queued goes to the kernel before the stall, as in fio.
-                if let Some(&first) = self.batch.first() {
-                    self.submit_batch(self.slots[first as usize].queued_at)?;
+                if let Some(&first) = self.q.batch.first() {
+                    self.submit_batch(self.q.slots[first as usize].queued_at)?;
                 }
-                self.stall(spin, total);
+                self.stall(spin, total, &mut t.debt);
                 if let Some(caps) = &mut p.caps {
                     caps.after_stall(self.shared.clock.now());
                 }
-                if self.phase.stopping() {
+                if self.time.phase.stopping() {
                     return Ok(None);
                 }
             }
@@ -281,10 +284,10 @@ impl Worker<'_> {
     /// lateness, each stall is shortened by what the previous ones overran,
     /// so that stalls average `total_ticks`, as fio's do (measured: 100 us
     /// thinktimes at 107 us per I/O on the null engine).
-    fn stall(&mut self, spin_ticks: u64, total_ticks: u64) {
+    fn stall(&mut self, spin_ticks: u64, total_ticks: u64, debt: &mut u64) {
         let clock = self.shared.clock.clone();
         let start = clock.now();
-        let target = total_ticks.saturating_sub(self.think_debt);
+        let target = total_ticks.saturating_sub(*debt);
         let spin_end = start + spin_ticks.min(target);
         while clock.now() < spin_end {
             std::hint::spin_loop();
@@ -292,9 +295,7 @@ impl Worker<'_> {
         self.sleep_until(start + target);
         let took = clock.now().saturating_sub(start);
         // At most one whole stall is made up later.
-        self.think_debt = (self.think_debt + took)
-            .saturating_sub(total_ticks)
-            .min(total_ticks);
+        *debt = (*debt + took).saturating_sub(total_ticks).min(total_ticks);
     }
 
     /// Sleeps until the clock reads `until`, the deadline passes or a stop
@@ -303,7 +304,7 @@ impl Worker<'_> {
         loop {
             let now = self.shared.clock.now();
             self.check_time(now);
-            if self.phase.stopping() || now >= until {
+            if self.time.phase.stopping() || now >= until {
                 return;
             }
             let left = Duration::from_nanos(self.shared.clock.nanos(now, until));

@@ -160,6 +160,38 @@ impl Phase {
     }
 }
 
+/// The worker's clock-side state: its phase, the job's `runtime` in clock
+/// ticks, and when the measured figures last started (a clock reading;
+/// the ramp's end or a latency target's depth found).
+pub(super) struct Timeline {
+    pub phase: Phase,
+    runtime: Option<u64>,
+    pub measure_start: u64,
+}
+
+impl Timeline {
+    /// The timeline of a worker starting at `start`; `ramp` and `runtime`
+    /// in clock ticks.
+    pub(super) fn begin(start: u64, ramp: Option<u64>, runtime: Option<u64>) -> Timeline {
+        Timeline {
+            phase: Phase::begin(start, ramp, runtime),
+            runtime,
+            measure_start: start,
+        }
+    }
+
+    /// See [`Phase::tick`].
+    #[inline]
+    pub(super) fn tick(&mut self, now: u64) -> Tick {
+        self.phase.tick(now, self.runtime)
+    }
+
+    /// See [`Phase::restart`].
+    pub(super) fn restart(&mut self, now: u64) {
+        self.phase.restart(now, self.runtime);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,5 +268,15 @@ mod tests {
         p.stop(Stop::Asked);
         assert_eq!(p.stopped_by(), Some(Stop::RateFloor));
         assert!(p.measuring());
+    }
+
+    #[test]
+    fn the_timeline_keeps_the_runtime_for_the_ramps_end_and_a_restart() {
+        let mut t = Timeline::begin(0, Some(10), Some(50));
+        assert_eq!(t.measure_start, 0);
+        assert_eq!(t.tick(12), Tick::RampEnded);
+        assert_eq!(t.phase, Phase::Measure { deadline: Some(62) });
+        t.restart(30);
+        assert_eq!(t.phase, Phase::Measure { deadline: Some(80) });
     }
 }

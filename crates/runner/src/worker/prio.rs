@@ -41,7 +41,7 @@ impl Worker<'_> {
     /// none: the thread's).
     pub(super) fn io_prio(&mut self, dir: Direction, len: u64) -> u16 {
         let prio = &self.plan.spec.prio;
-        match &mut self.prio_draw {
+        match &mut self.parts.prio {
             Some(rng) => prio.value_of(dir, len, rng.below(100) as u32),
             None => prio.default_value(),
         }

@@ -22,25 +22,51 @@
 //! its clat spans the call and it has no slat, as in fio.
 
 use super::errors::{absorb, Absorbed};
-use super::latency::{Missed, Verdict};
 use super::{Slot, Worker};
 use engine::{Completion, Engine, EngineConfig, EngineError, IoRequest};
 use model::Direction;
 use std::io;
+
+/// The writes' own bookkeeping: their sequence number (stamped into each
+/// block) and `fsync=N`/`fdatasync=N`'s count since the last sync.
+#[derive(Default)]
+pub(super) struct Writes {
+    pub seq: u64,
+    since_sync: u32,
+    /// A sync is due before more I/O is issued (also a replayed sync).
+    pub sync_due: bool,
+}
+
+impl Writes {
+    /// One more write; a sync is due every `every` of them (0: never).
+    #[inline]
+    fn wrote(&mut self, every: u32) {
+        self.since_sync += 1;
+        if every > 0 && self.since_sync >= every {
+            self.sync_due = true;
+        }
+    }
+
+    /// The due sync was done (or skipped at the end of the job).
+    pub(super) fn synced(&mut self) {
+        self.sync_due = false;
+        self.since_sync = 0;
+    }
+}
 
 impl Worker<'_> {
     /// Queues I/Os up to the depth (unless stopping or waiting to fsync),
     /// submitting every `batch_submit` of them.
     /// `freed_at`: when the slots being refilled were freed, if just now.
     pub(super) fn issue(&mut self, freed_at: Option<u64>) -> Result<(), EngineError> {
-        if self.in_flight > self.low_water {
+        if self.q.in_flight > self.q.low_water {
             return Ok(());
         }
         let mut queued_at = freed_at.unwrap_or_else(|| self.shared.clock.now());
-        while self.in_flight < self.allowed
-            && !self.phase.stopping()
+        while self.q.in_flight < self.q.allowed
+            && !self.time.phase.stopping()
             && self.hold().is_none()
-            && (self.ramping() || self.issued < self.budget)
+            && (self.ramping() || self.budget.left())
         {
             let t = match self.plain {
                 true => self.gen.next_io(),
@@ -54,12 +80,14 @@ impl Worker<'_> {
                 },
             };
             // openfiles: an I/O to a closed file waits for the queue to empty.
-            let Some(t) = self.files.route(t) else { break };
-            (self.files).new_pass(self.gen.passes(), &self.plan.engine_cfg.files);
+            let Some(t) = self.parts.files.route(t) else {
+                break;
+            };
+            (self.parts.files).new_pass(self.gen.passes(), &self.plan.engine_cfg.files);
             self.log_issue(&t, queued_at);
             let scheduled_at = match self.plain {
                 true => None,
-                false => self.pace.as_mut().and_then(|p| p.scheduled.take()),
+                false => self.parts.pace.as_mut().and_then(|p| p.scheduled.take()),
             }
             .unwrap_or(0);
             match (self.plan.spec.rw.trims(), self.plan.spec.rw.writes()) {
@@ -70,11 +98,11 @@ impl Worker<'_> {
                 (false, _) => {}
             }
             let prio = self.io_prio(t.dir, t.len);
-            let slot = self.free.pop().expect("a free slot while under depth");
+            let slot = self.q.take_slot();
             if t.dir == Direction::Write {
                 self.prepare_write(slot, t.file, t.offset, t.len)?;
             }
-            self.slots[slot as usize] = Slot {
+            self.q.slots[slot as usize] = Slot {
                 dir: t.dir,
                 file: t.file,
                 offset: t.offset,
@@ -88,31 +116,31 @@ impl Worker<'_> {
             };
             let req = IoRequest {
                 slot,
-                file: self.files.slot_of(t.file),
+                file: self.parts.files.slot_of(t.file),
                 dir: t.dir,
                 offset: t.offset,
                 len: t.len as u32,
                 prio,
             };
             self.plan.engine.queue(req)?;
-            self.in_flight += 1;
+            self.q.in_flight += 1;
             if !self.ramping() {
-                self.issued += t.len;
+                self.budget.issued += t.len;
             }
-            self.files.queued(&t, self.issued);
-            if !self.asynchronous {
+            self.parts.files.queued(&t, self.budget.issued);
+            if !self.q.asynchronous {
                 // fio counts each synchronous I/O as one submit at depth 1.
                 if !self.ramping() {
                     self.rec.depth.submitted(1, 1);
                 }
                 return Ok(());
             }
-            self.batch.push(slot);
-            if self.batch.len() >= self.batch_submit {
+            self.q.batch.push(slot);
+            if self.q.batch.len() >= self.q.batch_submit {
                 queued_at = self.submit_batch(queued_at)?;
             }
         }
-        if !self.batch.is_empty() {
+        if !self.q.batch.is_empty() {
             self.submit_batch(queued_at)?;
         }
         Ok(())
@@ -124,16 +152,15 @@ impl Worker<'_> {
         let now = self.shared.clock.now();
         let slat_ns = self.shared.clock.nanos(queued_at, now);
         if !self.ramping() {
-            self.rec
-                .depth
-                .submitted(self.batch.len() as u32, self.in_flight);
+            let batch = self.q.batch.len() as u32;
+            self.rec.depth.submitted(batch, self.q.in_flight);
         }
-        for &s in &self.batch {
-            let slot = &mut self.slots[s as usize];
+        for &s in &self.q.batch {
+            let slot = &mut self.q.slots[s as usize];
             slot.submitted_at = now;
             self.rec.slat(slot.dir, slat_ns, 1);
         }
-        self.batch.clear();
+        self.q.batch.clear();
         Ok(now)
     }
 
@@ -144,91 +171,56 @@ impl Worker<'_> {
         offset: u64,
         len: u64,
     ) -> Result<(), EngineError> {
-        self.write_seq += 1;
-        match (self.verify.is_some(), self.data.as_mut()) {
-            (true, _) => self.fill_verified(slot, file, offset, len, self.write_seq)?,
+        self.writes.seq += 1;
+        match (self.parts.verify.is_some(), self.parts.data.as_mut()) {
+            (true, _) => self.fill_verified(slot, file, offset, len, self.writes.seq)?,
             (false, Some(data)) => {
                 let buf = self.plan.engine.buffer(slot)?;
                 if data.fill(buf, len as usize) == super::data::Then::Scramble {
-                    stamp(buf, len as usize, offset, self.write_seq);
+                    stamp(buf, len as usize, offset, self.writes.seq);
                 }
             }
             (false, None) => stamp(
                 self.plan.engine.buffer(slot)?,
                 len as usize,
                 offset,
-                self.write_seq,
+                self.writes.seq,
             ),
         }
-        self.writes_since_sync += 1;
-        let every = self
-            .plan
-            .spec
-            .fsync_every
-            .max(self.plan.spec.fdatasync_every);
-        if every > 0 && self.writes_since_sync >= every {
-            self.sync_due = true;
-        }
+        let spec = &self.plan.spec;
+        self.writes
+            .wrote(spec.fsync_every.max(spec.fdatasync_every));
         Ok(())
     }
 
     /// Waits for completions (those left over from a capped reap are taken
     /// first) and returns the time they were seen.
     pub(super) fn reap(&mut self) -> Result<u64, EngineError> {
-        let min = match self.reap_max > 0 && !self.done.is_empty() {
-            true => 0,
-            false => self.reap_min,
-        };
-        self.plan.engine.reap(min, &mut self.done)?;
+        let min = self.q.reap_min();
+        self.plan.engine.reap(min, &mut self.q.done)?;
         Ok(self.shared.clock.now())
     }
 
-    /// Records what the last reap returned, all at the time `now`.
+    /// Records what the last reap returned, all at the time `now`: the
+    /// parts hear the batch first (see `parts`), then each I/O is recorded.
     pub(super) fn complete(&mut self, now: u64) -> Result<(), EngineError> {
-        let measuring = self.phase.measuring();
-        let clock = &self.shared.clock;
-        let take = match self.reap_max {
-            0 => self.done.len(),
-            max => max.min(self.done.len()),
-        };
+        let measuring = self.time.phase.measuring();
+        let shared = self.shared;
+        let clock = &shared.clock;
+        let take = self.q.to_handle();
         if measuring {
             self.rec.advance(now);
             self.rec.depth.reaped(take as u32);
         }
-        if measuring && self.logs.is_some() {
-            self.log_completions(now, take);
-        }
-        if self.verify.is_some() {
-            self.verify_completions(take);
-        }
+        let heard = self.tell_parts(now, take, measuring);
         // A failed completion is returned after the whole batch is counted,
         // so that `drain` waits for exactly what is still in flight.
         let mut failed = None;
-        // The latency search hears every read and write (in the ramp too,
-        // as fio's does), but none while the queue drains for it.
-        let mut verdict = Verdict::Keep;
-        let mut missed = None;
-        let judging = self.search.is_some() && self.quiesce.is_none();
-        for c in self.done.drain(..take) {
-            let slot = self.slots[c.slot as usize];
-            self.free.push(c.slot);
-            self.in_flight -= 1;
-            if let (Some(search), true, Verdict::Keep, false) = (
-                &mut self.search,
-                judging,
-                verdict,
-                slot.trim || c.result < 0,
-            ) {
-                let lat_ns = clock.nanos(slot.queued_at, now);
-                verdict = search.completed(lat_ns, now);
-                missed = (verdict == Verdict::Fatal).then_some(Missed {
-                    dir: slot.dir,
-                    file: slot.file,
-                    offset: slot.offset,
-                    len: slot.len,
-                    lat_ns,
-                });
-            }
+        let q = &mut self.q;
+        for c in q.done.drain(..take) {
+            let slot = q.slots[c.slot as usize];
+            q.free.push(c.slot);
+            q.in_flight -= 1;
             match check_result(c, &slot, &self.plan.engine_cfg) {
                 // A trim was recorded when it was done (see `trim`).
                 Ok(()) if measuring && !slot.trim => {
@@ -256,7 +248,7 @@ impl Worker<'_> {
                 Err(e) => {
                     let spec = &self.plan.spec;
                     let failure = (&e, &slot, c.result);
-                    match absorb(spec, &mut self.errors, &mut self.phase, failure) {
+                    match absorb(spec, &mut self.parts.errors, &mut self.time.phase, failure) {
                         Absorbed::No => failed = failed.or(Some(e)),
                         Absorbed::Partial(bytes) if measuring => {
                             let clat = clock.nanos(slot.submitted_at, now);
@@ -268,12 +260,7 @@ impl Worker<'_> {
                 }
             }
         }
-        if let Some(pace) = &mut self.pace {
-            pace.completed(take as u32);
-        }
-        if verdict != Verdict::Keep {
-            self.steer(verdict, missed);
-        }
+        self.after_completions(take, heard);
         failed.map_or(Ok(()), Err)
     }
 
@@ -282,12 +269,13 @@ impl Worker<'_> {
     /// engine holds; an empty reap (the engine has nothing in flight) ends
     /// the wait too, so that a miscount can never spin here forever.
     pub(super) fn drain(&mut self) {
-        while self.in_flight > 0 {
-            match self.plan.engine.reap(1, &mut self.done) {
+        let q = &mut self.q;
+        while q.in_flight > 0 {
+            match self.plan.engine.reap(1, &mut q.done) {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {
-                    self.in_flight = self.in_flight.saturating_sub(self.done.len() as u32);
-                    self.done.clear();
+                    q.in_flight = q.in_flight.saturating_sub(q.done.len() as u32);
+                    q.done.clear();
                 }
             }
         }
@@ -306,7 +294,7 @@ impl Worker<'_> {
     }
 
     pub(super) fn sync_files(&mut self) -> Result<(), EngineError> {
-        for f in 0..self.files.engine_files(self.plan.regions.len()) as u32 {
+        for f in 0..self.parts.files.engine_files(self.plan.regions.len()) as u32 {
             self.sync_file(f)?;
         }
         Ok(())
@@ -317,7 +305,7 @@ impl Worker<'_> {
         let spec = &self.plan.spec;
         let data_only = spec.fdatasync_every > 0 && spec.fsync_every == 0;
         let synced = self.plan.engine.sync_file(f, data_only);
-        synced.map_err(|e| self.files.name_error(e, f))
+        synced.map_err(|e| self.parts.files.name_error(e, f))
     }
 }
 

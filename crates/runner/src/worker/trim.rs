@@ -23,12 +23,12 @@ impl Worker<'_> {
     /// Trims the block of `t` now; recorded when the phase is measured.
     pub(super) fn trim_block(&mut self, t: &Target) -> Result<(), EngineError> {
         let clock = &self.shared.clock;
-        let file = self.files.slot_of(t.file);
+        let file = self.parts.files.slot_of(t.file);
         let start = clock.now();
         let trimmed = self.plan.engine.trim_file(file, t.offset, t.len);
         let end = clock.now();
-        trimmed.map_err(|e| self.files.name_error(e, file))?;
-        if self.phase.measuring() {
+        trimmed.map_err(|e| self.parts.files.name_error(e, file))?;
+        if self.time.phase.measuring() {
             // The seconds that ended before it close first, as for a completion.
             self.rec.advance(end);
             self.rec.trimmed(t.len, clock.nanos(start, end));
@@ -40,8 +40,8 @@ impl Worker<'_> {
     /// completion waits in the queue's list for the next reap.
     pub(super) fn issue_trim(&mut self, t: &Target, queued_at: u64) -> Result<(), EngineError> {
         self.trim_block(t)?;
-        let slot = self.free.pop().expect("a free slot while under depth");
-        self.slots[slot as usize] = Slot {
+        let slot = self.q.take_slot();
+        self.q.slots[slot as usize] = Slot {
             dir: t.dir,
             file: t.file,
             offset: t.offset,
@@ -54,17 +54,17 @@ impl Worker<'_> {
             // The thread's own: the job's priority.
             prio: self.plan.spec.prio.default_value(),
         };
-        self.done.push(Completion {
+        self.q.done.push(Completion {
             slot,
             result: t.len as i64,
         });
-        self.in_flight += 1;
+        self.q.in_flight += 1;
         if !self.ramping() {
-            self.issued += t.len;
+            self.budget.issued += t.len;
             // Counted as a synchronous I/O: one submit at depth 1.
             self.rec.depth.submitted(1, 1);
         }
-        self.files.queued(t, self.issued);
+        self.parts.files.queued(t, self.budget.issued);
         Ok(())
     }
 }

@@ -125,9 +125,8 @@ impl Worker<'_> {
     /// The verify pass after the job's I/O: everything written is read
     /// back and checked, unless the run was stopped or failed.
     pub(super) fn final_verify(&mut self) -> Result<(), EngineError> {
-        let only = self.verify.as_ref().is_some_and(|v| v.only());
-        let pass = self
-            .verify
+        let only = self.parts.verify.as_ref().is_some_and(|v| v.only());
+        let pass = (self.parts.verify)
             .as_ref()
             .is_some_and(|v| v.table.is_some() && (v.spec.do_verify || only));
         if pass && self.failure.is_none() && !self.shared.stop.load(Ordering::Relaxed) {
@@ -159,14 +158,14 @@ impl Worker<'_> {
     /// checked (those that completed whole; the others fail in `complete`).
     pub(super) fn verify_completions(&mut self, take: usize) {
         for i in 0..take {
-            let c = self.done[i];
-            let slot = self.slots[c.slot as usize];
+            let c = self.q.done[i];
+            let slot = self.q.slots[c.slot as usize];
             if c.result == slot.len as i64 {
                 self.verify_completion(c.slot, &slot);
             }
         }
-        if self.verify.as_ref().is_some_and(|v| v.failed_fatal) {
-            self.phase.stop(super::Stop::VerifyFatal);
+        if self.parts.verify.as_ref().is_some_and(|v| v.failed_fatal) {
+            self.time.phase.stop(super::Stop::VerifyFatal);
         }
     }
 
@@ -180,7 +179,7 @@ impl Worker<'_> {
         len: u64,
         gen: u64,
     ) -> Result<(), EngineError> {
-        let Some(v) = self.verify.as_deref_mut() else {
+        let Some(v) = self.parts.verify.as_deref_mut() else {
             return Ok(());
         };
         let stamp = Stamp {
@@ -199,7 +198,7 @@ impl Worker<'_> {
     /// After a completion: forgets a finished write; checks a read that
     /// must be checked.
     pub(super) fn verify_completion(&mut self, slot_id: u32, slot: &Slot) {
-        let Some(v) = self.verify.as_deref_mut() else {
+        let Some(v) = self.parts.verify.as_deref_mut() else {
             return;
         };
         match slot.dir {
@@ -253,28 +252,28 @@ impl Worker<'_> {
     /// `verify_only`: replays the job's writes without doing them, so the
     /// table says what an earlier run of the same job left on the device.
     pub(super) fn replay_writes(&mut self) {
-        let Some(mut v) = self.verify.take() else {
+        let Some(mut v) = self.parts.verify.take() else {
             return;
         };
         let mut issued = 0;
-        while issued < self.budget {
+        while issued < self.budget.total {
             let dir = self.gen.direction();
-            let t = self.gen.next_for(dir, self.budget - issued);
+            let t = self.gen.next_for(dir, self.budget.total - issued);
             issued += t.len;
             if t.dir == Direction::Write {
-                self.write_seq += 1;
-                v.record_write(None, t.file, t.offset, t.len, self.write_seq);
+                self.writes.seq += 1;
+                v.record_write(None, t.file, t.offset, t.len, self.writes.seq);
             }
         }
         v.backlog.clear();
         v.due = false;
-        self.verify = Some(v);
+        self.parts.verify = Some(v);
     }
 
     /// Reads back and checks what the job wrote: everything (`all`), or the
     /// backlog of the last `verify_backlog` writes.
     pub(super) fn verify_pass(&mut self, all: bool) -> Result<(), EngineError> {
-        let Some(v) = self.verify.as_deref_mut() else {
+        let Some(v) = self.parts.verify.as_deref_mut() else {
             return Ok(());
         };
         v.due = false;
@@ -300,20 +299,20 @@ impl Worker<'_> {
         if all {
             v.backlog.clear();
         }
-        while !runs.is_empty() || self.in_flight > 0 {
+        while !runs.is_empty() || self.q.in_flight > 0 {
             let stop = self.shared.stop.load(Ordering::Relaxed)
-                || self.verify.as_ref().is_some_and(|v| v.failed_fatal);
+                || self.parts.verify.as_ref().is_some_and(|v| v.failed_fatal);
             if stop {
                 runs.clear();
             }
             let mut queued = false;
-            while self.in_flight < self.depth {
+            while self.q.in_flight < self.q.depth {
                 let Some((file, offset, len)) = runs.pop_front() else {
                     break;
                 };
-                let slot = self.free.pop().expect("a free slot while under depth");
+                let slot = self.q.take_slot();
                 let now = self.shared.clock.now();
-                self.slots[slot as usize] = Slot {
+                self.q.slots[slot as usize] = Slot {
                     dir: Direction::Read,
                     file,
                     offset,
@@ -334,16 +333,16 @@ impl Worker<'_> {
                     len: len as u32,
                     prio: 0,
                 })?;
-                self.in_flight += 1;
+                self.q.in_flight += 1;
                 queued = true;
-                if !self.asynchronous {
+                if !self.q.asynchronous {
                     break;
                 }
             }
-            if queued && self.asynchronous {
+            if queued && self.q.asynchronous {
                 self.plan.engine.submit()?;
             }
-            if self.in_flight == 0 {
+            if self.q.in_flight == 0 {
                 continue;
             }
             // Counted, logged and checked as the job's own reads.
@@ -371,7 +370,9 @@ fn dump(path: &Path, offset: u64, received: &[u8], expected: Option<&[u8]>) {
             .open(&name)
             .and_then(|mut f| f.write_all(bytes));
         if let Err(e) = written {
-            eprintln!("diskbench: verify_dump: could not write {name}: {e}");
+            crate::notice::say(format!(
+                "diskbench: verify_dump: could not write {name}: {e}"
+            ));
         }
     }
 }

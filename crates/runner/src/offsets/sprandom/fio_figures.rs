@@ -90,7 +90,7 @@ fn figures() -> Vec<Figures> {
 
 /// The configurations fio wrote with, what it wrote, and diskbench's plan
 /// (or why it has none).
-fn fio_ran() -> impl Iterator<Item = (Figures, FioPass, Result<Plan, String>)> {
+fn fio_ran() -> impl Iterator<Item = (Figures, FioPass, Result<Plan, PlanError>)> {
     figures().into_iter().filter_map(|mut f| {
         let fio = f.fio.take()?;
         let plan = Plan::new(f.user_blocks, f.block_bytes, &f.spr);
@@ -207,7 +207,7 @@ fn what_fio_refuses_diskbench_refuses() {
 #[test]
 fn diskbench_refuses_only_empty_regions_and_caches_past_the_fresh_writes() {
     for (f, fio, plan) in fio_ran() {
-        let Err(said) = plan else {
+        let Err(said) = plan.map_err(|e| e.to_string()) else {
             continue;
         };
         match fio.region_writes == 0 {

@@ -242,7 +242,7 @@ fn the_same_seed_gives_the_same_pass() {
 
 #[test]
 fn plans_that_cannot_work_are_refused_with_the_fix() {
-    let refused = |blocks, s: SpRandom| Plan::new(blocks, 4096, &s).unwrap_err();
+    let refused = |blocks, s: SpRandom| Plan::new(blocks, 4096, &s).unwrap_err().to_string();
     assert!(refused(100, spr(1.0, 4, 0)).contains("spr_op=1"));
     assert!(refused(100, spr(0.0, 4, 0)).contains("between 0 and 1"));
     assert!(refused(100, spr(0.15, 0, 0)).contains("from 1 to 115 regions"));
