@@ -33,10 +33,7 @@ impl Rng {
     /// finalizer, a bijection) rather than forced odd, which made seeds 2k
     /// and 2k+1 give the same offsets.
     pub fn new(seed: u64) -> Rng {
-        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
+        let z = model::rng::splitmix64(seed);
         // xorshift must not start at zero.
         Rng(if z == 0 { 0x2545_f491_4f6c_dd1d } else { z })
     }

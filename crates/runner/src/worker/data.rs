@@ -119,7 +119,7 @@ const SHARED_SALT: u64 = 0x5ead_ed5e_7000_0001;
 
 /// The seed of unique buffer `index` of a worker (or of the shared set) of `salt`.
 fn seed_of(index: u64, salt: u64) -> u64 {
-    (index.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ salt) | 1
+    (index.wrapping_mul(model::rng::GOLDEN_GAMMA) ^ salt) | 1
 }
 
 /// `buffer_pattern` repeated, or zeros.
