@@ -11,7 +11,7 @@
 //! A draw is one random number and, for a split, a walk over at most 64
 //! cumulative shares; nothing is allocated per I/O.
 
-use crate::offsets::Rng;
+use crate::draw::Rng;
 use model::job::BlockSizes;
 
 #[derive(Clone, Debug)]

@@ -16,6 +16,7 @@
 //! tells whether the kernel split the job's I/Os (see
 //! [`Warning::RequestsSplit`]).
 
+use crate::job_path::job_path;
 use crate::probe;
 use model::job::BlockSizes;
 use model::{DiskUtil, JobSpec, Warning};
@@ -119,20 +120,6 @@ fn add_device(dir: &Path, depth: usize, found: &mut Vec<Device>) {
     for slave in slaves {
         add_device(&slave, depth + 1, found);
     }
-}
-
-/// The place a job's I/O goes, for finding its device: the file or block
-/// device it names (its directory while the file does not exist yet), or
-/// the directory it creates files in. `None` for the null engine.
-pub(crate) fn job_path(spec: &JobSpec) -> Option<PathBuf> {
-    if spec.engine.touches_no_files() {
-        return None;
-    }
-    Some(match &spec.target {
-        model::FileTarget::Named(p) if p.exists() => p.clone(),
-        model::FileTarget::Named(p) => crate::preflight::parent_dir(p),
-        model::FileTarget::Generated { directory, .. } => directory.clone(),
-    })
 }
 
 /// The name of the device holding a job's target.

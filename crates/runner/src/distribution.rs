@@ -22,7 +22,7 @@
 //! Zipf draws use rejection-inversion (Hörmann and Derflinger, 1996): exact,
 //! O(1) per draw and O(1) memory for any number of positions.
 
-use crate::offsets::{Permutation, Rng};
+use crate::draw::{Permutation, Rng};
 use model::job::{Distribution, Zone};
 
 /// One zone in positions: the cumulative access share (percent) that ends at
@@ -91,7 +91,7 @@ pub(crate) fn sequence_fits(blocks: &[u64], stride: bool, n: u64) -> Option<u64>
 /// loops (`None`: time-based).
 pub(crate) fn check_sequence(
     spec: &model::JobSpec,
-    regions: &[crate::offsets::Region],
+    regions: &[crate::region::Region],
     io_budget: Option<u64>,
 ) -> Result<(), crate::RunError> {
     let Some(Distribution::Sequence(blocks)) = [

@@ -8,18 +8,19 @@
 //! `--allow-destructive`.
 
 use crate::error::{IoError, RunError};
-use crate::offsets::Region;
+use crate::one_file::{
+    advice_for, create_file, io_err, lay_out, preallocate, seek_error, stat_error,
+};
+use crate::region::Region;
 use engine::sys;
 use model::job::BlockSizes;
-use model::{Direction, FadviseHint, FileTarget, JobSpec, Warning};
+use model::{Direction, FileTarget, JobSpec, Warning};
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Seek, SeekFrom, Write};
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::io::{self, Seek, SeekFrom};
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-
-const LAYOUT_CHUNK: usize = 1 << 20;
+use std::sync::atomic::AtomicBool;
 
 /// Test files and directories this run created; removed when dropped.
 #[derive(Default)]
@@ -400,18 +401,6 @@ fn open_clone(
     })
 }
 
-/// The posix_fadvise advice of `fadvise_hint`, as fio gives it: with `1`,
-/// random for random patterns and sequential for the others.
-pub(crate) fn advice_for(spec: &JobSpec) -> Option<sys::Advice> {
-    match spec.fadvise_hint {
-        FadviseHint::None => None,
-        FadviseHint::Workload if spec.rw.is_random() => Some(sys::Advice::Random),
-        FadviseHint::Workload | FadviseHint::Sequential => Some(sys::Advice::Sequential),
-        FadviseHint::Random => Some(sys::Advice::Random),
-        FadviseHint::Normal => Some(sys::Advice::Normal),
-    }
-}
-
 /// A file or device the user named: checks it, creates or extends a file as
 /// fio would, and returns the size of the region to use.
 fn prepare_named(
@@ -497,7 +486,7 @@ fn prepare_named(
                 .write(true)
                 .open(path)
                 .map_err(|e| io_err("open", path, e))?;
-            crate::fileset::preallocate(&f, path, need, spec.file_options.fallocate)?;
+            preallocate(&f, path, need, spec.file_options.fallocate)?;
         }
     } else if spec.rw.reads() && ft.is_file() && meta.blocks() * 512 < size / 10 * 9 {
         warnings.push(Warning::SparseFile {
@@ -559,23 +548,6 @@ fn refuse_unless_ours(spec: &JobSpec, path: &Path) -> Result<(), RunError> {
     Ok(())
 }
 
-fn io_err(op: &'static str, path: &Path, e: io::Error) -> RunError {
-    IoError::new(op, path, e).into()
-}
-
-/// An `lseek` that failed, said as what it was for ("size of", "seek in").
-fn seek_error(what: &str, path: &Path, e: io::Error) -> RunError {
-    let what = format!("{what} {}", path.display());
-    IoError::new("lseek", path, e).saying(what).into()
-}
-
-/// A `stat` that failed for another reason than a missing file: the
-/// message is the path and the OS error.
-fn stat_error(path: &Path, e: io::Error) -> RunError {
-    let what = path.display().to_string();
-    IoError::new("stat", path, e).saying(what).into()
-}
-
 /// `allow_file_create=0`: a file that must be created or extended is an
 /// error, as in fio ("file creation disallowed").
 fn no_creation(spec: &JobSpec, path: &Path, what: &str) -> Result<(), RunError> {
@@ -588,88 +560,6 @@ fn no_creation(spec: &JobSpec, path: &Path, what: &str) -> Result<(), RunError> 
         spec.name,
         path.display()
     )))
-}
-
-/// Creates a test file of `len` bytes: real random data when it will be read,
-/// else what `fallocate=` asks (see `fileset::preallocate`).
-pub(crate) fn create_file(
-    path: &Path,
-    len: u64,
-    will_read: bool,
-    how: model::fileopts::Fallocate,
-    stop: &AtomicBool,
-) -> Result<(), RunError> {
-    let f = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|e| io_err("create", path, e))?;
-    // Where the filesystem has no user xattrs the file stays unmarked, and a
-    // later run must be given --allow-overwrite to write it again.
-    let _ = engine::xattr::mark(&f, crate::TOOL_VERSION);
-    if will_read {
-        drop(f);
-        lay_out(path, 0, len, stop)
-    } else {
-        crate::fileset::preallocate(&f, path, len, how)
-    }
-}
-
-/// Writes random data over `from..to`, syncs it, and drops it from the cache,
-/// so later reads reach the disk and read real blocks, not holes.
-fn lay_out(path: &Path, from: u64, to: u64, stop: &AtomicBool) -> Result<(), RunError> {
-    let mut f = OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(|e| io_err("open", path, e))?;
-    f.seek(SeekFrom::Start(from))
-        .map_err(|e| seek_error("seek in", path, e))?;
-    let mut buf = vec![0u8; LAYOUT_CHUNK];
-    let mut at = from;
-    while at < to {
-        if stop.load(Ordering::Relaxed) {
-            return Err(RunError::Interrupted);
-        }
-        let n = ((to - at) as usize).min(LAYOUT_CHUNK);
-        engine::fill_random(&mut buf[..n], at ^ 0x5851_f42d_4c95_7f2d);
-        f.write_all(&buf[..n]).map_err(|e| {
-            let what = format!(
-                "laying out {}: write of {n} bytes at offset {at}",
-                path.display()
-            );
-            IoError::new("write", path, e).saying(what).at(at)
-        })?;
-        at += n as u64;
-    }
-    f.sync_data().map_err(|e| io_err("fdatasync", path, e))?;
-    let _ = sys::drop_cache(&f);
-    Ok(())
-}
-
-pub(crate) fn open_for_io(path: &Path, direct: bool, write: bool) -> Result<File, RunError> {
-    let mut opts = OpenOptions::new();
-    opts.read(true).write(write);
-    if direct {
-        opts.custom_flags(libc::O_DIRECT);
-    }
-    opts.open(path).map_err(|e| match e.raw_os_error() {
-        Some(libc::EINVAL) if direct => RunError::Usage(format!(
-            "{}: the filesystem does not support direct I/O (O_DIRECT): use direct=0",
-            path.display()
-        )),
-        Some(libc::EROFS) | Some(libc::EACCES) | Some(libc::EPERM) => {
-            let what = format!(
-                "cannot open {} for {}",
-                path.display(),
-                if write { "writing" } else { "reading" }
-            );
-            IoError::new("open", path, e)
-                .saying(what)
-                .fix("choose a writable place or a read-only job")
-                .into()
-        }
-        _ => io_err("open", path, e),
-    })
 }
 
 /// `(memory, offset)` alignment for O_DIRECT: statx DIOALIGN, else the

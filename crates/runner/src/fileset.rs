@@ -1,6 +1,5 @@
-//! The file options in the runner: each file's length (`filesize`), what is
-//! done to a file before it is written (`fallocate`), and the [`FileSet`] a
-//! worker keeps so it can open a file later (`openfiles`, `create_on_open`),
+//! The file options in the runner: each file's length (`filesize`) and the
+//! [`FileSet`] a worker keeps so it can open a file later (`openfiles`, `create_on_open`),
 //! make its files again between loops (`unlink_each_loop`) and remove them
 //! at the end (`unlink`).
 //!
@@ -9,8 +8,8 @@
 //! created it or it carries diskbench's mark (an earlier run created it);
 //! otherwise it is kept and a warning says so, where fio would delete it.
 
+use crate::draw::Rng;
 use crate::error::{IoError, RunError};
-use crate::offsets::Rng;
 use engine::sys;
 use model::fileopts::Fallocate;
 use model::{Direction, FileTarget, JobSpec};
@@ -79,40 +78,6 @@ pub(crate) fn pass_blocks(spec: &JobSpec, blocks: u64) -> u64 {
     }
 }
 
-/// Does to a file that is about to be written what `fallocate=` asks, up
-/// to `len` bytes. fio's `native` falls back to nothing where the
-/// filesystem cannot allocate; the others fail with the reason.
-pub(crate) fn preallocate(f: &File, path: &Path, len: u64, how: Fallocate) -> Result<(), RunError> {
-    let done = match how {
-        Fallocate::None => Ok(()),
-        Fallocate::Native => match sys::fallocate(f, false, 0, len) {
-            Err(e) if matches!(e.raw_os_error(), Some(libc::EOPNOTSUPP | libc::ENOSYS)) => Ok(()),
-            other => other,
-        },
-        Fallocate::Posix => sys::allocate(f, len),
-        Fallocate::Keep => sys::fallocate(f, true, 0, len),
-        Fallocate::Truncate => match f.metadata() {
-            Ok(m) if m.len() >= len => Ok(()),
-            _ => f.set_len(len),
-        },
-    };
-    done.map_err(|e| {
-        let fix = match e.raw_os_error() {
-            Some(libc::ENOSPC) => "free some space or lower size=/filesize=",
-            _ => "use fallocate=none to let the writes allocate the blocks",
-        };
-        let what = format!(
-            "fallocate={}: cannot reserve {len} bytes for {}",
-            how.fio_name(),
-            path.display()
-        );
-        IoError::new("fallocate", path, e)
-            .saying(what)
-            .fix(fix)
-            .into()
-    })
-}
-
 /// Creates `path` empty and marks it as diskbench's, unless it exists.
 /// Returns whether it was created.
 pub(crate) fn create_empty(path: &Path) -> Result<bool, RunError> {
@@ -164,7 +129,7 @@ impl FileSet {
             write: spec.writes_data(),
             reads: spec.lays_out_data(),
             invalidate: spec.invalidate,
-            advice: crate::files::advice_for(spec),
+            advice: crate::one_file::advice_for(spec),
             fallocate: spec.file_options.fallocate,
             create_on_open: spec.file_options.create_on_open,
         }
@@ -196,7 +161,7 @@ impl FileSet {
         if self.create_on_open {
             create_empty(path)?;
         }
-        crate::files::open_for_io(path, self.direct, self.write)
+        crate::one_file::open_for_io(path, self.direct, self.write)
     }
 
     /// `unlink_each_loop`: removes file `i` and makes it again as it was
@@ -216,7 +181,7 @@ impl FileSet {
         if self.create_on_open {
             return Ok(());
         }
-        crate::files::create_file(path, self.lens[i], self.reads, self.fallocate, stop)
+        crate::one_file::create_file(path, self.lens[i], self.reads, self.fallocate, stop)
     }
 
     /// `unlink=1`: removes the files diskbench may remove.
@@ -305,29 +270,5 @@ mod tests {
         assert_eq!(pass_blocks(&spec, 256), 128);
         spec.file_options.filesize = None;
         assert_eq!(pass_blocks(&spec, 256), 256);
-    }
-
-    #[test]
-    fn preallocation_modes() {
-        use std::os::unix::fs::MetadataExt;
-        let dir = tempfile::tempdir().unwrap();
-        let len = 1 << 20;
-        let made = |how: Fallocate| {
-            let path = dir.path().join(how.fio_name());
-            let f = File::create(&path).unwrap();
-            preallocate(&f, &path, len, how).unwrap();
-            let m = f.metadata().unwrap();
-            (m.len(), m.blocks() * 512)
-        };
-        assert_eq!(made(Fallocate::None), (0, 0));
-        assert_eq!(made(Fallocate::Truncate), (len, 0));
-        let (size, allocated) = made(Fallocate::Keep);
-        assert_eq!(size, 0);
-        assert!(allocated >= len);
-        for how in [Fallocate::Native, Fallocate::Posix] {
-            let (size, allocated) = made(how);
-            assert_eq!(size, len);
-            assert!(allocated >= len, "{how:?}");
-        }
     }
 }

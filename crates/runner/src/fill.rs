@@ -7,7 +7,7 @@
 //! space to fill, and writing past its end gives no ENOSPC.
 
 use crate::error::RunError;
-use crate::preflight::parent_dir;
+use crate::job_path::parent_dir;
 use model::errors::{ErrorType, ENOSPC};
 use model::fileopts::Fallocate;
 use model::{FileTarget, JobSpec};

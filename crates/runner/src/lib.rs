@@ -13,6 +13,7 @@ mod clock;
 mod dedupe;
 mod diskstats;
 mod distribution;
+mod draw;
 mod error;
 mod exits;
 mod files;
@@ -21,16 +22,19 @@ mod fill;
 mod flow;
 mod groupids;
 pub mod guard;
+mod job_path;
 mod job_warnings;
 mod live;
 mod logs;
 pub mod notice;
 pub mod offsets;
+mod one_file;
 mod opfiles;
 mod preflight;
 pub mod probe;
 mod rate;
 mod record;
+mod region;
 mod stale;
 mod steady;
 mod worker;
@@ -625,7 +629,7 @@ fn plan_clone(
         align: files.mem_align,
         iomem: spec.iomem,
         uring: spec.uring,
-        advice: files::advice_for(spec),
+        advice: one_file::advice_for(spec),
     };
     let (engine, fallback) = match spec.cpuio {
         Some(load) if spec.engine == EngineKind::Cpuio => {

@@ -11,7 +11,7 @@
 
 use crate::error::{IoError, RunError};
 use crate::files::{CloneFiles, Workspace};
-use crate::offsets::Region;
+use crate::region::Region;
 use engine::fsops;
 use model::{EngineKind, FileTarget, JobSpec};
 use std::path::{Path, PathBuf};
@@ -50,7 +50,7 @@ pub(crate) fn prepare(
             EngineKind::Filestat | EngineKind::Filedelete => {
                 if !path.exists() {
                     let how = spec.file_options.fallocate;
-                    crate::files::create_file(path, need, true, how, stop)?;
+                    crate::one_file::create_file(path, need, true, how, stop)?;
                 }
                 per_file / spec.bs_bytes
             }

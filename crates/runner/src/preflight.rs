@@ -4,7 +4,8 @@
 //! write, and that the test files fit in the free space. A failure here
 //! leaves nothing on the disk and names the place and the fix.
 
-use crate::{diskstats, files, probe, RunError, RunOptions, Workspace};
+use crate::job_path::{job_path, parent_dir};
+use crate::{files, probe, RunError, RunOptions, Workspace};
 use model::errors::{ErrorType, ENOSPC};
 use model::{FileTarget, JobSpec, TargetInfo, Warning};
 use std::collections::BTreeMap;
@@ -13,18 +14,11 @@ use std::path::{Path, PathBuf};
 /// The places the jobs measure, each probed once.
 pub(crate) fn targets_of(groups: &[Vec<JobSpec>]) -> Vec<TargetInfo> {
     let mut seen = BTreeMap::new();
-    for path in groups.iter().flatten().filter_map(diskstats::job_path) {
+    for path in groups.iter().flatten().filter_map(job_path) {
         seen.entry(path.clone())
             .or_insert_with(|| probe::target(&path));
     }
     seen.into_values().collect()
-}
-
-pub(crate) fn parent_dir(p: &Path) -> PathBuf {
-    match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
 }
 
 /// Fails early, before any file is written, when the files to create do not fit.
