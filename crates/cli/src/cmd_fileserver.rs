@@ -96,7 +96,7 @@ pub fn run(args: FileserverArgs) -> anyhow::Result<Exit> {
         Ok(plan) => plan,
         Err(e) => return Ok(fail(&args, &RunError::Usage(e))),
     };
-    let started_unix_ms = crate::timefmt::now_ms();
+    let started_unix_ms = dates::now_ms();
     // Before the directory exists, so a signal never leaves it behind.
     let stop = crate::outcome::stop_on_signals()?;
     let mut workspace = runner::Workspace::default();

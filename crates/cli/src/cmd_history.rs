@@ -8,8 +8,8 @@
 use crate::history::DbArgs;
 use crate::outcome::Exit;
 use crate::selection::Filters;
-use crate::timefmt::format_utc;
 use clap::{Args, ValueEnum};
+use dates::format_utc;
 use model::{RunRecord, RunState, SoakRef};
 use serde_json::json;
 

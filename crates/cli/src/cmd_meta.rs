@@ -96,7 +96,7 @@ pub fn run(args: MetaArgs) -> anyhow::Result<Exit> {
         .clone()
         .or_else(|| args.dash_d.clone())
         .unwrap_or_else(|| PathBuf::from("."));
-    let started_unix_ms = crate::timefmt::now_ms();
+    let started_unix_ms = dates::now_ms();
     let stop = crate::outcome::stop_on_signals()?;
     let mut progress = Progress(std::io::stderr().is_terminal());
     let outcome = meta::run(&opts, &dir, &stop, &mut progress);

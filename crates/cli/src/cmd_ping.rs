@@ -141,7 +141,7 @@ impl PingArgs {
 }
 
 pub fn run(args: PingArgs) -> anyhow::Result<Exit> {
-    let started_unix_ms = crate::timefmt::now_ms();
+    let started_unix_ms = dates::now_ms();
     let stop = crate::outcome::stop_on_signals()?;
     let opts = match args.options() {
         Ok(o) => o,

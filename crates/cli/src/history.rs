@@ -449,7 +449,7 @@ impl Workload {
             tool_version: runner::TOOL_VERSION.to_string(),
             command_line: command_line(),
             started_unix_ms: self.started_unix_ms,
-            finished_unix_ms: crate::timefmt::now_ms(),
+            finished_unix_ms: dates::now_ms(),
             host: runner::probe::host(),
             targets: vec![runner::probe::target(&self.target)],
             jobs: self.jobs,

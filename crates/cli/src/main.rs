@@ -35,7 +35,6 @@ mod run_shape;
 mod selection;
 mod soak;
 mod sweep;
-mod timefmt;
 mod volume;
 
 use clap::{Parser, Subcommand};

@@ -78,7 +78,7 @@ impl MetricsArgs {
             command,
             labels: label_names(&tags.labels()),
         };
-        let started = crate::timefmt::now_ms() as f64 / 1000.0;
+        let started = dates::now_ms() as f64 / 1000.0;
         let state = Arc::new(Mutex::new(State::new(identity, started)));
         let served = Arc::clone(&state);
         http::serve(listener, exposition::CONTENT_TYPE, move || {

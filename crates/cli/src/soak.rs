@@ -20,9 +20,9 @@ use crate::history::SaveArgs;
 use crate::live::LiveWriter;
 use crate::outcome::{report_problems, stop_on_signals, Exit};
 use crate::progress;
-use crate::timefmt::format_utc;
 use anyhow::Context;
 use clap::Args;
+use dates::format_utc;
 use model::{JobSpec, RunKind, SoakRef};
 use report::soak::{JobVerdict, SoakTracker};
 use runner::{RunError, RunOptions, RunOutcome};
@@ -587,7 +587,7 @@ pub(crate) fn new_soak_id() -> String {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos()),
     );
-    let stamp: String = format_utc(crate::timefmt::now_ms())
+    let stamp: String = format_utc(dates::now_ms())
         .chars()
         .filter_map(|c| match c {
             ' ' => Some('-'),

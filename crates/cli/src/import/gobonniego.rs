@@ -74,7 +74,7 @@ pub fn parse(doc: &Value, command_line: &[String]) -> Result<Vec<RunResult>, Str
     let version = doc["version"].as_str().unwrap_or("unknown");
     let mut start = doc["start_time"]
         .as_str()
-        .and_then(crate::timefmt::parse_rfc3339_ms)
+        .and_then(dates::parse_rfc3339_ms)
         .unwrap_or(0);
     let mut out = Vec::with_capacity(runs.len());
     for (i, run) in runs.iter().enumerate() {
@@ -139,7 +139,7 @@ fn check_doc(doc: &Value, runs: &[Value]) -> Result<(), String> {
             }
         },
     };
-    match crate::timefmt::parse_rfc3339_ms(date) {
+    match dates::parse_rfc3339_ms(date) {
         Some(ms) if ms > 0 => Ok(()),
         _ => Err(format!(
             "{path} is {date:?}, not a date: GoBonnieGo writes an RFC 3339 time \
@@ -188,7 +188,7 @@ fn one_run(
     let (ops, io_ns) = phase(run, "io_operations", "io", "iops", 1.0)?;
     let started = run["start_time"]
         .as_str()
-        .and_then(crate::timefmt::parse_rfc3339_ms)
+        .and_then(dates::parse_rfc3339_ms)
         .unwrap_or(previous_end);
     let dir = |bytes: u64, ios: u64, ns: u64| DirStats {
         ios,
