@@ -136,9 +136,9 @@ fn save_runs(
         return crate::history::save_workload(None, save, exit);
     }
     let command_line = crate::history::command_line();
-    let runs = match crate::import::gobonniego::parse(&value, &command_line) {
+    let runs = match import::gobonniego::parse(&value, &command_line) {
         Ok(runs) => runs,
-        Err(e) => return not_saved(&e, exit),
+        Err(e) => return not_saved(&e.to_string(), exit),
     };
     let target = runner::probe::target(dir);
     let mut exit = exit;

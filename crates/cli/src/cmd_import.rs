@@ -24,7 +24,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<Exit> {
     let command_line = crate::history::command_line();
     let mut files = Vec::new();
     for path in &args.files {
-        match crate::import::read(path, &command_line) {
+        match import::read(path, &command_line) {
             Ok(imported) => files.push((path, imported)),
             Err(e) => {
                 eprintln!("diskbench import: {e}");

@@ -24,7 +24,6 @@ mod cmd_sweep;
 mod cmd_sync;
 mod cmd_volumes;
 mod history;
-mod import;
 mod live;
 mod metrics;
 mod offline;
