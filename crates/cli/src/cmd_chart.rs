@@ -3,7 +3,7 @@
 //! path asked: kinds that make one chart per group or per job (timeline,
 //! series) put them one above the other ([`charts::column`]).
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use crate::selection::{load_or_exit, Selection};
 use anyhow::Context;

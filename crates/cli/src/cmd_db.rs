@@ -4,7 +4,7 @@
 //! Printed for a DBA to review and run, or applied with `--apply` by the
 //! tables' owner.
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use clap::{Args, Subcommand};
 

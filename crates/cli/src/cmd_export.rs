@@ -5,8 +5,8 @@
 //! operations are not reads and writes of a block size): fio's JSON and the
 //! CSV are refused for it, naming `--format json`, which holds its figures.
 
+use crate::args::DbArgs;
 use crate::cmd_history::csv_field;
-use crate::history::DbArgs;
 use crate::outcome::Exit;
 use clap::{Args, ValueEnum};
 use model::{Direction, RunRecord};

@@ -77,7 +77,7 @@ pub struct FileserverArgs {
     #[arg(long)]
     show_mix: bool,
     #[command(flatten)]
-    save: crate::history::SaveArgs,
+    save: crate::args::SaveArgs,
 }
 
 /// The checked flags.

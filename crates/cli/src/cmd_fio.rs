@@ -17,7 +17,7 @@ mod extras;
 mod status;
 
 use crate::outcome::Exit;
-use crate::soak;
+use crate::soak_loop;
 use anyhow::Context;
 use fio::OutputFormat;
 
@@ -40,7 +40,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
                 .iter()
                 .any(|a| a.starts_with("--output-format") && a.contains("json"))
             {
-                let failure = model::Failure::usage(e.as_str());
+                let failure = model::Failure::usage(&e.to_string());
                 println!(
                     "{}",
                     report::json::error_json(&failure, runner::TOOL_VERSION)
@@ -103,14 +103,12 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     }
     extras::debug_notes(&parsed.cli, &parsed.groups);
     // Bound before anything runs: a port in use is a usage error.
-    let started = repeat
-        .plan()
-        .and_then(|plan| Ok((plan, metrics.start("fio", &save.tags)?)));
+    let started = crate::args::plan_and_metrics(&repeat, &metrics, "fio", &save.tags);
     let (plan, metrics) = match started {
         Ok(p) => p,
         Err(e) => {
             if wants_json {
-                let failure = model::Failure::usage(e.as_str());
+                let failure = model::Failure::usage(&e.to_string());
                 println!(
                     "{}",
                     report::json::error_json(&failure, runner::TOOL_VERSION)
@@ -122,7 +120,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     };
     // `--status-interval` with `--output`: the documents so far, for the file.
     let kept = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    let measure = soak::Measure {
+    let measure = soak_loop::Measure {
         kind: model::RunKind::Fio,
         groups: &parsed.groups,
         allow_destructive: parsed.allow_destructive,
@@ -149,7 +147,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         terse_version: parsed.cli.terse_version,
         ..Output::default()
     };
-    let summary = soak::run(&measure, plan, |done| {
+    let (summary, exit) = soak_loop::run(&measure, plan, |done| {
         out.add(done, &parsed.output_format);
         extras::dump_errors(&done.outcome.result);
         if let Some(prefix) = &parsed.cli.bandwidth_log {
@@ -174,10 +172,10 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     }
     // Stopping the jobs is what a trigger is for, not an interruption.
     let fired = triggered.is_some_and(|t| t.load(std::sync::atomic::Ordering::SeqCst));
-    if fired && summary.exit == Exit::Interrupted {
+    if fired && exit == Exit::Interrupted {
         return Ok(Exit::Ok);
     }
-    Ok(summary.exit)
+    Ok(exit)
 }
 
 /// `--version`, `--cmdhelp`, `--enghelp`, `--debug=?`, `--inflate-log`.

@@ -121,7 +121,7 @@ fn save_runs(
     document: &doc::Document,
     dir: &std::path::Path,
     lines: &[(usize, String)],
-    save: &crate::history::SaveArgs,
+    save: &crate::args::SaveArgs,
     exit: Exit,
 ) -> Exit {
     if save.no_save {

@@ -5,7 +5,7 @@
 //! known from what was written while it ran (running, killed), and a
 //! soak's runs show its id and their number.
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use crate::selection::Filters;
 use clap::{Args, ValueEnum};

@@ -3,7 +3,7 @@
 //! anything is saved, and all runs are saved in one transaction: a bad
 //! file means nothing is imported.
 
-use crate::history::{DbArgs, TagArgs};
+use crate::args::{DbArgs, TagArgs};
 use crate::outcome::Exit;
 use anyhow::Context;
 use clap::Args;

@@ -8,7 +8,7 @@
 //! by any depth or rate, and is reported as unreachable, not as a number.
 //! Every point walked is saved, labelled as a sweep (see [`crate::sweep`]).
 
-use crate::history::SaveArgs;
+use crate::args::SaveArgs;
 use crate::outcome::Exit;
 use crate::sweep::{default_depths, parse_count, Setting, Sweeper, TemplateArgs};
 use clap::Args;

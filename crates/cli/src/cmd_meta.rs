@@ -72,7 +72,7 @@ pub struct MetaArgs {
     #[arg(long, hide = true)]
     files: Option<u64>,
     #[command(flatten)]
-    save: crate::history::SaveArgs,
+    save: crate::args::SaveArgs,
 }
 
 pub fn run(args: MetaArgs) -> anyhow::Result<Exit> {

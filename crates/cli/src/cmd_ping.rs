@@ -97,7 +97,7 @@ pub struct PingArgs {
     #[arg(long)]
     allow_destructive: bool,
     #[command(flatten)]
-    save: crate::history::SaveArgs,
+    save: crate::args::SaveArgs,
 }
 
 impl PingArgs {

@@ -3,7 +3,7 @@
 //! log-scale switch, a run-by-run timeline per group, per-second series,
 //! latency percentile curves and the table of runs with host facts.
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use crate::selection::{load_or_exit, Selection};
 use anyhow::Context;

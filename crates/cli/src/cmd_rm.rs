@@ -1,7 +1,7 @@
 //! `diskbench rm RUN...`: removes runs from the history, all of them or
 //! (when one id is unknown) none.
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use clap::Args;
 

@@ -4,7 +4,7 @@
 //! `meta`, `fileserver` and `gobonniego`), warnings and errors on stderr
 //! again.
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use clap::Args;
 use model::{RunKind, RunRecord};

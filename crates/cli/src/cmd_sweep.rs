@@ -9,7 +9,7 @@
 //! point under `--ci`, the checks), and the table goes to stderr as it
 //! grows, so a script reads stdout whole and a person still sees progress.
 
-use crate::history::SaveArgs;
+use crate::args::SaveArgs;
 use crate::outcome::Exit;
 use crate::sweep::{default_depths, parse_count, Setting, Sweeper, TemplateArgs};
 use clap::Args;
@@ -32,7 +32,7 @@ pub struct SweepArgs {
     rwmixread: Vec<u32>,
     /// Repeat each point until its median IOPS is known within this, e.g. 3% (95% interval
     /// half-width; 6 runs at least); the point is then its median run
-    #[arg(long, value_name = "PCT", value_parser = crate::soak::parse_ci)]
+    #[arg(long, value_name = "PCT", value_parser = crate::args::parse_ci)]
     ci: Option<f64>,
     /// The most runs of one point --ci may take (default 20)
     #[arg(long, value_name = "N", value_parser = parse_count, requires = "ci")]
@@ -265,7 +265,7 @@ fn measure_point(
     Vec<report::sanity::Verdict>,
 ) {
     let max = match args.ci {
-        Some(_) => args.max_rounds.unwrap_or(crate::soak::DEFAULT_MAX_CI_RUNS),
+        Some(_) => args.max_rounds.unwrap_or(soak::DEFAULT_MAX_CI_RUNS),
         None => 1,
     };
     let mut repeats = Vec::new();

@@ -1,56 +1,21 @@
-//! The history options every measuring command shares (`--db`, `--no-save`,
-//! `--label`, `--price-*`) and the one way a result is saved, so `run`,
-//! `fio`, `ping`, `meta`, `fileserver` and `gobonniego` keep runs alike
-//! and fail alike.
+//! The one way a result is saved, so `run`, `fio`, `ping`, `meta`,
+//! `fileserver` and `gobonniego` keep runs alike and fail alike, and
+//! diskbench's own flags (`crate::args`) split out of the command lines of
+//! `fio` and `gobonniego`, whose other flags are the tool's.
 //!
 //! Saving comes after the results are printed: a database that is locked,
 //! damaged, from a newer diskbench or on a read-only path costs the user
 //! the history entry, never the measurement. The failure is said on stderr
 //! and turns a clean exit into 1.
 
+use crate::args::{DbArgs, FaultArgs, MetricsArgs, RepeatArgs, SafetyArgs, SaveArgs};
 use crate::live::Written;
 use crate::outcome::Exit;
-use crate::soak::RepeatArgs;
 use anyhow::Context;
-use clap::{Args, Parser};
-use model::{JobResult, Prices, RunKind, RunRecord, RunResult, SoakRef, WorkloadReport};
-use std::collections::BTreeMap;
+use clap::Parser;
+use model::{JobResult, RunKind, RunRecord, RunResult, SoakRef, WorkloadReport};
 use std::path::PathBuf;
 use store::Store;
-
-/// Which history database to use.
-#[derive(Args, Clone, Debug, Default)]
-pub struct DbArgs {
-    /// History database: a file, or a shared PostgreSQL one
-    /// (postgresql://USER@HOST[:PORT]/DB[?sslmode=verify-full&sslrootcert=FILE])
-    /// [default: $DISKBENCH_DB, else $XDG_DATA_HOME/diskbench/history.sqlite3,
-    /// else ~/.local/share/diskbench/history.sqlite3]
-    #[arg(long, value_name = "PATH|URL")]
-    pub db: Option<PathBuf>,
-}
-
-impl DbArgs {
-    pub fn path(&self) -> anyhow::Result<PathBuf> {
-        Ok(store::locate(self.db.as_deref())?.0)
-    }
-
-    /// Opens the history to save runs in: the file is created if needed,
-    /// its directory only at the default place.
-    pub fn open(&self) -> anyhow::Result<Store> {
-        let (path, create) = store::locate(self.db.as_deref())?;
-        Ok(Store::open_as(path, create, store::DEFAULT_BUSY_TIMEOUT)?)
-    }
-
-    /// Opens the history to read or edit it: nothing is created.
-    pub fn open_existing(&self) -> anyhow::Result<Store> {
-        let path = self.path()?;
-        Ok(Store::open_as(
-            path,
-            store::Create::Nothing,
-            store::DEFAULT_BUSY_TIMEOUT,
-        )?)
-    }
-}
 
 /// diskbench's command line as runs keep it, with the password of a
 /// PostgreSQL URL (`--db postgresql://user:secret@...`) left out: the
@@ -64,119 +29,6 @@ pub fn command_line() -> Vec<String> {
             _ => arg,
         })
         .collect()
-}
-
-/// What the user says about a run: labels and prices.
-#[derive(Args, Clone, Debug, Default)]
-pub struct TagArgs {
-    /// Label the run, e.g. --label provider=aws --label disk=gp2 (repeatable)
-    #[arg(long = "label", value_name = "KEY=VALUE", value_parser = parse_label)]
-    pub labels: Vec<(String, String)>,
-    /// Price per GiB-month of the storage, for the cost columns of `compare`
-    #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
-    pub price_gib_month: Option<f64>,
-    /// Price per million I/O requests
-    #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
-    pub price_per_million_ios: Option<f64>,
-    /// Flat monthly price (provisioned IOPS, a VPS plan)
-    #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
-    pub price_month: Option<f64>,
-    /// The cloud volume under test, e.g. aws:gp2:100GiB, aws:gp3:500GiB:iops=6000:mbps=250,
-    /// azure:P10, gcp:pd-ssd:200GB (`diskbench volumes` lists them): its published model is
-    /// printed before the run and held against every figure after it
-    #[arg(long, value_name = "PROVIDER:TYPE[:SIZE][:iops=N][:mbps=N]", value_parser = crate::volume::parse_volume)]
-    pub volume: Option<model::volume::VolumeModel>,
-}
-
-impl TagArgs {
-    pub fn labels(&self) -> BTreeMap<String, String> {
-        self.labels.iter().cloned().collect()
-    }
-
-    pub fn prices(&self) -> Prices {
-        Prices {
-            per_gib_month: self.price_gib_month,
-            per_million_ios: self.price_per_million_ios,
-            per_month: self.price_month,
-        }
-    }
-
-    pub fn record(&self, kind: RunKind, result: RunResult) -> RunRecord {
-        RunRecord {
-            id: 0,
-            kind,
-            labels: self.labels(),
-            prices: self.prices(),
-            result,
-            soak: None,
-            state: Default::default(),
-            uuid: String::new(),
-        }
-    }
-}
-
-/// The options of a measuring command.
-#[derive(Args, Clone, Debug, Default)]
-pub struct SaveArgs {
-    #[command(flatten)]
-    pub db: DbArgs,
-    /// Do not keep this run in the history
-    #[arg(long)]
-    pub no_save: bool,
-    #[command(flatten)]
-    pub tags: TagArgs,
-}
-
-impl SaveArgs {
-    /// These options as a command line, for the other diskbench commands a
-    /// profile runs, so their runs are kept (or not) where this one's are.
-    pub fn to_args(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        if let Some(db) = &self.db.db {
-            out.push(format!("--db={}", db.display()));
-        }
-        if self.no_save {
-            out.push("--no-save".into());
-        }
-        for (k, v) in &self.tags.labels {
-            out.push(format!("--label={k}={v}"));
-        }
-        let t = &self.tags;
-        for (flag, price) in [
-            ("--price-gib-month", t.price_gib_month),
-            ("--price-per-million-ios", t.price_per_million_ios),
-            ("--price-month", t.price_month),
-        ] {
-            if let Some(p) = price {
-                out.push(format!("{flag}={p}"));
-            }
-        }
-        if let Some(v) = &t.volume {
-            out.push(format!("--volume={}", v.spec));
-        }
-        out
-    }
-}
-
-/// `key=value`, both sides non-empty.
-pub fn parse_label(text: &str) -> Result<(String, String), String> {
-    match text.split_once('=') {
-        Some((k, v)) if !k.trim().is_empty() && !v.is_empty() => {
-            Ok((k.trim().to_string(), v.to_string()))
-        }
-        _ => Err(format!(
-            "'{text}' is not a label: use key=value, e.g. provider=aws"
-        )),
-    }
-}
-
-pub(crate) fn parse_price(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
-        _ => Err(format!(
-            "'{text}' is not a price: use a number of at least 0, e.g. 0.10"
-        )),
-    }
 }
 
 /// The diskbench flags taken out of a fio-style command line; the others
@@ -219,36 +71,7 @@ struct OwnOnly {
     #[command(flatten)]
     faults: FaultArgs,
     #[command(flatten)]
-    metrics: crate::metrics::MetricsArgs,
-}
-
-/// What a measuring command may write beyond its own test files.
-#[derive(Args, Clone, Copy, Debug, Default)]
-pub struct SafetyArgs {
-    /// Write to a regular file that diskbench did not create (its contents are lost)
-    #[arg(long)]
-    pub allow_overwrite: bool,
-    /// With --allow-destructive: write to a mounted device (fio's allow_mounted_write)
-    #[arg(long)]
-    pub allow_mounted_write: bool,
-    /// Refuse every job that writes (fio's --readonly)
-    #[arg(long)]
-    pub readonly: bool,
-}
-
-/// Faults to inject: for testing verification and error handling only.
-#[derive(Args, Clone, Debug, Default)]
-pub struct FaultArgs {
-    /// For testing verification and error handling, never for a measurement: make the N-th
-    /// read or write of every worker fail or lie (repeatable). KIND@DIR:N[/M], KIND@DIR one of
-    /// bitflip@read, bitflip@write, drop@write, misdirect@write, short@read, eio@read,
-    /// eio@write, enospc@write, erofs@write; /M hits every M-th I/O after N too
-    #[arg(long = "inject-fault", value_name = "SPEC", value_parser = parse_fault)]
-    pub faults: Vec<model::FaultRule>,
-}
-
-fn parse_fault(text: &str) -> Result<model::FaultRule, String> {
-    model::FaultRule::parse(text).map_err(|e| e.to_string())
+    metrics: MetricsArgs,
 }
 
 /// diskbench's own flags taken out of a `fio` command line, and the rest.
@@ -258,7 +81,7 @@ pub struct OwnArgs {
     pub repeat: RepeatArgs,
     pub safety: SafetyArgs,
     pub faults: FaultArgs,
-    pub metrics: crate::metrics::MetricsArgs,
+    pub metrics: MetricsArgs,
 }
 
 /// Splits diskbench's own flags (history: `--db PATH` or `--db=PATH`,

@@ -12,7 +12,7 @@
 //! the live copy: it says so once, keeps what it has and tries again, and
 //! the run is still saved whole at its end if the database allows it then.
 
-use crate::history::SaveArgs;
+use crate::args::SaveArgs;
 use model::{JobResult, JobSpec, LivePoint, RunKind, RunRecord, RunResult, SoakRef};
 use runner::{LiveFn, LiveUpdate};
 use std::sync::atomic::{AtomicI64, Ordering};

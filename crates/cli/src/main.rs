@@ -2,6 +2,7 @@
 //! maps its outcome to an exit code (0 ok, 1 runtime error, 2 usage error,
 //! 130 interrupted). Each subcommand lives in its own small file.
 
+mod args;
 mod cmd_chart;
 mod cmd_compare;
 mod cmd_db;
@@ -25,14 +26,12 @@ mod cmd_sync;
 mod cmd_volumes;
 mod history;
 mod live;
-mod metrics;
 mod offline;
 mod outcome;
-mod profiles;
 mod progress;
 mod run_shape;
 mod selection;
-mod soak;
+mod soak_loop;
 mod sweep;
 mod volume;
 

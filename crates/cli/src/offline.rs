@@ -4,7 +4,7 @@
 //! so; the next save that reaches the server sends it there, as
 //! `diskbench sync --to` does. Run UUIDs make every copy happen once.
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use model::RunRecord;
 use store::{Create, Store};

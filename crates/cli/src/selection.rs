@@ -2,7 +2,7 @@
 //! time and command. `history`, `compare`, `report` and `chart` all select
 //! runs this way, so the same flags mean the same runs everywhere.
 
-use crate::history::parse_label;
+use crate::args::parse_label;
 use clap::Args;
 use dates::{now_ms, parse_when};
 use model::{RunKind, RunRecord};

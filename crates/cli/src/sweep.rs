@@ -10,8 +10,8 @@
 //! `--rate_iops=N`), so each point is parsed and checked by the same fio
 //! parser as `diskbench fio`, and its echoed options are the job that ran.
 
-use crate::history::SaveArgs;
-use crate::soak;
+use crate::args::SaveArgs;
+use crate::soak_loop;
 use clap::Args;
 use model::{FileTarget, JobSpec, RunKind};
 use report::curve::SweepPoint;
@@ -44,7 +44,7 @@ pub struct TemplateArgs {
     #[arg(long, default_value = "io_uring")]
     pub engine: String,
     #[command(flatten)]
-    pub safety: crate::history::SafetyArgs,
+    pub safety: crate::args::SafetyArgs,
     /// More fio options for the job, after `--`: `-- --rw=randwrite --allow-destructive`
     #[arg(last = true, value_name = "FIO OPTIONS")]
     pub fio: Vec<String>,
@@ -237,7 +237,7 @@ impl<'a> Sweeper<'a> {
     /// Runs `groups` (one setting) as a run of its own and saves it.
     pub fn measure(&mut self, groups: &[Vec<JobSpec>], prefix: String) -> Measured {
         let allow_destructive = self.template.fio.iter().any(|a| a == "--allow-destructive");
-        let m = soak::Measure {
+        let m = soak_loop::Measure {
             kind: self.kind,
             groups,
             allow_destructive,
@@ -251,7 +251,7 @@ impl<'a> Sweeper<'a> {
             stable_stop: None,
         };
         let (outcome, written) =
-            soak::measure_once(&m, &self.stop, &mut self.ws, None, Some(prefix));
+            soak_loop::measure_once(&m, &self.stop, &mut self.ws, None, Some(prefix));
         crate::outcome::report_problems(&outcome);
         let exit = crate::outcome::Exit::of(&outcome.failure);
         let (exit, id) =
