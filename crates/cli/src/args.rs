@@ -29,25 +29,15 @@ pub struct DbArgs {
 }
 
 impl DbArgs {
-    pub fn path(&self) -> anyhow::Result<PathBuf> {
-        Ok(store::locate(self.db.as_deref())?.0)
-    }
-
     /// Opens the history to save runs in: the file is created if needed,
     /// its directory only at the default place.
     pub fn open(&self) -> anyhow::Result<Store> {
-        let (path, create) = store::locate(self.db.as_deref())?;
-        Ok(Store::open_as(path, create, store::DEFAULT_BUSY_TIMEOUT)?)
+        Ok(history::open(self.db.as_deref())?)
     }
 
     /// Opens the history to read or edit it: nothing is created.
     pub fn open_existing(&self) -> anyhow::Result<Store> {
-        let path = self.path()?;
-        Ok(Store::open_as(
-            path,
-            store::Create::Nothing,
-            store::DEFAULT_BUSY_TIMEOUT,
-        )?)
+        Ok(history::open_existing(self.db.as_deref())?)
     }
 }
 
@@ -87,15 +77,15 @@ impl TagArgs {
     }
 
     pub fn record(&self, kind: RunKind, result: RunResult) -> RunRecord {
-        RunRecord {
-            id: 0,
-            kind,
+        self.keeping(None).record(kind, result)
+    }
+
+    /// Where runs go (`db`) with these labels and prices.
+    pub fn keeping(&self, db: Option<PathBuf>) -> history::Keeping {
+        history::Keeping {
+            db,
             labels: self.labels(),
             prices: self.prices(),
-            result,
-            soak: None,
-            state: Default::default(),
-            uuid: String::new(),
         }
     }
 }

@@ -73,7 +73,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<Exit> {
         eprintln!("diskbench chart: {problem}");
         return Ok(Exit::Usage);
     }
-    let store = crate::history::open(&args.db)?;
+    let store = crate::save::open(&args.db)?;
     let runs = match load_or_exit("chart", &args.selection, &store) {
         Ok(runs) => runs,
         Err(exit) => return exit,

@@ -92,7 +92,7 @@ pub fn unknown_by_label(runs: &[RunRecord], by: &[String]) -> Option<String> {
 }
 
 pub fn run(args: CompareArgs) -> anyhow::Result<Exit> {
-    let store = crate::history::open(&args.db)?;
+    let store = crate::save::open(&args.db)?;
     let runs = match load_or_exit("compare", &args.selection, &store) {
         Ok(runs) => runs,
         Err(exit) => return exit,

@@ -37,7 +37,7 @@ pub struct ExportArgs {
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<Exit> {
-    let record = crate::history::open(&args.db)?.get(args.id)?;
+    let record = crate::save::open(&args.db)?.get(args.id)?;
     let fio_shaped = !matches!(args.format, Format::Json);
     if let (true, true, Some(w)) = (
         fio_shaped,

@@ -131,18 +131,17 @@ pub fn run(args: FileserverArgs) -> anyhow::Result<Exit> {
     }
     drop(workspace);
     let (exit, printed) = finish(&args, &plan.load, &summary);
-    let workload =
-        (summary.ops.iter().any(|(_, h)| h.count() > 0)).then(|| crate::history::Workload {
-            kind: model::RunKind::Fileserver,
-            target: plan.dir.clone(),
-            started_unix_ms,
-            text: fileserver::report::text(&summary),
-            document: printed.document,
-            jobs: Vec::new(),
-            error: printed.error,
-            interrupted: summary.interrupted,
-        });
-    Ok(crate::history::save_workload(workload, &args.save, exit))
+    let workload = (summary.ops.iter().any(|(_, h)| h.count() > 0)).then(|| history::Workload {
+        kind: model::RunKind::Fileserver,
+        target: plan.dir.clone(),
+        started_unix_ms,
+        text: fileserver::report::text(&summary),
+        document: printed.document,
+        jobs: Vec::new(),
+        error: printed.error,
+        interrupted: summary.interrupted,
+    });
+    Ok(crate::save::save_workload(workload, &args.save, exit))
 }
 
 /// What `finish` printed, for the history.

@@ -23,17 +23,17 @@ use fio::OutputFormat;
 
 pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{}{}", fio::help(), crate::history::FIO_HELP);
+        print!("{}{}", fio::help(), crate::save::FIO_HELP);
         return Ok(Exit::Ok);
     }
-    let crate::history::OwnArgs {
+    let crate::save::OwnArgs {
         rest: args,
         save,
         repeat,
         safety,
         faults,
         metrics,
-    } = match crate::history::split_own_args(args.clone()) {
+    } = match crate::save::split_own_args(args.clone()) {
         Ok(split) => split,
         Err(e) => {
             if args

@@ -38,7 +38,7 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
-    let store = crate::history::open(&args.db)?;
+    let store = crate::save::open(&args.db)?;
     let runs = store.list(&filter)?;
     let rows: Vec<Row> = runs.iter().map(Row::of).collect();
     match args.format {

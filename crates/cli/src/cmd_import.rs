@@ -21,7 +21,7 @@ pub struct ImportArgs {
 }
 
 pub fn run(args: ImportArgs) -> anyhow::Result<Exit> {
-    let command_line = crate::history::command_line();
+    let command_line = history::command_line();
     let mut files = Vec::new();
     for path in &args.files {
         match import::read(path, &command_line) {

@@ -50,7 +50,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<Exit> {
         eprintln!("diskbench report: {problem}");
         return Ok(Exit::Usage);
     }
-    let store = crate::history::open(&args.db)?;
+    let store = crate::save::open(&args.db)?;
     let runs = match load_or_exit("report", &args.selection, &store) {
         Ok(runs) => runs,
         Err(exit) => return exit,

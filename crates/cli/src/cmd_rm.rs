@@ -15,7 +15,7 @@ pub struct RmArgs {
 }
 
 pub fn run(args: RmArgs) -> anyhow::Result<Exit> {
-    let mut store = crate::history::open(&args.db)?;
+    let mut store = crate::save::open(&args.db)?;
     store.remove(&args.ids)?;
     let ids: Vec<String> = args.ids.iter().map(i64::to_string).collect();
     println!(

@@ -8,10 +8,10 @@
 //! `--metrics-listen` the runs are also shown live (the `metrics` crate).
 
 use crate::args::{SafetyArgs, SaveArgs};
-use crate::live::{LiveWriter, Written};
 use crate::outcome::{report_problems, stop_on_signals, Exit};
 use crate::progress;
 use anyhow::Context;
+use history::{LiveWriter, Written};
 use model::{JobSpec, RunKind, SoakRef};
 use report::soak::{JobVerdict, SoakTracker};
 use runner::{RunOptions, RunOutcome};
@@ -54,7 +54,7 @@ fn save(
     written: Written,
     line: String,
 ) {
-    let (exit, id) = crate::history::save_run(
+    let (exit, id) = crate::save::save_run(
         m.kind,
         &outcome.result,
         soak,
@@ -196,7 +196,14 @@ pub(crate) fn measure_once(
     let (writer, history_hook) = match m.save.no_save {
         true => (None, None),
         false => {
-            let (w, h) = LiveWriter::start(m.kind, m.save, soak);
+            let keeping = m.save.tags.keeping(m.save.db.db.clone());
+            let (w, h) = LiveWriter::start(m.kind, &keeping, soak, |e| {
+                eprintln!(
+                    "\ndiskbench: cannot keep the run in the history while it goes on: {}; \
+                     the run goes on, and is saved at its end if the database allows it then",
+                    crate::save::with_causes(e)
+                )
+            });
             (Some(w), Some(h))
         }
     };
@@ -216,7 +223,7 @@ pub(crate) fn measure_once(
                 .collect(),
         ),
         live_latency: m.metrics.is_some(),
-        command_line: crate::history::command_line(),
+        command_line: history::command_line(),
         global_options: m.global_options.to_vec(),
         faults: m.faults.to_vec(),
         stable_stop: m.stable_stop,

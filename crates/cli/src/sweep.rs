@@ -255,7 +255,7 @@ impl<'a> Sweeper<'a> {
         crate::outcome::report_problems(&outcome);
         let exit = crate::outcome::Exit::of(&outcome.failure);
         let (exit, id) =
-            crate::history::save_run(self.kind, &outcome.result, None, written, &self.save, exit);
+            crate::save::save_run(self.kind, &outcome.result, None, written, &self.save, exit);
         if self.exit == crate::outcome::Exit::Ok {
             self.exit = exit;
         }

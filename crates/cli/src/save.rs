@@ -9,27 +9,12 @@
 //! and turns a clean exit into 1.
 
 use crate::args::{DbArgs, FaultArgs, MetricsArgs, RepeatArgs, SafetyArgs, SaveArgs};
-use crate::live::Written;
 use crate::outcome::Exit;
 use anyhow::Context;
 use clap::Parser;
-use model::{JobResult, RunKind, RunRecord, RunResult, SoakRef, WorkloadReport};
-use std::path::PathBuf;
-use store::Store;
-
-/// diskbench's command line as runs keep it, with the password of a
-/// PostgreSQL URL (`--db postgresql://user:secret@...`) left out: the
-/// history, its exports and reports never hold a password.
-pub fn command_line() -> Vec<String> {
-    std::env::args()
-        .map(|arg| match arg.find("postgres") {
-            Some(at) if store::is_url(&arg[at..]) => {
-                format!("{}{}", &arg[..at], store::redact_url(&arg[at..]))
-            }
-            _ => arg,
-        })
-        .collect()
-}
+use history::{Workload, Written};
+use model::{RunKind, RunRecord, RunResult, SoakRef};
+use store::{Store, StoreError};
 
 /// The diskbench flags taken out of a fio-style command line; the others
 /// say whether they take a value. The first [`SAVE_FLAGS`] are the history's.
@@ -168,17 +153,6 @@ fn first_line(e: clap::Error) -> String {
     first.trim_start_matches("error: ").to_string()
 }
 
-/// True when the run measured nothing worth keeping: it failed before any
-/// I/O. A command that measures in its own terms (`workload`) decides that
-/// itself: see [`save_workload`].
-fn nothing_measured(result: &RunResult) -> bool {
-    if result.workload.is_some() {
-        return false;
-    }
-    let no_io = result.jobs.iter().all(|j| j.total_ios() == 0);
-    no_io && (result.jobs.is_empty() || result.error.is_some())
-}
-
 /// Saves a measured result (after it was printed) and says where on
 /// stderr. `live` is what the live writer left: the run's row, written
 /// while it went on, is then saved whole under the same id. Returns the
@@ -195,7 +169,7 @@ pub fn save_run(
     if args.no_save {
         return (exit, None);
     }
-    if nothing_measured(result) {
+    if history::nothing_measured(result) {
         if let (Some(id), Some(mut store)) = (live.id, live.store) {
             let _ = store.remove(&[id]);
         }
@@ -210,35 +184,21 @@ pub fn save_run(
         uuid: live.uuid.clone(),
         ..args.tags.record(kind, result.clone())
     };
-    let store = match live.store {
-        Some(store) => Ok(store),
-        None => args.db.open(),
-    };
-    let finish = |mut store: Store| -> anyhow::Result<(i64, Store)> {
-        let id = match live.id {
-            Some(id) => store.finish_live(id, &record)?,
-            None => store.save(&record)?,
-        };
-        Ok((id, store))
-    };
-    // The live writer's connection may be one the server dropped during the
-    // run; a server that is back takes the run on a new connection.
-    let saved = match store.and_then(finish) {
-        Err(_) if crate::offline::is_server(&args.db) => args.db.open().and_then(finish),
-        saved => saved,
-    };
-    match saved {
+    let db = args.db.db.as_deref();
+    match history::save(&record, live, db) {
         Ok((id, mut store)) => {
             eprintln!("saved as run {id} in {}", store.path().display());
-            crate::offline::send_pending(&mut store);
+            if let Some(sent) = history::offline::send_pending(&mut store) {
+                say_sent(&sent);
+            }
             (exit, Some(id))
         }
-        Err(e) if crate::offline::is_server(&args.db) => {
-            let exit = crate::offline::keep_locally(&record, &args.db, &e);
-            (exit, None)
-        }
+        Err(e) if history::offline::is_server(db) => (keep_locally(&record, db, &e), None),
         Err(e) => {
-            eprintln!("diskbench: not saved: {e:#}; the results above are complete");
+            eprintln!(
+                "diskbench: not saved: {}; the results above are complete",
+                with_causes(&e)
+            );
             let exit = if exit == Exit::Ok {
                 Exit::Runtime
             } else {
@@ -249,43 +209,51 @@ pub fn save_run(
     }
 }
 
-/// What a command that measures in its own terms (ping, meta, fileserver,
-/// gobonniego) hands over to be saved: its output, and the fio-shaped jobs
-/// its work has, if any (see [`model::WorkloadReport`]).
-pub struct Workload {
-    pub kind: RunKind,
-    /// What was measured: the directory, file or device named.
-    pub target: PathBuf,
-    pub started_unix_ms: u64,
-    pub text: String,
-    pub document: serde_json::Value,
-    pub jobs: Vec<JobResult>,
-    /// Why it stopped early, as it said on stderr.
-    pub error: Option<String>,
-    pub interrupted: bool,
+/// Keeps `record` locally after the server refused it with `error`, and
+/// says so. The save failed, so the exit is 1; the figures are safe.
+fn keep_locally(record: &RunRecord, db: Option<&std::path::Path>, error: &StoreError) -> Exit {
+    let server = history::offline::server_name(db);
+    eprintln!("diskbench: not saved in {server}: {}", with_causes(error));
+    match history::offline::keep_locally(record, &server) {
+        Ok((id, path)) => eprintln!(
+            "diskbench: kept as run {id} in the local history {}; `diskbench sync --to {server}` \
+             sends it there (so does the next run saved there)",
+            path.display()
+        ),
+        Err(e) => eprintln!(
+            "diskbench: not kept locally either: {}; the results above are complete",
+            with_causes(&e)
+        ),
+    }
+    Exit::Runtime
 }
 
-impl Workload {
-    pub fn result(self) -> RunResult {
-        RunResult {
-            schema_version: model::result::SCHEMA_VERSION,
-            tool_version: runner::TOOL_VERSION.to_string(),
-            command_line: command_line(),
-            started_unix_ms: self.started_unix_ms,
-            finished_unix_ms: dates::now_ms(),
-            host: runner::probe::host(),
-            targets: vec![runner::probe::target(&self.target)],
-            jobs: self.jobs,
-            error: self.error,
-            interrupted: self.interrupted,
-            workload: Some(WorkloadReport {
-                command: self.kind.name().to_string(),
-                text: self.text,
-                document: self.document,
-            }),
-            ..RunResult::default()
-        }
+/// Says what happened to the runs kept locally for a server that took a run.
+fn say_sent(sent: &history::offline::Sent) {
+    let name = &sent.server;
+    match &sent.outcome {
+        Ok(0) => {}
+        Ok(n) => eprintln!(
+            "sent {n} run{} kept in {} while {name} was unreachable",
+            if *n == 1 { "" } else { "s" },
+            sent.local.display()
+        ),
+        Err(e) => eprintln!(
+            "diskbench: the runs kept locally for {name} stay there: {}",
+            with_causes(e)
+        ),
     }
+}
+
+/// An error and its causes, `: `-separated, as anyhow's `{:#}` writes them.
+pub fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        out.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    out
 }
 
 /// Saves the run of a command that measures in its own terms, after its
@@ -378,6 +346,7 @@ Fault injection (for testing verification and error handling, never a measuremen
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn split(args: &[&str]) -> Result<(Vec<String>, SaveArgs), String> {
         split_own_args(args.iter().map(|s| s.to_string()).collect()).map(|o| (o.rest, o.save))
