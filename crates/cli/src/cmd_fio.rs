@@ -2,7 +2,7 @@
 //! form. The jobs of a group run at the same time, groups one after another
 //! (`stonewall`), as fio runs them; `--parse-only` prints the jobs as parsed
 //! and runs nothing. With `--runs`/`--duration` (a soak, see
-//! [`crate::soak`]) each run prints its output as it ends, and the list of
+//! [`crate::soak_loop`]) each run prints its output as it ends, and the list of
 //! runs follows; JSON is then one document holding every run's.
 
 //!
@@ -40,7 +40,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
                 .iter()
                 .any(|a| a.starts_with("--output-format") && a.contains("json"))
             {
-                let failure = model::Failure::usage(&e.to_string());
+                let failure = model::Failure::usage(e.as_str());
                 println!(
                     "{}",
                     report::json::error_json(&failure, runner::TOOL_VERSION)
@@ -108,7 +108,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         Ok(p) => p,
         Err(e) => {
             if wants_json {
-                let failure = model::Failure::usage(&e.to_string());
+                let failure = model::Failure::usage(e.to_string());
                 println!(
                     "{}",
                     report::json::error_json(&failure, runner::TOOL_VERSION)

@@ -5,7 +5,7 @@
 //! by the same parser as `diskbench fio`, so a test here and a fio job mean
 //! exactly the same thing.
 //!
-//! With `--runs`/`--duration` (a soak, see [`crate::soak`]) it prints one
+//! With `--runs`/`--duration` (a soak, see [`crate::soak_loop`]) it prints one
 //! line per run, the table of the last run, and the list of runs.
 //!
 //! Each test stops as soon as its figure is stable ([`stable_rule`]): its

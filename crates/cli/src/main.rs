@@ -30,7 +30,7 @@ mod run_shape;
 mod save;
 mod selection;
 mod soak_loop;
-mod sweep;
+mod sweeper;
 mod volume;
 
 use clap::{Parser, Subcommand};

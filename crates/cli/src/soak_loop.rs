@@ -1,7 +1,7 @@
 //! The soak loop of `run` and `fio` (`--runs N`, `--duration D`,
 //! `--pause D`, `--until-*`, `--ci`; a single run is a soak of one): each
 //! run measured, printed by the command, saved as it finishes and written
-//! while it goes on (`crate::live`), so a soak of hours that is killed
+//! while it goes on (`history::live`), so a soak of hours that is killed
 //! keeps its finished runs and the series of the unfinished one up to its
 //! last seconds. When to stop and what the runs came to are the `soak`
 //! crate's; this is the part that runs, prints and saves. With

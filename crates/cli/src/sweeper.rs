@@ -5,20 +5,17 @@
 //! `compare`, `chart --kind curve` and `report`, with no new column in the
 //! history.
 //!
-//! The settings change the template by fio options appended after its own
-//! (`--iodepth=8`, `--numjobs=2`, `--bs=64k`, `--rwmixread=70`,
-//! `--rate_iops=N`), so each point is parsed and checked by the same fio
-//! parser as `diskbench fio`, and its echoed options are the job that ran.
+//! What a point is (a `sweep::Setting` on the template) is the `sweep`
+//! crate's; this module holds the template's flags and measures and saves
+//! the points.
 
 use crate::args::SaveArgs;
 use crate::soak_loop;
 use clap::Args;
-use model::{FileTarget, JobSpec, RunKind};
+use model::{JobSpec, RunKind};
 use report::curve::SweepPoint;
-use std::path::{Path, PathBuf};
-
-/// The test file a sweep of a directory lays out once and every point reads.
-const SWEEP_FILE: &str = "diskbench-sweep.dat";
+use std::path::PathBuf;
+use sweep::Setting;
 
 /// The job and the target a sweep or a limit search measures.
 #[derive(Args, Clone, Debug)]
@@ -58,126 +55,25 @@ fn parse_point_time(text: &str) -> Result<String, String> {
     }
 }
 
-/// The fio options that make one point: appended after the template's.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Setting {
-    pub iodepth: u32,
-    pub numjobs: Option<u32>,
-    pub bs: Option<String>,
-    pub rwmixread: Option<u32>,
-    pub rate_iops: Option<u64>,
-}
-
-impl Setting {
-    fn options(&self) -> Vec<(String, String)> {
-        let mut out = vec![("iodepth".to_string(), self.iodepth.to_string())];
-        if let Some(n) = self.numjobs {
-            out.push(("numjobs".into(), n.to_string()));
-        }
-        if let Some(bs) = &self.bs {
-            out.push(("bs".into(), bs.clone()));
-        }
-        if let Some(m) = self.rwmixread {
-            out.push(("rwmixread".into(), m.to_string()));
-        }
-        if let Some(r) = self.rate_iops {
-            out.push(("rate_iops".into(), r.to_string()));
-        }
-        out
-    }
-}
-
 impl TemplateArgs {
-    fn target(&self) -> PathBuf {
-        self.target.clone().unwrap_or_else(|| PathBuf::from("."))
+    /// The template as the sweep crate takes it.
+    fn template(&self) -> sweep::Template {
+        sweep::Template {
+            target: self.target.clone(),
+            job: self.job.clone(),
+            rw: self.rw.clone(),
+            runtime: self.runtime.clone(),
+            ramp: self.ramp.clone(),
+            size: self.size.clone(),
+            engine: self.engine.clone(),
+            fio: self.fio.clone(),
+        }
     }
 
-    /// The one job of `setting`, parsed and checked; a usage error (text) otherwise.
-    pub fn job(&self, setting: &Setting) -> Result<Vec<Vec<JobSpec>>, String> {
-        let target = self.target();
-        let is_dir = target.is_dir();
-        let parsed = match &self.job {
-            Some(file) => self.parse_job_file(file, setting, &target, is_dir)?,
-            None => {
-                let mut args: Vec<String> = vec![
-                    "--name=sweep".into(),
-                    format!("--rw={}", self.rw),
-                    "--bs=4k".into(),
-                    "--direct=1".into(),
-                    format!("--ioengine={}", self.engine),
-                    "--time_based=1".into(),
-                    format!("--runtime={}", self.runtime),
-                    format!("--ramp_time={}", self.ramp),
-                ];
-                if is_dir {
-                    args.push(format!("--size={}", self.size));
-                } else {
-                    args.push(format!("--filename={}", target.display()));
-                }
-                args.extend(self.fio.iter().cloned());
-                args.extend(setting.options().iter().map(|(k, v)| format!("--{k}={v}")));
-                fio::parse_args(args).map_err(|e| e.to_string())?
-            }
-        };
-        if parsed.jobs.len() != 1 {
-            return Err(format!(
-                "a sweep varies one job, and this template has {}: keep one job in the file \
-                 (or pick one with --section NAME)",
-                parsed.jobs.len()
-            ));
-        }
-        let mut job = parsed
-            .jobs
-            .into_iter()
-            .next()
-            .unwrap_or_else(|| JobSpec::new("sweep"));
-        if is_dir && self.job.is_none() {
-            job.target = FileTarget::Generated {
-                directory: target,
-                nrfiles: 1,
-                shared: Some(SWEEP_FILE.to_string()),
-            };
-        }
-        Ok(vec![vec![job]])
+    /// The one job of `setting`, parsed and checked; a usage error otherwise.
+    pub fn job(&self, setting: &Setting) -> Result<Vec<Vec<JobSpec>>, sweep::SweepError> {
+        self.template().job(setting)
     }
-
-    /// A job file with the setting's options appended to its one job
-    /// (written to a temporary file beside nothing else, removed at once).
-    fn parse_job_file(
-        &self,
-        file: &Path,
-        setting: &Setting,
-        target: &Path,
-        is_dir: bool,
-    ) -> Result<fio::FioArgs, String> {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| format!("cannot read the job file {}: {e}", file.display()))?;
-        let mut lines = vec![text, String::new()];
-        if self.target.is_some() {
-            match is_dir {
-                true => lines.push(format!("directory={}", target.display())),
-                false => lines.push(format!("filename={}", target.display())),
-            }
-        }
-        lines.extend(setting.options().iter().map(|(k, v)| format!("{k}={v}")));
-        let tmp = tempfile_path();
-        std::fs::write(&tmp, lines.join("\n"))
-            .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-        let mut args = vec![tmp.display().to_string()];
-        args.extend(self.fio.iter().cloned());
-        let parsed = fio::parse_args(args);
-        let _ = std::fs::remove_file(&tmp);
-        parsed.map_err(|e| e.to_string())
-    }
-}
-
-fn tempfile_path() -> PathBuf {
-    std::env::temp_dir().join(format!("diskbench-sweep-{}.fio", std::process::id()))
-}
-
-/// `1,2,4,8,...,256`: the depths a sweep tries unless told.
-pub fn default_depths() -> Vec<u32> {
-    (0..=8).map(|i| 1 << i).collect()
 }
 
 /// A whole number of at least 1, for `--qd` and `--jobs`.
