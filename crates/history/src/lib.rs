@@ -148,3 +148,55 @@ impl Workload {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_carries_the_labels_and_prices_given() {
+        let keeping = Keeping {
+            db: None,
+            labels: [("provider".to_string(), "aws".to_string())].into(),
+            prices: Prices {
+                per_month: Some(12.0),
+                ..Prices::default()
+            },
+        };
+        let r = keeping.record(RunKind::Fio, RunResult::default());
+        assert_eq!(r.kind, RunKind::Fio);
+        assert_eq!(r.labels["provider"], "aws");
+        assert_eq!(r.prices.per_month, Some(12.0));
+        assert_eq!((r.id, r.soak.is_none(), r.uuid.as_str()), (0, true, ""));
+    }
+
+    #[test]
+    fn a_run_that_failed_before_any_io_measured_nothing() {
+        let mut failed = RunResult {
+            error: Some("no such device".into()),
+            ..RunResult::default()
+        };
+        assert!(nothing_measured(&RunResult::default()));
+        assert!(nothing_measured(&failed));
+        failed.workload = Some(WorkloadReport {
+            command: "ping".into(),
+            text: String::new(),
+            document: serde_json::Value::Null,
+        });
+        assert!(!nothing_measured(&failed), "a workload decides for itself");
+    }
+
+    #[test]
+    fn a_missing_history_is_not_created_to_be_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("none.sqlite3");
+        assert!(open_existing(Some(&path)).is_err());
+        assert!(!path.exists(), "reading never creates the file");
+        let store = open(Some(&path)).unwrap();
+        assert_eq!(store.path(), path);
+        assert!(!offline::is_server(Some(&path)));
+        assert!(offline::is_server(Some(Path::new(
+            "postgresql://u@127.0.0.1:1/db"
+        ))));
+    }
+}

@@ -1,3 +1,8 @@
+//! The metrics endpoint checked piece by piece: the exposition format's
+//! escaping, label names, listen addresses, the live figures from made-up
+//! seconds, the dashboard's queries against the names served, and the HTTP
+//! server against a real socket.
+
 use super::exposition::{user_label_name, Exposition, Kind, Sample};
 use super::state::{Identity, State, FRESH};
 use super::*;

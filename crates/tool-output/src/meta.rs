@@ -295,3 +295,17 @@ pub fn csv_line(r: &MetaResult, machine: &str) -> String {
     }
     f.join(",")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latency_as_bonnie_prints_it_whole_us_then_ms_then_s() {
+        assert_eq!(bonnie_latency(0), "", "no latency, no figure");
+        assert_eq!(bonnie_latency(86_300), "86us");
+        assert_eq!(bonnie_latency(99_000_000), "99000us");
+        assert_eq!(bonnie_latency(250_000_000), "250ms");
+        assert_eq!(bonnie_latency(120_000_000_000), "120s");
+    }
+}

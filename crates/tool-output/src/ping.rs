@@ -231,3 +231,25 @@ pub fn reorder(doc: Value) -> Value {
     }
     Value::Object(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warmups_are_said_as_ioping_counts_them() {
+        assert_eq!(warmup_text(0), "every request counted (-a 0)");
+        assert!(warmup_text(1).starts_with("request 1 was a warmup"));
+        assert!(warmup_text(3).starts_with("requests 1-3 were warmups"));
+    }
+
+    #[test]
+    fn documents_put_the_requests_before_the_summary() {
+        let doc = json!({"summary": 1, "extra": 0, "requests": [], "tool_version": "x"});
+        let keys: Vec<String> = match reorder(doc) {
+            Value::Object(m) => m.keys().cloned().collect(),
+            other => panic!("{other}"),
+        };
+        assert_eq!(keys, ["tool_version", "requests", "summary"]);
+    }
+}
