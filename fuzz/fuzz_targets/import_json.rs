@@ -2,24 +2,15 @@
 //! output and GoBonnieGo's `-json` output, and the serde shapes the history
 //! keeps (`RunResult`, `RunRecord`). None may panic, whatever the bytes.
 //!
-//! The importers live in the binary crate (`crates/cli/src/import/`), which
-//! has no library; their source files are compiled in here with `#[path]`
-//! (with `timefmt.rs`, which they use as `crate::timefmt`). Their entry point
-//! reads a path, so the input is written to a scratch file first.
+//! The importers are the `diskbench-import` crate, a dependency here like
+//! the parsers of the other targets. Their entry point reads a path, so the
+//! input is written to a scratch file first.
 
 #![no_main]
 
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-
-#[path = "../../crates/cli/src/import/mod.rs"]
-#[allow(dead_code)]
-mod import;
-
-#[path = "../../crates/cli/src/timefmt.rs"]
-#[allow(dead_code)]
-mod timefmt;
 
 fuzz_target!(|data: &[u8]| {
     let path = common::write("import.json", data);
@@ -31,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
                 let _ = serde_json::to_string(result).expect("a RunResult serializes");
             }
         }
-        Err(e) => assert!(!e.is_empty(), "an error without a message"),
+        Err(e) => assert!(!e.to_string().is_empty(), "an error without a message"),
     }
     if let Ok(result) = serde_json::from_slice::<model::RunResult>(data) {
         let _ = serde_json::to_string(&result).expect("a RunResult serializes");

@@ -7,8 +7,8 @@
 //! parsers are crate-private, so they are reached through `parse_args` with a
 //! minimal job and `--OPTION=TEXT`, for each option the crate carries out (the
 //! list comes from `fio::job_option_names()`, so new options are fuzzed as they
-//! land), on the command line and in a job file. The CLI's date parser lives in the binary crate and is compiled in
-//! here from its source file (`#[path]`).
+//! land), on the command line and in a job file. The dates are the `diskbench-dates`
+//! crate's.
 
 #![no_main]
 
@@ -17,10 +17,6 @@ mod common;
 use libfuzzer_sys::fuzz_target;
 use model::units;
 use std::sync::OnceLock;
-
-#[path = "../../crates/cli/src/timefmt.rs"]
-#[allow(dead_code)]
-mod timefmt;
 
 /// The job options the fio crate carries out, without their aliases.
 fn fio_options() -> &'static [&'static str] {
@@ -92,12 +88,12 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         7 => {
-            if let Some(ms) = timefmt::parse_rfc3339_ms(text) {
-                let _ = timefmt::format_utc(ms);
+            if let Some(ms) = dates::parse_rfc3339_ms(text) {
+                let _ = dates::format_utc(ms);
             }
             for end_of_day in [false, true] {
-                if let Ok(ms) = timefmt::parse_when(text, 1_795_000_000_000, end_of_day) {
-                    let _ = timefmt::format_utc(ms);
+                if let Ok(ms) = dates::parse_when(text, 1_795_000_000_000, end_of_day) {
+                    let _ = dates::format_utc(ms);
                 }
             }
         }

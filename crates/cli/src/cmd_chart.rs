@@ -3,7 +3,7 @@
 //! path asked: kinds that make one chart per group or per job (timeline,
 //! series) put them one above the other ([`charts::column`]).
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use crate::selection::{load_or_exit, Selection};
 use anyhow::Context;
@@ -73,7 +73,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<Exit> {
         eprintln!("diskbench chart: {problem}");
         return Ok(Exit::Usage);
     }
-    let store = crate::history::open(&args.db)?;
+    let store = crate::save::open(&args.db)?;
     let runs = match load_or_exit("chart", &args.selection, &store) {
         Ok(runs) => runs,
         Err(exit) => return exit,

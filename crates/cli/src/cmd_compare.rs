@@ -10,7 +10,7 @@
 //! whether each pair of groups differs beyond its noise (a rank test), and
 //! the knee of each sweep among the runs.
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use crate::selection::{load_or_exit, Selection};
 use clap::{Args, ValueEnum};
@@ -22,13 +22,13 @@ use report::volume_cost;
 #[derive(Args)]
 pub struct VolumePriceArgs {
     /// For runs saved with --volume: price per GiB-month instead of the catalogue's
-    #[arg(long, value_name = "PRICE", value_parser = crate::history::parse_price)]
+    #[arg(long, value_name = "PRICE", value_parser = crate::args::parse_price)]
     price_gib_month: Option<f64>,
     /// For runs saved with --volume: price per provisioned IOPS-month instead of the catalogue's
-    #[arg(long, value_name = "PRICE", value_parser = crate::history::parse_price)]
+    #[arg(long, value_name = "PRICE", value_parser = crate::args::parse_price)]
     price_iops_month: Option<f64>,
     /// For runs saved with --volume: price per provisioned MB/s-month (the provider's unit)
-    #[arg(long, value_name = "PRICE", value_parser = crate::history::parse_price)]
+    #[arg(long, value_name = "PRICE", value_parser = crate::args::parse_price)]
     price_mbps_month: Option<f64>,
 }
 
@@ -92,7 +92,7 @@ pub fn unknown_by_label(runs: &[RunRecord], by: &[String]) -> Option<String> {
 }
 
 pub fn run(args: CompareArgs) -> anyhow::Result<Exit> {
-    let store = crate::history::open(&args.db)?;
+    let store = crate::save::open(&args.db)?;
     let runs = match load_or_exit("compare", &args.selection, &store) {
         Ok(runs) => runs,
         Err(exit) => return exit,

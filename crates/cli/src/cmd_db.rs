@@ -4,7 +4,7 @@
 //! Printed for a DBA to review and run, or applied with `--apply` by the
 //! tables' owner.
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use clap::{Args, Subcommand};
 
@@ -41,7 +41,7 @@ pub fn run(cmd: DbCommand) -> anyhow::Result<Exit> {
         print!("{}", store::grant_writer_sql(&args.role));
         return Ok(Exit::Ok);
     }
-    let mut store = crate::history::open(&args.db)?;
+    let mut store = crate::save::open(&args.db)?;
     store.grant_writer(&args.role)?;
     println!(
         "{} may now save runs in {} (and not read, change or remove others')",

@@ -5,8 +5,8 @@
 //! operations are not reads and writes of a block size): fio's JSON and the
 //! CSV are refused for it, naming `--format json`, which holds its figures.
 
+use crate::args::DbArgs;
 use crate::cmd_history::csv_field;
-use crate::history::DbArgs;
 use crate::outcome::Exit;
 use clap::{Args, ValueEnum};
 use model::{Direction, RunRecord};
@@ -37,7 +37,7 @@ pub struct ExportArgs {
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<Exit> {
-    let record = crate::history::open(&args.db)?.get(args.id)?;
+    let record = crate::save::open(&args.db)?.get(args.id)?;
     let fio_shaped = !matches!(args.format, Format::Json);
     if let (true, true, Some(w)) = (
         fio_shaped,

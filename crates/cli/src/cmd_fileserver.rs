@@ -77,7 +77,7 @@ pub struct FileserverArgs {
     #[arg(long)]
     show_mix: bool,
     #[command(flatten)]
-    save: crate::history::SaveArgs,
+    save: crate::args::SaveArgs,
 }
 
 /// The checked flags.
@@ -96,7 +96,7 @@ pub fn run(args: FileserverArgs) -> anyhow::Result<Exit> {
         Ok(plan) => plan,
         Err(e) => return Ok(fail(&args, &RunError::Usage(e))),
     };
-    let started_unix_ms = crate::timefmt::now_ms();
+    let started_unix_ms = dates::now_ms();
     // Before the directory exists, so a signal never leaves it behind.
     let stop = crate::outcome::stop_on_signals()?;
     let mut workspace = runner::Workspace::default();
@@ -131,18 +131,17 @@ pub fn run(args: FileserverArgs) -> anyhow::Result<Exit> {
     }
     drop(workspace);
     let (exit, printed) = finish(&args, &plan.load, &summary);
-    let workload =
-        (summary.ops.iter().any(|(_, h)| h.count() > 0)).then(|| crate::history::Workload {
-            kind: model::RunKind::Fileserver,
-            target: plan.dir.clone(),
-            started_unix_ms,
-            text: fileserver::report::text(&summary),
-            document: printed.document,
-            jobs: Vec::new(),
-            error: printed.error,
-            interrupted: summary.interrupted,
-        });
-    Ok(crate::history::save_workload(workload, &args.save, exit))
+    let workload = (summary.ops.iter().any(|(_, h)| h.count() > 0)).then(|| history::Workload {
+        kind: model::RunKind::Fileserver,
+        target: plan.dir.clone(),
+        started_unix_ms,
+        text: fileserver::report::text(&summary),
+        document: printed.document,
+        jobs: Vec::new(),
+        error: printed.error,
+        interrupted: summary.interrupted,
+    });
+    Ok(crate::save::save_workload(workload, &args.save, exit))
 }
 
 /// What `finish` printed, for the history.

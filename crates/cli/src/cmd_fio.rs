@@ -2,7 +2,7 @@
 //! form. The jobs of a group run at the same time, groups one after another
 //! (`stonewall`), as fio runs them; `--parse-only` prints the jobs as parsed
 //! and runs nothing. With `--runs`/`--duration` (a soak, see
-//! [`crate::soak`]) each run prints its output as it ends, and the list of
+//! [`crate::soak_loop`]) each run prints its output as it ends, and the list of
 //! runs follows; JSON is then one document holding every run's.
 
 //!
@@ -17,23 +17,23 @@ mod extras;
 mod status;
 
 use crate::outcome::Exit;
-use crate::soak;
+use crate::soak_loop;
 use anyhow::Context;
 use fio::OutputFormat;
 
 pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{}{}", fio::help(), crate::history::FIO_HELP);
+        print!("{}{}", fio::help(), crate::save::FIO_HELP);
         return Ok(Exit::Ok);
     }
-    let crate::history::OwnArgs {
+    let crate::save::OwnArgs {
         rest: args,
         save,
         repeat,
         safety,
         faults,
         metrics,
-    } = match crate::history::split_own_args(args.clone()) {
+    } = match crate::save::split_own_args(args.clone()) {
         Ok(split) => split,
         Err(e) => {
             if args
@@ -103,14 +103,12 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     }
     extras::debug_notes(&parsed.cli, &parsed.groups);
     // Bound before anything runs: a port in use is a usage error.
-    let started = repeat
-        .plan()
-        .and_then(|plan| Ok((plan, metrics.start("fio", &save.tags)?)));
+    let started = crate::args::plan_and_metrics(&repeat, &metrics, "fio", &save.tags);
     let (plan, metrics) = match started {
         Ok(p) => p,
         Err(e) => {
             if wants_json {
-                let failure = model::Failure::usage(e.as_str());
+                let failure = model::Failure::usage(e.to_string());
                 println!(
                     "{}",
                     report::json::error_json(&failure, runner::TOOL_VERSION)
@@ -122,7 +120,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     };
     // `--status-interval` with `--output`: the documents so far, for the file.
     let kept = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    let measure = soak::Measure {
+    let measure = soak_loop::Measure {
         kind: model::RunKind::Fio,
         groups: &parsed.groups,
         allow_destructive: parsed.allow_destructive,
@@ -149,7 +147,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         terse_version: parsed.cli.terse_version,
         ..Output::default()
     };
-    let summary = soak::run(&measure, plan, |done| {
+    let (summary, exit) = soak_loop::run(&measure, plan, |done| {
         out.add(done, &parsed.output_format);
         extras::dump_errors(&done.outcome.result);
         if let Some(prefix) = &parsed.cli.bandwidth_log {
@@ -174,10 +172,10 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     }
     // Stopping the jobs is what a trigger is for, not an interruption.
     let fired = triggered.is_some_and(|t| t.load(std::sync::atomic::Ordering::SeqCst));
-    if fired && summary.exit == Exit::Interrupted {
+    if fired && exit == Exit::Interrupted {
         return Ok(Exit::Ok);
     }
-    Ok(summary.exit)
+    Ok(exit)
 }
 
 /// `--version`, `--cmdhelp`, `--enghelp`, `--debug=?`, `--inflate-log`.

@@ -36,7 +36,7 @@ struct Flags {
 }
 
 pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
-    let (args, save) = match crate::history::split_save_args(args) {
+    let (args, save) = match crate::save::split_save_args(args) {
         Ok(split) => split,
         Err(e) => {
             eprintln!("diskbench gobonniego: {e} ({USAGE_HINT})");
@@ -121,7 +121,7 @@ fn save_runs(
     document: &doc::Document,
     dir: &std::path::Path,
     lines: &[(usize, String)],
-    save: &crate::history::SaveArgs,
+    save: &crate::args::SaveArgs,
     exit: Exit,
 ) -> Exit {
     if save.no_save {
@@ -133,12 +133,12 @@ fn save_runs(
     };
     let finished = value["results"].as_array().map_or(0, Vec::len);
     if finished == 0 {
-        return crate::history::save_workload(None, save, exit);
+        return crate::save::save_workload(None, save, exit);
     }
-    let command_line = crate::history::command_line();
-    let runs = match crate::import::gobonniego::parse(&value, &command_line) {
+    let command_line = history::command_line();
+    let runs = match import::gobonniego::parse(&value, &command_line) {
         Ok(runs) => runs,
-        Err(e) => return not_saved(&e, exit),
+        Err(e) => return not_saved(&e.to_string(), exit),
     };
     let target = runner::probe::target(dir);
     let mut exit = exit;
@@ -157,9 +157,9 @@ fn save_runs(
             text,
             document: own,
         });
-        let none = crate::live::Written::none();
+        let none = history::Written::none();
         let kind = model::RunKind::GoBonnieGo;
-        exit = crate::history::save_run(kind, &result, None, none, save, exit).0;
+        exit = crate::save::save_run(kind, &result, None, none, save, exit).0;
     }
     exit
 }

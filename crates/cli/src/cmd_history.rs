@@ -5,11 +5,11 @@
 //! known from what was written while it ran (running, killed), and a
 //! soak's runs show its id and their number.
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use crate::selection::Filters;
-use crate::timefmt::format_utc;
 use clap::{Args, ValueEnum};
+use dates::format_utc;
 use model::{RunRecord, RunState, SoakRef};
 use serde_json::json;
 
@@ -38,7 +38,7 @@ pub fn run(args: HistoryArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
-    let store = crate::history::open(&args.db)?;
+    let store = crate::save::open(&args.db)?;
     let runs = store.list(&filter)?;
     let rows: Vec<Row> = runs.iter().map(Row::of).collect();
     match args.format {

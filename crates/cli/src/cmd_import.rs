@@ -3,7 +3,7 @@
 //! anything is saved, and all runs are saved in one transaction: a bad
 //! file means nothing is imported.
 
-use crate::history::{DbArgs, TagArgs};
+use crate::args::{DbArgs, TagArgs};
 use crate::outcome::Exit;
 use anyhow::Context;
 use clap::Args;
@@ -21,10 +21,10 @@ pub struct ImportArgs {
 }
 
 pub fn run(args: ImportArgs) -> anyhow::Result<Exit> {
-    let command_line = crate::history::command_line();
+    let command_line = history::command_line();
     let mut files = Vec::new();
     for path in &args.files {
-        match crate::import::read(path, &command_line) {
+        match import::read(path, &command_line) {
             Ok(imported) => files.push((path, imported)),
             Err(e) => {
                 eprintln!("diskbench import: {e}");

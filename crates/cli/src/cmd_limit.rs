@@ -6,13 +6,14 @@
 //! queue) is searched by halving for the most IOPS still under the target.
 //! A target below what one I/O at a time takes (p99 at QD1) cannot be met
 //! by any depth or rate, and is reported as unreachable, not as a number.
-//! Every point walked is saved, labelled as a sweep (see [`crate::sweep`]).
+//! Every point walked is saved, labelled as a sweep (see `crate::sweeper` and the `sweep` crate).
 
-use crate::history::SaveArgs;
+use crate::args::SaveArgs;
 use crate::outcome::Exit;
-use crate::sweep::{default_depths, parse_count, Setting, Sweeper, TemplateArgs};
+use crate::sweeper::{parse_count, Sweeper, TemplateArgs};
 use clap::Args;
 use report::curve::SweepPoint;
+use sweep::{default_depths, Setting};
 
 /// Halvings of the rate interval: each costs a point's time, and after
 /// four the rate is known to within 1/16 of the gap between two depths.
@@ -102,7 +103,7 @@ pub fn run(args: LimitArgs) -> anyhow::Result<Exit> {
             break;
         }
     }
-    let best = deepest_near_best(&walked, target_us);
+    let best = sweep::deepest_near_best(&walked, target_us);
     let answer = match (best, over) {
         (None, _) => Answer::Unreachable(walked[0].clone()),
         (Some(best), None) => Answer::NotReached(best),
@@ -187,64 +188,10 @@ pub fn run(args: LimitArgs) -> anyhow::Result<Exit> {
     Ok(sweeper.exit)
 }
 
-/// IOPS within this share of each other are the same figure, as for the knee.
-const SAME_IOPS: f64 = 0.05;
-
-/// The answer of the depth walk: of the points under the target, the
-/// deepest whose IOPS is within 5% of the most any gave. On a device at
-/// its limit from QD1 every depth gives the same IOPS but for noise, and
-/// the answer is the deepest depth the target allows, not whichever depth
-/// the noise favoured.
-fn deepest_near_best(walked: &[SweepPoint], target_us: f64) -> Option<SweepPoint> {
-    let under: Vec<&SweepPoint> = walked.iter().filter(|p| p.p99_us <= target_us).collect();
-    let most = under.iter().map(|p| p.iops).fold(0.0, f64::max);
-    under
-        .into_iter()
-        .filter(|p| p.iops >= most * (1.0 - SAME_IOPS))
-        .max_by_key(|p| p.in_flight())
-        .cloned()
-}
-
 /// `1.234 ms` or `850 us`.
 fn latency_text(us: f64) -> String {
     match us >= 1000.0 {
         true => format!("{:.3} ms", us / 1e3),
         false => format!("{us:.0} us"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn point(iodepth: u32, iops: f64, p99_us: f64) -> SweepPoint {
-        SweepPoint {
-            iodepth,
-            numjobs: 1,
-            shape: "randread 4k".into(),
-            iops,
-            mb_per_sec: 0.0,
-            p50_us: 0.0,
-            p99_us,
-            p999_us: 0.0,
-            mean_us: 0.0,
-            rate_iops: None,
-            run_id: 0,
-        }
-    }
-
-    #[test]
-    fn the_answer_is_the_deepest_depth_under_the_target_that_noise_cannot_tell_from_the_best() {
-        // Flat at 4000: QD1 won by noise, QD2 is the deepest under 20 ms.
-        let flat = [
-            point(1, 4000.0, 118.0),
-            point(2, 3992.0, 1806.0),
-            point(4, 4001.0, 67_000.0),
-        ];
-        assert_eq!(deepest_near_best(&flat, 20_000.0).unwrap().iodepth, 2);
-        // A deeper queue that loses IOPS is not the answer.
-        let worse = [point(1, 4000.0, 100.0), point(2, 3000.0, 200.0)];
-        assert_eq!(deepest_near_best(&worse, 20_000.0).unwrap().iodepth, 1);
-        assert!(deepest_near_best(&flat, 50.0).is_none());
     }
 }

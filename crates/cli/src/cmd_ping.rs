@@ -1,7 +1,8 @@
 //! `diskbench ping [TARGET]`: ioping with its flags and its output, so a
 //! user of ioping reads the same lines, plus the percentiles ioping lacks
 //! and a line saying how the I/O was done. The measuring loop lives in
-//! `workloads::ping`; this file parses ioping's flags and prints.
+//! `workloads::ping` and the formats in `tool_output::ping`; this file
+//! parses ioping's flags and prints.
 //!
 //! Output: ioping's per-request lines, its summary block (`--- T ioping
 //! statistics ---`, `requests completed`, `generated`, `min/avg/max/mdev`),
@@ -33,11 +34,10 @@
 use crate::outcome::Exit;
 use clap::{ArgAction, Args};
 use runner::RunError;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
-use workloads::ping::{self, format_count, format_size, format_time, IoMode, Prepared};
+use workloads::ping::{self, format_size};
 
 #[derive(Args)]
 pub struct PingArgs {
@@ -97,7 +97,7 @@ pub struct PingArgs {
     #[arg(long)]
     allow_destructive: bool,
     #[command(flatten)]
-    save: crate::history::SaveArgs,
+    save: crate::args::SaveArgs,
 }
 
 impl PingArgs {
@@ -143,7 +143,7 @@ impl PingArgs {
 }
 
 pub fn run(args: PingArgs) -> anyhow::Result<Exit> {
-    let started_unix_ms = crate::timefmt::now_ms();
+    let started_unix_ms = dates::now_ms();
     let stop = crate::outcome::stop_on_signals()?;
     let opts = match args.options() {
         Ok(o) => o,
@@ -168,18 +168,18 @@ pub fn run(args: PingArgs) -> anyhow::Result<Exit> {
     let outcome = ping::run(&mut prepared, &stop, |r| {
         if args.json {
             if !quiet {
-                requests.push(request_json(r));
+                requests.push(tool_output::ping::request_json(r));
             }
         } else if !quiet {
             // A closed stdout (`| head`) must not stop the measurement.
-            let _ = writeln!(out, "{}", request_line(&head, r));
+            let _ = writeln!(out, "{}", tool_output::ping::request_line(&head, r));
             let _ = out.flush();
         }
     });
     drop(out);
     let stats = &outcome.stats;
-    let doc = document(&prepared, stats);
-    let text = summary(&prepared, stats);
+    let doc = tool_output::ping::document(&prepared, stats);
+    let text = tool_output::ping::summary(&prepared, stats);
     if args.json {
         let mut doc = doc.clone();
         if !quiet {
@@ -191,22 +191,22 @@ pub fn run(args: PingArgs) -> anyhow::Result<Exit> {
         }
         emit(&format!(
             "{}\n",
-            serde_json::to_string_pretty(&reorder(doc))?
+            serde_json::to_string_pretty(&tool_output::ping::reorder(doc))?
         ));
     } else if args.batch {
-        emit(&format!("{}\n", raw_line(stats)));
+        emit(&format!("{}\n", tool_output::ping::raw_line(stats)));
     } else {
         emit(&text);
     }
     if let Some(e) = &outcome.failure {
         eprintln!("diskbench ping: {}", failure_text(e));
     }
-    let workload = (stats.count() > 0).then(|| crate::history::Workload {
+    let workload = (stats.count() > 0).then(|| history::Workload {
         kind: model::RunKind::Ping,
         target: opts.target.clone(),
         started_unix_ms,
         text,
-        jobs: vec![as_job(&prepared, stats)],
+        jobs: vec![tool_output::ping::as_job(&prepared, stats)],
         document: doc,
         error: outcome.failure.as_ref().map(failure_text),
         interrupted: outcome
@@ -214,74 +214,11 @@ pub fn run(args: PingArgs) -> anyhow::Result<Exit> {
             .as_ref()
             .is_some_and(RunError::is_interrupted),
     });
-    Ok(crate::history::save_workload(
+    Ok(crate::save::save_workload(
         workload,
         &args.save,
         Exit::of(&outcome.failure),
     ))
-}
-
-/// The counted requests as the fio job they are: one worker at QD1, every
-/// request's time in the latency histogram, and ioping's rates (per second
-/// of I/O time, not of wall time with its `-i` pauses).
-fn as_job(p: &Prepared, s: &ping::PingStats) -> model::JobResult {
-    use model::RwMode;
-    let rw = match (p.write, p.sequential) {
-        (false, false) => RwMode::RandRead,
-        (false, true) => RwMode::Read,
-        (true, false) => RwMode::RandWrite,
-        (true, true) => RwMode::Write,
-    };
-    let bs = model::units::format_size(p.size_bytes);
-    let name = format!("ping-{}-{bs}", rw.fio_name());
-    let mut spec = model::JobSpec::new(name.clone());
-    spec.rw = rw;
-    spec.bs_bytes = p.size_bytes;
-    spec.direct = p.mode == IoMode::Direct;
-    spec.size_bytes = Some(p.work_size_bytes);
-    spec.offset_bytes = p.work_offset_bytes;
-    spec.options = vec![
-        ("rw".into(), rw.fio_name().into()),
-        ("bs".into(), bs),
-        ("iodepth".into(), "1".into()),
-        ("direct".into(), u8::from(spec.direct).to_string()),
-    ];
-    let done = model::DirStats {
-        ios: s.count(),
-        bytes: s.count() * s.size_bytes,
-        runtime_ns: s.sum_ns.min(u128::from(u64::MAX)) as u64,
-        slat: None,
-        clat: s.histogram.clone(),
-        lat: s.histogram.clone(),
-        response: None,
-        prios: Vec::new(),
-    };
-    let (read, write) = match p.write {
-        true => (model::DirStats::default(), done),
-        false => (done, model::DirStats::default()),
-    };
-    model::JobResult {
-        name,
-        engine: model::EngineKind::Sync,
-        runtime_ns: s.load_ns,
-        read,
-        write,
-        ..model::JobResult::empty(&spec, 0, 1)
-    }
-}
-
-/// `4 KiB <<< /tmp (ext4 /dev/vda 252.0 GiB): request=1 time=136.3 us (warmup)`;
-/// `head` is everything before the colon.
-fn request_line(head: &str, r: &ping::Request) -> String {
-    let notice = r
-        .notice
-        .map(|n| format!(" ({})", n.name()))
-        .unwrap_or_default();
-    format!(
-        "{head}: request={} time={}{notice}",
-        r.index,
-        format_time(r.time_ns)
-    )
 }
 
 /// Prints on stdout; a closed stdout (`| head`) is not an error worth a panic.
@@ -320,165 +257,4 @@ fn fail(args: &PingArgs, e: &RunError) -> Exit {
     }
     eprintln!("diskbench ping: {text}");
     Exit::of_kind(Some(e.kind()))
-}
-
-fn mode_text(p: &Prepared) -> String {
-    let how = match p.mode {
-        IoMode::Direct => "direct I/O (O_DIRECT)",
-        IoMode::NonCached if p.write => "buffered I/O, fdatasync after each write",
-        IoMode::NonCached => "buffered I/O, cache dropped before each read",
-        IoMode::Cached => "cached I/O (-C)",
-    };
-    let sync = if p.write && p.sync_writes && p.mode == IoMode::Direct {
-        ", fdatasync after each write"
-    } else {
-        ""
-    };
-    let pattern = if p.sequential { "sequential" } else { "random" };
-    let op = if p.write { "writes" } else { "reads" };
-    format!(
-        "{how}{sync}; {pattern} {} {op} in a {} working set",
-        format_size(p.size_bytes),
-        format_size(p.work_size_bytes)
-    )
-}
-
-fn warmup_text(warmup: u64) -> String {
-    match warmup {
-        0 => "every request counted (-a 0)".to_string(),
-        1 => "request 1 was a warmup, not counted, as in ioping".to_string(),
-        n => format!("requests 1-{n} were warmups, not counted, as in ioping"),
-    }
-}
-
-/// ioping's summary block, then the percentiles and how the I/O was done.
-fn summary(p: &Prepared, s: &ping::PingStats) -> String {
-    let h = &s.histogram;
-    let verb = if p.write { "written" } else { "read" };
-    let pcts = [50.0, 90.0, 99.0, 99.9].map(|q| format_time(h.percentile(q)));
-    let generated_bytes = s.requests * s.size_bytes;
-    format!(
-        "\n--- {} ioping statistics ---\n\
-         {} requests completed in {}, {} {verb}, {} iops, {}/s\n\
-         generated {} requests in {}, {}, {} iops, {}/s\n\
-         min/avg/max/mdev = {} / {} / {} / {}\n\
-         p50/p90/p99/p99.9 = {}\n\
-         ({}; {})\n",
-        p.info,
-        format_count(s.count()),
-        format_time(s.sum_ns as u64),
-        format_size(s.count() * s.size_bytes),
-        format_count(s.iops() as u64),
-        format_size(s.bytes_per_sec() as u64),
-        format_count(s.requests),
-        format_time(s.load_ns),
-        format_size(generated_bytes),
-        format_count(s.load_iops() as u64),
-        format_size(s.load_bytes_per_sec() as u64),
-        format_time(h.min()),
-        format_time(h.mean() as u64),
-        format_time(h.max()),
-        format_time(h.stddev() as u64),
-        pcts.join(" / "),
-        mode_text(p),
-        warmup_text(p.warmup)
-    )
-}
-
-/// ioping -B: `count time iops bytes/s min avg max mdev requests wall_ns`.
-fn raw_line(s: &ping::PingStats) -> String {
-    let h = &s.histogram;
-    format!(
-        "{} {} {:.0} {:.0} {} {:.0} {} {:.0} {} {}",
-        s.count(),
-        s.sum_ns,
-        s.iops(),
-        s.bytes_per_sec(),
-        h.min(),
-        h.mean(),
-        h.max(),
-        h.stddev(),
-        s.requests,
-        s.load_ns
-    )
-}
-
-fn request_json(r: &ping::Request) -> Value {
-    json!({
-        "request": r.index,
-        "offset_bytes": r.offset_bytes,
-        "time_ns": r.time_ns,
-        "notice": r.notice.map(ping::Notice::name),
-    })
-}
-
-fn document(p: &Prepared, s: &ping::PingStats) -> Value {
-    let h = &s.histogram;
-    let mut percentiles = Map::new();
-    for q in model::DEFAULT_PERCENTILES {
-        percentiles.insert(format!("{q:.6}"), json!(h.percentile(q)));
-    }
-    let interval_ns = p.interval.as_nanos() as u64;
-    json!({
-        "tool_version": runner::TOOL_VERSION,
-        "target": {
-            "path": p.info.shown,
-            "filesystem": p.info.fstype,
-            "device": p.info.device,
-            "size_bytes": p.info.size_bytes,
-        },
-        "io": {
-            "operation": if p.write { "write" } else { "read" },
-            "mode": p.mode.name(),
-            "fdatasync_after_write": p.write && p.sync_writes,
-            "pattern": if p.sequential { "sequential" } else { "random" },
-            "request_bytes": p.size_bytes,
-            "work_offset_bytes": p.work_offset_bytes,
-            "work_size_bytes": p.work_size_bytes,
-            "interval_ns": interval_ns,
-            "deadline_ns": p.deadline.map(|d: Duration| d.as_nanos() as u64),
-            "warmup": p.warmup,
-        },
-        "summary": {
-            "count": s.count(),
-            "time_ns": s.sum_ns as u64,
-            "bytes": s.count() * s.size_bytes,
-            "min_ns": h.min(),
-            "avg_ns": h.mean(),
-            "max_ns": h.max(),
-            "mdev_ns": h.stddev(),
-            "iops": s.iops(),
-            "bytes_per_sec": s.bytes_per_sec(),
-            "percentiles": percentiles,
-            "generated": {
-                "count": s.requests,
-                "time_ns": s.load_ns,
-                "bytes": s.requests * s.size_bytes,
-                "iops": s.load_iops(),
-                "bytes_per_sec": s.load_bytes_per_sec(),
-            },
-        },
-    })
-}
-
-/// Puts `requests` before `summary` (the order a reader expects).
-fn reorder(doc: Value) -> Value {
-    let Value::Object(mut map) = doc else {
-        return doc;
-    };
-    let mut out = Map::new();
-    for key in [
-        "tool_version",
-        "target",
-        "io",
-        "requests",
-        "summary",
-        "error",
-        "failure",
-    ] {
-        if let Some(v) = map.remove(key) {
-            out.insert(key.to_string(), v);
-        }
-    }
-    Value::Object(out)
 }

@@ -3,7 +3,7 @@
 //! log-scale switch, a run-by-run timeline per group, per-second series,
 //! latency percentile curves and the table of runs with host facts.
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use crate::selection::{load_or_exit, Selection};
 use anyhow::Context;
@@ -50,7 +50,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<Exit> {
         eprintln!("diskbench report: {problem}");
         return Ok(Exit::Usage);
     }
-    let store = crate::history::open(&args.db)?;
+    let store = crate::save::open(&args.db)?;
     let runs = match load_or_exit("report", &args.selection, &store) {
         Ok(runs) => runs,
         Err(exit) => return exit,

@@ -1,7 +1,7 @@
 //! `diskbench rm RUN...`: removes runs from the history, all of them or
 //! (when one id is unknown) none.
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use clap::Args;
 
@@ -15,7 +15,7 @@ pub struct RmArgs {
 }
 
 pub fn run(args: RmArgs) -> anyhow::Result<Exit> {
-    let mut store = crate::history::open(&args.db)?;
+    let mut store = crate::save::open(&args.db)?;
     store.remove(&args.ids)?;
     let ids: Vec<String> = args.ids.iter().map(i64::to_string).collect();
     println!(

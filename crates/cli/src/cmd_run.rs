@@ -5,7 +5,7 @@
 //! by the same parser as `diskbench fio`, so a test here and a fio job mean
 //! exactly the same thing.
 //!
-//! With `--runs`/`--duration` (a soak, see [`crate::soak`]) it prints one
+//! With `--runs`/`--duration` (a soak, see [`crate::soak_loop`]) it prints one
 //! line per run, the table of the last run, and the list of runs.
 //!
 //! Each test stops as soon as its figure is stable ([`stable_rule`]): its
@@ -19,8 +19,7 @@
 //! printed with its interval.
 
 use crate::outcome::Exit;
-use crate::profiles;
-use crate::soak;
+use crate::soak_loop;
 use clap::Args;
 use model::{FileTarget, JobSpec};
 use runner::RunError;
@@ -63,15 +62,15 @@ pub struct RunArgs {
     #[command(flatten)]
     shape: crate::run_shape::ShapeArgs,
     #[command(flatten)]
-    save: crate::history::SaveArgs,
+    save: crate::args::SaveArgs,
     #[command(flatten)]
-    repeat: crate::soak::RepeatArgs,
+    repeat: crate::args::RepeatArgs,
     #[command(flatten)]
-    profile_args: profiles::ProfileArgs,
+    profile_args: ProfileArgs,
     #[command(flatten)]
-    faults: crate::history::FaultArgs,
+    faults: crate::args::FaultArgs,
     #[command(flatten)]
-    metrics: crate::metrics::MetricsArgs,
+    metrics: crate::args::MetricsArgs,
     /// Measure every test for the whole --runtime, instead of stopping it once its figure is
     /// stable (within 3% after 2 s)
     #[arg(long)]
@@ -149,6 +148,24 @@ fn parse_run_engine(text: &str) -> Result<String, String> {
     }
 }
 
+/// The options of `run` that only profiles take.
+#[derive(Args, Clone, Debug, Default)]
+pub struct ProfileArgs {
+    /// For a profile that keeps the best of several passes (crystal: default 5, as
+    /// CrystalDiskMark): run each test N times and keep its best
+    #[arg(long, value_name = "N", value_parser = parse_passes)]
+    pub passes: Option<u32>,
+}
+
+fn parse_passes(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(n) if (1..=100).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a number of passes: give a whole number from 1 to 100, e.g. --passes 3"
+        )),
+    }
+}
+
 /// The profile's tests, one per group so they run one after another.
 fn suite(
     args: &RunArgs,
@@ -196,7 +213,7 @@ fn suite(
                 shared: Some(SUITE_FILE.to_string()),
             };
             let reshaped = args.shape.changes_tests();
-            crate::run_shape::rename(&mut job, asked, reshaped);
+            profiles::shape::rename(&mut job, asked, reshaped);
             let capped_now = cap_sync_depth(&mut job, asked, reshaped);
             if let Some(was) = &capped_now {
                 capped.push((was.clone(), job.name.clone()));
@@ -255,7 +272,7 @@ fn cap_sync_depth(job: &mut JobSpec, asked: &JobSpec, append: bool) -> Option<St
     }
     let was = job.name.clone();
     job.iodepth = 1;
-    crate::run_shape::rename(job, asked, append);
+    profiles::shape::rename(job, asked, append);
     // The job options echo what ran, so pasting them into fio gives this job.
     for (key, value) in &mut job.options {
         if key == "iodepth" {
@@ -272,7 +289,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         Ok(p) => p,
         Err(e) => return usage(e.to_string()),
     };
-    let passes = match args.profile_args.passes(profile) {
+    let passes = match profile.passes(args.profile_args.passes) {
         Ok(n) => n,
         Err(e) => return usage(e.to_string()),
     };
@@ -292,10 +309,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         Err(e) => return usage(e.to_string()),
     };
     // Bound before anything runs: a port in use is a usage error.
-    let started = args
-        .repeat
-        .plan()
-        .and_then(|plan| Ok((plan, args.metrics.start("run", &args.save.tags)?)));
+    let started =
+        crate::args::plan_and_metrics(&args.repeat, &args.metrics, "run", &args.save.tags);
     let (plan, metrics) = match started {
         Ok(p) => p,
         Err(e) => return usage(e.to_string()),
@@ -321,7 +336,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         print!("{}", report::table::target_header(&before));
         println!();
     }
-    let measure = soak::Measure {
+    let measure = soak_loop::Measure {
         kind: model::RunKind::Suite,
         groups: &groups,
         allow_destructive: false,
@@ -335,7 +350,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         stable_stop: stable_rule(&args, &groups),
     };
     let mut docs = Vec::new();
-    let summary = soak::run(&measure, plan, |done| {
+    let (summary, exit) = soak_loop::run(&measure, plan, |done| {
         let result = &done.outcome.result;
         if args.json {
             docs.push(profiles::json_document(profile, result, passes));
@@ -375,7 +390,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         (None, true) => docs.iter().for_each(|d| println!("{d}")),
         (_, false) => print!("{}", soak::list_text(&summary)),
     }
-    step_exit(summary.exit)
+    step_exit(exit)
 }
 
 /// Stops a run that could not start: the message on stderr and, with
@@ -460,6 +475,12 @@ fn run_steps(args: &RunArgs, profile: &profiles::Profile, dir: &Path) -> anyhow:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn passes_are_a_whole_number_from_1_to_100() {
+        assert!(parse_passes("0").is_err() && parse_passes("x").is_err());
+        assert_eq!(parse_passes("100"), Ok(100));
+    }
 
     fn job(name: &str, runtime_ns: u64, ios: u64) -> model::JobResult {
         model::JobResult {

@@ -4,7 +4,7 @@
 //! `meta`, `fileserver` and `gobonniego`), warnings and errors on stderr
 //! again.
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use clap::Args;
 use model::{RunKind, RunRecord};
@@ -19,9 +19,9 @@ pub struct ShowArgs {
 }
 
 pub fn run(args: ShowArgs) -> anyhow::Result<Exit> {
-    let record = crate::history::open(&args.db)?.get(args.id)?;
+    let record = crate::save::open(&args.db)?.get(args.id)?;
     print!("{}", render(&record));
-    eprint!("{}", crate::history::problems_text(&record.result));
+    eprint!("{}", crate::save::problems_text(&record.result));
     Ok(Exit::Ok)
 }
 

@@ -2,17 +2,18 @@
 //! at each `--jobs` count, block size and read mix asked), to draw its
 //! saturation curve: IOPS, MB/s, p50, p99 and p99.9 per point, where the
 //! curve bends (the knee) and whether it bent at all. Each point is a run
-//! of its own in the history, labelled `sweep=ID` (see [`crate::sweep`]).
+//! of its own in the history, labelled `sweep=ID` (see `crate::sweeper` and the `sweep` crate).
 //!
 //! `--json` prints one JSON document on stdout at the end (each curve's
 //! points, its knee, peak and whether it saturated, the repeats of each
 //! point under `--ci`, the checks), and the table goes to stderr as it
 //! grows, so a script reads stdout whole and a person still sees progress.
 
-use crate::history::SaveArgs;
+use crate::args::SaveArgs;
 use crate::outcome::Exit;
-use crate::sweep::{default_depths, parse_count, Setting, Sweeper, TemplateArgs};
+use crate::sweeper::{parse_count, Sweeper, TemplateArgs};
 use clap::Args;
+use sweep::{default_depths, Setting};
 
 #[derive(Args)]
 pub struct SweepArgs {
@@ -32,7 +33,7 @@ pub struct SweepArgs {
     rwmixread: Vec<u32>,
     /// Repeat each point until its median IOPS is known within this, e.g. 3% (95% interval
     /// half-width; 6 runs at least); the point is then its median run
-    #[arg(long, value_name = "PCT", value_parser = crate::soak::parse_ci)]
+    #[arg(long, value_name = "PCT", value_parser = crate::args::parse_ci)]
     ci: Option<f64>,
     /// The most runs of one point --ci may take (default 20)
     #[arg(long, value_name = "N", value_parser = parse_count, requires = "ci")]
@@ -59,36 +60,7 @@ fn curves(args: &SweepArgs) -> Vec<Vec<Setting>> {
         true => default_depths(),
         false => args.qd.clone(),
     };
-    let opt = |v: &[u32]| -> Vec<Option<u32>> {
-        match v.is_empty() {
-            true => vec![None],
-            false => v.iter().copied().map(Some).collect(),
-        }
-    };
-    let sizes: Vec<Option<String>> = match args.bs.is_empty() {
-        true => vec![None],
-        false => args.bs.iter().cloned().map(Some).collect(),
-    };
-    let mut out = Vec::new();
-    for numjobs in opt(&args.jobs) {
-        for bs in &sizes {
-            for rwmixread in opt(&args.rwmixread) {
-                out.push(
-                    depths
-                        .iter()
-                        .map(|&iodepth| Setting {
-                            iodepth,
-                            numjobs,
-                            bs: bs.clone(),
-                            rwmixread,
-                            rate_iops: None,
-                        })
-                        .collect(),
-                );
-            }
-        }
-    }
-    out
+    sweep::curves(&depths, &args.jobs, &args.bs, &args.rwmixread)
 }
 
 pub fn run(args: SweepArgs) -> anyhow::Result<Exit> {
@@ -215,39 +187,14 @@ macro_rules! outln {
 }
 use outln;
 
-/// One curve's verdict, printed, and its JSON: the points (each with its
-/// repeats' summary under `--ci`), the knee and peak (indexes into the
-/// points and their settings), and whether it saturated.
+/// One curve's verdict, printed, and its JSON (`sweep::curve_json`).
 fn curve_json(
     points: &[(report::curve::SweepPoint, Option<analysis::stats::Summary>)],
     out: &mut Text,
 ) -> serde_json::Value {
     let just: Vec<report::curve::SweepPoint> = points.iter().map(|(p, _)| p.clone()).collect();
     out.put(&report::curve::verdict_text(&just));
-    let verdict = report::curve::verdict(&just);
-    let setting = |i: Option<usize>| i.map(|i| just[i].setting());
-    serde_json::json!({
-        "shape": just.first().map(|p| p.shape.clone()),
-        "points": points.iter().map(|(p, repeats)| serde_json::json!({
-            "iodepth": p.iodepth,
-            "numjobs": p.numjobs,
-            "setting": p.setting(),
-            "iops": p.iops,
-            "mb_per_sec": p.mb_per_sec,
-            "mean_us": p.mean_us,
-            "p50_us": p.p50_us,
-            "p99_us": p.p99_us,
-            "p999_us": p.p999_us,
-            "depth_kept": p.depth_kept(),
-            "run_id": p.run_id,
-            "repeats": repeats,
-        })).collect::<Vec<_>>(),
-        "knee": verdict.and_then(|v| v.knee),
-        "knee_setting": setting(verdict.and_then(|v| v.knee)),
-        "peak": verdict.map(|v| v.peak),
-        "peak_setting": setting(verdict.map(|v| v.peak)),
-        "saturated": verdict.map(|v| v.saturated()),
-    })
+    sweep::curve_json(points)
 }
 
 /// One point, once or (with `--ci`) until its median IOPS is precise
@@ -265,7 +212,7 @@ fn measure_point(
     Vec<report::sanity::Verdict>,
 ) {
     let max = match args.ci {
-        Some(_) => args.max_rounds.unwrap_or(crate::soak::DEFAULT_MAX_CI_RUNS),
+        Some(_) => args.max_rounds.unwrap_or(soak::DEFAULT_MAX_CI_RUNS),
         None => 1,
     };
     let mut repeats = Vec::new();

@@ -3,7 +3,7 @@
 //! history's runs into the local file, for comparing offline. Each run is
 //! copied once, by its UUID, however often sync runs.
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use clap::Args;
 use store::Store;

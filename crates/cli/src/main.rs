@@ -2,6 +2,7 @@
 //! maps its outcome to an exit code (0 ok, 1 runtime error, 2 usage error,
 //! 130 interrupted). Each subcommand lives in its own small file.
 
+mod args;
 mod cmd_chart;
 mod cmd_compare;
 mod cmd_db;
@@ -23,19 +24,13 @@ mod cmd_show;
 mod cmd_sweep;
 mod cmd_sync;
 mod cmd_volumes;
-mod history;
-mod import;
-mod live;
-mod metrics;
-mod offline;
 mod outcome;
-mod profiles;
 mod progress;
 mod run_shape;
+mod save;
 mod selection;
-mod soak;
-mod sweep;
-mod timefmt;
+mod soak_loop;
+mod sweeper;
 mod volume;
 
 use clap::{Parser, Subcommand};

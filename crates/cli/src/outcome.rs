@@ -94,7 +94,7 @@ pub fn stop_on_signals() -> anyhow::Result<Arc<AtomicBool>> {
 }
 
 /// Prints the warnings and the error (if any) on stderr; the warnings about
-/// the target itself were printed before the run (see `soak::run`).
+/// the target itself were printed before the run (see `soak_loop::run`).
 pub fn report_problems(outcome: &RunOutcome) {
     for w in &outcome.result.warnings {
         if !matches!(w, model::Warning::NotALocalDisk { .. }) {

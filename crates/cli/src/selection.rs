@@ -2,9 +2,9 @@
 //! time and command. `history`, `compare`, `report` and `chart` all select
 //! runs this way, so the same flags mean the same runs everywhere.
 
-use crate::history::parse_label;
-use crate::timefmt::{now_ms, parse_when};
+use crate::args::parse_label;
 use clap::Args;
+use dates::{now_ms, parse_when};
 use model::{RunKind, RunRecord};
 use store::{Filter, Store};
 
@@ -29,7 +29,7 @@ pub struct Filters {
 
 impl Filters {
     /// The store's filter; an error is a usage error whose text names the bad time.
-    pub fn filter(&self) -> Result<Filter, String> {
+    pub fn filter(&self) -> Result<Filter, dates::NotATime> {
         let now = now_ms();
         let when = |t: &Option<String>, end: bool| {
             t.as_deref().map(|t| parse_when(t, now, end)).transpose()
@@ -79,7 +79,10 @@ impl Selection {
                 .map(|&id| store.get(id).map_err(|e| SelectError::Usage(e.to_string())))
                 .collect();
         }
-        let filter = self.filters.filter().map_err(SelectError::Usage)?;
+        let filter = self
+            .filters
+            .filter()
+            .map_err(|e| SelectError::Usage(e.to_string()))?;
         let runs = store
             .list(&filter)
             .map_err(|e| SelectError::Store(e.into()))?;

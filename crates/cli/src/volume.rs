@@ -7,19 +7,11 @@
 //! Everything here is printed on stderr, prefixed `volume:`: stdout is
 //! fio's format or diskbench's JSON, which must stay parseable.
 
-use crate::soak::Measure;
 use model::volume::{CliffVerdict, DetectedVolume, VolumeModel, VolumeReport};
 use model::{JobResult, RunResult};
 use report::cliff::CliffReport;
 use volumes::detect;
 use volumes::predict::{self, FoundCliff, Measured};
-
-/// What `--volume` takes: parsed and resolved here, so a bad declaration is
-/// a usage error (exit 2) before anything runs.
-pub fn parse_volume(text: &str) -> Result<VolumeModel, String> {
-    let spec = volumes::VolumeSpec::parse(text).map_err(|e| e.to_string())?;
-    volumes::resolve(&spec, volumes::Catalogue::builtin()).map_err(|e| e.to_string())
-}
 
 /// For the commands that measure in their own terms (ping, meta,
 /// fileserver, gobonniego): the declared model is kept with the run, but
@@ -53,10 +45,10 @@ pub struct VolumeContext {
 impl VolumeContext {
     /// Detects the machine, completes the model with the instance's limits
     /// and prints the prediction.
-    pub fn start(m: &Measure) -> VolumeContext {
+    pub fn start(declared: Option<&VolumeModel>, groups: &[Vec<model::JobSpec>]) -> VolumeContext {
         let root = detect::sysfs_root();
         let machine = detect::detect(&root, None);
-        let mut model = m.save.tags.volume.clone();
+        let mut model = declared.cloned();
         if let Some(vm) = model.as_mut() {
             vm.instance = predict::instance_limit(
                 volumes::Catalogue::builtin(),
@@ -67,7 +59,7 @@ impl VolumeContext {
             for problem in detect::contradictions(vm, &machine, None) {
                 eprintln!("volume: warning: {problem}");
             }
-            let p = predict::predict(vm, job_rate(m, vm));
+            let p = predict::predict(vm, job_rate(groups, vm));
             eprintln!("volume: {}", predict::headline(vm, &p));
         }
         VolumeContext {
@@ -149,8 +141,8 @@ impl VolumeContext {
 
 /// The rate a job drives, when it says (`rate_iops`, `rate`); else the
 /// prediction assumes the burst ceiling.
-fn job_rate(m: &Measure, vm: &VolumeModel) -> Option<f64> {
-    let job = m.groups.first()?.first()?;
+fn job_rate(groups: &[Vec<model::JobSpec>], vm: &VolumeModel) -> Option<f64> {
+    let job = groups.first()?.first()?;
     let unit = vm.burst?.unit;
     let clones = f64::from(job.numjobs.max(1));
     let rate = &job.rate;

@@ -118,19 +118,34 @@ fn bad_profiles_are_usage_errors() {
 
 /// The profiles as data, read from the source they are built from.
 const PROFILE_FILES: [(&str, &str); 7] = [
-    ("default", include_str!("../src/profiles/default.profile")),
+    (
+        "default",
+        include_str!("../../profiles/src/profiles/default.profile"),
+    ),
     (
         "gobonniego",
-        include_str!("../src/profiles/gobonniego.profile"),
+        include_str!("../../profiles/src/profiles/gobonniego.profile"),
     ),
     (
         "mysql-16k",
-        include_str!("../src/profiles/mysql-16k.profile"),
+        include_str!("../../profiles/src/profiles/mysql-16k.profile"),
     ),
-    ("ebs-4k", include_str!("../src/profiles/ebs-4k.profile")),
-    ("vps-4k", include_str!("../src/profiles/vps-4k.profile")),
-    ("bonnie", include_str!("../src/profiles/bonnie.profile")),
-    ("crystal", include_str!("../src/profiles/crystal.profile")),
+    (
+        "ebs-4k",
+        include_str!("../../profiles/src/profiles/ebs-4k.profile"),
+    ),
+    (
+        "vps-4k",
+        include_str!("../../profiles/src/profiles/vps-4k.profile"),
+    ),
+    (
+        "bonnie",
+        include_str!("../../profiles/src/profiles/bonnie.profile"),
+    ),
+    (
+        "crystal",
+        include_str!("../../profiles/src/profiles/crystal.profile"),
+    ),
 ];
 
 /// Bug 14: `--runtime` shrinks every step of every profile, not only its

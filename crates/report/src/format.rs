@@ -216,42 +216,9 @@ pub fn mib_per_sec(bytes_per_sec: f64) -> f64 {
     bytes_per_sec / (1024.0 * 1024.0)
 }
 
-/// C's `ctime()` layout, in UTC: `Sun Nov 22 02:08:06 2026` (no newline).
-/// fio prints local time; we print UTC so that a file says the same thing
-/// wherever it is read.
-pub fn ctime_utc(unix_secs: u64) -> String {
-    const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let days = unix_secs / 86_400;
-    let secs = unix_secs % 86_400;
-    let (year, month, day) = civil_from_days(days as i64);
-    format!(
-        "{} {}{:3} {:02}:{:02}:{:02} {year}",
-        DAYS[((days + 4) % 7) as usize],
-        MONTHS[(month - 1) as usize],
-        day,
-        secs / 3600,
-        secs % 3600 / 60,
-        secs % 60
-    )
-}
-
-/// Days since 1970-01-01 to (year, month 1-12, day 1-31), proleptic Gregorian
-/// (Howard Hinnant's `civil_from_days`).
-pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
+/// C's `ctime()` layout in UTC (`Sun Nov 22 02:08:06 2026`), as fio's
+/// JSON and the HTML report date a run: the one date library's.
+pub use dates::ctime_utc;
 
 /// Rounds to fio's 6 decimals, and turns NaN or infinity (a division by a
 /// zero runtime) into 0 so JSON never holds `null` where fio has a number.

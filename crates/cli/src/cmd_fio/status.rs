@@ -36,7 +36,7 @@ pub fn watcher(
     interval: Duration,
     formats: (Vec<OutputFormat>, u32),
     kept: Option<Arc<Mutex<String>>>,
-) -> crate::soak::Watch {
+) -> crate::soak_loop::Watch {
     let interval_ms = (interval.as_millis() as u64).max(1);
     let state = Mutex::new(State::default());
     Arc::new(move |u: &LiveUpdate| {

@@ -7,7 +7,7 @@
 //! history, so they are kept even when nobody collects (`kube
 //! manifests`). The pod exits with the command's exit code.
 
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use std::path::PathBuf;
 

@@ -10,7 +10,7 @@
 
 use super::watch::{PodEnd, State};
 use super::ClusterArgs;
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use cluster::Cluster;
 use model::RunRecord;

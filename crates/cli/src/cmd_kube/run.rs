@@ -19,7 +19,7 @@
 use super::collect::Gathered;
 use super::workload::WorkloadArgs;
 use super::{ClusterArgs, GONE_TIMEOUT};
-use crate::history::DbArgs;
+use crate::args::DbArgs;
 use crate::outcome::Exit;
 use cluster::objects::{RunPlan, Slot};
 use cluster::{ClassInfo, Cluster, ClusterError};
@@ -133,7 +133,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         }
     };
     let started = Instant::now();
-    let run_id = crate::soak::new_soak_id();
+    let run_id = soak::new_soak_id();
     let db = args
         .db
         .db
@@ -284,7 +284,7 @@ pub fn manifests(args: ManifestArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
-    let run_id = crate::soak::new_soak_id();
+    let run_id = soak::new_soak_id();
     let plan = match args.work.plan(
         run_id.clone(),
         args.work.image()?,

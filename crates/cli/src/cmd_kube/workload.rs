@@ -44,7 +44,7 @@ pub struct WorkloadArgs {
     #[arg(long, default_value_t = 3600)]
     pub ttl: u32,
     /// Another label for every run, e.g. --label cluster=prod (repeatable)
-    #[arg(long = "label", value_name = "KEY=VALUE", value_parser = crate::history::parse_label)]
+    #[arg(long = "label", value_name = "KEY=VALUE", value_parser = crate::args::parse_label)]
     pub labels: Vec<(String, String)>,
 }
 

@@ -1,3 +1,8 @@
+//! The metrics endpoint checked piece by piece: the exposition format's
+//! escaping, label names, listen addresses, the live figures from made-up
+//! seconds, the dashboard's queries against the names served, and the HTTP
+//! server against a real socket.
+
 use super::exposition::{user_label_name, Exposition, Kind, Sample};
 use super::state::{Identity, State, FRESH};
 use super::*;
@@ -55,8 +60,14 @@ fn user_labels_become_valid_names_apart_from_prometheus_own() {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
     assert_eq!(
-        label_names(&tags),
+        label_names(&tags).0,
         labels(&[("label_disk_type", "a"), ("label_zone", "c")])
+    );
+    let warnings = label_names(&tags).1;
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("--label disk.type is label_disk_type"),
+        "{warnings:?}"
     );
 }
 
@@ -75,7 +86,7 @@ fn listen_addresses_take_the_exporters_forms_and_refuse_the_rest() {
         "127.0.0.1:0".parse().unwrap()
     );
     for bad in ["127.0.0.1", "9464", "127.0.0.1:99999", "", ":x"] {
-        let e = parse_listen(bad).unwrap_err();
+        let e = parse_listen(bad).unwrap_err().to_string();
         assert!(e.contains("e.g. 127.0.0.1:9464"), "{bad}: {e}");
     }
 }
@@ -372,7 +383,7 @@ fn every_family() -> Vec<(String, String)> {
 #[test]
 fn the_grafana_dashboard_reads_what_diskbench_serves_and_keeps() {
     let dashboard: serde_json::Value =
-        serde_json::from_str(include_str!("../../../../contrib/grafana/diskbench.json")).unwrap();
+        serde_json::from_str(include_str!("../../../contrib/grafana/diskbench.json")).unwrap();
     let families = every_family();
     let serves = |name: &str| {
         families.iter().any(|(family, kind)| {
@@ -430,7 +441,7 @@ fn the_grafana_dashboard_reads_what_diskbench_serves_and_keeps() {
             "the dashboard does not show {family}"
         );
     }
-    let schema = include_str!("../../../store/src/schema.rs");
+    let schema = include_str!("../../store/src/schema.rs");
     let tables = [("r", "runs"), ("ls", "live_series"), ("l", "labels")];
     assert!(sql.len() >= 4, "{sql:?}");
     for query in &sql {

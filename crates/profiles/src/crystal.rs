@@ -195,7 +195,7 @@ mod tests {
     pub(crate) fn job(name: &str, read_mb: u64, write_mb: u64) -> JobResult {
         let args = [format!("--name={name}"), "--size=1m".into()];
         let spec = &fio::parse_args(args).unwrap().jobs[0];
-        let mut r = crate::live::placeholder(0, spec);
+        let mut r = JobResult::empty(spec, 0, spec.numjobs.max(1));
         r.read.bytes = read_mb * 1_000_000;
         r.read.runtime_ns = 1_000_000_000;
         r.write.bytes = write_mb * 1_000_000;

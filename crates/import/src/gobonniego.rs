@@ -32,6 +32,7 @@ pub const READ_JOB: &str = "gobonniego-read-64k";
 pub const IOPS_JOB: &str = "gobonniego-iops-512b";
 
 use super::{check, float, uint};
+use crate::Problem;
 use model::{
     DirStats, EngineKind, FileTarget, HostInfo, JobResult, JobSpec, RunResult, RwMode, TargetInfo,
     Warning,
@@ -56,7 +57,7 @@ struct Setup {
     file_bytes: Option<u64>,
 }
 
-pub fn parse(doc: &Value, command_line: &[String]) -> Result<Vec<RunResult>, String> {
+pub fn parse(doc: &Value, command_line: &[String]) -> Result<Vec<RunResult>, Problem> {
     let runs = doc
         .get("results")
         .and_then(Value::as_array)
@@ -74,7 +75,7 @@ pub fn parse(doc: &Value, command_line: &[String]) -> Result<Vec<RunResult>, Str
     let version = doc["version"].as_str().unwrap_or("unknown");
     let mut start = doc["start_time"]
         .as_str()
-        .and_then(crate::timefmt::parse_rfc3339_ms)
+        .and_then(dates::parse_rfc3339_ms)
         .unwrap_or(0);
     let mut out = Vec::with_capacity(runs.len());
     for (i, run) in runs.iter().enumerate() {
@@ -104,7 +105,7 @@ const RUN_FIGURES: [&str; 12] = [
 
 /// What GoBonnieGo's output must hold to be imported (see [`check`]): a
 /// date for its first run, and figures that are numbers.
-fn check_doc(doc: &Value, runs: &[Value]) -> Result<(), String> {
+fn check_doc(doc: &Value, runs: &[Value]) -> Result<(), Problem> {
     check::figures(
         doc,
         "",
@@ -121,7 +122,7 @@ fn check_doc(doc: &Value, runs: &[Value]) -> Result<(), String> {
     for (i, run) in runs.iter().enumerate() {
         let path = format!("results[{i}]");
         if !run.is_object() {
-            return Err(format!("{path} is not an object: each run is one"));
+            return Err(format!("{path} is not an object: each run is one").into());
         }
         check::figures(run, &path, &RUN_FIGURES)?;
     }
@@ -139,12 +140,13 @@ fn check_doc(doc: &Value, runs: &[Value]) -> Result<(), String> {
             }
         },
     };
-    match crate::timefmt::parse_rfc3339_ms(date) {
+    match dates::parse_rfc3339_ms(date) {
         Some(ms) if ms > 0 => Ok(()),
         _ => Err(format!(
             "{path} is {date:?}, not a date: GoBonnieGo writes an RFC 3339 time \
              such as 2026-11-22T02:07:58Z"
-        )),
+        )
+        .into()),
     }
 }
 
@@ -156,16 +158,14 @@ fn phase(
     prefix: &str,
     rate_key: &str,
     scale: f64,
-) -> Result<(u64, u64), String> {
+) -> Result<(u64, u64), Problem> {
     let secs = float(run, &format!("{prefix}_seconds"))
         .or_else(|| float(run, &format!("{prefix}_nanoseconds")).map(|ns| ns / 1e9));
     match (run.get(count_key).and_then(Value::as_u64), secs) {
         (Some(count), Some(s)) if s > 0.0 => Ok((count, (s * 1e9).round() as u64)),
         _ => match float(run, rate_key) {
             Some(rate) if rate >= 0.0 => Ok(((rate * scale).round() as u64, 1_000_000_000)),
-            _ => Err(format!(
-                "no \"{count_key}\" with a duration, and no \"{rate_key}\""
-            )),
+            _ => Err(format!("no \"{count_key}\" with a duration, and no \"{rate_key}\"").into()),
         },
     }
 }
@@ -176,7 +176,7 @@ fn one_run(
     version: &str,
     command_line: &[String],
     previous_end: u64,
-) -> Result<RunResult, String> {
+) -> Result<RunResult, Problem> {
     let (w_bytes, w_ns) = phase(
         run,
         "write_bytes",
@@ -188,7 +188,7 @@ fn one_run(
     let (ops, io_ns) = phase(run, "io_operations", "io", "iops", 1.0)?;
     let started = run["start_time"]
         .as_str()
-        .and_then(crate::timefmt::parse_rfc3339_ms)
+        .and_then(dates::parse_rfc3339_ms)
         .unwrap_or(previous_end);
     let dir = |bytes: u64, ios: u64, ns: u64| DirStats {
         ios,
@@ -363,7 +363,8 @@ mod tests {
             &serde_json::json!({"start_time": start, "results": [{"iops": 5}]}),
             &[],
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.starts_with("run 1: no \"write_bytes\""), "{e}");
     }
 

@@ -9,17 +9,18 @@
 //! writes them in one transaction about once a second ([`FLUSH`]), so a
 //! slow or locked database never delays a worker or the runner. The
 //! writer opens its own connection. A database it cannot write costs only
-//! the live copy: it says so once, keeps what it has and tries again, and
-//! the run is still saved whole at its end if the database allows it then.
+//! the live copy: the caller's `trouble` hears it once (the binary says
+//! it), the writer keeps what it has and tries again, and the run is still
+//! saved whole at its end if the database allows it then.
 
-use crate::history::SaveArgs;
+use crate::Keeping;
 use model::{JobResult, JobSpec, LivePoint, RunKind, RunRecord, RunResult, SoakRef};
 use runner::{LiveFn, LiveUpdate};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use store::Store;
+use store::{Store, StoreError};
 
 /// How often the writer commits: at most this much of a run (plus the
 /// second being measured) is lost to a crash. Each commit is one small
@@ -62,7 +63,13 @@ pub struct LiveWriter {
 impl LiveWriter {
     /// Starts the writer of one run; the hook goes into `RunOptions::live`.
     /// The writer ends when the hook is dropped (with the `RunOptions`).
-    pub fn start(kind: RunKind, save: &SaveArgs, soak: Option<SoakRef>) -> (LiveWriter, LiveFn) {
+    /// `trouble` hears the first failure to write, once.
+    pub fn start(
+        kind: RunKind,
+        keeping: &Keeping,
+        soak: Option<SoakRef>,
+        trouble: impl Fn(&StoreError) + Send + 'static,
+    ) -> (LiveWriter, LiveFn) {
         let (tx, rx) = channel::<Update>();
         let last_group = AtomicI64::new(-1);
         let hook: LiveFn = Box::new(move |u: &LiveUpdate| {
@@ -75,10 +82,11 @@ impl LiveWriter {
                 points: u.points.to_vec(),
             });
         });
-        let save = save.clone();
+        let keeping = keeping.clone();
         let uuid = store::new_uuid();
         let for_thread = uuid.clone();
-        let thread = std::thread::spawn(move || write_loop(&rx, kind, &save, soak, for_thread));
+        let thread =
+            std::thread::spawn(move || write_loop(&rx, kind, &keeping, soak, for_thread, &trouble));
         (LiveWriter { thread, uuid }, hook)
     }
 
@@ -106,7 +114,7 @@ fn with_placeholders(u: &LiveUpdate) -> RunResult {
     result
 }
 
-pub(crate) fn placeholder(group: u32, spec: &JobSpec) -> JobResult {
+fn placeholder(group: u32, spec: &JobSpec) -> JobResult {
     JobResult::empty(spec, group, spec.numjobs.max(1))
 }
 
@@ -119,7 +127,8 @@ struct Pending {
 
 struct Writer<'a> {
     kind: RunKind,
-    save: &'a SaveArgs,
+    keeping: &'a Keeping,
+    trouble: &'a dyn Fn(&StoreError),
     soak: Option<SoakRef>,
     uuid: String,
     store: Option<Store>,
@@ -130,13 +139,15 @@ struct Writer<'a> {
 fn write_loop(
     rx: &Receiver<Update>,
     kind: RunKind,
-    save: &SaveArgs,
+    keeping: &Keeping,
     soak: Option<SoakRef>,
     uuid: String,
+    trouble: &dyn Fn(&StoreError),
 ) -> Written {
     let mut w = Writer {
         kind,
-        save,
+        keeping,
+        trouble,
         soak,
         uuid,
         store: None,
@@ -177,7 +188,7 @@ fn write_loop(
 }
 
 impl Writer<'_> {
-    /// Writes what is pending; false (said once on stderr) when it could not.
+    /// Writes what is pending; false (told to `trouble` once) when it could not.
     fn flush(&mut self, pending: &Pending) -> bool {
         match self.try_flush(pending) {
             Ok(()) => true,
@@ -188,25 +199,22 @@ impl Writer<'_> {
                 self.store = None;
                 if !self.warned {
                     self.warned = true;
-                    eprintln!(
-                        "\ndiskbench: cannot keep the run in the history while it goes on: {e:#}; \
-                         the run goes on, and is saved at its end if the database allows it then"
-                    );
+                    (self.trouble)(&e);
                 }
                 false
             }
         }
     }
 
-    fn try_flush(&mut self, pending: &Pending) -> anyhow::Result<()> {
+    fn try_flush(&mut self, pending: &Pending) -> Result<(), StoreError> {
         if self.store.is_none() {
-            self.store = Some(self.save.db.open()?);
+            self.store = Some(crate::open(self.keeping.db.as_deref())?);
         }
         let store = self.store.as_mut().expect("opened above");
         let record = |result: &RunResult| RunRecord {
             soak: self.soak.clone(),
             uuid: self.uuid.clone(),
-            ..self.save.tags.record(self.kind, result.clone())
+            ..self.keeping.record(self.kind, result.clone())
         };
         match (self.id, &pending.progress) {
             (None, Some((result, group))) => {

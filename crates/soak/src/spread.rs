@@ -202,7 +202,7 @@ mod tests {
         let spec = &fio::parse_args(["--name=j", "--size=1m"].map(String::from))
             .unwrap()
             .jobs[0];
-        let mut job = crate::live::placeholder(0, spec);
+        let mut job = JobResult::empty(spec, 0, spec.numjobs.max(1));
         job.runtime_ns = 1_000_000_000;
         job.read.ios = ios;
         job.read.bytes = ios * 4096;

@@ -1,10 +1,15 @@
-//! `diskbench import`: results people already have, from fio's JSON output
-//! and GoBonnieGo's `-json` output, turned into `RunResult`s so they join
-//! the history and the comparisons beside diskbench's own runs.
+//! Results people already have, from fio's JSON output and GoBonnieGo's
+//! `-json` output, turned into `RunResult`s so they join the history and
+//! the comparisons beside diskbench's own runs (`diskbench import`; the
+//! `gobonniego` command reads its own output back the same way).
 //!
 //! The format is recognised by its content, not the file name: fio's
 //! output has a `"fio version"` key, GoBonnieGo's a `"results"` list of
 //! runs with `"iops"`. Anything else is refused with the file's name.
+//!
+//! This crate only reads and converts: it prints nothing, saves nothing
+//! and never panics on any input (the `import_json` fuzz target holds
+//! that); what went wrong comes back as an [`ImportError`].
 
 mod check;
 mod fio_json;
@@ -16,6 +21,46 @@ use report::format::count;
 use serde_json::Value;
 use std::path::Path;
 
+/// What is wrong inside a document, named by the field's path in the file
+/// (`jobs[0].read.iops`) with the fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Problem(String);
+
+impl From<String> for Problem {
+    fn from(text: String) -> Problem {
+        Problem(text)
+    }
+}
+
+impl From<&str> for Problem {
+    fn from(text: &str) -> Problem {
+        Problem(text.to_string())
+    }
+}
+
+/// Why a file was not imported; each names the file and says what was expected.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("{file}: cannot read it: {source}")]
+    Read {
+        file: String,
+        source: std::io::Error,
+    },
+    #[error(
+        "{file} is not JSON: diskbench imports fio's JSON output (--output-format=json \
+         or json+) and GoBonnieGo's -json output; nothing was imported"
+    )]
+    NotJson { file: String },
+    #[error(
+        "{file} is JSON but neither fio's output (no \"fio version\" key) nor GoBonnieGo's \
+         -json output (no \"results\" list of runs with \"iops\"); nothing was imported"
+    )]
+    Unknown { file: String },
+    #[error("{file}: {problem}; nothing was imported")]
+    Bad { file: String, problem: Problem },
+}
+
 /// What one file held.
 pub struct Imported {
     pub kind: RunKind,
@@ -26,15 +71,15 @@ pub struct Imported {
 }
 
 /// Reads and converts one file; the error names the file and says what was expected.
-pub fn read(path: &Path, command_line: &[String]) -> Result<Imported, String> {
-    let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read it: {e}"))?;
-    let doc = parse_json(&text).ok_or_else(|| {
-        format!(
-            "{name} is not JSON: diskbench imports fio's JSON output (--output-format=json \
-             or json+) and GoBonnieGo's -json output; nothing was imported"
-        )
-    })?;
+pub fn read(path: &Path, command_line: &[String]) -> Result<Imported, ImportError> {
+    let file = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(source) => return Err(ImportError::Read { file, source }),
+    };
+    let Some(doc) = parse_json(&text) else {
+        return Err(ImportError::NotJson { file });
+    };
     let converted = if doc.get("fio version").is_some() {
         fio_json::parse(&doc, command_line).map(|r| Imported {
             kind: RunKind::ImportedFio,
@@ -54,12 +99,9 @@ pub fn read(path: &Path, command_line: &[String]) -> Result<Imported, String> {
             results,
         })
     } else {
-        return Err(format!(
-            "{name} is JSON but neither fio's output (no \"fio version\" key) nor GoBonnieGo's \
-             -json output (no \"results\" list of runs with \"iops\"); nothing was imported"
-        ));
+        return Err(ImportError::Unknown { file });
     };
-    converted.map_err(|e| format!("{name}: {e}; nothing was imported"))
+    converted.map_err(|problem| ImportError::Bad { file, problem })
 }
 
 /// The JSON document in `text`. fio may print notes before its JSON when
@@ -113,19 +155,22 @@ mod tests {
     fn other_files_are_refused_by_name() {
         let dir = tempfile::tempdir().unwrap();
         let text = write(&dir, "notes.txt", "hello");
-        let e = read(&text, &[]).err().unwrap();
+        let e = read(&text, &[]).err().unwrap().to_string();
         assert!(e.contains("notes.txt is not JSON"), "{e}");
         let json = write(&dir, "other.json", r#"{"a": 1}"#);
-        let e = read(&json, &[]).err().unwrap();
+        let e = read(&json, &[]).err().unwrap().to_string();
         assert!(e.contains("other.json is JSON but neither"), "{e}");
-        let e = read(&dir.path().join("missing.json"), &[]).err().unwrap();
+        let e = read(&dir.path().join("missing.json"), &[])
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("missing.json: cannot read it"), "{e}");
         let bad = write(
             &dir,
             "bad.json",
             r#"{"fio version": "fio-3.33", "jobs": 5}"#,
         );
-        let e = read(&bad, &[]).err().unwrap();
+        let e = read(&bad, &[]).err().unwrap().to_string();
         assert!(e.starts_with(&format!("{}: ", bad.display())), "{e}");
         assert!(e.ends_with("nothing was imported"), "{e}");
     }

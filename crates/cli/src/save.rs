@@ -1,183 +1,20 @@
-//! The history options every measuring command shares (`--db`, `--no-save`,
-//! `--label`, `--price-*`) and the one way a result is saved, so `run`,
-//! `fio`, `ping`, `meta`, `fileserver` and `gobonniego` keep runs alike
-//! and fail alike.
+//! The one way a result is saved, so `run`, `fio`, `ping`, `meta`,
+//! `fileserver` and `gobonniego` keep runs alike and fail alike, and
+//! diskbench's own flags (`crate::args`) split out of the command lines of
+//! `fio` and `gobonniego`, whose other flags are the tool's.
 //!
 //! Saving comes after the results are printed: a database that is locked,
 //! damaged, from a newer diskbench or on a read-only path costs the user
 //! the history entry, never the measurement. The failure is said on stderr
 //! and turns a clean exit into 1.
 
-use crate::live::Written;
+use crate::args::{DbArgs, FaultArgs, MetricsArgs, RepeatArgs, SafetyArgs, SaveArgs};
 use crate::outcome::Exit;
-use crate::soak::RepeatArgs;
 use anyhow::Context;
-use clap::{Args, Parser};
-use model::{JobResult, Prices, RunKind, RunRecord, RunResult, SoakRef, WorkloadReport};
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-use store::Store;
-
-/// Which history database to use.
-#[derive(Args, Clone, Debug, Default)]
-pub struct DbArgs {
-    /// History database: a file, or a shared PostgreSQL one
-    /// (postgresql://USER@HOST[:PORT]/DB[?sslmode=verify-full&sslrootcert=FILE])
-    /// [default: $DISKBENCH_DB, else $XDG_DATA_HOME/diskbench/history.sqlite3,
-    /// else ~/.local/share/diskbench/history.sqlite3]
-    #[arg(long, value_name = "PATH|URL")]
-    pub db: Option<PathBuf>,
-}
-
-impl DbArgs {
-    pub fn path(&self) -> anyhow::Result<PathBuf> {
-        Ok(store::locate(self.db.as_deref())?.0)
-    }
-
-    /// Opens the history to save runs in: the file is created if needed,
-    /// its directory only at the default place.
-    pub fn open(&self) -> anyhow::Result<Store> {
-        let (path, create) = store::locate(self.db.as_deref())?;
-        Ok(Store::open_as(path, create, store::DEFAULT_BUSY_TIMEOUT)?)
-    }
-
-    /// Opens the history to read or edit it: nothing is created.
-    pub fn open_existing(&self) -> anyhow::Result<Store> {
-        let path = self.path()?;
-        Ok(Store::open_as(
-            path,
-            store::Create::Nothing,
-            store::DEFAULT_BUSY_TIMEOUT,
-        )?)
-    }
-}
-
-/// diskbench's command line as runs keep it, with the password of a
-/// PostgreSQL URL (`--db postgresql://user:secret@...`) left out: the
-/// history, its exports and reports never hold a password.
-pub fn command_line() -> Vec<String> {
-    std::env::args()
-        .map(|arg| match arg.find("postgres") {
-            Some(at) if store::is_url(&arg[at..]) => {
-                format!("{}{}", &arg[..at], store::redact_url(&arg[at..]))
-            }
-            _ => arg,
-        })
-        .collect()
-}
-
-/// What the user says about a run: labels and prices.
-#[derive(Args, Clone, Debug, Default)]
-pub struct TagArgs {
-    /// Label the run, e.g. --label provider=aws --label disk=gp2 (repeatable)
-    #[arg(long = "label", value_name = "KEY=VALUE", value_parser = parse_label)]
-    pub labels: Vec<(String, String)>,
-    /// Price per GiB-month of the storage, for the cost columns of `compare`
-    #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
-    pub price_gib_month: Option<f64>,
-    /// Price per million I/O requests
-    #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
-    pub price_per_million_ios: Option<f64>,
-    /// Flat monthly price (provisioned IOPS, a VPS plan)
-    #[arg(long, value_name = "PRICE", value_parser = parse_price, allow_negative_numbers = true)]
-    pub price_month: Option<f64>,
-    /// The cloud volume under test, e.g. aws:gp2:100GiB, aws:gp3:500GiB:iops=6000:mbps=250,
-    /// azure:P10, gcp:pd-ssd:200GB (`diskbench volumes` lists them): its published model is
-    /// printed before the run and held against every figure after it
-    #[arg(long, value_name = "PROVIDER:TYPE[:SIZE][:iops=N][:mbps=N]", value_parser = crate::volume::parse_volume)]
-    pub volume: Option<model::volume::VolumeModel>,
-}
-
-impl TagArgs {
-    pub fn labels(&self) -> BTreeMap<String, String> {
-        self.labels.iter().cloned().collect()
-    }
-
-    pub fn prices(&self) -> Prices {
-        Prices {
-            per_gib_month: self.price_gib_month,
-            per_million_ios: self.price_per_million_ios,
-            per_month: self.price_month,
-        }
-    }
-
-    pub fn record(&self, kind: RunKind, result: RunResult) -> RunRecord {
-        RunRecord {
-            id: 0,
-            kind,
-            labels: self.labels(),
-            prices: self.prices(),
-            result,
-            soak: None,
-            state: Default::default(),
-            uuid: String::new(),
-        }
-    }
-}
-
-/// The options of a measuring command.
-#[derive(Args, Clone, Debug, Default)]
-pub struct SaveArgs {
-    #[command(flatten)]
-    pub db: DbArgs,
-    /// Do not keep this run in the history
-    #[arg(long)]
-    pub no_save: bool,
-    #[command(flatten)]
-    pub tags: TagArgs,
-}
-
-impl SaveArgs {
-    /// These options as a command line, for the other diskbench commands a
-    /// profile runs, so their runs are kept (or not) where this one's are.
-    pub fn to_args(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        if let Some(db) = &self.db.db {
-            out.push(format!("--db={}", db.display()));
-        }
-        if self.no_save {
-            out.push("--no-save".into());
-        }
-        for (k, v) in &self.tags.labels {
-            out.push(format!("--label={k}={v}"));
-        }
-        let t = &self.tags;
-        for (flag, price) in [
-            ("--price-gib-month", t.price_gib_month),
-            ("--price-per-million-ios", t.price_per_million_ios),
-            ("--price-month", t.price_month),
-        ] {
-            if let Some(p) = price {
-                out.push(format!("{flag}={p}"));
-            }
-        }
-        if let Some(v) = &t.volume {
-            out.push(format!("--volume={}", v.spec));
-        }
-        out
-    }
-}
-
-/// `key=value`, both sides non-empty.
-pub fn parse_label(text: &str) -> Result<(String, String), String> {
-    match text.split_once('=') {
-        Some((k, v)) if !k.trim().is_empty() && !v.is_empty() => {
-            Ok((k.trim().to_string(), v.to_string()))
-        }
-        _ => Err(format!(
-            "'{text}' is not a label: use key=value, e.g. provider=aws"
-        )),
-    }
-}
-
-pub(crate) fn parse_price(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
-        _ => Err(format!(
-            "'{text}' is not a price: use a number of at least 0, e.g. 0.10"
-        )),
-    }
-}
+use clap::Parser;
+use history::{Workload, Written};
+use model::{RunKind, RunRecord, RunResult, SoakRef};
+use store::{Store, StoreError};
 
 /// The diskbench flags taken out of a fio-style command line; the others
 /// say whether they take a value. The first [`SAVE_FLAGS`] are the history's.
@@ -219,36 +56,7 @@ struct OwnOnly {
     #[command(flatten)]
     faults: FaultArgs,
     #[command(flatten)]
-    metrics: crate::metrics::MetricsArgs,
-}
-
-/// What a measuring command may write beyond its own test files.
-#[derive(Args, Clone, Copy, Debug, Default)]
-pub struct SafetyArgs {
-    /// Write to a regular file that diskbench did not create (its contents are lost)
-    #[arg(long)]
-    pub allow_overwrite: bool,
-    /// With --allow-destructive: write to a mounted device (fio's allow_mounted_write)
-    #[arg(long)]
-    pub allow_mounted_write: bool,
-    /// Refuse every job that writes (fio's --readonly)
-    #[arg(long)]
-    pub readonly: bool,
-}
-
-/// Faults to inject: for testing verification and error handling only.
-#[derive(Args, Clone, Debug, Default)]
-pub struct FaultArgs {
-    /// For testing verification and error handling, never for a measurement: make the N-th
-    /// read or write of every worker fail or lie (repeatable). KIND@DIR:N[/M], KIND@DIR one of
-    /// bitflip@read, bitflip@write, drop@write, misdirect@write, short@read, eio@read,
-    /// eio@write, enospc@write, erofs@write; /M hits every M-th I/O after N too
-    #[arg(long = "inject-fault", value_name = "SPEC", value_parser = parse_fault)]
-    pub faults: Vec<model::FaultRule>,
-}
-
-fn parse_fault(text: &str) -> Result<model::FaultRule, String> {
-    model::FaultRule::parse(text).map_err(|e| e.to_string())
+    metrics: MetricsArgs,
 }
 
 /// diskbench's own flags taken out of a `fio` command line, and the rest.
@@ -258,7 +66,7 @@ pub struct OwnArgs {
     pub repeat: RepeatArgs,
     pub safety: SafetyArgs,
     pub faults: FaultArgs,
-    pub metrics: crate::metrics::MetricsArgs,
+    pub metrics: MetricsArgs,
 }
 
 /// Splits diskbench's own flags (history: `--db PATH` or `--db=PATH`,
@@ -345,17 +153,6 @@ fn first_line(e: clap::Error) -> String {
     first.trim_start_matches("error: ").to_string()
 }
 
-/// True when the run measured nothing worth keeping: it failed before any
-/// I/O. A command that measures in its own terms (`workload`) decides that
-/// itself: see [`save_workload`].
-fn nothing_measured(result: &RunResult) -> bool {
-    if result.workload.is_some() {
-        return false;
-    }
-    let no_io = result.jobs.iter().all(|j| j.total_ios() == 0);
-    no_io && (result.jobs.is_empty() || result.error.is_some())
-}
-
 /// Saves a measured result (after it was printed) and says where on
 /// stderr. `live` is what the live writer left: the run's row, written
 /// while it went on, is then saved whole under the same id. Returns the
@@ -372,7 +169,7 @@ pub fn save_run(
     if args.no_save {
         return (exit, None);
     }
-    if nothing_measured(result) {
+    if history::nothing_measured(result) {
         if let (Some(id), Some(mut store)) = (live.id, live.store) {
             let _ = store.remove(&[id]);
         }
@@ -387,35 +184,21 @@ pub fn save_run(
         uuid: live.uuid.clone(),
         ..args.tags.record(kind, result.clone())
     };
-    let store = match live.store {
-        Some(store) => Ok(store),
-        None => args.db.open(),
-    };
-    let finish = |mut store: Store| -> anyhow::Result<(i64, Store)> {
-        let id = match live.id {
-            Some(id) => store.finish_live(id, &record)?,
-            None => store.save(&record)?,
-        };
-        Ok((id, store))
-    };
-    // The live writer's connection may be one the server dropped during the
-    // run; a server that is back takes the run on a new connection.
-    let saved = match store.and_then(finish) {
-        Err(_) if crate::offline::is_server(&args.db) => args.db.open().and_then(finish),
-        saved => saved,
-    };
-    match saved {
+    let db = args.db.db.as_deref();
+    match history::save(&record, live, db) {
         Ok((id, mut store)) => {
             eprintln!("saved as run {id} in {}", store.path().display());
-            crate::offline::send_pending(&mut store);
+            if let Some(sent) = history::offline::send_pending(&mut store) {
+                say_sent(&sent);
+            }
             (exit, Some(id))
         }
-        Err(e) if crate::offline::is_server(&args.db) => {
-            let exit = crate::offline::keep_locally(&record, &args.db, &e);
-            (exit, None)
-        }
+        Err(e) if history::offline::is_server(db) => (keep_locally(&record, db, &e), None),
         Err(e) => {
-            eprintln!("diskbench: not saved: {e:#}; the results above are complete");
+            eprintln!(
+                "diskbench: not saved: {}; the results above are complete",
+                with_causes(&e)
+            );
             let exit = if exit == Exit::Ok {
                 Exit::Runtime
             } else {
@@ -426,43 +209,51 @@ pub fn save_run(
     }
 }
 
-/// What a command that measures in its own terms (ping, meta, fileserver,
-/// gobonniego) hands over to be saved: its output, and the fio-shaped jobs
-/// its work has, if any (see [`model::WorkloadReport`]).
-pub struct Workload {
-    pub kind: RunKind,
-    /// What was measured: the directory, file or device named.
-    pub target: PathBuf,
-    pub started_unix_ms: u64,
-    pub text: String,
-    pub document: serde_json::Value,
-    pub jobs: Vec<JobResult>,
-    /// Why it stopped early, as it said on stderr.
-    pub error: Option<String>,
-    pub interrupted: bool,
+/// Keeps `record` locally after the server refused it with `error`, and
+/// says so. The save failed, so the exit is 1; the figures are safe.
+fn keep_locally(record: &RunRecord, db: Option<&std::path::Path>, error: &StoreError) -> Exit {
+    let server = history::offline::server_name(db);
+    eprintln!("diskbench: not saved in {server}: {}", with_causes(error));
+    match history::offline::keep_locally(record, &server) {
+        Ok((id, path)) => eprintln!(
+            "diskbench: kept as run {id} in the local history {}; `diskbench sync --to {server}` \
+             sends it there (so does the next run saved there)",
+            path.display()
+        ),
+        Err(e) => eprintln!(
+            "diskbench: not kept locally either: {}; the results above are complete",
+            with_causes(&e)
+        ),
+    }
+    Exit::Runtime
 }
 
-impl Workload {
-    pub fn result(self) -> RunResult {
-        RunResult {
-            schema_version: model::result::SCHEMA_VERSION,
-            tool_version: runner::TOOL_VERSION.to_string(),
-            command_line: command_line(),
-            started_unix_ms: self.started_unix_ms,
-            finished_unix_ms: crate::timefmt::now_ms(),
-            host: runner::probe::host(),
-            targets: vec![runner::probe::target(&self.target)],
-            jobs: self.jobs,
-            error: self.error,
-            interrupted: self.interrupted,
-            workload: Some(WorkloadReport {
-                command: self.kind.name().to_string(),
-                text: self.text,
-                document: self.document,
-            }),
-            ..RunResult::default()
-        }
+/// Says what happened to the runs kept locally for a server that took a run.
+fn say_sent(sent: &history::offline::Sent) {
+    let name = &sent.server;
+    match &sent.outcome {
+        Ok(0) => {}
+        Ok(n) => eprintln!(
+            "sent {n} run{} kept in {} while {name} was unreachable",
+            if *n == 1 { "" } else { "s" },
+            sent.local.display()
+        ),
+        Err(e) => eprintln!(
+            "diskbench: the runs kept locally for {name} stay there: {}",
+            with_causes(e)
+        ),
     }
+}
+
+/// An error and its causes, `: `-separated, as anyhow's `{:#}` writes them.
+pub fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        out.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    out
 }
 
 /// Saves the run of a command that measures in its own terms, after its
@@ -555,6 +346,7 @@ Fault injection (for testing verification and error handling, never a measuremen
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn split(args: &[&str]) -> Result<(Vec<String>, SaveArgs), String> {
         split_own_args(args.iter().map(|s| s.to_string()).collect()).map(|o| (o.rest, o.save))

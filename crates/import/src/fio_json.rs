@@ -19,6 +19,7 @@
 use super::check;
 use super::hist::FioLat;
 use super::uint;
+use crate::Problem;
 use model::units::{parse_bool, parse_duration, parse_size};
 use model::{
     CpuUsage, DirStats, EngineKind, FileTarget, Histogram, Imported, JobResult, JobSpec, RunResult,
@@ -27,7 +28,7 @@ use model::{
 use serde_json::Value;
 use std::path::PathBuf;
 
-pub fn parse(doc: &Value, command_line: &[String]) -> Result<RunResult, String> {
+pub fn parse(doc: &Value, command_line: &[String]) -> Result<RunResult, Problem> {
     let jobs = doc
         .get("jobs")
         .and_then(Value::as_array)
@@ -82,7 +83,7 @@ const JOB_FIGURES: [&str; 9] = [
 
 /// What fio's output must hold to be imported (see [`check`]): its date,
 /// and in every job a name and the figures of its directions, as numbers.
-fn check_doc(doc: &Value, jobs: &[Value]) -> Result<(), String> {
+fn check_doc(doc: &Value, jobs: &[Value]) -> Result<(), Problem> {
     check::figures(doc, "", &["timestamp", "timestamp_ms"])?;
     let date = doc.get("timestamp_ms").or_else(|| doc.get("timestamp"));
     match date.and_then(Value::as_f64).map(|t| t > 0.0) {
@@ -133,7 +134,8 @@ fn check_doc(doc: &Value, jobs: &[Value]) -> Result<(), String> {
             return Err(format!(
                 "{path} has neither read nor write: fio writes both for every job, \
                  so there is nothing to import"
-            ));
+            )
+            .into());
         }
     }
     Ok(())
@@ -173,7 +175,7 @@ fn options(v: Option<&Value>) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
-fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, String> {
+fn job_result(job: &Value, global: &[(String, String)]) -> Result<JobResult, Problem> {
     let name = job
         .get("jobname")
         .and_then(Value::as_str)
@@ -301,7 +303,7 @@ fn spec(
     name: &str,
     global: &[(String, String)],
     own: Vec<(String, String)>,
-) -> Result<JobSpec, String> {
+) -> Result<JobSpec, Problem> {
     let mut s = JobSpec::new(name);
     let mut directory = None;
     for (key, value) in global.iter().chain(own.iter()) {

@@ -1,5 +1,8 @@
 //! Named profiles for `diskbench run --profile NAME`: the seeds' workloads
-//! as data. A profile is a text file in `profiles/`: a `# origin:` line
+//! as data, and how a profile's run is shown (CrystalDiskMark's grid for a
+//! best-of profile). This crate reads its own texts and renders results; it
+//! runs nothing and prints nothing: `run` does both.
+//! A profile is a text file in `profiles/`: a `# origin:` line
 //! that says where it comes from, tests in fio's command-line form (one per
 //! line, run like the default suite on one shared test file), and steps:
 //! other diskbench commands (`ping`, `meta`, `gobonniego`) run after the
@@ -16,8 +19,25 @@
 //! was kept.
 
 pub mod crystal;
+pub mod shape;
 
 use std::time::Duration;
+
+/// A profile asked for that is not there, or a number of passes asked of a
+/// profile that runs each test once; each message names the fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProfileError {
+    #[error("no profile '{name}': choose one of {known} (diskbench profiles lists them)")]
+    Unknown { name: String, known: String },
+    #[error(
+        "--passes is for a profile that keeps the best of several passes ({best_of}); \
+         profile {profile} runs each test once: leave --passes out"
+    )]
+    NotBestOf {
+        best_of: String,
+        profile: &'static str,
+    },
+}
 
 #[derive(Debug)]
 pub struct Profile {
@@ -115,31 +135,12 @@ impl Profile {
         }
         out
     }
-}
 
-/// The options of `run` that only profiles take.
-#[derive(clap::Args, Clone, Debug, Default)]
-pub struct ProfileArgs {
-    /// For a profile that keeps the best of several passes (crystal: default 5, as
-    /// CrystalDiskMark): run each test N times and keep its best
-    #[arg(long, value_name = "N", value_parser = parse_passes)]
-    pub passes: Option<u32>,
-}
-
-fn parse_passes(text: &str) -> Result<u32, String> {
-    match text.trim().parse::<u32>() {
-        Ok(n) if (1..=100).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "'{text}' is not a number of passes: give a whole number from 1 to 100, e.g. --passes 3"
-        )),
-    }
-}
-
-impl ProfileArgs {
-    /// The passes to run for `profile`: 1 for a profile that is not best-of,
-    /// where `--passes` is a usage error rather than silently ignored.
-    pub fn passes(&self, profile: &Profile) -> Result<u32, String> {
-        match (self.passes, profile.default_passes()) {
+    /// The passes to run, `asked` by `--passes` or else the profile's
+    /// default: 1 for a profile that is not best-of, where asking is a
+    /// usage error rather than silently ignored.
+    pub fn passes(&self, asked: Option<u32>) -> Result<u32, ProfileError> {
+        match (asked, self.default_passes()) {
             (Some(n), Some(_)) => Ok(n),
             (None, Some(n)) => Ok(n),
             (None, None) => Ok(1),
@@ -149,24 +150,22 @@ impl ProfileArgs {
                     .filter(|p| p.default_passes().is_some())
                     .map(|p| p.name)
                     .collect();
-                Err(format!(
-                    "--passes is for a profile that keeps the best of several passes ({}); \
-                     profile {} runs each test once: leave --passes out",
-                    best_of.join(", "),
-                    profile.name
-                ))
+                Err(ProfileError::NotBestOf {
+                    best_of: best_of.join(", "),
+                    profile: self.name,
+                })
             }
         }
     }
 }
 
-pub fn find(name: &str) -> Result<&'static Profile, String> {
+pub fn find(name: &str) -> Result<&'static Profile, ProfileError> {
     PROFILES.iter().find(|p| p.name == name).ok_or_else(|| {
         let names: Vec<&str> = PROFILES.iter().map(|p| p.name).collect();
-        format!(
-            "no profile '{name}': choose one of {} (diskbench profiles lists them)",
-            names.join(", ")
-        )
+        ProfileError::Unknown {
+            name: name.to_string(),
+            known: names.join(", "),
+        }
     })
 }
 
@@ -271,7 +270,7 @@ mod tests {
             }
         }
         assert_eq!(find("crystal").unwrap().tests().len(), 8);
-        assert!(find("ssd").unwrap_err().contains("crystal"));
+        assert!(find("ssd").unwrap_err().to_string().contains("crystal"));
         assert_eq!(
             step_args(
                 "gobonniego -dir {dir} -size {size_gib}",
@@ -305,12 +304,14 @@ mod tests {
     #[test]
     fn passes_belong_to_best_of_profiles() {
         let crystal = find("crystal").unwrap();
-        let none = ProfileArgs::default();
-        assert_eq!(none.passes(crystal), Ok(5), "CrystalDiskMark's default");
-        assert_eq!(none.passes(find("default").unwrap()), Ok(1));
-        let three = ProfileArgs { passes: Some(3) };
-        assert_eq!(three.passes(crystal), Ok(3));
-        let err = three.passes(find("ebs-4k").unwrap()).unwrap_err();
+        assert_eq!(crystal.passes(None), Ok(5), "CrystalDiskMark's default");
+        assert_eq!(find("default").unwrap().passes(None), Ok(1));
+        assert_eq!(crystal.passes(Some(3)), Ok(3));
+        let err = find("ebs-4k")
+            .unwrap()
+            .passes(Some(3))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("crystal") && err.contains("ebs-4k"), "{err}");
         let lines = crystal.test_lines(2);
         assert_eq!(lines.len(), 16);
@@ -326,6 +327,5 @@ mod tests {
         );
         assert_eq!(crystal.test_lines(1)[0], crystal.tests()[0]);
         assert!(list_text().contains("each test 5 times, the best pass kept"));
-        assert!(parse_passes("0").is_err() && parse_passes("x").is_err());
     }
 }
