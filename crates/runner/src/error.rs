@@ -47,8 +47,8 @@ pub enum RunError {
     #[error(transparent)]
     LatencyMissed(#[from] LatencyMissed),
     /// `verify=` cannot work with the job's options (the verify crate's words).
-    #[error("{0}")]
-    VerifyOptions(String),
+    #[error(transparent)]
+    VerifyOptions(#[from] verify::FormatError),
     /// `verify=` found bad chunks: the summary, and where the first one is.
     #[error("{summary}")]
     BadData {
@@ -353,7 +353,7 @@ mod tests {
             (eio_at(0).into(), FailureKind::Runtime, 1, Some(libc::EIO)),
             (shortfall.into(), FailureKind::Runtime, 1, None),
             (
-                RunError::VerifyOptions("no".into()),
+                RunError::VerifyOptions(verify::FormatError::NoPattern),
                 FailureKind::Runtime,
                 1,
                 None,

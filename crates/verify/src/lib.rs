@@ -42,13 +42,6 @@ pub struct Mismatch {
     pub found: String,
 }
 
-/// [`chunk_format`] with its error as text.
-// A String because the runner's RunError::VerifyOptions holds text; it goes
-// once the runner takes a FormatError.
-pub fn format_of(spec: &model::JobSpec) -> Result<Option<Format>, String> {
-    chunk_format(spec).map_err(|e| e.to_string())
-}
-
 /// The chunk format of a job with `verify=` (`None` without), checked
 /// against its block sizes: every write must hold whole chunks.
 pub fn chunk_format(spec: &model::JobSpec) -> Result<Option<Format>, FormatError> {

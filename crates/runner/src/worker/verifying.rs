@@ -55,7 +55,7 @@ impl Verifier {
         let Some(v) = &spec.verify else {
             return Ok(None);
         };
-        let format = match verify::format_of(spec) {
+        let format = match verify::chunk_format(spec) {
             Ok(Some(f)) => f,
             Ok(None) => return Ok(None),
             Err(e) => return Err(RunError::in_job(&spec.name, RunError::VerifyOptions(e))),
