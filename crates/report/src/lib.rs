@@ -7,6 +7,7 @@
 //! - [`json_plus`]: fio's `json+` (the JSON plus latency histogram bins);
 //! - [`terse`]: fio's semicolon-separated `terse` format, version 3;
 //! - [`fio_normal`]: fio's human `normal` text layout;
+//! - [`fio_logs`]: a compressed log inflated (`--inflate-log`) and the run's bandwidth logs;
 //! - [`table`]: the `diskbench run` terminal summary (target, table, headline);
 //! - [`format`](mod@format): the number formatting they share (fio's `num2str`, latency units);
 //! - [`stats`]: the figures derived the way fio derives them (rates,
@@ -32,6 +33,7 @@ pub mod compare;
 pub mod curve;
 #[doc(hidden)]
 pub mod demo;
+pub mod fio_logs;
 pub mod fio_normal;
 pub mod format;
 pub mod html;
