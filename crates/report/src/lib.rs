@@ -21,6 +21,7 @@
 //!   per-second series, latency percentiles) and their PNG export;
 //! - [`curve`]: a sweep's saturation curve: its points, table, knee and lines;
 //! - [`stability`](mod@stability): how precise a headline is when its test stopped once stable;
+//! - [`progress`]: the live view's progress line and its sparkline;
 //! - [`sanity`]: figures a disk cannot give (a cache answering, a data set too small);
 //! - [`html`]: the self-contained, offline HTML report of many runs.
 //!
@@ -40,6 +41,7 @@ pub mod html;
 pub mod json;
 pub mod json_plus;
 pub mod pods;
+pub mod progress;
 pub mod sanity;
 pub mod soak;
 pub mod source;
