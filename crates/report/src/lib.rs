@@ -22,6 +22,7 @@
 //! - [`curve`]: a sweep's saturation curve: its points, table, knee and lines;
 //! - [`stability`](mod@stability): how precise a headline is when its test stopped once stable;
 //! - [`progress`]: the live view's progress line and its sparkline;
+//! - [`status`]: fio's `--status-interval` run so far and its `ndjson` lines;
 //! - [`sanity`]: figures a disk cannot give (a cache answering, a data set too small);
 //! - [`html`]: the self-contained, offline HTML report of many runs.
 //!
@@ -47,6 +48,7 @@ pub mod soak;
 pub mod source;
 pub mod stability;
 pub mod stats;
+pub mod status;
 pub mod table;
 pub mod terse;
 pub mod volume_cost;
