@@ -11,6 +11,7 @@ mod client;
 mod error;
 pub mod image;
 pub mod objects;
+pub mod pod_state;
 pub mod results;
 pub mod yaml;
 
