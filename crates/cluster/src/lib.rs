@@ -12,6 +12,7 @@ mod error;
 pub mod image;
 pub mod objects;
 pub mod pod_state;
+pub mod quantity;
 pub mod results;
 pub mod yaml;
 
