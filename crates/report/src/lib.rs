@@ -27,7 +27,8 @@
 //! - [`html`]: the self-contained, offline HTML report of many runs.
 //!
 //! Warnings are not part of any of these: the CLI prints [`warnings_text`] on
-//! stderr, and the JSON carries them under `diskbench.warnings`.
+//! stderr (and with why a run stopped, [`problems_text`], for `show`), and
+//! the JSON carries them under `diskbench.warnings`.
 
 pub mod charts;
 pub mod cliff;
@@ -70,6 +71,18 @@ pub fn warnings_text(result: &RunResult) -> String {
         .iter()
         .map(|w| format!("warning: {w}\n"))
         .collect()
+}
+
+/// The stderr lines of a run as it printed them: warnings, then why it
+/// stopped (`diskbench show` says them again).
+pub fn problems_text(result: &RunResult) -> String {
+    let mut out = warnings_text(result);
+    if result.interrupted {
+        out.push_str("diskbench: interrupted; results so far are shown, test files removed\n");
+    } else if let Some(e) = &result.error {
+        out.push_str(&format!("diskbench: {e}\n"));
+    }
+    out
 }
 
 #[cfg(test)]
