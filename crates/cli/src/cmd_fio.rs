@@ -243,7 +243,7 @@ impl Output {
                 }
                 OutputFormat::Ndjson => self
                     .text
-                    .push_str(&status::ndjson_lines(&done.outcome.result, None)),
+                    .push_str(&report::status::ndjson_lines(&done.outcome.result, None)),
             }
         }
     }

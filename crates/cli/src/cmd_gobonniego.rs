@@ -1,11 +1,10 @@
 //! `diskbench gobonniego [FLAGS]`: GoBonnieGo's command line and output, so
 //! its users type what they know and read what they know.
 //!
-//! GoBonnieGo parses its flags with Go's `flag` package: single-dash long
-//! flags (`-dir /tmp`), also `--dir`, `-dir=/tmp`, and bare bool flags
-//! (`-json`, or `-json=false`). clap does not speak that dialect, so this
-//! file has its own small parser; anything it does not know is a usage
-//! error (exit 2) that names the flag. The measuring is in
+//! GoBonnieGo parses its flags with Go's `flag` package (`-dir /tmp`,
+//! `--dir`, `-dir=/tmp`, `-json=false`), which clap does not speak:
+//! [`workloads::gobonniego::flags`] parses them, and anything it does not
+//! know is a usage error (exit 2) that names the flag. The measuring is in
 //! [`workloads::gobonniego`]; this file prints: the result lines on stdout
 //! as each test ends (or the `-json` document at the end), GoBonnieGo's
 //! `-v` diagnostics, how the cache was dropped and the warnings on stderr.
@@ -21,19 +20,10 @@
 //! defaults to the current directory, as every other diskbench command.
 
 use crate::outcome::Exit;
+use workloads::gobonniego::flags::{check, parse};
 use workloads::gobonniego::{self as gbg, doc, CacheDrop, Event, Options};
 
 const USAGE_HINT: &str = "diskbench gobonniego -h lists the flags";
-
-/// The command line, parsed.
-struct Flags {
-    opts: Options,
-    size_given: bool,
-    json: bool,
-    verbose: bool,
-    version: bool,
-    help: bool,
-}
 
 pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     let (args, save) = match crate::save::split_save_args(args) {
@@ -50,7 +40,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         Ok(f) => f,
         Err(e) => {
             if wants_json {
-                println!("{}", serde_json::json!({ "error": e }));
+                println!("{}", serde_json::json!({ "error": e.to_string() }));
             }
             eprintln!("diskbench gobonniego: {e} ({USAGE_HINT})");
             return Ok(Exit::Usage);
@@ -286,108 +276,6 @@ fn cache_notice(host_wide: bool) -> &'static str {
     }
 }
 
-/// Go `flag` syntax: `-name`, `--name`, `-name=value`, `-name value`.
-fn parse(args: &[String]) -> Result<Flags, String> {
-    let mut f = Flags {
-        opts: Options::defaults(),
-        size_given: false,
-        json: false,
-        verbose: false,
-        version: false,
-        help: false,
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let arg = &args[i];
-        i += 1;
-        let body = arg
-            .strip_prefix("--")
-            .or_else(|| arg.strip_prefix('-'))
-            .filter(|b| !b.is_empty() && !b.starts_with('-'))
-            .ok_or_else(|| {
-                format!(
-                    "unexpected argument '{arg}': GoBonnieGo takes only flags (e.g. -dir {arg})"
-                )
-            })?;
-        let (name, inline) = match body.split_once('=') {
-            Some((n, v)) => (n, Some(v)),
-            None => (body, None),
-        };
-        let boolean = |v: Option<&str>| v.map_or(Ok(true), |v| go_bool(name, v));
-        match name {
-            "h" | "help" => f.help = true,
-            "v" => f.verbose = boolean(inline)?,
-            "json" => f.json = boolean(inline)?,
-            "version" => f.version = boolean(inline)?,
-            "dir" | "size" | "runs" | "seconds" | "threads" | "iops-duration" => {
-                let value = match inline {
-                    Some(v) => v,
-                    None => {
-                        i += 1;
-                        args.get(i - 1)
-                            .map(String::as_str)
-                            .ok_or_else(|| format!("flag needs an argument: -{name}"))?
-                    }
-                };
-                set(&mut f, name, value)?;
-            }
-            _ => return Err(format!("flag provided but not defined: -{name}")),
-        }
-    }
-    Ok(f)
-}
-
-fn set(f: &mut Flags, name: &str, value: &str) -> Result<(), String> {
-    let o = &mut f.opts;
-    match name {
-        "dir" if value.is_empty() => return Err("-dir needs a directory".into()),
-        "dir" => o.dir = value.into(),
-        "size" => {
-            o.size_gib = number(name, value, "GiB, e.g. -size 0.5")?;
-            f.size_given = true;
-        }
-        "runs" => o.runs = number(name, value, "a whole number, e.g. -runs 3")?,
-        "seconds" => o.seconds = number(name, value, "whole seconds, e.g. -seconds 3600")?,
-        "threads" => o.threads = number(name, value, "a whole number, e.g. -threads 4")?,
-        _ => o.iops_seconds = number(name, value, "seconds, e.g. -iops-duration 0.5")?,
-    }
-    Ok(())
-}
-
-fn number<T: std::str::FromStr>(name: &str, value: &str, want: &str) -> Result<T, String> {
-    value
-        .trim()
-        .parse()
-        .map_err(|_| format!("invalid value \"{value}\" for flag -{name}: give {want}"))
-}
-
-/// Go's `strconv.ParseBool`, which `flag` uses for `-json=false`.
-fn go_bool(name: &str, v: &str) -> Result<bool, String> {
-    match v {
-        "1" | "t" | "T" | "true" | "TRUE" | "True" => Ok(true),
-        "0" | "f" | "F" | "false" | "FALSE" | "False" => Ok(false),
-        _ => Err(format!(
-            "invalid boolean value \"{v}\" for -{name}: give true or false"
-        )),
-    }
-}
-
-/// Refuses what cannot run before anything is written.
-fn check(f: Flags) -> Result<Flags, String> {
-    if f.help || f.version {
-        return Ok(f);
-    }
-    if !f.size_given && runner::probe::mem_total_bytes().is_none() {
-        return Err(
-            "cannot read the RAM size (/proc/meminfo) for the default -size: \
-                    give -size in GiB"
-                .into(),
-        );
-    }
-    f.opts.validate().map_err(|e| e.to_string())?;
-    Ok(f)
-}
-
 fn help() -> String {
     let d = Options::defaults();
     format!(
@@ -431,56 +319,4 @@ fn help() -> String {
         d.size_gib,
         d.threads
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn p(args: &[&str]) -> Result<Flags, String> {
-        parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-    }
-
-    #[test]
-    fn go_flag_syntax_in_all_its_forms() {
-        let f = p(&[
-            "-dir",
-            "/d",
-            "--size=0.25",
-            "-runs=3",
-            "--threads",
-            "4",
-            "-json",
-        ])
-        .unwrap();
-        assert_eq!(f.opts.dir, std::path::Path::new("/d"));
-        assert_eq!(f.opts.size_gib, 0.25);
-        assert_eq!((f.opts.runs, f.opts.threads), (3, 4));
-        assert!(f.json && !f.verbose && f.size_given);
-        let f = p(&[
-            "--iops-duration",
-            "0.5",
-            "-v",
-            "-json=false",
-            "-seconds",
-            "7",
-        ])
-        .unwrap();
-        assert_eq!(f.opts.iops_seconds, 0.5);
-        assert_eq!(f.opts.seconds, 7);
-        assert!(f.verbose && !f.json);
-    }
-
-    #[test]
-    fn bad_flags_say_what_is_wrong() {
-        let err = |a: &[&str]| p(a).and_then(check).err().unwrap();
-        assert!(err(&["-bogus"]).contains("not defined: -bogus"));
-        assert!(err(&["-size", "abc"]).contains("\"abc\" for flag -size"));
-        assert!(err(&["-size"]).contains("needs an argument: -size"));
-        assert!(err(&["-threads", "-1"]).contains("-threads"));
-        assert!(err(&["-threads", "0"]).contains("-threads 0"));
-        assert!(err(&["-size", "0"]).contains("-size 0"));
-        assert!(err(&["-json=maybe"]).contains("boolean"));
-        assert!(err(&["/tmp"]).contains("unexpected argument '/tmp'"));
-    }
 }

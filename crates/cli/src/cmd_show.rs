@@ -21,7 +21,7 @@ pub struct ShowArgs {
 pub fn run(args: ShowArgs) -> anyhow::Result<Exit> {
     let record = crate::save::open(&args.db)?.get(args.id)?;
     print!("{}", render(&record));
-    eprint!("{}", crate::save::problems_text(&record.result));
+    eprint!("{}", report::problems_text(&record.result));
     Ok(Exit::Ok)
 }
 

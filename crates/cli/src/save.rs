@@ -284,17 +284,6 @@ pub fn open(db: &DbArgs) -> anyhow::Result<Store> {
     db.open_existing().context("opening the history")
 }
 
-/// The stderr lines of a run as it printed them: warnings, then why it stopped.
-pub fn problems_text(result: &RunResult) -> String {
-    let mut out = report::warnings_text(result);
-    if result.interrupted {
-        out.push_str("diskbench: interrupted; results so far are shown, test files removed\n");
-    } else if let Some(e) = &result.error {
-        out.push_str(&format!("diskbench: {e}\n"));
-    }
-    out
-}
-
 /// For `diskbench fio --help`: the history flags, which the fio parser never sees.
 pub const FIO_HELP: &str = "
 History (diskbench's own flags, taken out before the fio options are read):

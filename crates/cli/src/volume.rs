@@ -59,7 +59,7 @@ impl VolumeContext {
             for problem in detect::contradictions(vm, &machine, None) {
                 eprintln!("volume: warning: {problem}");
             }
-            let p = predict::predict(vm, job_rate(groups, vm));
+            let p = predict::predict(vm, predict::job_rate(groups, vm));
             eprintln!("volume: {}", predict::headline(vm, &p));
         }
         VolumeContext {
@@ -100,7 +100,7 @@ impl VolumeContext {
         for job in &result.jobs {
             report
                 .verdicts
-                .extend(predict::judge(m, &job.name, measured(job)));
+                .extend(predict::judge(m, &job.name, Measured::of(job)));
         }
         if !later_run {
             report.cliff = judge_jobs(m, &result.jobs);
@@ -136,37 +136,6 @@ impl VolumeContext {
                 Some(c)
             })
             .collect()
-    }
-}
-
-/// The rate a job drives, when it says (`rate_iops`, `rate`); else the
-/// prediction assumes the burst ceiling.
-fn job_rate(groups: &[Vec<model::JobSpec>], vm: &VolumeModel) -> Option<f64> {
-    let job = groups.first()?.first()?;
-    let unit = vm.burst?.unit;
-    let clones = f64::from(job.numjobs.max(1));
-    let rate = &job.rate;
-    let value = match unit {
-        model::volume::BurstUnit::Iops => (rate.iops.read + rate.iops.write) as f64,
-        model::volume::BurstUnit::Bytes => {
-            (rate.bytes_per_sec.read + rate.bytes_per_sec.write) as f64
-        }
-    };
-    (value > 0.0).then_some(value * clones)
-}
-
-fn measured(job: &JobResult) -> Measured {
-    let seconds = job.runtime_ns as f64 / 1e9;
-    let per_s = |v: u64| {
-        if seconds > 0.0 {
-            v as f64 / seconds
-        } else {
-            0.0
-        }
-    };
-    Measured {
-        iops: per_s(job.read.ios + job.write.ios),
-        bytes_per_sec: per_s(job.read.bytes + job.write.bytes),
     }
 }
 

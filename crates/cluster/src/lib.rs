@@ -11,6 +11,8 @@ mod client;
 mod error;
 pub mod image;
 pub mod objects;
+pub mod pod_state;
+pub mod quantity;
 pub mod results;
 pub mod yaml;
 

@@ -7,6 +7,7 @@
 //! - [`json_plus`]: fio's `json+` (the JSON plus latency histogram bins);
 //! - [`terse`]: fio's semicolon-separated `terse` format, version 3;
 //! - [`fio_normal`]: fio's human `normal` text layout;
+//! - [`fio_logs`]: a compressed log inflated (`--inflate-log`) and the run's bandwidth logs;
 //! - [`table`]: the `diskbench run` terminal summary (target, table, headline);
 //! - [`format`](mod@format): the number formatting they share (fio's `num2str`, latency units);
 //! - [`stats`]: the figures derived the way fio derives them (rates,
@@ -20,11 +21,14 @@
 //!   per-second series, latency percentiles) and their PNG export;
 //! - [`curve`]: a sweep's saturation curve: its points, table, knee and lines;
 //! - [`stability`](mod@stability): how precise a headline is when its test stopped once stable;
+//! - [`progress`]: the live view's progress line and its sparkline;
+//! - [`status`]: fio's `--status-interval` run so far and its `ndjson` lines;
 //! - [`sanity`]: figures a disk cannot give (a cache answering, a data set too small);
 //! - [`html`]: the self-contained, offline HTML report of many runs.
 //!
 //! Warnings are not part of any of these: the CLI prints [`warnings_text`] on
-//! stderr, and the JSON carries them under `diskbench.warnings`.
+//! stderr (and with why a run stopped, [`problems_text`], for `show`), and
+//! the JSON carries them under `diskbench.warnings`.
 
 pub mod charts;
 pub mod cliff;
@@ -32,17 +36,20 @@ pub mod compare;
 pub mod curve;
 #[doc(hidden)]
 pub mod demo;
+pub mod fio_logs;
 pub mod fio_normal;
 pub mod format;
 pub mod html;
 pub mod json;
 pub mod json_plus;
 pub mod pods;
+pub mod progress;
 pub mod sanity;
 pub mod soak;
 pub mod source;
 pub mod stability;
 pub mod stats;
+pub mod status;
 pub mod table;
 pub mod terse;
 pub mod volume_cost;
@@ -64,6 +71,18 @@ pub fn warnings_text(result: &RunResult) -> String {
         .iter()
         .map(|w| format!("warning: {w}\n"))
         .collect()
+}
+
+/// The stderr lines of a run as it printed them: warnings, then why it
+/// stopped (`diskbench show` says them again).
+pub fn problems_text(result: &RunResult) -> String {
+    let mut out = warnings_text(result);
+    if result.interrupted {
+        out.push_str("diskbench: interrupted; results so far are shown, test files removed\n");
+    } else if let Some(e) = &result.error {
+        out.push_str(&format!("diskbench: {e}\n"));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -169,6 +169,41 @@ pub struct Measured {
     pub bytes_per_sec: f64,
 }
 
+impl Measured {
+    /// A finished job's reads and writes together, per second of its runtime.
+    pub fn of(job: &model::JobResult) -> Measured {
+        let seconds = job.runtime_ns as f64 / 1e9;
+        let per_s = |v: u64| {
+            if seconds > 0.0 {
+                v as f64 / seconds
+            } else {
+                0.0
+            }
+        };
+        Measured {
+            iops: per_s(job.read.ios + job.write.ios),
+            bytes_per_sec: per_s(job.read.bytes + job.write.bytes),
+        }
+    }
+}
+
+/// The rate the first job drives in the bucket's unit, when it says
+/// (`rate_iops`, `rate`, times its clones); else `None`, and the
+/// prediction assumes the burst ceiling.
+pub fn job_rate(groups: &[Vec<model::JobSpec>], vm: &VolumeModel) -> Option<f64> {
+    let job = groups.first()?.first()?;
+    let unit = vm.burst?.unit;
+    let clones = f64::from(job.numjobs.max(1));
+    let rate = &job.rate;
+    let value = match unit {
+        model::volume::BurstUnit::Iops => (rate.iops.read + rate.iops.write) as f64,
+        model::volume::BurstUnit::Bytes => {
+            (rate.bytes_per_sec.read + rate.bytes_per_sec.write) as f64
+        }
+    };
+    (value > 0.0).then_some(value * clones)
+}
+
 fn near(v: f64, target: f64) -> bool {
     target > 0.0 && (v - target).abs() / target <= LEVEL_TOLERANCE
 }

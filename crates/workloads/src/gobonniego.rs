@@ -31,6 +31,7 @@
 //! document, shared by whoever writes or reads that format.
 
 pub mod doc;
+pub mod flags;
 mod phases;
 
 use std::path::{Path, PathBuf};

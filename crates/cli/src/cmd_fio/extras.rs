@@ -1,128 +1,32 @@
-//! The smaller parts of fio's command line that act outside the jobs:
-//! inflating a log fio stored compressed (`--inflate-log`), the aggregate
-//! bandwidth logs (`--bandwidth-log`), the trigger (`--trigger-file`,
+//! The smaller parts of fio's command line that act outside the jobs: the
+//! files of `--inflate-log` and `--bandwidth-log` (their text is
+//! `report::fio_logs`'s), the trigger (`--trigger-file`,
 //! `--trigger-timeout`, `--trigger`) and what `--debug` can show.
 
 use anyhow::Context;
 use fio::CliOptions;
 use model::RunResult;
-use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// fio's `--inflate-log=FILE`: a log written with `log_store_compressed=1`
-/// is a run of zlib streams (one per `log_compression` chunk) holding fio's
-/// samples in binary, which this prints as fio's log lines. The layout is
-/// fio 3.33's, as its own `--inflate-log` reads it: little-endian records of
-/// time (u64, ms), value (u64), direction (u32, whose top bit says an
-/// offset follows), priority (u16, 2 bytes of padding) and block size (u64),
-/// then the offset (u64) when flagged; 32 or 40 bytes.
+/// fio's `--inflate-log=FILE`: the file read, its samples as fio's log
+/// lines ([`report::fio_logs::inflate`]).
 pub fn inflate_log(path: &Path) -> anyhow::Result<String> {
     let data =
         std::fs::read(path).with_context(|| format!("reading the log {}", path.display()))?;
-    let mut rest: &[u8] = &data;
-    let mut raw = Vec::new();
-    while !rest.is_empty() {
-        let mut stream = flate2::bufread::ZlibDecoder::new(rest);
-        stream.read_to_end(&mut raw).with_context(|| {
-            format!(
-                "{} is not a log fio stored compressed (zlib streams): bad data {} bytes in",
-                path.display(),
-                data.len() - rest.len()
-            )
-        })?;
-        let used = stream.total_in() as usize;
-        if used == 0 {
-            break;
-        }
-        rest = &rest[used.min(rest.len())..];
-    }
-    samples_text(&raw).with_context(|| format!("inflating {}", path.display()))
-}
-
-const OFFSET_BIT: u32 = 0x8000_0000;
-const PRIO_BIT: u32 = 0x4000_0000;
-/// The flag bits fio keeps in the direction field.
-const FLAG_BITS: u32 = 0xF000_0000;
-
-fn samples_text(mut raw: &[u8]) -> anyhow::Result<String> {
-    let u64_at =
-        |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]));
-    let mut text = String::new();
-    while !raw.is_empty() {
-        anyhow::ensure!(
-            raw.len() >= 32,
-            "{} bytes left over after the last sample",
-            raw.len()
-        );
-        let ddir_field = u32::from_le_bytes(raw[16..20].try_into().unwrap_or([0; 4]));
-        let prio = u16::from_le_bytes(raw[20..22].try_into().unwrap_or([0; 2]));
-        let (time, value, bs) = (u64_at(raw, 0), u64_at(raw, 8), u64_at(raw, 24));
-        let ddir = ddir_field & !FLAG_BITS;
-        anyhow::ensure!(
-            ddir <= 2,
-            "a sample with direction {ddir}: not one of fio's logs"
-        );
-        // Without log_prio, fio prints 1 for the real-time class, else 0.
-        let prio = match ddir_field & PRIO_BIT {
-            0 => u16::from(prio >> 13 == 1),
-            _ => prio,
-        };
-        let size = if ddir_field & OFFSET_BIT != 0 {
-            anyhow::ensure!(raw.len() >= 40, "a sample cut short");
-            let offset = u64_at(raw, 32);
-            text.push_str(&format!(
-                "{time}, {value}, {ddir}, {bs}, {offset}, {prio}\n"
-            ));
-            40
-        } else {
-            text.push_str(&format!("{time}, {value}, {ddir}, {bs}, {prio}\n"));
-            32
-        };
-        raw = &raw[size..];
-    }
-    Ok(text)
+    Ok(report::fio_logs::inflate(
+        &data,
+        &path.display().to_string(),
+    )?)
 }
 
 /// fio's `--bandwidth-log[=NAME]`: `NAME-read_bw.log`, `NAME-write_bw.log`
-/// and `NAME-trim_bw.log` (`agg-...` when bare), one line per second of the
-/// run: time (ms), bandwidth (KiB/s), direction (0 read, 1 write, 2 trim),
-/// block size 0, offset 0, summed over every job. (fio 3.33 run locally
-/// creates the three files and leaves them empty; diskbench fills them from
-/// its per-second series.)
+/// and `NAME-trim_bw.log` (`agg-...` when bare), as
+/// [`report::fio_logs::bandwidth_logs`] gives them.
 pub fn write_bandwidth_logs(prefix: &str, result: &RunResult) -> anyhow::Result<()> {
-    let mut seconds: Vec<(u64, u64, u64)> = Vec::new();
-    for job in &result.jobs {
-        for point in &job.series {
-            let i = (point.start_ms / 1000) as usize;
-            if seconds.len() <= i {
-                seconds.resize(i + 1, (0, 0, 0));
-            }
-            seconds[i].0 = seconds[i].0.max(point.duration_ms);
-            seconds[i].1 += point.read_bytes;
-            seconds[i].2 += point.write_bytes;
-        }
-    }
-    let kib_per_s = |bytes: u64, ms: u64| bytes * 1000 / 1024 / ms.max(1);
-    for (dir, name) in [(0, "read"), (1, "write"), (2, "trim")] {
-        let mut text = String::new();
-        for (i, &(ms, read, write)) in seconds.iter().enumerate() {
-            let bytes = match dir {
-                0 => read,
-                1 => write,
-                _ => continue,
-            };
-            if ms == 0 {
-                continue;
-            }
-            let end_ms = i as u64 * 1000 + ms;
-            text.push_str(&format!(
-                "{end_ms}, {}, {dir}, 0, 0\n",
-                kib_per_s(bytes, ms)
-            ));
-        }
+    for (name, text) in report::fio_logs::bandwidth_logs(result) {
         let path = format!("{prefix}-{name}_bw.log");
         std::fs::write(&path, text).with_context(|| format!("writing {path}"))?;
     }
