@@ -1,17 +1,23 @@
-//! fio's `json+`: the `json` document plus, in each direction's `clat_ns`
-//! (and `lat_ns` when the job asked for `lat_percentiles`), a `bins` object
-//! mapping each non-empty latency bucket to its count, so plotting tools can
-//! redraw the whole distribution rather than a few percentiles.
+//! fio's `json+`: the `json` document plus a `bins` object mapping each
+//! non-empty latency bucket to its count, so plotting tools can redraw the
+//! whole distribution rather than a few percentiles.
+//!
+//! fio adds `bins` wherever it prints percentiles, and only there: to
+//! `slat_ns` with `slat_percentiles=1`, `clat_ns` with `clat_percentiles=1`
+//! (the default), `lat_ns` with `lat_percentiles=1`, the `sync` latencies
+//! and each entry of `prios`; a latency with no samples has neither. So a
+//! reader that finds percentiles in json+ can always rebuild them from the
+//! bins beside them.
 //!
 //! fio 3.33 (see the root `fixtures/fio-3.33-jobfile-jsonplus.json`)
-//! keys each bin by the bucket's value in ns, as a string, and leaves `bins`
-//! out of a direction that did no I/O. diskbench's buckets are its own
-//! log-linear ones, not fio's: a key is the lowest value of a diskbench
-//! bucket (exact below 64 ns, within 1% above), and the counts sum to `N`.
+//! keys each bin by the bucket's value in ns, as a string. diskbench's
+//! buckets are its own log-linear ones, not fio's: a key is the lowest
+//! value of a diskbench bucket (exact below 128 ns, within 1/128 above, as
+//! fio's), and the counts sum to `N`.
 
 use crate::json;
-use crate::stats::{self, DIRECTIONS};
-use model::{Histogram, RunResult};
+use crate::stats::{self, Side, DIRECTIONS};
+use model::{DirStats, Histogram, RunResult};
 use serde_json::{json, Map, Value};
 
 /// The run as fio's json+, pretty-printed, ending in a newline.
@@ -28,33 +34,60 @@ pub fn render(result: &RunResult) -> String {
     }
 }
 
-/// [`json::to_value`] with the `bins` added.
+/// [`json::to_value`] with the `bins` added beside every `percentile`.
 pub fn to_value(result: &RunResult) -> Value {
     let mut root = json::to_value(result);
     let Some(jobs) = root.get_mut("jobs").and_then(Value::as_array_mut) else {
         return root;
     };
     for (value, job) in jobs.iter_mut().zip(&result.jobs) {
-        for dir in DIRECTIONS {
-            let d = stats::dir_stats(job, dir);
-            let Some(obj) = value.get_mut(stats::dir_name(dir)) else {
+        let sides = DIRECTIONS.map(Side::from).into_iter().chain([Side::Trim]);
+        for side in sides {
+            let d = stats::dir_stats(job, side);
+            let Some(obj) = value.get_mut(side_name(side)) else {
                 continue;
             };
-            add_bins(obj, "clat_ns", &d.clat);
-            if job.spec.lat_percentiles {
-                add_bins(obj, "lat_ns", &d.lat);
+            if let Some(slat) = &d.slat {
+                add_bins(obj, "slat_ns", slat);
             }
+            add_bins(obj, "clat_ns", &d.clat);
+            add_bins(obj, "lat_ns", &d.lat);
+            add_prio_bins(obj, d);
+        }
+        if let Some(sync) = value.get_mut("sync") {
+            add_bins(sync, "lat_ns", &job.sync);
         }
     }
     root
 }
 
-fn add_bins(dir: &mut Value, key: &str, h: &Histogram) {
-    if h.is_empty() {
-        return;
+fn side_name(side: Side) -> &'static str {
+    match side.direction() {
+        Some(dir) => stats::dir_name(dir),
+        None => "trim",
     }
+}
+
+/// The bins of each `prios` entry: the json lists the priorities that did
+/// I/O, in the order the direction keeps them.
+fn add_prio_bins(dir: &mut Value, d: &DirStats) {
+    let Some(entries) = dir.get_mut("prios").and_then(Value::as_array_mut) else {
+        return;
+    };
+    let used = d.prios.iter().filter(|p| p.lat.count() > 0);
+    for (entry, prio) in entries.iter_mut().zip(used) {
+        for key in ["clat_ns", "lat_ns"] {
+            add_bins(entry, key, &prio.lat);
+        }
+    }
+}
+
+/// `bins` in `dir[key]` when it has percentiles (fio's rule).
+fn add_bins(dir: &mut Value, key: &str, h: &Histogram) {
     if let Some(Value::Object(lat)) = dir.get_mut(key) {
-        lat.insert("bins".into(), bins(h));
+        if lat.contains_key("percentile") && !h.is_empty() {
+            lat.insert("bins".into(), bins(h));
+        }
     }
 }
 
@@ -117,5 +150,41 @@ mod tests {
         let lat = &doc["jobs"][0]["read"]["lat_ns"];
         assert_eq!(bin_sum(lat), lat["N"].as_u64().unwrap());
         assert!(lat["percentile"].is_object(), "{lat}");
+    }
+
+    /// fio's rule: `bins` wherever there are percentiles, nowhere else.
+    fn assert_bins_follow_percentiles(lat: &Value) {
+        match lat.get("percentile") {
+            Some(_) => assert_eq!(bin_sum(lat), lat["N"].as_u64().unwrap(), "{lat}"),
+            None => assert!(lat.get("bins").is_none(), "{lat}"),
+        }
+    }
+
+    #[test]
+    fn slat_bins_with_slat_percentiles_and_none_without_clat_percentiles() {
+        let mut result = testutil::sample_run();
+        let spec = &mut result.jobs[0].spec;
+        spec.slat_percentiles = true;
+        spec.clat_percentiles = false;
+        spec.lat_percentiles = false;
+        let doc = to_value(&result);
+        let read = &doc["jobs"][0]["read"];
+        assert!(read["slat_ns"]["percentile"].is_object(), "{read}");
+        assert!(read["slat_ns"]["bins"].is_object(), "{read}");
+        for key in ["slat_ns", "clat_ns", "lat_ns"] {
+            assert_bins_follow_percentiles(&read[key]);
+        }
+        assert!(read["clat_ns"].get("bins").is_none(), "{read}");
+    }
+
+    #[test]
+    fn sync_bins_beside_sync_percentiles() {
+        let mut result = testutil::sample_run();
+        result.jobs[0].sync = testutil::hist(&[(30_000, 10), (90_000, 2)]);
+        result.jobs[0].spec.fsync_every = 32;
+        let doc = to_value(&result);
+        let lat = &doc["jobs"][0]["sync"]["lat_ns"];
+        assert!(lat["percentile"].is_object(), "{lat}");
+        assert_eq!(bin_sum(lat), 12);
     }
 }

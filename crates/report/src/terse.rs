@@ -120,11 +120,12 @@ fn dir_fields(
     lat_fields(f, &slat);
     lat_fields(f, &LatStats::of(&d.clat));
     let spec = &job.spec;
-    // Which latency the percentiles describe, as json does: clat unless the
-    // job turned clat percentiles off and lat percentiles on.
-    let h: Option<&Histogram> = match (spec.clat_percentiles, spec.lat_percentiles) {
-        (true, _) => Some(&d.clat),
-        (false, true) => Some(&d.lat),
+    // Which latency the percentiles describe: fio's terse line has room for
+    // one list, and puts the total latency's there whenever the job asked
+    // for lat_percentiles (with clat_percentiles too), else the clat's.
+    let h: Option<&Histogram> = match (spec.lat_percentiles, spec.clat_percentiles) {
+        (true, _) => Some(&d.lat),
+        (false, true) => Some(&d.clat),
         (false, false) => None,
     };
     let list: &[f64] = if h.is_some() {
@@ -238,6 +239,29 @@ mod tests {
         assert!(fields[18].starts_with("99.000000%="), "{}", fields[18]);
         assert_eq!(fields[19], "0%=0");
         assert_eq!(fields.last().unwrap(), "a b");
+    }
+
+    #[test]
+    fn lat_percentiles_take_the_fields_even_with_clat_percentiles() {
+        let mut result = testutil::sample_run();
+        let job = &mut result.jobs[0];
+        job.spec.clat_percentiles = true;
+        job.spec.lat_percentiles = true;
+        let us_at = |h: &Histogram| {
+            let list = &job.spec.percentile_list;
+            stats::percentiles_at(h, list)
+                .iter()
+                .map(|&(p, ns)| format!("{p:.6}%={}", ns / 1000))
+                .collect::<Vec<_>>()
+        };
+        let (lat, clat) = (us_at(&job.read.lat), us_at(&job.read.clat));
+        assert_ne!(lat, clat, "the sample's slat must move the percentiles");
+        let fields = job_fields(&result, &result.jobs[0], 3);
+        assert_eq!(fields[17..17 + lat.len()], lat[..]);
+        // clat alone: the clat's.
+        result.jobs[0].spec.lat_percentiles = false;
+        let fields = job_fields(&result, &result.jobs[0], 3);
+        assert_eq!(fields[17..17 + clat.len()], clat[..]);
     }
 
     #[test]
