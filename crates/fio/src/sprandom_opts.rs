@@ -48,8 +48,9 @@ fn share(o: &Given) -> Result<f64, FioError> {
 }
 
 /// With `sprandom=1`, what the job must and must not have, once it is
-/// complete.
-pub(crate) fn finish(spec: &JobSpec) -> Result<(), FioError> {
+/// complete. `norandommap` left out is set, as fio sets it; given as 0, it
+/// is refused, as fio refuses it.
+pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
     if !spec.sprandom.enabled {
         return Ok(());
     }
@@ -69,6 +70,11 @@ pub(crate) fn finish(spec: &JobSpec) -> Result<(), FioError> {
             "is a pass of random writes: use rw=randwrite (fio refuses other modes too)",
         );
     }
+    let named = |name: &str| spec.options.iter().any(|(k, _)| k == name);
+    let named_generator = named("random_generator");
+    if !named("norandommap") {
+        spec.random.norandommap = true;
+    }
     if !spec.random.norandommap {
         return refuse(
             "norandommap",
@@ -77,7 +83,6 @@ pub(crate) fn finish(spec: &JobSpec) -> Result<(), FioError> {
              (fio requires it too)",
         );
     }
-    let named_generator = spec.options.iter().any(|(k, _)| k == "random_generator");
     if named_generator && spec.random.generator != RandomGenerator::Lfsr {
         return refuse(
             "random_generator",

@@ -132,3 +132,15 @@ fn options_that_would_pick_offsets_or_bound_the_job_are_named() {
     // blockalign equal to bs, as the example has it, is no other pattern.
     assert!(job(&["--blockalign=4k"]).sprandom.enabled);
 }
+
+#[test]
+fn norandommap_left_out_is_set_as_fio_sets_it() {
+    let without: Vec<&str> = JOB
+        .iter()
+        .copied()
+        .filter(|o| !o.starts_with("--norandommap"))
+        .collect();
+    let spec = job_of(&without, &[]);
+    assert!(spec.sprandom.enabled);
+    assert!(spec.random.norandommap);
+}
