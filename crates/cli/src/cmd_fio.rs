@@ -145,6 +145,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     let mut out = Output {
         status: kept,
         terse_version: parsed.cli.terse_version,
+        debug_random: extras::debugs(&parsed.cli, "random"),
         ..Output::default()
     };
     let (summary, exit) = soak_loop::run(&measure, plan, |done| {
@@ -216,10 +217,16 @@ struct Output {
     list: String,
     /// `--status-interval`'s documents so far, with `--output`.
     status: std::sync::Arc<std::sync::Mutex<String>>,
+    /// `--debug=random`: each run's seeds before its report.
+    debug_random: bool,
 }
 
 impl Output {
     fn add(&mut self, done: &soak::Finished, formats: &[OutputFormat]) {
+        if self.debug_random {
+            let seeds = report::fio_debug::random_seeds(&done.outcome.result, std::process::id());
+            self.text.push_str(&seeds);
+        }
         for format in formats {
             match format {
                 OutputFormat::Normal => {

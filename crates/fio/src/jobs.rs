@@ -272,7 +272,10 @@ fn apply_one(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioEr
                 o.at_least_one("that would run nothing: use loops=1 (the default) or more")?
         }
         Key::RandRepeat => spec.randrepeat = o.boolean()?,
-        Key::RandSeed => spec.randseed = o.int()?,
+        Key::RandSeed => {
+            spec.randseed = o.int()?;
+            spec.randseed_given = true;
+        }
         Key::GroupReporting => spec.group_reporting = o.flag()?,
         // diskbench always runs its workers as threads.
         Key::Thread => {
@@ -669,7 +672,10 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
         },
     };
     match spec.size_bytes {
-        None if spec.engine == EngineKind::Null => return Err(FioError::NullNeedsSize { job }),
+        // filesize= sizes the null engine's (imagined) files as any job's.
+        None if spec.engine == EngineKind::Null && spec.file_options.filesize.is_none() => {
+            return Err(FioError::NullNeedsSize { job })
+        }
         // fio sizes each file of filecreate and dircreate to one block.
         _ if matches!(spec.engine, EngineKind::Filecreate | EngineKind::Dircreate) => {}
         // cpuio has no file: it is bound by time (see `cpuio_opts`).
@@ -698,7 +704,7 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
         }
     }
     crate::fileopts::finish(&mut spec)?;
-    crate::sprandom_opts::finish(&spec)?;
+    crate::sprandom_opts::finish(&mut spec)?;
     Ok(spec)
 }
 

@@ -451,6 +451,10 @@ pub struct JobSpec {
     /// `randrepeat`: the same random sequence on every run (fio's default).
     pub randrepeat: bool,
     pub randseed: u64,
+    /// `randseed=` was given: the sequence comes from it whatever
+    /// `randrepeat` says (fio: randseed overrides randrepeat=0).
+    #[serde(default)]
+    pub randseed_given: bool,
     pub group_reporting: bool,
     /// `new_group`: this job starts a new reporting group (a new `groupid`)
     /// although it runs at the same time as the jobs before it (only
@@ -603,6 +607,14 @@ pub struct JobSpec {
 pub const DEFAULT_RANDSEED: u64 = 0x89;
 
 impl JobSpec {
+    /// The seed the job's random numbers start from when they repeat from
+    /// run to run: `randseed` with `randrepeat=1` (fio's default) or with a
+    /// `randseed=` given, which fio lets override `randrepeat=0`. `None`:
+    /// the run takes a fresh seed from the system, as fio does then.
+    pub fn repeatable_seed(&self) -> Option<u64> {
+        (self.randrepeat || self.randseed_given).then_some(self.randseed)
+    }
+
     /// A job with fio's defaults: sequential 4 KiB reads, one clone, QD1, psync, buffered.
     pub fn new(name: impl Into<String>) -> JobSpec {
         JobSpec {
@@ -632,6 +644,7 @@ impl JobSpec {
             loops: 1,
             randrepeat: true,
             randseed: DEFAULT_RANDSEED,
+            randseed_given: false,
             group_reporting: false,
             new_group: false,
             flow: Default::default(),

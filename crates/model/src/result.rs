@@ -168,6 +168,11 @@ pub struct JobResult {
     /// `latency_depth`); `None` without one, and in older runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_depth: Option<u32>,
+    /// Each clone's seed, the one its random numbers (offsets, mixes,
+    /// block sizes, data) came from, in clone order: fio's
+    /// `--debug=random` prints them; empty in older runs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seeds: Vec<u64>,
 }
 
 /// What fio's `steadystate` found over its last window (fio's JSON
@@ -242,6 +247,7 @@ impl JobResult {
             imported: None,
             stability: None,
             latency_depth: None,
+            seeds: Vec::new(),
         }
     }
 

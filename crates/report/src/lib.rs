@@ -36,6 +36,7 @@ pub mod compare;
 pub mod curve;
 #[doc(hidden)]
 pub mod demo;
+pub mod fio_debug;
 pub mod fio_logs;
 pub mod fio_normal;
 pub mod format;

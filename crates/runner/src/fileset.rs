@@ -29,9 +29,9 @@ pub(crate) fn lengths(spec: &JobSpec, clone: u32, n: usize) -> Vec<(u64, u64)> {
         return vec![(offset + per_file, per_file); n];
     };
     let step = smallest_block(spec).max(1);
-    let seed = match spec.randrepeat {
-        true => spec.randseed,
-        false => {
+    let seed = match spec.repeatable_seed() {
+        Some(seed) => seed,
+        None => {
             let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
             now.map_or(0, |d| d.as_nanos() as u64) ^ u64::from(std::process::id())
         }

@@ -586,7 +586,9 @@ fn plan_clone(
             set: None,
         }
     } else if spec.engine == EngineKind::Null {
-        let size = spec.size_bytes.ok_or_else(|| {
+        // filesize= sizes the (imagined) files as it does real ones.
+        let filesize = spec.file_options.filesize.map(|r| r.max_bytes);
+        let size = spec.size_bytes.or(filesize).ok_or_else(|| {
             RunError::Usage(format!("job '{}': the null engine needs size=", spec.name))
         })?;
         // Every read of a verify pass would "find" a wrong block.
@@ -760,6 +762,7 @@ fn merge(gid: u32, spec: &JobSpec, engine: EngineKind, parts: &[&WorkerOutcome])
             job.verify.get_or_insert_with(Default::default).merge(v);
         }
         job.depth.add(&p.depth);
+        job.seeds.push(p.seed);
         if let Some(b) = &p.buffers {
             job.buffers.get_or_insert_with(Default::default).add(b);
         }

@@ -123,6 +123,8 @@ pub struct WorkerOutcome {
     pub latency_depth: Option<u32>,
     /// The errors the job continued past (see `errors`).
     pub errors: Option<model::errors::ErrorCount>,
+    /// The seed the clone's random numbers came from.
+    pub seed: u64,
 }
 
 /// Signals shared by all workers of a run.
@@ -166,6 +168,8 @@ struct Worker<'a> {
     progress: Progress,
     /// The features the job asked for, each in its own part (see `parts`).
     parts: Parts,
+    /// The clone's seed, which its random numbers come from.
+    seed: u64,
 }
 
 /// Bytes issued after the ramp, and the most the job may issue
@@ -258,6 +262,7 @@ pub fn run_worker(mut plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         buffers,
         latency_depth: ended.latency_depth,
         errors: ended.errors,
+        seed: w.seed,
     }
 }
 
@@ -267,11 +272,9 @@ impl<'a> Worker<'a> {
         let spec = Arc::clone(&plan.spec);
         let caps = plan.engine.capabilities();
         let mut q = Queue::new(&spec, caps.asynchronous, caps.does_io);
-        let seed = if spec.randrepeat {
-            spec.randseed
-        } else {
-            clock.now() ^ std::process::id() as u64
-        };
+        let seed = spec
+            .repeatable_seed()
+            .unwrap_or_else(|| clock.now() ^ std::process::id() as u64);
         let seed = seed.wrapping_add(plan.clone as u64 * 0x9e37_79b9);
         let gen =
             OffsetGen::for_job(&spec, &plan.regions, seed).with_sprandom(plan.sprandom.take());
@@ -309,6 +312,7 @@ impl<'a> Worker<'a> {
             writes: Writes::default(),
             cpu_start: sys::thread_usage(),
             progress: Progress::default(),
+            seed,
             plan,
         }
     }

@@ -76,8 +76,14 @@ pub fn watch_trigger(cli: &CliOptions, stop: Arc<AtomicBool>) -> Option<Arc<Atom
     Some(fired)
 }
 
+/// Whether `--debug` asked for `category` (or `all`).
+pub fn debugs(cli: &CliOptions, category: &str) -> bool {
+    cli.debug.iter().any(|c| c == category || c == "all")
+}
+
 /// What `--debug` shows: `parse` (or `all`) prints the jobs as understood on
-/// stderr; for the other categories a note says where to look instead.
+/// stderr, `random` the seeds with the output (`report::fio_debug`); for
+/// the other categories a note says where to look instead.
 pub fn debug_notes(cli: &CliOptions, groups: &[Vec<fio::JobSpec>]) {
     if cli.debug.is_empty() {
         return;
@@ -93,7 +99,7 @@ pub fn debug_notes(cli: &CliOptions, groups: &[Vec<fio::JobSpec>]) {
         .debug
         .iter()
         .map(String::as_str)
-        .filter(|c| *c != "parse")
+        .filter(|c| *c != "parse" && *c != "random")
         .collect();
     if !others.is_empty() {
         eprintln!(
