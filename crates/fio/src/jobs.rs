@@ -632,7 +632,7 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     if spec.steadystate.is_some_and(|ss| ss.duration.is_zero()) {
         spec.steadystate = None;
     }
-    output_opts::finish(&mut spec);
+    output_opts::finish(&mut spec)?;
     // fio 3.33: thinktime_iotime without thinktime_blocks stalls on time only.
     let blocks_given = spec.options.iter().any(|(k, _)| k == "thinktime_blocks");
     if !spec.thinktime.iotime.is_zero() && !blocks_given {

@@ -109,6 +109,9 @@ pub(crate) enum Key {
     LogHistCoarseness,
     LogMaxValue,
     PerJobLogs,
+    /// `log_compression`, `log_store_compressed`: see `model::job::LogSpec`.
+    LogCompression,
+    LogStoreCompressed,
     /// How sizes are read and the normal output's units: see `output_opts`.
     KbBase,
     UnitBase,
@@ -516,6 +519,12 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::LogHistCoarseness, "log_hist_coarseness", Arity::Value),
     opt(Key::LogMaxValue, "log_max_value", Arity::Flag),
     opt(Key::PerJobLogs, "per_job_logs", Arity::Value),
+    opt(Key::LogCompression, "log_compression", Arity::Value),
+    opt(
+        Key::LogStoreCompressed,
+        "log_store_compressed",
+        Arity::Value,
+    ),
     opt(Key::KbBase, "kb_base", Arity::Value),
     opt(Key::UnitBase, "unit_base", Arity::Value),
     OptDef {

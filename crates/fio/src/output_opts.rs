@@ -30,6 +30,8 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
         Key::LogMaxValue => logs.max_value = o.flag()?,
         Key::LogPrio => logs.prio = o.flag()?,
         Key::PerJobLogs => logs.shared = !o.boolean()?,
+        Key::LogCompression => logs.compression = o.size()?,
+        Key::LogStoreCompressed => logs.store_compressed = o.boolean()?,
         Key::KbBase => spec.units.kb_base_1000 = match o.int()? {
             1024 => false,
             1000 => true,
@@ -54,9 +56,18 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
 }
 
 /// Once the job is complete: bare `write_*_log` options take the job's name.
-pub(crate) fn finish(spec: &mut JobSpec) {
+pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
     let job = spec.name.clone();
     let logs = &mut spec.logs;
+    if logs.store_compressed && logs.hist.is_some() {
+        return Err(FioError::invalid(
+            &Scope::Job(job),
+            "log_store_compressed",
+            "1",
+            "diskbench stores the bandwidth, IOPS and latency logs compressed, not the \
+             histogram log: drop write_hist_log or log_store_compressed",
+        ));
+    }
     for prefix in [&mut logs.bw, &mut logs.iops, &mut logs.lat, &mut logs.hist]
         .into_iter()
         .flatten()
@@ -65,6 +76,7 @@ pub(crate) fn finish(spec: &mut JobSpec) {
             *prefix = job.clone();
         }
     }
+    Ok(())
 }
 
 /// A log's file name prefix: the value, or "" (the job's name) when bare.

@@ -451,6 +451,12 @@ fn other_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
     );
     push_if(opts, "log_max_value", logs.max_value, || "1".to_string());
     push_if(opts, "per_job_logs", logs.shared, || "0".to_string());
+    push_if(opts, "log_compression", logs.compression != 0, || {
+        logs.compression.to_string()
+    });
+    push_if(opts, "log_store_compressed", logs.store_compressed, || {
+        "1".to_string()
+    });
 }
 
 /// `unit_base` and `kb_base` come last: the sizes above are printed in

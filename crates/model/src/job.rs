@@ -356,6 +356,17 @@ pub struct LogSpec {
     /// (`0x2000`), not 1 for the real-time class and 0 for the rest.
     #[serde(default)]
     pub prio: bool,
+    /// `log_compression=N`: fio keeps its logs in memory and compresses
+    /// them in chunks of N bytes to save memory. diskbench writes the lines
+    /// to the file as the job runs, so memory stays flat without it; with
+    /// `store_compressed`, N is the size of each compressed chunk.
+    #[serde(default)]
+    pub compression: u64,
+    /// `log_store_compressed`: the bandwidth, IOPS and latency logs are
+    /// written as fio stores them compressed (`NAME_bw.N.log.fz`, zlib
+    /// streams of fio's binary samples), for `--inflate-log`.
+    #[serde(default)]
+    pub store_compressed: bool,
 }
 
 impl LogSpec {

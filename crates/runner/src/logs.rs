@@ -26,10 +26,13 @@
 //! however long it is); slat lines exist only for engines that have a
 //! submission step (fio's sync engines leave the file empty, and so do ours).
 //! The histogram log (`NAME_clat_hist.N.log`) has its own line format: see
-//! `hist`.
+//! `hist`. With `log_store_compressed=1` the other logs are stored as fio
+//! stores them compressed, `NAME_bw.N.log.fz`, the same lines packed: see
+//! `packed`.
 
 mod hist;
 mod out;
+mod packed;
 
 use crate::clock::Clock;
 use crate::error::IoError;
@@ -38,8 +41,8 @@ use model::job::LogSpec;
 use model::Direction;
 pub(crate) use out::new_run;
 use out::Out;
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use packed::{Entry, Packer};
+use std::io;
 
 /// The priority column of a line for an I/O of ioprio `value`: the value
 /// in hex with `log_prio`, else whether its class is the real-time one.
@@ -114,7 +117,9 @@ impl JobLogs {
         }
         let open = |name: &Option<String>, kind: &str| -> Result<Option<Out>, IoError> {
             let Some(name) = name else { return Ok(None) };
-            Out::open(name, kind, thread_number, spec.shared).map(Some)
+            let packer = (spec.store_compressed && kind != "clat_hist")
+                .then(|| Packer::new(spec.compression, spec.prio));
+            Out::open_as(name, kind, thread_number, spec.shared, packer).map(Some)
         };
         let lat = match open(&spec.lat, "slat")? {
             Some(slat) => Some([
@@ -186,25 +191,28 @@ impl JobLogs {
 
     fn line_per_io(&mut self, s: &Sample) -> io::Result<()> {
         let ms = self.clock.nanos(self.start, s.at) / 1_000_000;
-        let (dir, bs, offset) = (s.dir as u8, s.len, s.offset);
         let prio = prio_text(self.log_prio, s.prio);
-        let tail = |value: u64, w: &mut BufWriter<File>, with_offset: bool| match with_offset {
-            true => writeln!(w, "{ms}, {value}, {dir}, {bs}, {offset}, {prio}"),
-            false => writeln!(w, "{ms}, {value}, {dir}, {bs}, {prio}"),
+        let entry = |value: u64| Entry {
+            ms,
+            value,
+            dir: s.dir as u8,
+            bs: s.len,
+            offset: self.with_offset.then_some(s.offset),
+            prio: s.prio,
         };
         if let Some(o) = &mut self.bw {
             let kib_per_sec = s.len as u128 * 1_000_000_000 / 1024 / u128::from(s.clat_ns.max(1));
-            tail(kib_per_sec as u64, &mut o.w, self.with_offset)?;
+            o.entry(&entry(kib_per_sec as u64), &prio)?;
         }
         if let Some(o) = &mut self.iops {
-            tail(1, &mut o.w, self.with_offset)?;
+            o.entry(&entry(1), &prio)?;
         }
         if let Some([slat, clat, lat]) = &mut self.lat {
             if let Some(ns) = s.slat_ns {
-                tail(ns, &mut slat.w, self.with_offset)?;
+                slat.entry(&entry(ns), &prio)?;
             }
-            tail(s.clat_ns, &mut clat.w, self.with_offset)?;
-            tail(s.lat_ns, &mut lat.w, self.with_offset)?;
+            clat.entry(&entry(s.clat_ns), &prio)?;
+            lat.entry(&entry(s.lat_ns), &prio)?;
         }
         Ok(())
     }
@@ -226,26 +234,28 @@ impl JobLogs {
     fn write_window(&mut self, end_ms: u64, len_ms: u64, full: bool) -> io::Result<()> {
         let secs = len_ms.max(1) as f64 / 1000.0;
         let prio = prio_text(self.log_prio, 0);
-        let zeros = match self.with_offset {
-            true => format!("0, 0, {prio}"),
-            false => format!("0, {prio}"),
-        };
+        let with_offset = self.with_offset;
         for d in 0..2 {
             let w = std::mem::take(&mut self.sums[d]);
             if w.ios == 0 {
                 continue;
             }
+            // Windowed lines give 0 for the block size, offset and priority.
+            let entry = |value: u64| Entry {
+                ms: end_ms,
+                value,
+                dir: d as u8,
+                bs: 0,
+                offset: with_offset.then_some(0),
+                prio: 0,
+            };
             if full {
                 if let Some(o) = &mut self.bw {
                     let kib = (w.bytes as f64 / 1024.0 / secs) as u64;
-                    writeln!(o.w, "{end_ms}, {kib}, {d}, {zeros}")?;
+                    o.entry(&entry(kib), &prio)?;
                 }
                 if let Some(o) = &mut self.iops {
-                    writeln!(
-                        o.w,
-                        "{end_ms}, {}, {d}, {zeros}",
-                        (w.ios as f64 / secs) as u64
-                    )?;
+                    o.entry(&entry((w.ios as f64 / secs) as u64), &prio)?;
                 }
             }
             if let Some([slat, clat, lat]) = &mut self.lat {
@@ -255,14 +265,14 @@ impl JobLogs {
                 };
                 if w.slats > 0 {
                     let v = pick(w.slat_sum, w.slats, w.slat_max);
-                    writeln!(slat.w, "{end_ms}, {v}, {d}, {zeros}")?;
+                    slat.entry(&entry(v), &prio)?;
                 }
                 let (c, l) = (
                     pick(w.clat_sum, w.ios, w.clat_max),
                     pick(w.lat_sum, w.ios, w.lat_max),
                 );
-                writeln!(clat.w, "{end_ms}, {c}, {d}, {zeros}")?;
-                writeln!(lat.w, "{end_ms}, {l}, {d}, {zeros}")?;
+                clat.entry(&entry(c), &prio)?;
+                lat.entry(&entry(l), &prio)?;
             }
         }
         Ok(())

@@ -98,3 +98,18 @@ fn parse_only_echoes_them() {
     assert!(line.contains("--percentile_list=50:99.9"), "{line}");
     assert!(line.contains("--description='x y'"), "{line}");
 }
+
+#[test]
+fn log_compression_and_store_compressed() {
+    let j = job(&["--write_bw_log=b", "--log_compression=10k"]);
+    assert_eq!(j.logs.compression, 10 * 1024);
+    assert!(!j.logs.store_compressed);
+    let j = job(&["--write_bw_log=b", "--log_store_compressed=1"]);
+    assert!(j.logs.store_compressed);
+    // The histogram log is not stored compressed: refused, not written plain.
+    let msg = refusal(&JOB, &["--write_hist_log=h", "--log_store_compressed=1"]);
+    assert!(
+        msg.contains("log_store_compressed") && msg.contains("drop write_hist_log"),
+        "{msg}"
+    );
+}

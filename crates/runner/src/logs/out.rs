@@ -14,6 +14,7 @@
 //! nonsense); diskbench empties it when the first clone of this run opens it,
 //! as it does the per-clone files (each run of a soak too).
 
+use super::packed::{Entry, Packer};
 use crate::error::IoError;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -32,24 +33,41 @@ pub(crate) struct Out {
     /// `per_job_logs=0`: the clone's private file, appended to `path` at the end.
     part: Option<PathBuf>,
     pub(crate) w: BufWriter<File>,
+    /// `log_store_compressed`: entries are packed, not written as lines.
+    packer: Option<Packer>,
 }
 
 impl Out {
     /// `PREFIX_KIND.N.log`, or `PREFIX_KIND.log` shared by the clones.
+    #[cfg(test)]
     pub(crate) fn open(
         prefix: &str,
         kind: &str,
         thread_number: u32,
         shared: bool,
     ) -> Result<Out, IoError> {
+        Out::open_as(prefix, kind, thread_number, shared, None)
+    }
+
+    /// `PREFIX_KIND.N.log`, or `PREFIX_KIND.log` shared by the clones; with
+    /// `packer` (`log_store_compressed`) the same name with fio's `.fz`
+    /// after it, holding packed entries.
+    pub(crate) fn open_as(
+        prefix: &str,
+        kind: &str,
+        thread_number: u32,
+        shared: bool,
+        packer: Option<Packer>,
+    ) -> Result<Out, IoError> {
+        let fz = if packer.is_some() { ".fz" } else { "" };
         let (path, part) = match shared {
             false => (
-                PathBuf::from(format!("{prefix}_{kind}.{thread_number}.log")),
+                PathBuf::from(format!("{prefix}_{kind}.{thread_number}.log{fz}")),
                 None,
             ),
             true => {
-                let path = PathBuf::from(format!("{prefix}_{kind}.log"));
-                let part = PathBuf::from(format!("{prefix}_{kind}.log.{thread_number}.part"));
+                let path = PathBuf::from(format!("{prefix}_{kind}.log{fz}"));
+                let part = PathBuf::from(format!("{prefix}_{kind}.log{fz}.{thread_number}.part"));
                 (path, Some(part))
             }
         };
@@ -67,7 +85,23 @@ impl Out {
             w: BufWriter::with_capacity(BUFFER_BYTES, f),
             path,
             part,
+            packer,
         })
+    }
+
+    /// One line: `time, value, direction, bs, [offset,] priority` as text
+    /// (the priority column as `prio_col` gives it), or packed.
+    pub(crate) fn entry(&mut self, e: &Entry, prio_col: &str) -> io::Result<()> {
+        let Entry {
+            ms, value, dir, bs, ..
+        } = *e;
+        match (&mut self.packer, e.offset) {
+            (Some(p), _) => p.push(e, &mut self.w),
+            (None, Some(offset)) => {
+                writeln!(self.w, "{ms}, {value}, {dir}, {bs}, {offset}, {prio_col}")
+            }
+            (None, None) => writeln!(self.w, "{ms}, {value}, {dir}, {bs}, {prio_col}"),
+        }
     }
 
     /// The file the lines end up in.
@@ -81,8 +115,12 @@ impl Out {
             IoError::new("write", p, e).saying(format!("writing {}", p.display()))
         };
         let part_path = self.part.clone();
-        self.w
-            .flush()
+        let packed = match &mut self.packer {
+            Some(p) => p.flush(&mut self.w),
+            None => Ok(()),
+        };
+        packed
+            .and_then(|()| self.w.flush())
             .map_err(|e| written(part_path.as_ref().unwrap_or(&self.path), e))?;
         let Some(part) = part_path else {
             return Ok(());
