@@ -112,6 +112,8 @@ pub(crate) enum Key {
     /// `log_compression`, `log_store_compressed`: see `model::job::LogSpec`.
     LogCompression,
     LogStoreCompressed,
+    /// `unified_rw_reporting`: see `model::UnifiedRw`.
+    UnifiedRwReporting,
     /// How sizes are read and the normal output's units: see `output_opts`.
     KbBase,
     UnitBase,
@@ -262,6 +264,7 @@ impl Key {
             | Key::FadviseHint
             | Key::PercentileList
             | Key::Description
+            | Key::UnifiedRwReporting
             | Key::BsSplit
             | Key::BsRange
             | Key::RateProcess
@@ -523,6 +526,11 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(
         Key::LogStoreCompressed,
         "log_store_compressed",
+        Arity::Value,
+    ),
+    opt(
+        Key::UnifiedRwReporting,
+        "unified_rw_reporting",
         Arity::Value,
     ),
     opt(Key::KbBase, "kb_base", Arity::Value),

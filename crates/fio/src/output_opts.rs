@@ -1,7 +1,8 @@
 //! The options that shape what a job writes besides its results: its log
-//! files (`write_*_log`, `log_*`, `per_job_logs`) and the units of the normal
-//! output (`kb_base`, `unit_base`), parsed into `model::job::LogSpec` and
-//! `model::units::OutputUnits`.
+//! files (`write_*_log`, `log_*`, `per_job_logs`), the units of the normal
+//! output (`kb_base`, `unit_base`) and how its directions are summed
+//! (`unified_rw_reporting`), parsed into `model::job::LogSpec`,
+//! `model::units::OutputUnits` and `model::UnifiedRw`.
 //!
 //! `kb_base` also changes how every size of the job is read; `jobs` applies
 //! it around each option (see `values::with_kb_base`) and, in a job file,
@@ -12,7 +13,7 @@ use crate::options::Key;
 use crate::values;
 use crate::values::Given;
 use model::fio_plat::{MAX_COARSENESS, PLAT_BINS};
-use model::JobSpec;
+use model::{JobSpec, UnifiedRw};
 
 /// Applies one of these options; `false` when `key` is not one of them.
 pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
@@ -32,6 +33,19 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
         Key::PerJobLogs => logs.shared = !o.boolean()?,
         Key::LogCompression => logs.compression = o.size()?,
         Key::LogStoreCompressed => logs.store_compressed = o.boolean()?,
+        Key::UnifiedRwReporting => {
+            spec.unified_rw = match o.text.trim() {
+                "none" | "0" => UnifiedRw::None,
+                "mixed" | "1" => UnifiedRw::Mixed,
+                "both" | "2" => UnifiedRw::Both,
+                _ => {
+                    return Err(o.invalid(
+                        "use none (0, each direction apart: fio's default), mixed (1, summed \
+                         as one) or both (2)",
+                    ))
+                }
+            }
+        }
         Key::KbBase => spec.units.kb_base_1000 = match o.int()? {
             1024 => false,
             1000 => true,

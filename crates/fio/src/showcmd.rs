@@ -162,6 +162,14 @@ fn time_and_report_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
     if let Some(desc) = &job.description {
         opts.push(("description", Some(desc.clone())));
     }
+    let unified = match job.unified_rw {
+        model::UnifiedRw::None => None,
+        model::UnifiedRw::Mixed => Some("mixed"),
+        model::UnifiedRw::Both => Some("both"),
+    };
+    if let Some(u) = unified {
+        opts.push(("unified_rw_reporting", Some(u.to_string())));
+    }
     if job.randseed != defaults.randseed {
         opts.push(("randseed", Some(job.randseed.to_string())));
     }

@@ -130,6 +130,19 @@ pub enum FileTarget {
 /// posix_fadvise when a job's files are opened, for buffered I/O (the page
 /// cache's readahead is what the advice steers; direct I/O bypasses it, so
 /// with `direct=1` the hint changes nothing and is not sent).
+/// fio's `unified_rw_reporting`: how a job's directions are reported.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnifiedRw {
+    /// `none` (`0`, fio's default): reads, writes and trims apart.
+    #[default]
+    None,
+    /// `mixed` (`1`): summed as one direction, `mixed`, in their place.
+    Mixed,
+    /// `both` (`2`): apart, then summed.
+    Both,
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FadviseHint {
@@ -497,6 +510,10 @@ pub struct JobSpec {
     /// `description`: free text, shown with the job as fio does.
     #[serde(default)]
     pub description: Option<String>,
+    /// `unified_rw_reporting`: the job's reads, writes and trims reported
+    /// apart (fio's default), summed as one `mixed` direction, or both.
+    #[serde(default)]
+    pub unified_rw: UnifiedRw,
     /// `bs=R,W`, `bsrange`, `bssplit`: each direction's block sizes; `None`:
     /// every I/O is `bs_bytes`. When set, `bs_bytes` is the largest size of
     /// either direction, which sizes the buffers and the regions.
@@ -665,6 +682,7 @@ impl JobSpec {
             clat_percentiles: true,
             lat_percentiles: false,
             description: None,
+            unified_rw: UnifiedRw::None,
             block_sizes: None,
             blockalign_bytes: PerDir::default(),
             bs_unaligned: false,

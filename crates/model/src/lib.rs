@@ -46,7 +46,7 @@ pub use histogram::Histogram;
 pub use history::{LivePoint, Prices, RunKind, RunRecord, RunState, SoakRef, WorkloadReport};
 pub use imported::Imported;
 pub use job::{
-    EngineKind, FadviseHint, FileTarget, JobSpec, RwMode, SteadyMetric, SteadyStateSpec,
+    EngineKind, FadviseHint, FileTarget, JobSpec, RwMode, SteadyMetric, SteadyStateSpec, UnifiedRw,
 };
 pub use latency_target::LatencyTarget;
 pub use memory::{BufferMemory, IoMem, MemoryKind, UringOptions};

@@ -28,10 +28,11 @@ use crate::format::{
     fio_scale_up, num2str,
 };
 use crate::source;
-use crate::stats::{self, Group, LatStats, SampleStats, Side, DIRECTIONS};
+use crate::stats::{self, Group, GroupDir, LatStats, SampleStats, Side, DIRECTIONS};
+use crate::unified;
 use model::depth::{BATCH_LABELS, LEVEL_LABELS};
 use model::units::OutputUnits;
-use model::{DepthStats, DirStats, Direction, DiskUtil, JobResult, RunResult};
+use model::{DepthStats, DirStats, Direction, DiskUtil, JobResult, RunResult, UnifiedRw};
 use std::fmt::Write;
 
 /// Every job's block, then one `Run status group` block per group.
@@ -44,8 +45,19 @@ pub fn render(result: &RunResult) -> String {
             let _ = writeln!(out, "  {sentence}");
         }
     }
-    for group in &groups {
-        group_block(&mut out, group, group_units(result, group.id));
+    // unified_rw_reporting: each group's figures summed too (see `unified`).
+    let mixed_groups = unified::any(result).then(|| stats::groups(&unified::mixed_run(result)));
+    for (i, group) in groups.iter().enumerate() {
+        let summed = |pick: fn(&UnifiedRw) -> bool| {
+            let members = result.jobs.iter().filter(|j| j.groupid == group.id);
+            members.clone().count() > 0 && members.map(|j| &j.spec.unified_rw).all(pick)
+        };
+        let mixed = match &mixed_groups {
+            Some(m) if !summed(|u| *u == UnifiedRw::None) => m[i].read.as_ref(),
+            _ => None,
+        };
+        let apart = !summed(|u| *u == UnifiedRw::Mixed);
+        group_block(&mut out, group, mixed, apart, group_units(result, group.id));
     }
     disk_block(&mut out, &result.disk_util);
     if result.disk_util.is_empty() {
@@ -129,12 +141,20 @@ fn job_block(out: &mut String, result: &RunResult, job: &JobResult) {
         let _ = writeln!(out, "  Description  : [{desc}]");
     }
     let mut approximate = false;
-    for dir in DIRECTIONS {
-        if stats::dir_stats(job, dir).bytes > 0 {
-            approximate |= dir_block(out, result, job, dir);
+    if job.spec.unified_rw != UnifiedRw::Mixed {
+        for dir in DIRECTIONS {
+            if stats::dir_stats(job, dir).bytes > 0 {
+                approximate |= dir_block(out, result, job, dir, stats::dir_name(dir));
+            }
         }
+        trim_block(out, result, job);
     }
-    trim_block(out, result, job);
+    // unified_rw_reporting: the directions summed, in their place or after them.
+    if job.spec.unified_rw != UnifiedRw::None {
+        let run = unified::mixed_run(result);
+        let mixed = unified::mixed_job(job);
+        approximate |= dir_block(out, &run, &mixed, Direction::Read, "mixed");
+    }
     approximate |= latency_distribution(out, job);
     sync_block(out, job);
     let (usr, sys, ctx, majf, minf) = source::cpu(job).unwrap_or_else(|| {
@@ -340,7 +360,13 @@ fn prio_kinds(job: &JobResult, d: &DirStats) -> Vec<LatShown> {
 }
 
 /// One direction's lines; true when a figure in them is approximate.
-fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Direction) -> bool {
+fn dir_block(
+    out: &mut String,
+    result: &RunResult,
+    job: &JobResult,
+    dir: Direction,
+    name: &str,
+) -> bool {
     let d = stats::dir_stats(job, dir);
     if d.runtime_ns == 0 {
         return false;
@@ -360,8 +386,7 @@ fn dir_block(out: &mut String, result: &RunResult, job: &JobResult, dir: Directi
     };
     let _ = writeln!(
         out,
-        "  {}: IOPS={}, BW={}({}/{}msec)",
-        stats::dir_name(dir),
+        "  {name}: IOPS={}, BW={}({}/{}msec)",
         fio_iops(iops),
         fio_bw_in(bw, units),
         fio_bytes_in(bytes, units, false),
@@ -583,12 +608,21 @@ fn lat_dist_lines(
     }
 }
 
-fn group_block(out: &mut String, group: &Group, units: OutputUnits) {
+/// A group's lines: each direction's (`apart`), then the directions summed
+/// (`mixed`, with unified_rw_reporting).
+fn group_block(
+    out: &mut String,
+    group: &Group,
+    mixed: Option<&GroupDir>,
+    apart: bool,
+    units: OutputUnits,
+) {
     let _ = writeln!(out, "\nRun status group {} (all jobs):", group.id);
     let dirs = [
-        (group.read.as_ref(), "   READ"),
-        (group.write.as_ref(), "  WRITE"),
-        (group.trim.as_ref(), "   TRIM"),
+        (apart.then(|| group.read.as_ref()).flatten(), "   READ"),
+        (apart.then(|| group.write.as_ref()).flatten(), "  WRITE"),
+        (apart.then(|| group.trim.as_ref()).flatten(), "   TRIM"),
+        (mixed, "  MIXED"),
     ];
     for (g, label) in dirs {
         let Some(g) = g else { continue };

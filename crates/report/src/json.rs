@@ -36,8 +36,9 @@ use crate::cliff;
 use crate::format::{ctime_utc, six_decimals};
 use crate::source;
 use crate::stats::{self, LatStats, SampleStats, DIRECTIONS};
+use crate::unified;
 use model::depth::{BATCH_LABELS, LEVEL_LABELS};
-use model::{DepthStats, DirStats, Failure, JobResult, RunResult, Warning};
+use model::{DepthStats, DirStats, Direction, Failure, JobResult, RunResult, UnifiedRw, Warning};
 use serde_json::{json, Map, Value};
 
 /// The whole run as fio-compatible JSON, pretty-printed, ending in a newline.
@@ -236,11 +237,19 @@ fn job_value(result: &RunResult, job: &JobResult) -> Value {
         .map(|(k, v)| (k.clone(), json!(v)))
         .collect();
     m.insert("job options".into(), Value::Object(options));
-    for dir in DIRECTIONS {
-        m.insert(stats::dir_name(dir).into(), dir_value(result, job, dir));
+    if job.spec.unified_rw != UnifiedRw::Mixed {
+        for dir in DIRECTIONS {
+            m.insert(stats::dir_name(dir).into(), dir_value(result, job, dir));
+        }
+        // A trim mode's trims; fio's shape of nothing for the others.
+        m.insert("trim".into(), dir_value(result, job, stats::Side::Trim));
     }
-    // A trim mode's trims; fio's shape of nothing for the others.
-    m.insert("trim".into(), dir_value(result, job, stats::Side::Trim));
+    // unified_rw_reporting: the directions summed, in their place or after them.
+    if job.spec.unified_rw != UnifiedRw::None {
+        let run = unified::mixed_run(result);
+        let mixed = unified::mixed_job(job);
+        m.insert("mixed".into(), dir_value(&run, &mixed, Direction::Read));
+    }
     m.insert("sync".into(), sync_value(job));
     // fio's total_run_time: every thread's runtime added (2,000 ms for two
     // clones of one second), which usr_cpu and sys_cpu are shares of.

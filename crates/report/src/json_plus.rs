@@ -17,6 +17,7 @@
 
 use crate::json;
 use crate::stats::{self, Side, DIRECTIONS};
+use crate::unified;
 use model::{DirStats, Histogram, RunResult};
 use serde_json::{json, Map, Value};
 
@@ -43,22 +44,29 @@ pub fn to_value(result: &RunResult) -> Value {
     for (value, job) in jobs.iter_mut().zip(&result.jobs) {
         let sides = DIRECTIONS.map(Side::from).into_iter().chain([Side::Trim]);
         for side in sides {
-            let d = stats::dir_stats(job, side);
-            let Some(obj) = value.get_mut(side_name(side)) else {
-                continue;
-            };
-            if let Some(slat) = &d.slat {
-                add_bins(obj, "slat_ns", slat);
+            if let Some(obj) = value.get_mut(side_name(side)) {
+                add_dir_bins(obj, stats::dir_stats(job, side));
             }
-            add_bins(obj, "clat_ns", &d.clat);
-            add_bins(obj, "lat_ns", &d.lat);
-            add_prio_bins(obj, d);
+        }
+        // unified_rw_reporting's sum (see `unified`).
+        if let Some(obj) = value.get_mut("mixed") {
+            add_dir_bins(obj, &unified::mixed_job(job).read);
         }
         if let Some(sync) = value.get_mut("sync") {
             add_bins(sync, "lat_ns", &job.sync);
         }
     }
     root
+}
+
+/// The bins of one direction's object, from its figures `d`.
+fn add_dir_bins(obj: &mut Value, d: &DirStats) {
+    if let Some(slat) = &d.slat {
+        add_bins(obj, "slat_ns", slat);
+    }
+    add_bins(obj, "clat_ns", &d.clat);
+    add_bins(obj, "lat_ns", &d.lat);
+    add_prio_bins(obj, d);
 }
 
 fn side_name(side: Side) -> &'static str {

@@ -53,6 +53,7 @@ pub mod stats;
 pub mod status;
 pub mod table;
 pub mod terse;
+pub mod unified;
 pub mod volume_cost;
 
 #[cfg(test)]

@@ -28,11 +28,16 @@
 //!   bandwidth fields, then the IOPS samples' min, max, mean, stdev and
 //!   number.
 //!
+//! With `unified_rw_reporting=mixed` the directions are one, summed (see
+//! `unified`), in their place: 80 fields in version 3 without devices, as
+//! fio 3.33 prints.
+//!
 //! The I/O-depth fields are fio's `iodepth_level` (`0.0%` for an imported
 //! run, which did not measure it).
 
 use crate::stats::{self, LatStats, SampleStats, Side, DIRECTIONS};
-use model::{DepthStats, DirStats, Histogram, JobResult, RunResult};
+use crate::unified;
+use model::{DepthStats, DirStats, Histogram, JobResult, RunResult, UnifiedRw};
 
 /// Percentile fields per direction, used or not.
 const PERCENTILE_FIELDS: usize = 20;
@@ -71,11 +76,26 @@ pub fn job_fields(result: &RunResult, job: &JobResult, version: u32) -> Vec<Stri
         job.error_code().to_string(),
     ]);
     let trims = (version != 3).then_some(Side::Trim);
-    for side in DIRECTIONS.map(Side::from).into_iter().chain(trims) {
-        let samples = (stats::bw_stats(job, side), stats::iops_stats(job, side));
-        let agg = stats::group_agg(result, job, side);
-        let d = stats::dir_stats(job, side);
-        dir_fields(&mut f, job, d, samples, agg, version);
+    let mut sides: Vec<Side> = DIRECTIONS
+        .map(Side::from)
+        .into_iter()
+        .chain(trims)
+        .collect();
+    // unified_rw_reporting=mixed: one direction, the sum, in their place.
+    let summed = (job.spec.unified_rw == UnifiedRw::Mixed)
+        .then(|| (unified::mixed_run(result), unified::mixed_job(job)));
+    let (run, of) = match &summed {
+        Some((run, mixed)) => {
+            sides = vec![Side::Read];
+            (run, mixed)
+        }
+        None => (result, job),
+    };
+    for side in sides {
+        let samples = (stats::bw_stats(of, side), stats::iops_stats(of, side));
+        let agg = stats::group_agg(run, of, side);
+        let d = stats::dir_stats(of, side);
+        dir_fields(&mut f, of, d, samples, agg, version);
     }
     let (usr, sys) = stats::cpu_percents(job);
     f.push(format!("{usr:.6}%"));

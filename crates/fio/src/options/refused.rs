@@ -67,7 +67,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "std_redirect",
     "stream_id", "sync", "test-duration", "thp",
     "threads-per-queue", "touch_objects", "trim_backlog", "trim_backlog_batch", "trim_percentage",
-    "trim_verify_zero", "ttl", "uid", "unified_rw_reporting", "unique_filename",
+    "trim_verify_zero", "ttl", "uid", "unique_filename",
     "uri", "userspace_reap", "verb",
     "verify_async_cpus", "verify_state_load",
     "verify_state_save", "window_size", "write_barrier",

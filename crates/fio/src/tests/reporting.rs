@@ -113,3 +113,22 @@ fn log_compression_and_store_compressed() {
         "{msg}"
     );
 }
+
+#[test]
+fn unified_rw_reporting_takes_fios_names_and_numbers() {
+    use model::UnifiedRw;
+    assert_eq!(job(&[]).unified_rw, UnifiedRw::None);
+    for (value, want) in [
+        ("none", UnifiedRw::None),
+        ("0", UnifiedRw::None),
+        ("mixed", UnifiedRw::Mixed),
+        ("1", UnifiedRw::Mixed),
+        ("both", UnifiedRw::Both),
+        ("2", UnifiedRw::Both),
+    ] {
+        let opt = format!("--unified_rw_reporting={value}");
+        assert_eq!(job(&[&opt]).unified_rw, want, "{value}");
+    }
+    let msg = refusal(&JOB, &["--unified_rw_reporting=3"]);
+    assert!(msg.contains("mixed (1"), "{msg}");
+}
