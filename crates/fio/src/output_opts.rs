@@ -167,7 +167,7 @@ mod tests {
                 "{name}"
             );
         }
-        finish(&mut spec);
+        finish(&mut spec).unwrap();
         let logs = &spec.logs;
         assert_eq!(logs.hist.as_deref(), Some("j"));
         assert_eq!(logs.lat.as_deref(), Some("l"));

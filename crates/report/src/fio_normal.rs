@@ -619,9 +619,9 @@ fn group_block(
 ) {
     let _ = writeln!(out, "\nRun status group {} (all jobs):", group.id);
     let dirs = [
-        (apart.then(|| group.read.as_ref()).flatten(), "   READ"),
-        (apart.then(|| group.write.as_ref()).flatten(), "  WRITE"),
-        (apart.then(|| group.trim.as_ref()).flatten(), "   TRIM"),
+        (group.read.as_ref().filter(|_| apart), "   READ"),
+        (group.write.as_ref().filter(|_| apart), "  WRITE"),
+        (group.trim.as_ref().filter(|_| apart), "   TRIM"),
         (mixed, "  MIXED"),
     ];
     for (g, label) in dirs {
