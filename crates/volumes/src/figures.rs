@@ -66,7 +66,8 @@ pub fn resolve(spec: &VolumeSpec, catalogue: &Catalogue) -> Result<VolumeModel, 
     Ok(m)
 }
 
-fn find_type<'a>(
+/// The type (or the Azure tier) `name` names in `p`, or what `p` has.
+pub(crate) fn find_type<'a>(
     p: &'a ProviderFile,
     name: &str,
 ) -> Result<(&'a VolumeType, Option<&'a Tier>), VolumeError> {
