@@ -90,6 +90,9 @@ pub struct VolumeModel {
     /// Every I/O counts as this size however small it is (st1/sc1: 1 MiB).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub io_counted_as_bytes: Option<u64>,
+    /// The provider's page that states the two counting rules above.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io_accounting_source: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<VolumePrice>,
     /// The provider's documentation page and when it was read.

@@ -12,6 +12,7 @@
 //! Pure except for [`detect`], which reads a sysfs tree.
 
 pub mod catalogue;
+pub mod counting;
 pub mod detect;
 pub mod figures;
 pub mod listing;

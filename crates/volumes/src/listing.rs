@@ -44,6 +44,8 @@ pub fn list_text(
         let m = resolve(&spec, c)?;
         let mut out = headline(&m, &predict(&m, None));
         out.push('\n');
+        let vt = find_type(p, t)?.0;
+        out.push_str(&format!("counts I/Os: {}\n", type_rule(vt)));
         if let Some(price) = &m.price {
             out.push_str(&format!(
                 "list price: {:.2} {} a month ({} capacity, {:.2} IOPS, {:.2} throughput){}, {} as of {}\n",
@@ -79,6 +81,7 @@ pub fn list_text(
                 t.as_of,
                 t.source
             ));
+            out.push_str(&format!("  {:<20} counts I/Os: {}\n", "", type_rule(t)));
         }
     }
     out.push_str("\nFigures for one volume: diskbench volumes PROVIDER --type TYPE --size SIZE\n");
@@ -116,6 +119,16 @@ fn provider_of_type<'a>(c: &'a Catalogue, t: &str) -> Result<&'a ProviderFile, V
             first: several[0].provider.clone(),
         }),
     }
+}
+
+/// How the type counts I/Os, with the source of the rule.
+fn type_rule(t: &VolumeType) -> String {
+    crate::counting::rule_words(
+        t.io_accounting_kib.map(|k| k << 10),
+        t.io_counted_as_kib.map(|k| k << 10),
+        t.io_accounting_source.as_deref(),
+    )
+    .unwrap_or_else(|| "as issued (no I/O size rule in the catalogue)".into())
 }
 
 fn price_summary(t: &VolumeType, currency: &str) -> String {
