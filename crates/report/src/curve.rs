@@ -297,13 +297,16 @@ pub fn knees_text(records: &[RunRecord], by: &[String]) -> String {
         let Some(v) = verdict(&points) else { continue };
         let peak = &points[v.peak];
         let knee = match (v.knee, v.saturated()) {
+            _ if points.len() == 1 => "one point, no curve".to_string(),
             (Some(k), _) => format!(
                 "knee at {} ({:.0} IOPS, p99 {:.3} ms)",
                 points[k].setting(),
                 points[k].iops,
                 points[k].p99_us / 1e3
             ),
-            (None, true) => "no knee (flat without a latency cost)".to_string(),
+            (None, true) => {
+                "no knee (IOPS stopped growing by 5% without p99 rising by 50%)".to_string()
+            }
             (None, false) => "not saturated".to_string(),
         };
         out.push_str(&format!(

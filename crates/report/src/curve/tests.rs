@@ -102,6 +102,17 @@ fn a_climbing_curve_is_not_saturated() {
     assert!(text.contains("not saturated"), "{text}");
     assert!(text.contains("QD4"), "{text}");
     assert!(!text.contains("knee"), "{text}");
+    // compare's line for a one-point sweep agrees with sweep's own text.
+    let knees = knees_text(&runs[..1], &[]);
+    assert!(
+        knees.contains("one point, no curve") && !knees.contains("not saturated"),
+        "{knees}"
+    );
+    let svg = crate::charts::curve_chart(&runs[..1], &[]).unwrap();
+    assert!(
+        svg.contains("one point: no curve") && !svg.contains("not saturated"),
+        "{svg}"
+    );
     let one = verdict_text(&lines(&runs[..1], &[])[0].1);
     assert!(
         one.contains("one point is no curve") && !one.contains("not saturated"),
