@@ -383,6 +383,47 @@ pub struct FoundCliff {
     pub bucket: f64,
 }
 
+impl FoundCliff {
+    /// A cliff from a job's figures before and after it and the I/Os
+    /// served above the after level, in the bucket's unit: bytes for a
+    /// throughput bucket, else I/Os counted as the provider counts them (a
+    /// 1 MiB I/O is four of EBS's 256 KiB ones), as the model's ceiling and
+    /// bucket are. `None` for a volume without a bucket.
+    pub fn of(
+        m: &VolumeModel,
+        at_s: f64,
+        before: Measured,
+        after: Measured,
+        burst_ios: f64,
+    ) -> Option<FoundCliff> {
+        let per_io = match before.iops > 0.0 {
+            true => before.bytes_per_sec / before.iops,
+            false => 0.0,
+        };
+        let (before, after, bucket) = match m.burst?.unit {
+            BurstUnit::Bytes => (
+                before.bytes_per_sec,
+                after.bytes_per_sec,
+                burst_ios * per_io,
+            ),
+            BurstUnit::Iops => {
+                let counted = Counted::of(m, before.iops, before.bytes_per_sec).per_io;
+                (
+                    before.iops * counted,
+                    after.iops * counted,
+                    burst_ios * counted,
+                )
+            }
+        };
+        Some(FoundCliff {
+            at_s,
+            before,
+            after,
+            bucket,
+        })
+    }
+}
+
 /// The cliff found (or not, over `measured_s` seconds) against the model's.
 pub fn judge_cliff(
     m: &VolumeModel,

@@ -118,6 +118,40 @@ fn a_large_block_test_is_judged_on_throughput_with_the_counting_rule() {
     assert!(v[0].sentence.starts_with("40,000 IOPS of 4 KiB (one I/O each to gp3: I/Os up to 256 KiB count as one): above gp3's 3,000 IOPS"), "{v:?}");
 }
 
+/// A cliff of 1 MiB reads on gp2 is held against the model's bucket in
+/// gp2's own count: 128 reads of 1 MiB a second are 512 of its I/Os, 75
+/// are its 300-IOPS baseline; 4 KiB reads count one each.
+#[test]
+fn a_cliff_of_large_ios_is_counted_as_the_provider_counts() {
+    let m = model("aws:gp2:100GiB");
+    let mib = 1048576.0;
+    let at = |iops: f64, io: f64| Measured {
+        iops,
+        bytes_per_sec: iops * io,
+    };
+    let f = FoundCliff::of(&m, 60.0, at(128.0, mib), at(75.0, mib), 1000.0).unwrap();
+    assert_eq!((f.before, f.after, f.bucket), (512.0, 300.0, 4000.0));
+    let v = judge_cliff(&m, Some(f), 120.0).unwrap();
+    assert!(
+        v.sentence.contains("512 IOPS -> 300 IOPS"),
+        "{}",
+        v.sentence
+    );
+    let small = FoundCliff::of(&m, 60.0, at(3000.0, 4096.0), at(300.0, 4096.0), 9.0).unwrap();
+    assert_eq!(
+        (small.before, small.after, small.bucket),
+        (3000.0, 300.0, 9.0)
+    );
+    assert!(FoundCliff::of(
+        &model("aws:gp3:100GiB"),
+        1.0,
+        at(1.0, 1.0),
+        at(1.0, 1.0),
+        1.0
+    )
+    .is_none());
+}
+
 /// Every type that counts I/Os by size says where the rule comes from.
 #[test]
 fn each_counting_rule_has_its_source() {
