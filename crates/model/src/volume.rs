@@ -59,6 +59,25 @@ pub struct VolumePrice {
     pub source: String,
 }
 
+impl VolumeModel {
+    /// The provider's I/Os in one I/O of `mean_io` bytes: one up to the
+    /// accounting size, else one per accounting size (EBS: a 1 MiB I/O
+    /// is four of 256 KiB).
+    pub fn counted_per_io(&self, mean_io: f64) -> f64 {
+        match self.io_accounting_bytes {
+            Some(acc) if acc > 0 && mean_io > acc as f64 => (mean_io / acc as f64).ceil(),
+            _ => 1.0,
+        }
+    }
+
+    /// The bytes one I/O of `mean_io` bytes counts as against throughput
+    /// (st1, sc1: at least 1 MiB).
+    pub fn counted_bytes_per_io(&self, mean_io: f64) -> f64 {
+        self.io_counted_as_bytes
+            .map_or(mean_io, |least| mean_io.max(least as f64))
+    }
+}
+
 impl VolumePrice {
     /// Capacity, IOPS and throughput together (the I/O charge depends on use).
     pub fn monthly(&self) -> f64 {

@@ -33,14 +33,9 @@ impl Counted {
         } else {
             0.0
         };
-        let per_io = match m.io_accounting_bytes {
-            Some(acc) if mean_io > acc as f64 => (mean_io / acc as f64).ceil(),
-            _ => 1.0,
-        };
+        let per_io = m.counted_per_io(mean_io);
         // The bytes each I/O counts as against throughput.
-        let counted_io = m
-            .io_counted_as_bytes
-            .map_or(mean_io, |least| mean_io.max(least as f64));
+        let counted_io = m.counted_bytes_per_io(mean_io);
         let top_iops = m
             .burst
             .filter(|b| b.unit == BurstUnit::Iops)
