@@ -2,14 +2,18 @@
 //! growing queue depth (or job count), and the interesting point is the
 //! last one worth its latency.
 //!
-//! The rule, applied to each step from one point to the next: the step
-//! past point i adds under [`KneeRules::min_gain_pct`] (5%) more IOPS but
-//! raises p99 by more than [`KneeRules::max_p99_rise_pct`] (50%). The first
-//! point i where that happens is the knee: more depth buys latency, not
-//! IOPS. A curve is "not saturated" when its last step still added at least
-//! 5% IOPS: the peak is at the largest setting tried and more may come. (A
-//! flat curve's peak can fall on its last point by noise alone, so the peak's
-//! place is not the test; the last step's gain is.)
+//! One definition, and every sentence printed from it: the knee is the
+//! first point i that no larger setting beats by
+//! [`KneeRules::min_gain_pct`] (5%) IOPS, where the next step raises p99 by
+//! more than [`KneeRules::max_p99_rise_pct`] (50%): from there on, more
+//! depth buys latency, not IOPS. Judging only the step after i is not
+//! enough: a curve flat from QD4 to QD16 that climbs again to twice the
+//! IOPS at QD64 has no knee at QD4. A curve is "not saturated" when its
+//! largest setting beats every smaller one by at least 5% IOPS: the peak
+//! is at the end and more may come. The two cannot both hold: past a knee
+//! nothing beats the knee by 5%. (A flat curve's peak can fall on its last
+//! point by noise alone, so the peak's place is not the test; the margin
+//! is.)
 
 #[cfg(test)]
 mod tests;
@@ -50,7 +54,8 @@ pub struct CurveVerdict {
     pub knee: Option<usize>,
     /// Index of the point with the most IOPS.
     pub peak: usize,
-    /// The last step still added at least `min_gain_pct` IOPS.
+    /// The largest setting beat every smaller one by at least
+    /// `min_gain_pct` IOPS.
     pub still_climbing: bool,
 }
 
@@ -75,12 +80,16 @@ pub fn judge_curve(points: &[CurvePoint], rules: &KneeRules) -> Option<CurveVerd
         .enumerate()
         .max_by(|a, b| a.1.iops.total_cmp(&b.1.iops))?
         .0;
-    let knee = points.windows(2).position(|w| {
-        gain_pct(w[0].iops, w[1].iops) < rules.min_gain_pct
-            && gain_pct(w[0].p99_us, w[1].p99_us) > rules.max_p99_rise_pct
+    let beats = |later: f64, than: f64| gain_pct(than, later) >= rules.min_gain_pct;
+    let knee = (0..points.len().saturating_sub(1)).find(|&i| {
+        let (p, next) = (&points[i], &points[i + 1]);
+        points[i + 1..].iter().all(|q| !beats(q.iops, p.iops))
+            && gain_pct(p.p99_us, next.p99_us) > rules.max_p99_rise_pct
     });
     let still_climbing = match points {
-        [.., a, b] => gain_pct(a.iops, b.iops) >= rules.min_gain_pct,
+        [earlier @ .., last] if !earlier.is_empty() => {
+            earlier.iter().all(|q| beats(last.iops, q.iops))
+        }
         // One point says nothing about what more would give.
         _ => true,
     };

@@ -13,5 +13,5 @@ pub mod steady;
 
 pub use cliff::{find_cliff, Cliff, CliffRules, Sample};
 pub use curve::{judge_curve, CurvePoint, CurveVerdict, KneeRules};
-pub use stats::{median_interval, rank_test, RankTest, Summary};
+pub use stats::{median_interval, rank_test, RankTest, RankVerdict, Summary};
 pub use steady::{steady_state, SteadyRules, SteadyState};

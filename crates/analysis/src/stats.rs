@@ -16,7 +16,13 @@
 //! Two groups are compared with the Mann-Whitney rank test (exact for small
 //! groups without ties, the normal approximation with a tie correction
 //! otherwise): it asks whether a figure of one group tends to be above one
-//! of the other, again without assuming a distribution.
+//! of the other, again without assuming a distribution. Small groups
+//! cannot reach the 5% level at all: with 2 runs against 2 the most
+//! extreme ordering (one group wholly above the other) still has a
+//! two-sided p of 2 / C(4, 2) = 0.333, so the test can never say
+//! "differ". [`RankTest::verdict`] says so ("too few runs to tell")
+//! instead of calling any difference, even a tenfold one, noise; 4 runs
+//! against 4 is the smallest pair of equal groups that can (p = 0.029).
 
 mod batch;
 mod mean;
@@ -183,6 +189,23 @@ pub struct RankTest {
     pub p_value: f64,
     /// Whether the exact distribution gave it (small groups, no ties).
     pub exact: bool,
+    /// The sizes of the two groups.
+    #[serde(default)]
+    pub n_a: usize,
+    #[serde(default)]
+    pub n_b: usize,
+}
+
+/// What a rank test lets one say about two groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RankVerdict {
+    /// p under the 5% level.
+    Differ,
+    /// The test could have said "differ" and did not.
+    WithinNoise,
+    /// The groups are too small for any ordering to reach the 5% level:
+    /// the test cannot tell, whatever the figures.
+    TooFew { n_a: usize, n_b: usize },
 }
 
 impl RankTest {
@@ -190,6 +213,49 @@ impl RankTest {
     pub fn differs(&self) -> bool {
         self.p_value < 1.0 - CONFIDENCE
     }
+
+    /// Differ, within the noise, or too few runs to tell.
+    pub fn verdict(&self) -> RankVerdict {
+        if self.differs() {
+            RankVerdict::Differ
+        } else if !rank_test_can_reach(self.n_a, self.n_b) {
+            RankVerdict::TooFew {
+                n_a: self.n_a,
+                n_b: self.n_b,
+            }
+        } else {
+            RankVerdict::WithinNoise
+        }
+    }
+}
+
+/// The smallest two-sided p-value the rank test can give for groups of
+/// `n_a` and `n_b` figures: one group wholly above the other, 2 orderings
+/// out of C(n_a + n_b, n_a) (ties can only raise it).
+pub fn smallest_p_value(n_a: usize, n_b: usize) -> f64 {
+    let (small, n) = (n_a.min(n_b), n_a + n_b);
+    // C(n, small) in floating point: exact for the sizes where it matters.
+    let choose = (0..small).fold(1.0f64, |c, i| c * (n - i) as f64 / (i + 1) as f64);
+    (2.0 / choose).min(1.0)
+}
+
+/// Whether groups of `n_a` and `n_b` figures can reach the 5% level at all.
+pub fn rank_test_can_reach(n_a: usize, n_b: usize) -> bool {
+    n_a > 0 && n_b > 0 && smallest_p_value(n_a, n_b) < 1.0 - CONFIDENCE
+}
+
+/// The fewest figures in each of two equal groups for the rank test to
+/// be able to reach the 5% level (4: 4 vs 4 gives p = 2/70 = 0.029).
+pub fn min_runs_per_group() -> usize {
+    (1..)
+        .find(|&n| rank_test_can_reach(n, n))
+        .unwrap_or(usize::MAX)
+}
+
+/// With `n` figures in one group, the fewest the other needs for the rank
+/// test to reach the 5% level; `None` when no count up to 1,000 does.
+pub fn other_group_needs(n: usize) -> Option<usize> {
+    (1..=1000).find(|&m| rank_test_can_reach(n, m))
 }
 
 /// Groups up to this size (each) get the exact distribution of U.
@@ -236,6 +302,8 @@ pub fn rank_test(a: &[f64], b: &[f64]) -> Option<RankTest> {
             u,
             p_value: (2.0 * tail).min(1.0),
             exact: true,
+            n_a: n1,
+            n_b: n2,
         });
     }
     let n = f1 + f2;
@@ -246,6 +314,8 @@ pub fn rank_test(a: &[f64], b: &[f64]) -> Option<RankTest> {
             u,
             p_value: 1.0,
             exact: false,
+            n_a: n1,
+            n_b: n2,
         });
     }
     let z = ((u - mean).abs() - 0.5).max(0.0) / var.sqrt();
@@ -253,6 +323,8 @@ pub fn rank_test(a: &[f64], b: &[f64]) -> Option<RankTest> {
         u,
         p_value: (2.0 * (1.0 - normal_cdf(z))).min(1.0),
         exact: false,
+        n_a: n1,
+        n_b: n2,
     })
 }
 

@@ -110,7 +110,7 @@ pub fn run(args: LimitArgs) -> anyhow::Result<Exit> {
         (Some(best), Some(over)) if over.iops < best.iops * 1.05 => Answer::Met(
             best.clone(),
             format!(
-                "{} went over the target ({}) and gave no more IOPS",
+                "{} went over the target ({}) and gave under 5% more IOPS",
                 over.setting(),
                 latency_text(over.p99_us)
             ),

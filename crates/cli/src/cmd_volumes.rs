@@ -8,7 +8,7 @@ use clap::Args;
 
 #[derive(Args)]
 pub struct VolumesArgs {
-    /// aws, azure, gcp or digitalocean (default: all)
+    /// aws, azure, gcp or digitalocean (default: all; with --type, the one provider that has it)
     provider: Option<String>,
     /// One volume type (gp2, premium-ssd, pd-ssd, ...) or Azure tier (P10)
     #[arg(long = "type", value_name = "TYPE")]

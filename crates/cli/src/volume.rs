@@ -139,35 +139,24 @@ impl VolumeContext {
     }
 }
 
-/// A cliff report in the bucket's unit.
+/// A cliff report in the bucket's unit, counted as the provider counts.
 fn found(m: &VolumeModel, c: &CliffReport) -> Option<FoundCliff> {
     if !c.detected {
         return None;
     }
-    let bytes = matches!(m.burst?.unit, model::volume::BurstUnit::Bytes);
-    let per_io = if c.before_iops > 0.0 {
-        c.before_bytes_per_sec / c.before_iops
-    } else {
-        0.0
-    };
-    Some(FoundCliff {
-        at_s: c.at_seconds,
-        before: if bytes {
-            c.before_bytes_per_sec
-        } else {
-            c.before_iops
+    FoundCliff::of(
+        m,
+        c.at_seconds,
+        Measured {
+            iops: c.before_iops,
+            bytes_per_sec: c.before_bytes_per_sec,
         },
-        after: if bytes {
-            c.after_bytes_per_sec
-        } else {
-            c.after_iops
+        Measured {
+            iops: c.after_iops,
+            bytes_per_sec: c.after_bytes_per_sec,
         },
-        bucket: if bytes {
-            c.burst_ios * per_io
-        } else {
-            c.burst_ios
-        },
-    })
+        c.burst_ios,
+    )
 }
 
 /// The run's cliff verdict: the first job whose series has a cliff, else

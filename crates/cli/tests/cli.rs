@@ -235,5 +235,16 @@ fn run_json_has_one_job_per_test() {
         assert_eq!(j["job options"]["direct"], "1");
         // Every option that ran is echoed: pasted into fio, the same job.
         assert_eq!(j["job options"]["time_based"], "1", "{}", j["jobname"]);
+        // The stop once stable judged the slices: the interval the job
+        // reached is kept beside them, as the text prints it.
+        let st = &j["diskbench"]["stability"];
+        assert!(st["slice_ios"].is_array(), "{}: {st}", j["jobname"]);
+        let iv = &st["iops_interval"];
+        assert!(
+            iv.is_null() || iv["low"].as_f64() <= iv["high"].as_f64(),
+            "{}: {st}",
+            j["jobname"]
+        );
+        assert!(st.get("iops_interval").is_some(), "{}: {st}", j["jobname"]);
     }
 }

@@ -54,6 +54,26 @@ fn volumes_lists_the_catalogue_and_one_volume_s_figures() {
     assert!(text.contains("10.00 USD a month"), "{text}");
 }
 
+/// gp3 is only AWS's: `volumes --type gp3 --size 500GiB` gives its
+/// figures without asking for a provider the user never needed to type.
+#[test]
+fn a_type_of_one_provider_needs_no_provider() {
+    let out = diskbench()
+        .args(["volumes", "--type", "gp3", "--size", "500GiB"])
+        .output()
+        .unwrap();
+    let text = stdout_of(&out);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("aws gp3 500 GiB: baseline 3,000 IOPS"),
+        "{text}"
+    );
+}
+
 #[test]
 fn bad_declarations_are_usage_errors_that_name_both_values() {
     for (args, says) in [

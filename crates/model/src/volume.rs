@@ -59,6 +59,25 @@ pub struct VolumePrice {
     pub source: String,
 }
 
+impl VolumeModel {
+    /// The provider's I/Os in one I/O of `mean_io` bytes: one up to the
+    /// accounting size, else one per accounting size (EBS: a 1 MiB I/O
+    /// is four of 256 KiB).
+    pub fn counted_per_io(&self, mean_io: f64) -> f64 {
+        match self.io_accounting_bytes {
+            Some(acc) if acc > 0 && mean_io > acc as f64 => (mean_io / acc as f64).ceil(),
+            _ => 1.0,
+        }
+    }
+
+    /// The bytes one I/O of `mean_io` bytes counts as against throughput
+    /// (st1, sc1: at least 1 MiB).
+    pub fn counted_bytes_per_io(&self, mean_io: f64) -> f64 {
+        self.io_counted_as_bytes
+            .map_or(mean_io, |least| mean_io.max(least as f64))
+    }
+}
+
 impl VolumePrice {
     /// Capacity, IOPS and throughput together (the I/O charge depends on use).
     pub fn monthly(&self) -> f64 {
@@ -90,6 +109,9 @@ pub struct VolumeModel {
     /// Every I/O counts as this size however small it is (st1/sc1: 1 MiB).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub io_counted_as_bytes: Option<u64>,
+    /// The provider's page that states the two counting rules above.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io_accounting_source: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<VolumePrice>,
     /// The provider's documentation page and when it was read.

@@ -153,7 +153,10 @@ pub fn table(points: &[SweepPoint]) -> String {
 }
 
 /// What the curve says, in sentences: the knee, whether more depth buys
-/// only latency, and whether it is saturated at all.
+/// only latency, and whether it is saturated at all. Every sentence comes
+/// from `analysis::curve`'s one definition (stated in the knee's line), so
+/// none can be refuted by another: past a knee nothing adds 5%, and a
+/// curve with a knee is saturated.
 pub fn verdict_text(points: &[SweepPoint]) -> String {
     let Some(v) = verdict(points) else {
         return "nothing was measured, so there is no curve\n".into();
@@ -171,18 +174,15 @@ pub fn verdict_text(points: &[SweepPoint]) -> String {
         Some(k) => {
             let p = &points[k];
             out.push_str(&format!(
-                "knee: {} ({:.0} IOPS, p99 {:.3} ms): past it, more depth adds under {:.0}% IOPS \
-                 and raises p99 by over {:.0}%\n",
+                "knee: {} ({:.0} IOPS, p99 {:.3} ms): no larger setting adds {:.0}% IOPS to it, \
+                 and the next raises p99 by over {:.0}%\n",
                 p.setting(),
                 p.iops,
                 p.p99_us / 1e3,
                 rules.min_gain_pct,
                 rules.max_p99_rise_pct
             ));
-            let flat = points[k..]
-                .iter()
-                .all(|q| q.iops < p.iops * (1.0 + rules.min_gain_pct / 100.0));
-            if flat && points.len() > k + 1 {
+            if points.len() > k + 1 {
                 out.push_str(&format!(
                     "more depth than {} buys only latency: IOPS stay within {:.0}% while mean \
                      latency grows {:.1}x\n",
@@ -192,9 +192,11 @@ pub fn verdict_text(points: &[SweepPoint]) -> String {
                 ));
             }
         }
-        None if v.saturated() => out.push_str(
-            "no knee: the last steps add under 5% IOPS, but p99 did not rise by 50% either\n",
-        ),
+        None if v.saturated() && points.len() > 1 => out.push_str(&format!(
+            "no knee: the largest setting adds under {:.0}% IOPS to the best before it, but where \
+             IOPS stop growing by {:.0}%, p99 did not rise by over {:.0}% at the next setting\n",
+            rules.min_gain_pct, rules.min_gain_pct, rules.max_p99_rise_pct
+        )),
         None => {}
     }
     if points.len() == 1 {
@@ -295,13 +297,16 @@ pub fn knees_text(records: &[RunRecord], by: &[String]) -> String {
         let Some(v) = verdict(&points) else { continue };
         let peak = &points[v.peak];
         let knee = match (v.knee, v.saturated()) {
+            _ if points.len() == 1 => "one point, no curve".to_string(),
             (Some(k), _) => format!(
                 "knee at {} ({:.0} IOPS, p99 {:.3} ms)",
                 points[k].setting(),
                 points[k].iops,
                 points[k].p99_us / 1e3
             ),
-            (None, true) => "no knee (flat without a latency cost)".to_string(),
+            (None, true) => {
+                "no knee (IOPS stopped growing by 5% without p99 rising by 50%)".to_string()
+            }
             (None, false) => "not saturated".to_string(),
         };
         out.push_str(&format!(

@@ -612,7 +612,7 @@ fn job_extras(job: &JobResult) -> Value {
     }
     // `diskbench run`'s stop once stable: the slices it judged.
     if let Some(st) = &job.stability {
-        m.insert("stability".into(), json!(st));
+        m.insert("stability".into(), crate::stability::stability_json(st));
     }
     // Part of sys_cpu: io_uring's kernel threads working for the job.
     if job.cpu.kernel_helpers_ns > 0 {

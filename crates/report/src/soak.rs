@@ -274,7 +274,8 @@ pub fn text(verdicts: &[JobVerdict]) -> String {
 }
 
 fn steady_sentence(s: Option<&SteadyState>, runs: usize) -> String {
-    let w = SteadyRules::default().window;
+    let rules = SteadyRules::default();
+    let w = rules.window;
     match s {
         None => format!("steady state not judged (it needs {w} runs, the soak had {runs})"),
         Some(s) if s.attained => format!(
@@ -286,8 +287,8 @@ fn steady_sentence(s: Option<&SteadyState>, runs: usize) -> String {
             s.slope_pct
         ),
         Some(s) => format!(
-            "steady state not attained: the last {w} runs range {:.1}% and drift {:.1}% of their mean (at most 20% and 10%)",
-            s.range_pct, s.slope_pct
+            "steady state not attained: the last {w} runs range {:.1}% and drift {:.1}% of their mean (at most {}% and {}%)",
+            s.range_pct, s.slope_pct, rules.max_range_pct, rules.max_slope_pct
         ),
     }
 }

@@ -4,13 +4,63 @@
 //! interval (batch means of neighbouring slices, then the studentized
 //! bootstrap: no independence of single slices nor normality assumed),
 //! and when the test stopped. The headline figure itself stays the whole measured
-//! phase's rate, as in every other output, partial last slice included.
+//! phase's rate, as in every other output, partial last slice included, so
+//! it and the slices' mean differ a little (49356 against 48289): the line
+//! says which figure the interval is of. The JSON carries the same
+//! intervals in each job's `diskbench.stability`.
 
 use crate::table::headline_figures;
-use analysis::stats::series_mean_interval;
-use model::RunResult;
+use analysis::stats::{series_mean_interval, SeriesInterval};
+use model::{RunResult, Stability};
+
+/// The interval a job's stop judged: the mean rate of its whole slices
+/// (I/Os or bytes per second) with its 95% interval; `None` without slices
+/// or with too few uncorrelated ones.
+pub fn job_interval(st: &Stability, of: Rate) -> Option<SeriesInterval> {
+    let counts = match of {
+        Rate::Iops => &st.slice_ios,
+        Rate::Bytes => &st.slice_bytes,
+    };
+    series_mean_interval(&st.rates(counts))
+}
+
+/// Which rate of the slices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rate {
+    Iops,
+    Bytes,
+}
+
+/// A job's `diskbench.stability` in the JSON: the slices it judged and
+/// the intervals it reached, each named as the interval of the slices'
+/// mean rate (which is not the job's whole-phase figure: that one also
+/// holds the partial last slice).
+pub fn stability_json(st: &Stability) -> serde_json::Value {
+    let mut doc = serde_json::json!(st);
+    let interval = |of: Rate| match job_interval(st, of) {
+        Some(iv) => serde_json::json!({
+            "of": "mean rate of the whole slices, per second",
+            "mean": iv.mean,
+            "low": iv.low,
+            "high": iv.high,
+            "half_width_pct": iv.half_width_pct(),
+            "confidence": analysis::stats::CONFIDENCE,
+            "batch": iv.batch,
+            "batches": iv.batches,
+        }),
+        None => serde_json::Value::Null,
+    };
+    if let Some(map) = doc.as_object_mut() {
+        map.insert("iops_interval".into(), interval(Rate::Iops));
+        map.insert("bytes_per_sec_interval".into(), interval(Rate::Bytes));
+    }
+    doc
+}
 
 /// One line per headline figure whose job carries slices; empty otherwise.
+/// The figure printed first is the headline's (the whole measured phase);
+/// the interval is said to be of the slices' mean, printed beside it, so
+/// no reader takes it for the interval of the headline figure.
 pub fn headline_intervals(result: &RunResult) -> String {
     let h = headline_figures(result);
     let figures = [
@@ -25,12 +75,14 @@ pub fn headline_intervals(result: &RunResult) -> String {
             continue;
         };
         let Some(st) = &job.stability else { continue };
-        let counts = match label {
-            "IOPS" => &st.slice_ios,
-            _ => &st.slice_bytes,
+        let rate = match label {
+            "IOPS" => Rate::Iops,
+            _ => Rate::Bytes,
         };
-        let rates: Vec<f64> = st.rates(counts).iter().map(|r| r / unit).collect();
-        let n = rates.len();
+        let n = match rate {
+            Rate::Iops => st.slice_ios.len(),
+            Rate::Bytes => st.slice_bytes.len(),
+        };
         let how = match st.stopped_early {
             true => format!(
                 "stopped when within {}% at {:.1} s",
@@ -44,26 +96,26 @@ pub fn headline_intervals(result: &RunResult) -> String {
                 job.runtime_ns as f64 / 1e9
             ),
         };
-        let interval = match series_mean_interval(&rates) {
+        let slices = format!("its {n} whole slices of {} ms", st.slice_ns / 1_000_000);
+        let interval = match job_interval(st, rate) {
             Some(iv) => {
                 let batches = match iv.batch {
                     1 => String::new(),
                     b => format!(" (in {} batches of {b})", iv.batches),
                 };
                 format!(
-                    "{:.decimals$}{batches}, 95% CI {:.decimals$}-{:.decimals$} (±{:.1}%)",
-                    iv.mean,
-                    iv.low,
-                    iv.high,
-                    iv.half_width_pct()
+                    "95% CI {:.decimals$}-{:.decimals$} (±{:.1}%) of {:.decimals$}, the mean of {slices}{batches}",
+                    iv.low / unit,
+                    iv.high / unit,
+                    iv.half_width_pct(),
+                    iv.mean / unit,
                 )
             }
-            None => "too few uncorrelated slices for a 95% CI".to_string(),
+            None => format!("too few uncorrelated slices for a 95% CI ({slices})"),
         };
         out.push_str(&format!(
-            "  {label:<10} {:.decimals$}: mean of {n} slices of {} ms {interval}; {how}\n",
+            "  {label:<10} {:.decimals$} (the whole measured phase); {interval}; {how}\n",
             f.value,
-            st.slice_ns / 1_000_000,
         ));
     }
     match out.is_empty() {
@@ -106,7 +158,11 @@ mod tests {
         let result = stopped_after(vec![1250, 1240, 1260, 1250, 1250, 1255, 1245, 1250]);
         let text = headline_intervals(&result);
         assert!(
-            text.contains("IOPS       5000: mean of 8 slices of 250 ms 5000, 95% CI 49"),
+            text.contains("IOPS       5000 (the whole measured phase); 95% CI 49"),
+            "{text}"
+        );
+        assert!(
+            text.contains(") of 5000, the mean of its 8 whole slices of 250 ms;"),
             "{text}"
         );
         assert!(text.contains("stopped when within 3% at 2.0 s"), "{text}");
@@ -129,10 +185,44 @@ mod tests {
         let text = headline_intervals(&result);
         assert!(
             text.contains(
-                "mean of 12 slices of 250 ms 5000 (in 6 batches of 2), 95% CI 5000-5000 (±0.0%)"
+                "95% CI 5000-5000 (±0.0%) of 5000, the mean of its 12 whole slices of 250 ms (in 6 batches of 2)"
             ),
             "{text}"
         );
+    }
+
+    /// The headline figure holds the partial last slice, the interval is
+    /// the whole slices' mean's: the line names both, and the JSON's
+    /// `diskbench.stability` carries the interval the text prints.
+    #[test]
+    fn the_interval_is_named_as_the_slices_mean_and_kept_in_the_json() {
+        let mut result = stopped_after(vec![1250, 1240, 1260, 1250, 1250, 1255, 1245, 1250]);
+        // A partial slice of 100 ms at a faster rate after the whole ones.
+        let job = &mut result.jobs[0];
+        job.runtime_ns += 100_000_000;
+        job.read.ios += 600;
+        job.read.bytes += 600 * 4096;
+        let headline = headline_figures(&result).iops.unwrap().value;
+        let st = result.jobs[0].stability.clone().unwrap();
+        let iv = job_interval(&st, Rate::Iops).unwrap();
+        assert!((headline - iv.mean).abs() > 1.0, "{headline} {iv:?}");
+        let text = headline_intervals(&result);
+        let line = format!(
+            "IOPS       {headline:.0} (the whole measured phase); 95% CI {:.0}-{:.0} (±{:.1}%) of {:.0}, the mean of its 8 whole slices of 250 ms;",
+            iv.low,
+            iv.high,
+            iv.half_width_pct(),
+            iv.mean
+        );
+        assert!(text.contains(&line), "{line}\n{text}");
+        let doc: serde_json::Value = serde_json::from_str(&crate::json::render(&result)).unwrap();
+        let json = &doc["jobs"][0]["diskbench"]["stability"]["iops_interval"];
+        assert_eq!(json["low"].as_f64(), Some(iv.low), "{doc}");
+        assert_eq!(json["high"].as_f64(), Some(iv.high), "{doc}");
+        assert_eq!(json["mean"].as_f64(), Some(iv.mean), "{doc}");
+        let bytes = &doc["jobs"][0]["diskbench"]["stability"]["bytes_per_sec_interval"];
+        let biv = job_interval(&st, Rate::Bytes).unwrap();
+        assert_eq!(bytes["high"].as_f64(), Some(biv.high), "{doc}");
     }
 
     /// A test still wandering at its cap: said, with how to know it better.

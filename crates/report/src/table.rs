@@ -119,13 +119,18 @@ pub fn model_text(t: &TargetInfo) -> Option<String> {
     }
 }
 
-/// `yes` or `no`; a virtual disk's flag is the hypervisor's default (virtio
-/// says yes whatever backs it), so it is shown as not known.
+/// `yes` or `no`; a virtual disk's flag is the virtual device's setting
+/// (virtio says 1 whatever backs it, EBS's NVMe says 0 over hard disks
+/// too), so it is "unknown" with that reason, never a "yes" or "no"
+/// about the storage.
 pub fn rotational_text(t: &TargetInfo) -> Option<String> {
-    let flag = if t.rotational? { "yes" } else { "no" };
+    let rotational = t.rotational?;
     Some(match &t.virtual_disk {
-        Some(kind) => format!("{flag} (as {kind} reports it: not known)"),
-        None => flag.to_string(),
+        Some(kind) => format!(
+            "unknown ({kind} says rotational={}: the virtual device's flag, not the storage's)",
+            u8::from(rotational)
+        ),
+        None => if rotational { "yes" } else { "no" }.to_string(),
     })
 }
 
@@ -477,7 +482,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("Rotational    yes (as virtio reports it: not known)\n"),
+            text.contains("Rotational    unknown (virtio says rotational=1: the virtual device's flag, not the storage's)\n"),
             "{text}"
         );
         // A physical disk's facts stand as they are.

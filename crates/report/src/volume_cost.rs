@@ -16,12 +16,15 @@
 //!   after (sustained). Without a cliff the measured mean is the burst
 //!   figure, and the sustained one is the same unless it is above the
 //!   model's baseline: then the runs ended before the bucket did, and the
-//!   sustained figure is the model's baseline, marked `*`.
+//!   sustained figure is the model's baseline, marked `*`. "Above" is in
+//!   the bucket's unit and the provider's count: I/Os for an IOPS bucket
+//!   (a 1 MiB read is four of EBS's 256 KiB I/Os), bytes for a
+//!   throughput bucket (st1 counts each I/O as at least 1 MiB).
 //! - Per IOPS = monthly / IOPS; per MB/s = monthly / (MB/s, 10^6 bytes).
 
 use crate::cliff::{within_run, CliffReport};
 use crate::soak::SoakTracker;
-use model::volume::{VolumeModel, VolumePrice};
+use model::volume::{BurstUnit, VolumeModel, VolumePrice};
 use model::RunRecord;
 use std::collections::BTreeMap;
 
@@ -191,10 +194,25 @@ fn row(group: String, spec: String, runs: &[&RunRecord], o: &PriceOverrides) -> 
     let (mut sustained_iops, mut sustained_bytes) = (mean(|f| f.1), mean(|f| f.3));
     let any_cliff = figures.iter().any(|f| f.4);
     let mut from_model = false;
-    if !any_cliff && m.burst.is_some() && sustained_iops > m.baseline_iops * 1.05 {
+    // The sustained figures as the provider counts them (a 1 MiB I/O is
+    // four of EBS's 256 KiB ones; st1 counts each I/O as at least 1 MiB),
+    // in the unit of the bucket, against its baseline.
+    let mean_io = match sustained_iops > 0.0 {
+        true => sustained_bytes / sustained_iops,
+        false => 0.0,
+    };
+    let (counted, baseline) = match m.burst.map(|b| b.unit) {
+        Some(BurstUnit::Iops) => (sustained_iops * m.counted_per_io(mean_io), m.baseline_iops),
+        Some(BurstUnit::Bytes) => (
+            sustained_iops * m.counted_bytes_per_io(mean_io),
+            m.baseline_bytes_per_sec,
+        ),
+        None => (0.0, 0.0),
+    };
+    if !any_cliff && counted > baseline * 1.05 {
         // Still bursting when the runs ended: what lasts is the baseline, at the same I/O size.
-        let scale = m.baseline_iops / sustained_iops;
-        sustained_iops = m.baseline_iops;
+        let scale = baseline / counted;
+        sustained_iops *= scale;
         sustained_bytes *= scale;
         from_model = true;
     }

@@ -72,6 +72,9 @@ pub struct VolumeType {
     pub io_accounting_kib: Option<u64>,
     /// Every I/O counts as this size, however small (st1, sc1).
     pub io_counted_as_kib: Option<u64>,
+    /// The page that states the counting rule of the two above: a
+    /// verdict on IOPS names the rule it counted by, and where it is from.
+    pub io_accounting_source: Option<String>,
     pub price: Price,
     #[serde(default)]
     pub notes: Vec<String>,
@@ -341,11 +344,20 @@ pub enum EntryProblem {
     Burst,
     #[error("provisioned iops_min {lo} above iops_max {hi}")]
     ProvisionedRange { lo: f64, hi: f64 },
+    #[error("io_accounting_kib and io_counted_as_kib need io_accounting_source, the page that states how the provider counts I/Os")]
+    AccountingSource,
 }
 
 fn validate_type(t: &VolumeType) -> Result<(), EntryProblem> {
     check_source(&t.source, &t.as_of)?;
     check_source(&t.price_source, &t.as_of)?;
+    match &t.io_accounting_source {
+        Some(source) => check_source(source, &t.as_of)?,
+        None if t.io_accounting_kib.is_some() || t.io_counted_as_kib.is_some() => {
+            return Err(EntryProblem::AccountingSource)
+        }
+        None => {}
+    }
     if !(t.size_gib.min > 0.0 && t.size_gib.min <= t.size_gib.max) {
         return Err(EntryProblem::SizeRange {
             min: t.size_gib.min,

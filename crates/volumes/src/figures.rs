@@ -35,6 +35,7 @@ pub fn resolve(spec: &VolumeSpec, catalogue: &Catalogue) -> Result<VolumeModel, 
         as_of: vt.as_of.clone(),
         io_accounting_bytes: vt.io_accounting_kib.map(|k| k << 10),
         io_counted_as_bytes: vt.io_counted_as_kib.map(|k| k << 10),
+        io_accounting_source: vt.io_accounting_source.clone(),
         ..VolumeModel::default()
     };
     let (iops, throughput, price) = if vt.tiers.is_empty() {
@@ -66,7 +67,8 @@ pub fn resolve(spec: &VolumeSpec, catalogue: &Catalogue) -> Result<VolumeModel, 
     Ok(m)
 }
 
-fn find_type<'a>(
+/// The type (or the Azure tier) `name` names in `p`, or what `p` has.
+pub(crate) fn find_type<'a>(
     p: &'a ProviderFile,
     name: &str,
 ) -> Result<(&'a VolumeType, Option<&'a Tier>), VolumeError> {

@@ -12,6 +12,7 @@
 //! Pure except for [`detect`], which reads a sysfs tree.
 
 pub mod catalogue;
+pub mod counting;
 pub mod detect;
 pub mod figures;
 pub mod listing;
@@ -37,6 +38,14 @@ pub enum VolumeError {
         given: String,
         known: String,
     },
+    #[error("--type {given} is a volume type of several providers ({providers}): give one, e.g. diskbench volumes {first} --type {given}")]
+    TypeOfSeveralProviders {
+        given: String,
+        providers: String,
+        first: String,
+    },
+    #[error("--type {given} is no provider's volume type: the known ones are {known}")]
+    TypeOfNoProvider { given: String, known: String },
     #[error("--volume: {volume_type} needs a size, e.g. {example}")]
     NoSize {
         volume_type: String,

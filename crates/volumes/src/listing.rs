@@ -1,7 +1,11 @@
 //! `diskbench volumes [PROVIDER] [--type T] [--size S]`: the catalogue as
 //! a table, or, with a type and a size, what that volume should deliver.
+//! A type that only one provider has (gp3 is only AWS's, P10 only
+//! Azure's) needs no provider: asking for one the user never needed to
+//! type is a usage error with no reason.
 
 use crate::catalogue::{Catalogue, ProviderFile, VolumeType};
+use crate::figures::find_type;
 use crate::predict::{grouped, headline, predict};
 use crate::{resolve, VolumeError, VolumeSpec};
 
@@ -13,9 +17,10 @@ pub fn list_text(
     volume_type: Option<&str>,
     size: Option<&str>,
 ) -> Result<String, VolumeError> {
-    let providers: Vec<&ProviderFile> = match provider {
-        None => c.providers.iter().collect(),
-        Some(p) => vec![c.provider(p).ok_or_else(|| VolumeError::UnknownProvider {
+    let providers: Vec<&ProviderFile> = match (provider, volume_type) {
+        (None, Some(t)) => vec![provider_of_type(c, t)?],
+        (None, None) => c.providers.iter().collect(),
+        (Some(p), _) => vec![c.provider(p).ok_or_else(|| VolumeError::UnknownProvider {
             given: p.into(),
             known: c.provider_names().join(", "),
         })?],
@@ -39,6 +44,8 @@ pub fn list_text(
         let m = resolve(&spec, c)?;
         let mut out = headline(&m, &predict(&m, None));
         out.push('\n');
+        let vt = find_type(p, t)?.0;
+        out.push_str(&format!("counts I/Os: {}\n", type_rule(vt)));
         if let Some(price) = &m.price {
             out.push_str(&format!(
                 "list price: {:.2} {} a month ({} capacity, {:.2} IOPS, {:.2} throughput){}, {} as of {}\n",
@@ -57,12 +64,6 @@ pub fn list_text(
         }
         return Ok(out);
     }
-    if volume_type.is_some() {
-        return Err(VolumeError::Syntax {
-            given: volume_type.unwrap_or_default().into(),
-            why: "--type needs a PROVIDER first".into(),
-        });
-    }
     let mut out = String::new();
     for p in providers {
         out.push_str(&format!(
@@ -80,10 +81,54 @@ pub fn list_text(
                 t.as_of,
                 t.source
             ));
+            out.push_str(&format!("  {:<20} counts I/Os: {}\n", "", type_rule(t)));
         }
     }
     out.push_str("\nFigures for one volume: diskbench volumes PROVIDER --type TYPE --size SIZE\n");
     Ok(out)
+}
+
+/// The one provider that has a volume type (or tier) named `t`.
+fn provider_of_type<'a>(c: &'a Catalogue, t: &str) -> Result<&'a ProviderFile, VolumeError> {
+    let having: Vec<&ProviderFile> = c
+        .providers
+        .iter()
+        .filter(|p| find_type(p, t).is_ok())
+        .collect();
+    match having.as_slice() {
+        [one] => Ok(one),
+        [] => Err(VolumeError::TypeOfNoProvider {
+            given: t.into(),
+            known: c
+                .providers
+                .iter()
+                .map(|p| {
+                    let names: Vec<&str> = p.types.iter().map(|v| v.name.as_str()).collect();
+                    format!("{} ({})", p.provider, names.join(", "))
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        }),
+        several => Err(VolumeError::TypeOfSeveralProviders {
+            given: t.into(),
+            providers: several
+                .iter()
+                .map(|p| p.provider.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            first: several[0].provider.clone(),
+        }),
+    }
+}
+
+/// How the type counts I/Os, with the source of the rule.
+fn type_rule(t: &VolumeType) -> String {
+    crate::counting::rule_words(
+        t.io_accounting_kib.map(|k| k << 10),
+        t.io_counted_as_kib.map(|k| k << 10),
+        t.io_accounting_source.as_deref(),
+    )
+    .unwrap_or_else(|| "as issued (no I/O size rule in the catalogue)".into())
 }
 
 fn price_summary(t: &VolumeType, currency: &str) -> String {
@@ -111,4 +156,29 @@ fn price_summary(t: &VolumeType, currency: &str) -> String {
         parts.push(format!("{m} per million I/Os"));
     }
     parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// gp3 is only AWS's and P10 only Azure's: the provider is found, and
+    /// the figures are those of the provider named explicitly.
+    #[test]
+    fn a_type_of_one_provider_needs_no_provider() {
+        let c = Catalogue::builtin();
+        for (t, provider, size) in [
+            ("gp3", "aws", Some("500GiB")),
+            ("P10", "azure", None),
+            ("pd-ssd", "gcp", Some("200GB")),
+        ] {
+            let alone = list_text(c, None, Some(t), size).unwrap();
+            let named = list_text(c, Some(provider), Some(t), size).unwrap();
+            assert_eq!(alone, named, "{t}");
+        }
+        let e = list_text(c, None, Some("gp5"), None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("gp5") && e.contains("aws (gp2, gp3"), "{e}");
+    }
 }

@@ -8,6 +8,7 @@
 //! when its time is within 10% of the prediction and its levels within 5%.
 
 use crate::catalogue::Catalogue;
+use crate::counting::{self, Counted};
 use model::volume::{
     BurstUnit, CliffVerdict, DetectedVolume, FigureVerdict, InstanceLimit, Prediction, VolumeModel,
 };
@@ -208,23 +209,14 @@ fn near(v: f64, target: f64) -> bool {
     target > 0.0 && (v - target).abs() / target <= LEVEL_TOLERANCE
 }
 
-/// The job's IOPS and throughput placed against the model.
+/// The job's IOPS and throughput placed against the model, each counted
+/// as the provider counts it ([`crate::counting`]) and named with that
+/// count and the rule; a job whose I/Os are so large that the volume's
+/// throughput limit binds first is judged on throughput only.
 pub fn judge(m: &VolumeModel, job: &str, x: Measured) -> Vec<FigureVerdict> {
     let mut out = Vec::new();
-    let mean_io = if x.iops > 0.0 {
-        x.bytes_per_sec / x.iops
-    } else {
-        0.0
-    };
-    // The provider's count: I/Os larger than its accounting size count as several.
-    let counted_iops = match m.io_accounting_bytes {
-        Some(acc) if mean_io > acc as f64 => x.iops * (mean_io / acc as f64).ceil(),
-        _ => x.iops,
-    };
-    let counted_bytes = match m.io_counted_as_bytes {
-        Some(min) => x.iops * mean_io.max(min as f64),
-        None => x.bytes_per_sec,
-    };
+    let c = Counted::of(m, x.iops, x.bytes_per_sec);
+    let (counted_iops, counted_bytes) = (c.iops, c.bytes_per_sec);
     let v = |figure: &str, measured: f64, against: &str, model_value: f64, sentence: String| {
         FigureVerdict {
             job: job.to_string(),
@@ -236,10 +228,13 @@ pub fn judge(m: &VolumeModel, job: &str, x: Measured) -> Vec<FigureVerdict> {
         }
     };
     let name = &m.volume_type;
-    let iops_text = format!("{} IOPS", grouped(x.iops));
+    let iops_text = counting::iops_text(m, x.iops, &c);
     let iops_burst = m.burst.filter(|b| b.unit == BurstUnit::Iops);
+    let top = iops_burst.map_or(m.baseline_iops, |b| b.ceiling.max(m.baseline_iops));
     if let Some(i) = instance_hit(m, counted_iops, counted_bytes) {
         out.push(v("iops", x.iops, "instance_limit", i.1, i.0));
+    } else if c.throughput_bound {
+        // Judged on throughput below.
     } else if let Some(b) = iops_burst.filter(|b| near(counted_iops, b.ceiling)) {
         let until = predict(m, Some(counted_iops))
             .empty_after_s
@@ -277,51 +272,69 @@ pub fn judge(m: &VolumeModel, job: &str, x: Measured) -> Vec<FigureVerdict> {
                 grouped(m.baseline_iops)
             ),
         ));
-    } else {
-        let top = iops_burst.map_or(m.baseline_iops, |b| b.ceiling.max(m.baseline_iops));
-        if counted_iops > top * (1.0 + LEVEL_TOLERANCE) {
-            out.push(v("iops", x.iops, "above_model", top, format!(
-                "{iops_text}: above {name}'s {} IOPS: a cache answered, or the volume is not the one declared",
-                grouped(top)
-            )));
-        } else if x.bytes_per_sec < 0.9 * m.baseline_bytes_per_sec
-            || m.baseline_bytes_per_sec == 0.0
-        {
-            out.push(v("iops", x.iops, "below_model", top, format!(
-                "{iops_text}: below {name}'s {} IOPS: the job (its depth, its block size) or the machine limits it, not the volume",
-                grouped(top)
-            )));
-        }
+    } else if counted_iops > top * (1.0 + LEVEL_TOLERANCE) {
+        out.push(v("iops", x.iops, "above_model", top, format!(
+            "{iops_text}: above {name}'s {} IOPS: a cache answered, or the volume is not the one declared",
+            grouped(top)
+        )));
+    } else if x.bytes_per_sec < 0.9 * m.baseline_bytes_per_sec || m.baseline_bytes_per_sec == 0.0 {
+        out.push(v("iops", x.iops, "below_model", top, format!(
+            "{iops_text}: below {name}'s {} IOPS: the job (its depth, its block size) or the machine limits it, not the volume",
+            grouped(top)
+        )));
     }
     let limit = match m.burst.filter(|b| b.unit == BurstUnit::Bytes) {
-        Some(b) if near(counted_bytes, b.ceiling) => Some(("burst_ceiling", b.ceiling)),
-        _ => Some(("throughput_limit", m.baseline_bytes_per_sec)),
+        Some(b) if near(counted_bytes, b.ceiling) => ("burst_ceiling", b.ceiling),
+        _ => ("throughput_limit", m.baseline_bytes_per_sec),
     };
     // Far above the IOPS model, a throughput "at the limit" is a coincidence of the cache's.
     let iops_above = out.iter().any(|v| v.against == "above_model");
-    if let Some((against, value)) = limit.filter(|&(_, value)| value > 0.0 && !iops_above) {
-        let mb = format!("{} MB/s", grouped(x.bytes_per_sec / 1e6));
-        if counted_bytes >= 0.9 * value && counted_bytes <= value * (1.0 + LEVEL_TOLERANCE) {
-            let what = if against == "burst_ceiling" {
-                "burst ceiling"
-            } else {
-                "limit"
-            };
-            out.push(v(
-                "bytes_per_sec",
-                x.bytes_per_sec,
-                against,
-                value,
-                format!("{mb}: {name}'s {} {what}", throughput_text(m, value)),
-            ));
-        } else if counted_bytes > value * (1.0 + LEVEL_TOLERANCE)
-            && m.burst
-                .is_none_or(|b| counted_bytes > b.ceiling * 1.05 || b.unit == BurstUnit::Iops)
-        {
-            out.push(v("bytes_per_sec", x.bytes_per_sec, "above_model", value, format!(
-                "{mb}: above {name}'s {}: a cache answered, or the volume is not the one declared", throughput_text(m, value)
-            )));
-        }
+    let (against, value) = limit;
+    if value <= 0.0 || iops_above {
+        return out;
+    }
+    let mb = counting::bytes_text(m, x.bytes_per_sec, &c);
+    let why = match (c.throughput_bound, counting::rule_text(m)) {
+        (false, _) => String::new(),
+        (true, Some(rule)) if c.per_io > 1.0 => format!(
+            " (judged on throughput: at {} per I/O, which {name} counts as {} I/Os by its rule, {rule}, its {} binds before its {} IOPS)",
+            counting::io_size(c.mean_io),
+            c.per_io,
+            throughput_text(m, value),
+            grouped(top)
+        ),
+        (true, _) => format!(
+            " (judged on throughput: at {} per I/O, {name}'s {} binds before its {} IOPS)",
+            counting::io_size(c.mean_io),
+            throughput_text(m, value),
+            grouped(top)
+        ),
+    };
+    if counted_bytes >= 0.9 * value && counted_bytes <= value * (1.0 + LEVEL_TOLERANCE) {
+        let what = if against == "burst_ceiling" {
+            "burst ceiling"
+        } else {
+            "limit"
+        };
+        out.push(v(
+            "bytes_per_sec",
+            x.bytes_per_sec,
+            against,
+            value,
+            format!("{mb}: {name}'s {} {what}{why}", throughput_text(m, value)),
+        ));
+    } else if counted_bytes > value * (1.0 + LEVEL_TOLERANCE)
+        && m.burst
+            .is_none_or(|b| counted_bytes > b.ceiling * 1.05 || b.unit == BurstUnit::Iops)
+    {
+        out.push(v("bytes_per_sec", x.bytes_per_sec, "above_model", value, format!(
+            "{mb}: above {name}'s {}{why}: a cache answered, or the volume is not the one declared", throughput_text(m, value)
+        )));
+    } else if c.throughput_bound && counted_bytes < 0.9 * value {
+        out.push(v("bytes_per_sec", x.bytes_per_sec, "below_model", value, format!(
+            "{mb}: below {name}'s {}{why}: the job (its depth) or the machine limits it, not the volume",
+            throughput_text(m, value)
+        )));
     }
     out
 }
@@ -368,6 +381,47 @@ pub struct FoundCliff {
     pub before: f64,
     pub after: f64,
     pub bucket: f64,
+}
+
+impl FoundCliff {
+    /// A cliff from a job's figures before and after it and the I/Os
+    /// served above the after level, in the bucket's unit: bytes for a
+    /// throughput bucket, else I/Os counted as the provider counts them (a
+    /// 1 MiB I/O is four of EBS's 256 KiB ones), as the model's ceiling and
+    /// bucket are. `None` for a volume without a bucket.
+    pub fn of(
+        m: &VolumeModel,
+        at_s: f64,
+        before: Measured,
+        after: Measured,
+        burst_ios: f64,
+    ) -> Option<FoundCliff> {
+        let per_io = match before.iops > 0.0 {
+            true => before.bytes_per_sec / before.iops,
+            false => 0.0,
+        };
+        let (before, after, bucket) = match m.burst?.unit {
+            BurstUnit::Bytes => (
+                before.bytes_per_sec,
+                after.bytes_per_sec,
+                burst_ios * per_io,
+            ),
+            BurstUnit::Iops => {
+                let counted = Counted::of(m, before.iops, before.bytes_per_sec).per_io;
+                (
+                    before.iops * counted,
+                    after.iops * counted,
+                    burst_ios * counted,
+                )
+            }
+        };
+        Some(FoundCliff {
+            at_s,
+            before,
+            after,
+            bucket,
+        })
+    }
 }
 
 /// The cliff found (or not, over `measured_s` seconds) against the model's.

@@ -58,6 +58,34 @@ fn a_flat_step_without_a_latency_cost_is_no_knee() {
     assert!(v.saturated(), "a flat last step is saturated");
 }
 
+/// Flat from QD4 to QD16 with p99 rising, then climbing to twice the IOPS
+/// at QD64: QD4 is no knee (larger settings beat it by far more than 5%),
+/// and the curve is not saturated. A knee and "not saturated" never come
+/// together.
+#[test]
+fn a_plateau_that_climbs_again_is_no_knee() {
+    let curve = [
+        p(1.0, 10_000.0, 100.0),
+        p(2.0, 18_000.0, 110.0),
+        p(4.0, 27_000.0, 150.0),
+        p(8.0, 27_500.0, 400.0),
+        p(16.0, 28_000.0, 500.0),
+        p(32.0, 40_000.0, 600.0),
+        p(64.0, 58_000.0, 700.0),
+    ];
+    let v = judge_curve(&curve, &KneeRules::default()).unwrap();
+    assert_eq!((v.knee, v.saturated()), (None, false), "{v:?}");
+    for end in 2..=curve.len() {
+        for start in 0..end - 1 {
+            let v = judge_curve(&curve[start..end], &KneeRules::default()).unwrap();
+            assert!(v.knee.is_none() || v.saturated(), "{start}..{end}: {v:?}");
+        }
+    }
+    // Cut at QD16 the plateau is the end of the curve: its knee is QD4.
+    let v = judge_curve(&curve[..5], &KneeRules::default()).unwrap();
+    assert_eq!((v.knee, v.saturated()), (Some(2), true), "{v:?}");
+}
+
 #[test]
 fn littles_law() {
     assert!((littles_law_depth(4000.0, 2000.0) - 8.0).abs() < 1e-9);

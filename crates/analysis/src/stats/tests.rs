@@ -87,6 +87,28 @@ fn the_rank_test_finds_a_real_difference() {
     assert_eq!(flat.p_value, 1.0);
 }
 
+/// With 2 runs against 2 no ordering reaches the 5% level: a tenfold
+/// difference is "too few runs to tell", never "within the noise"; 4
+/// against 4 is the smallest pair of equal groups that can differ, and
+/// a test that could have differed and did not is within the noise.
+#[test]
+fn groups_too_small_to_reach_the_level_say_so() {
+    let t = rank_test(&[27_256.0, 27_900.0], &[315_890.0, 320_000.0]).unwrap();
+    assert!(!t.differs(), "{t:?}");
+    assert!((t.p_value - smallest_p_value(2, 2)).abs() < 1e-12, "{t:?}");
+    assert_eq!(t.verdict(), RankVerdict::TooFew { n_a: 2, n_b: 2 });
+    assert_eq!(min_runs_per_group(), 4);
+    assert!(!rank_test_can_reach(3, 3) && !rank_test_can_reach(3, 4));
+    assert!(rank_test_can_reach(4, 4) && rank_test_can_reach(2, 8));
+    assert_eq!(other_group_needs(2), Some(8));
+    assert_eq!(other_group_needs(4), Some(4));
+    let apart = rank_test(&[1.0, 2.0, 3.0, 4.0], &[10.0, 11.0, 12.0, 13.0]).unwrap();
+    assert_eq!(apart.verdict(), RankVerdict::Differ);
+    assert!((apart.p_value - smallest_p_value(4, 4)).abs() < 1e-12);
+    let mixed = rank_test(&[1.0, 3.0, 5.0, 7.0], &[2.0, 4.0, 6.0, 8.0]).unwrap();
+    assert_eq!(mixed.verdict(), RankVerdict::WithinNoise);
+}
+
 /// Two groups from one distribution: the test must call them different at
 /// most 5% of the time (its level), for small groups (exact) and large ones
 /// (normal approximation).

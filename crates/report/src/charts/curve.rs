@@ -46,6 +46,7 @@ pub fn curve_chart(records: &[RunRecord], by: &[String]) -> Option<String> {
         });
         let knee = verdict(points).and_then(|v| v.knee);
         let note = match (knee, verdict(points).is_some_and(|v| v.saturated())) {
+            _ if points.len() == 1 => ", one point: no curve".to_string(),
             (Some(k), _) => format!(", knee at {}", points[k].setting()),
             (None, false) => ", not saturated".to_string(),
             (None, true) => String::new(),

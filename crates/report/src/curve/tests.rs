@@ -60,6 +60,38 @@ fn a_flat_curve_says_more_depth_buys_only_latency() {
     assert!(table.contains("QD8") && table.contains("2.000"), "{table}");
 }
 
+/// Flat from QD4 to QD16 with p99 rising, then twice the IOPS at QD64:
+/// the text may not call QD4 a knee past which depth adds under 5% and
+/// then say "not saturated". It says the latter only; cut at QD16, the
+/// knee's line states the one definition.
+#[test]
+fn a_plateau_that_climbs_again_gets_no_knee_that_another_line_refutes() {
+    let curve = [
+        (1u32, 10_000u64, 100u64),
+        (2, 18_000, 110),
+        (4, 27_000, 150),
+        (8, 27_500, 400),
+        (16, 28_000, 500),
+        (32, 40_000, 600),
+        (64, 58_000, 700),
+    ];
+    let runs: Vec<RunRecord> = curve
+        .iter()
+        .map(|&(qd, iops, lat)| point_run(i64::from(qd), "p", qd, iops, lat))
+        .collect();
+    let text = verdict_text(&lines(&runs, &[])[0].1);
+    assert!(text.contains("not saturated"), "{text}");
+    assert!(!text.contains("knee"), "{text}");
+    let cut = verdict_text(&lines(&runs[..5], &[])[0].1);
+    assert!(
+        cut.contains(
+            "knee: QD4 (27000 IOPS, p99 0.150 ms): no larger setting adds 5% IOPS to it, and the next raises p99 by over 50%"
+        ),
+        "{cut}"
+    );
+    assert!(!cut.contains("not saturated"), "{cut}");
+}
+
 #[test]
 fn a_climbing_curve_is_not_saturated() {
     let runs: Vec<RunRecord> = [(1u32, 1000u64), (2, 2000), (4, 3900)]
@@ -70,6 +102,17 @@ fn a_climbing_curve_is_not_saturated() {
     assert!(text.contains("not saturated"), "{text}");
     assert!(text.contains("QD4"), "{text}");
     assert!(!text.contains("knee"), "{text}");
+    // compare's line for a one-point sweep agrees with sweep's own text.
+    let knees = knees_text(&runs[..1], &[]);
+    assert!(
+        knees.contains("one point, no curve") && !knees.contains("not saturated"),
+        "{knees}"
+    );
+    let svg = crate::charts::curve_chart(&runs[..1], &[]).unwrap();
+    assert!(
+        svg.contains("one point: no curve") && !svg.contains("not saturated"),
+        "{svg}"
+    );
     let one = verdict_text(&lines(&runs[..1], &[])[0].1);
     assert!(
         one.contains("one point is no curve") && !one.contains("not saturated"),

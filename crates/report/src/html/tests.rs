@@ -142,7 +142,10 @@ fn a_virtual_disk_is_named_in_the_runs_table() {
         html.contains("device vda (virtio), model unknown (virtio reports none)"),
         "device and model"
     );
-    assert!(html.contains("rotational yes (as virtio reports it: not known)"));
+    assert!(html.contains(
+        "rotational unknown (virtio says rotational=1: the virtual device&#39;s flag, not the storage&#39;s)"
+    ));
+    assert!(!html.contains("rotational yes"));
 }
 
 /// A group of one run gets a row of figures where the timelines are, not

@@ -32,19 +32,24 @@ fn gp2() -> VolumeModel {
 
 /// A 4k random-read run: `levels` IOPS, 10 seconds each.
 fn record(id: i64, levels: &[u64]) -> RunRecord {
+    record_of(id, levels, 4096)
+}
+
+/// A random-read run of `bs`-byte reads: `levels` IOPS, 10 seconds each.
+fn record_of(id: i64, levels: &[u64], bs: u64) -> RunRecord {
     let mut series = Vec::new();
     let mut t = 0;
     for &iops in levels {
         for _ in 0..10 {
-            series.push(point(t, 1000, (iops, iops * 4096), (0, 0)));
+            series.push(point(t, 1000, (iops, iops * bs), (0, 0)));
             t += 1000;
         }
     }
     let ios: u64 = series.iter().map(|p| p.read_ios).sum();
     let secs = series.len() as u64;
     let j = job(
-        spec("gp2", RwMode::RandRead, 4096, 8, EngineKind::Libaio),
-        dir(&[(1_000_000, ios)], 4096, secs * 1_000_000_000, None),
+        spec("gp2", RwMode::RandRead, bs, 8, EngineKind::Libaio),
+        dir(&[(1_000_000, ios)], bs, secs * 1_000_000_000, None),
         DirStats::default(),
         series,
     );
@@ -92,6 +97,26 @@ fn runs_that_ended_while_bursting_take_the_model_s_baseline_and_say_so() {
     assert_eq!((r.burst_iops, r.sustained_iops), (3000.0, 300.0));
     assert!(r.sustained_from_model);
     assert!(render(&rows).contains("model's baseline"));
+}
+
+/// 128 reads of 1 MiB a second on a 100 GiB gp2 are 512 of its 256 KiB
+/// I/Os: above its 300 IOPS baseline, so the runs ended while it still
+/// burst and what lasts is the baseline, 75 reads of 1 MiB. Held against
+/// the job's own 128 IOPS, the burst looked sustained.
+#[test]
+fn large_ios_are_counted_as_the_provider_counts_before_taking_the_baseline() {
+    let mut r = record_of(1, &[128, 128], 1 << 20);
+    if let Some(m) = r.result.volume.as_mut().and_then(|v| v.model.as_mut()) {
+        m.io_accounting_bytes = Some(256 << 10);
+    }
+    let rows = volume_costs(&[r], &[], &PriceOverrides::default());
+    let r = &rows[0];
+    assert!(r.sustained_from_model, "{r:?}");
+    assert!((r.sustained_iops - 75.0).abs() < 1e-9, "{r:?}");
+    assert!(
+        (r.sustained_mbps - 75.0 * 1048576.0 / 1e6).abs() < 1e-6,
+        "{r:?}"
+    );
 }
 
 #[test]

@@ -23,7 +23,7 @@ fn the_burst_ceiling_is_named_with_when_the_baseline_comes() {
     // 5.4 M / (2,998 - 300) = 2,001 s: about 33 minutes.
     assert_eq!(
         v[0].sentence,
-        "2,998 IOPS: the gp2 burst ceiling (3,000). Baseline 300 IOPS from about 33 min 21 s at this rate"
+        "2,998 IOPS of 4 KiB (one I/O each to gp2: I/Os up to 256 KiB count as one): the gp2 burst ceiling (3,000). Baseline 300 IOPS from about 33 min 21 s at this rate"
     );
 }
 
@@ -37,10 +37,14 @@ fn the_baseline_and_the_throughput_limit_are_named() {
         v[0].sentence
     );
     // gp3: 118 MB/s of 1 MiB reads is within 10% of its 125 MiB/s.
-    let v = one(&model("aws:gp3:500GiB"), 112.5, 118e6);
+    let v = one(&model("aws:gp3:500GiB"), 112.5, 112.5 * 1048576.0);
     let t = v.iter().find(|v| v.figure == "bytes_per_sec").unwrap();
     assert_eq!(t.against, "throughput_limit");
-    assert_eq!(t.sentence, "118 MB/s: gp3's 125 MiB/s limit");
+    assert_eq!(
+        t.sentence,
+        "118 MB/s: gp3's 125 MiB/s limit (judged on throughput: at 1 MiB per I/O, which gp3 counts as 4 I/Os by its rule, I/Os up to 256 KiB count as one, larger ones as one per 256 KiB (https://docs.aws.amazon.com/ebs/latest/userguide/ebs-io-characteristics.html), its 125 MiB/s binds before its 3,000 IOPS)"
+    );
+    assert!(v.iter().all(|v| v.figure != "iops"), "{v:?}");
 }
 
 #[test]
@@ -77,11 +81,88 @@ fn the_instance_s_ebs_limit_is_told_from_the_volume_s() {
     );
 }
 
+/// 1,737 reads of 1 MiB a second on gp3 are 1,821 MB/s: what to hold
+/// against gp3's 125 MiB/s, not "1,737 IOPS: above gp3's 3,000 IOPS"
+/// (gp3 counts each as four 256 KiB I/Os, and at 1 MiB its throughput
+/// limit binds long before its IOPS). A 1 MiB job is judged on
+/// throughput; a 4 KiB one on IOPS, each naming the rule.
 #[test]
-fn io_larger_than_the_accounting_size_counts_as_several() {
-    // 1 MiB I/Os on gp2 count as four 256 KiB I/Os: 750 of them are 3,000.
-    let v = one(&model("aws:gp2:100GiB"), 750.0, 750.0 * 1048576.0);
-    assert_eq!(v[0].against, "burst_ceiling");
+fn a_large_block_test_is_judged_on_throughput_with_the_counting_rule() {
+    let m = model("aws:gp3:500GiB");
+    let v = one(&m, 1737.0, 1737.0 * 1048576.0);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(
+        (v[0].figure.as_str(), v[0].against.as_str()),
+        ("bytes_per_sec", "above_model")
+    );
+    let s = &v[0].sentence;
+    assert!(s.starts_with("1,821 MB/s: above gp3's 125 MiB/s (judged on throughput: at 1 MiB per I/O, which gp3 counts as 4 I/Os"), "{s}");
+    assert!(s.contains("ebs-io-characteristics"), "{s}");
+    // A 1 MiB job well under the limit is the job's, said on throughput.
+    let v = one(&m, 50.0, 50.0 * 1048576.0);
+    assert_eq!(
+        (v.len(), v[0].against.as_str()),
+        (1, "below_model"),
+        "{v:?}"
+    );
+    assert!(
+        v[0].sentence.starts_with("52 MB/s: below gp3's 125 MiB/s"),
+        "{v:?}"
+    );
+    // 4 KiB: the IOPS limit binds first; judged on IOPS, rule named.
+    let v = one(&m, 40000.0, 40000.0 * 4096.0);
+    assert_eq!(
+        (v[0].figure.as_str(), v[0].against.as_str()),
+        ("iops", "above_model")
+    );
+    assert!(v[0].sentence.starts_with("40,000 IOPS of 4 KiB (one I/O each to gp3: I/Os up to 256 KiB count as one): above gp3's 3,000 IOPS"), "{v:?}");
+}
+
+/// A cliff of 1 MiB reads on gp2 is held against the model's bucket in
+/// gp2's own count: 128 reads of 1 MiB a second are 512 of its I/Os, 75
+/// are its 300-IOPS baseline; 4 KiB reads count one each.
+#[test]
+fn a_cliff_of_large_ios_is_counted_as_the_provider_counts() {
+    let m = model("aws:gp2:100GiB");
+    let mib = 1048576.0;
+    let at = |iops: f64, io: f64| Measured {
+        iops,
+        bytes_per_sec: iops * io,
+    };
+    let f = FoundCliff::of(&m, 60.0, at(128.0, mib), at(75.0, mib), 1000.0).unwrap();
+    assert_eq!((f.before, f.after, f.bucket), (512.0, 300.0, 4000.0));
+    let v = judge_cliff(&m, Some(f), 120.0).unwrap();
+    assert!(
+        v.sentence.contains("512 IOPS -> 300 IOPS"),
+        "{}",
+        v.sentence
+    );
+    let small = FoundCliff::of(&m, 60.0, at(3000.0, 4096.0), at(300.0, 4096.0), 9.0).unwrap();
+    assert_eq!(
+        (small.before, small.after, small.bucket),
+        (3000.0, 300.0, 9.0)
+    );
+    assert!(FoundCliff::of(
+        &model("aws:gp3:100GiB"),
+        1.0,
+        at(1.0, 1.0),
+        at(1.0, 1.0),
+        1.0
+    )
+    .is_none());
+}
+
+/// Every type that counts I/Os by size says where the rule comes from.
+#[test]
+fn each_counting_rule_has_its_source() {
+    for p in &Catalogue::builtin().providers {
+        for t in &p.types {
+            if t.io_accounting_kib.is_some() || t.io_counted_as_kib.is_some() {
+                let src = t.io_accounting_source.as_deref().unwrap_or("");
+                assert!(src.starts_with("https://"), "{} {}", p.provider, t.name);
+            }
+        }
+    }
 }
 
 #[test]
