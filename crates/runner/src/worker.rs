@@ -123,6 +123,17 @@ pub struct WorkerOutcome {
     pub latency_depth: Option<u32>,
     /// The errors the job continued past (see `errors`).
     pub errors: Option<model::errors::ErrorCount>,
+    /// Reads and writes completed before the measured figures (re)started
+    /// (the ramp, a `latency_target` search): out of the figures, but the
+    /// device counted them, so the shared-device check adds them back.
+    pub unmeasured: Issued,
+}
+
+/// I/Os and their bytes, reads and writes together.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Issued {
+    pub ios: u64,
+    pub bytes: u64,
 }
 
 /// Signals shared by all workers of a run.
@@ -166,6 +177,8 @@ struct Worker<'a> {
     progress: Progress,
     /// The features the job asked for, each in its own part (see `parts`).
     parts: Parts,
+    /// What was done before the measured figures (re)started.
+    unmeasured: Issued,
 }
 
 /// Bytes issued after the ramp, and the most the job may issue
@@ -258,6 +271,7 @@ pub fn run_worker(mut plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         buffers,
         latency_depth: ended.latency_depth,
         errors: ended.errors,
+        unmeasured: w.unmeasured,
     }
 }
 
@@ -309,6 +323,7 @@ impl<'a> Worker<'a> {
             writes: Writes::default(),
             cpu_start: sys::thread_usage(),
             progress: Progress::default(),
+            unmeasured: Issued::default(),
             plan,
         }
     }
@@ -425,6 +440,10 @@ impl<'a> Worker<'a> {
     /// floors, logs and stability slices): when the ramp ends, and when a
     /// latency target's depth is found.
     fn start_measuring(&mut self, now: u64) {
+        for d in &self.rec.dirs {
+            self.unmeasured.ios += d.ios;
+            self.unmeasured.bytes += d.bytes;
+        }
         let clock = &self.shared.clock;
         self.rec = Recorder::new(
             clock,
