@@ -85,6 +85,16 @@ pub enum Warning {
         engine: String,
         iodepth: u32,
     },
+    /// A check made on the finished run's figures by the command that ran
+    /// it (a test too short to trust, a data set a cache can hold, reads
+    /// faster than the device class allows), or a warning read back from an
+    /// imported document whose kind this version does not know. Kept as the
+    /// words that were printed, so the history says what the run said.
+    Check {
+        /// What was checked, in kebab case (`too-short`, `small-data-set`).
+        name: String,
+        text: String,
+    },
 }
 
 impl fmt::Display for Warning {
@@ -175,6 +185,7 @@ impl fmt::Display for Warning {
                 crate::units::format_bytes_binary(*received_bytes),
                 crate::units::format_bytes_binary(*asked_bytes)
             ),
+            Warning::Check { text, .. } => f.write_str(text),
             Warning::DeviceShared { job, device, requests, bytes, job_ios, job_bytes } => {
                 let not_ours = |all: u64, ours: u64| {
                     (all.saturating_sub(ours) as f64 * 100.0 / all.max(1) as f64).round()
