@@ -40,6 +40,15 @@ impl Store {
         })
     }
 
+    /// The id of the run whose global id is `uuid`, if this history has it
+    /// (`import` refuses a result it holds already, naming that id).
+    pub fn id_of_uuid(&self, uuid: &str) -> Result<Option<i64>> {
+        self.transaction(false, |tx| {
+            let rows = tx.query("SELECT id FROM runs WHERE run_uuid = ?1", &[uuid.into()])?;
+            Ok(rows.first().and_then(|r| r[0].int()))
+        })
+    }
+
     /// Adds `records` (runs of another history, keeping their UUIDs) in
     /// one transaction, each at most once; see the module's rules.
     pub fn merge(&mut self, records: &[RunRecord]) -> Result<Merged> {
