@@ -22,6 +22,9 @@ use std::time::{Duration, Instant};
 /// A second consumer of the runner's live seconds, shared by the runs of a soak.
 pub type Watch = std::sync::Arc<dyn Fn(&runner::LiveUpdate) + Send + Sync>;
 
+/// A command's own checks of a finished run, as warnings to keep with it.
+pub type Checks = dyn Fn(&model::RunResult) -> Vec<model::Warning>;
+
 /// What to run, and how to keep it.
 pub struct Measure<'a> {
     pub kind: RunKind,
@@ -45,7 +48,7 @@ pub struct Measure<'a> {
     /// too-short and sanity verdicts): kept in the result as
     /// `Warning::Check`, so the history says them again; the command
     /// prints them itself.
-    pub checks: Option<&'a dyn Fn(&model::RunResult) -> Vec<model::Warning>>,
+    pub checks: Option<&'a Checks>,
 }
 
 /// Saves one run in the history and keeps its line in `summary`; the
