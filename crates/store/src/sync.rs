@@ -25,6 +25,15 @@ pub struct Merged {
     pub present: usize,
 }
 
+/// The runs of `runs` that `other` (a history's [`Store::run_uuids`])
+/// lacks or has only live; runs still being written are left for later.
+pub fn missing_among(runs: Vec<RunRecord>, other: &HashMap<String, bool>) -> Vec<RunRecord> {
+    runs.into_iter()
+        .filter(|r| r.state != RunState::Running)
+        .filter(|r| other.get(&r.uuid).is_none_or(|live| *live))
+        .collect()
+}
+
 impl Store {
     /// Every run's global id, and whether the run is still live here.
     pub fn run_uuids(&self) -> Result<HashMap<String, bool>> {
@@ -85,12 +94,7 @@ impl Store {
     /// lacks or has only live; runs still being written here are left for
     /// later.
     pub fn missing_from(&self, other: &HashMap<String, bool>) -> Result<Vec<RunRecord>> {
-        let runs = self.list(&crate::Filter::default())?;
-        Ok(runs
-            .into_iter()
-            .filter(|r| r.state != RunState::Running)
-            .filter(|r| other.get(&r.uuid).is_none_or(|live| *live))
-            .collect())
+        Ok(missing_among(self.list(&crate::Filter::default())?, other))
     }
 
     /// Saves `record` here for the PostgreSQL history `server` (its URL
