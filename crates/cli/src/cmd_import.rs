@@ -53,7 +53,11 @@ pub fn run(args: ImportArgs) -> anyhow::Result<Exit> {
         .collect();
     let mut store = args.db.open().context("opening the history")?;
     if !args.again {
-        if let Some(refusal) = imported_before(&files, &store)? {
+        let uuids: Vec<(&std::path::Path, &[String])> = files
+            .iter()
+            .map(|(p, i)| (p.as_path(), i.uuids.as_slice()))
+            .collect();
+        if let Some(refusal) = history::copies::imported_before(&uuids, &store)? {
             eprintln!("diskbench import: {refusal}; nothing was imported");
             return Ok(Exit::Usage);
         }
@@ -78,36 +82,4 @@ pub fn run(args: ImportArgs) -> anyhow::Result<Exit> {
         }
     }
     Ok(Exit::Ok)
-}
-
-/// Why the files cannot be imported as they are: one of them holds a result
-/// the history has already (imported before, under the id it names), or
-/// one result is given twice; `None` when every result is new.
-fn imported_before(
-    files: &[(&PathBuf, import::Imported)],
-    store: &store::Store,
-) -> anyhow::Result<Option<String>> {
-    let mut seen: Vec<(&str, &PathBuf)> = Vec::new();
-    for (path, imported) in files {
-        for uuid in &imported.uuids {
-            if let Some((_, first)) = seen.iter().find(|(u, _)| u == uuid) {
-                return Ok(Some(format!(
-                    "{} holds the same result as {}: give it once (or --again to keep a copy \
-                     of each)",
-                    path.display(),
-                    first.display()
-                )));
-            }
-            seen.push((uuid, path));
-            if let Some(id) = store.id_of_uuid(uuid)? {
-                return Ok(Some(format!(
-                    "{} was imported before: its result is run {id} in {} (`diskbench show \
-                     {id}`); --again keeps another copy",
-                    path.display(),
-                    store.path().display()
-                )));
-            }
-        }
-    }
-    Ok(None)
 }

@@ -71,7 +71,7 @@ pub fn run(args: SyncArgs) -> anyhow::Result<Exit> {
     let missing = store::missing_among(chosen, &to.run_uuids()?);
     eprintln!(
         "diskbench sync: {} from {} to {}",
-        sending_text(&missing),
+        history::copies::copy_text(&missing),
         from.path().display(),
         to.path().display()
     );
@@ -90,36 +90,4 @@ pub fn run(args: SyncArgs) -> anyhow::Result<Exit> {
         merged.completed
     );
     Ok(Exit::Ok)
-}
-
-/// What a sync is about to copy: how many runs, their ids and when they
-/// started, e.g. "3 runs to copy (ids 4 to 9, started 2026-11-20 10:00:00
-/// to 2026-11-27 16:50:02 UTC)".
-fn sending_text(runs: &[model::RunRecord]) -> String {
-    let (Some(first), Some(last)) = (
-        runs.iter().min_by_key(|r| r.result.started_unix_ms),
-        runs.iter().max_by_key(|r| r.result.started_unix_ms),
-    ) else {
-        return "no run to copy".into();
-    };
-    let ids = (
-        runs.iter().map(|r| r.id).min(),
-        runs.iter().map(|r| r.id).max(),
-    );
-    let ids = match ids {
-        (Some(a), Some(b)) if a != b => format!("ids {a} to {b}"),
-        (Some(a), _) => format!("id {a}"),
-        _ => String::new(),
-    };
-    match runs.len() {
-        1 => format!(
-            "1 run to copy ({ids}, started {} UTC)",
-            dates::format_utc(first.result.started_unix_ms)
-        ),
-        n => format!(
-            "{n} runs to copy ({ids}, started {} to {} UTC)",
-            dates::format_utc(first.result.started_unix_ms),
-            dates::format_utc(last.result.started_unix_ms)
-        ),
-    }
 }

@@ -185,7 +185,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     gathered.save_and_print(&args.db, &run_id)?;
     eprintln!(
         "{}",
-        last_line(
+        report::pods::last_line(
             &run_id,
             started.elapsed(),
             gathered.gave,
@@ -205,26 +205,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         Ok(false) if !gathered.failures.is_empty() || !clean => Exit::Runtime,
         Ok(false) => Exit::Ok,
     })
-}
-
-/// The run's last line: how long, how many pods of all gave results (the
-/// ones counted, not the total less the failures: an interrupted run or a
-/// class never reached has no failure for its pods), what is left.
-fn last_line(
-    run_id: &str,
-    took: std::time::Duration,
-    gave: usize,
-    pods: usize,
-    clean: bool,
-) -> String {
-    format!(
-        "kube run {run_id}: {:.1} s, {gave} of {pods} pods gave results; {}",
-        took.as_secs_f64(),
-        match clean {
-            true => "no object left in the cluster",
-            false => "objects left: run `diskbench kube cleanup`",
-        }
-    )
 }
 
 /// One class: create, follow, collect. `Ok(true)` when interrupted.
@@ -343,25 +323,4 @@ pub fn manifests(args: ManifestArgs) -> anyhow::Result<Exit> {
     );
     print!("{}", cluster::yaml::documents(&objects));
     Ok(Exit::Ok)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// An interrupted run whose 4 pods never started said "4 of 4 pods gave
-    /// results" (the total less the failures, and it had none): the count
-    /// is now of the pods whose results were gathered.
-    #[test]
-    fn the_last_line_counts_the_pods_that_gave_results() {
-        let gathered = Gathered::default();
-        let line = last_line(
-            "r1",
-            std::time::Duration::from_secs(3),
-            gathered.gave,
-            4,
-            true,
-        );
-        assert!(line.contains(" 0 of 4 pods gave results"), "{line}");
-    }
 }
