@@ -328,6 +328,22 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     if let Err(e) = runner::check_targets(&groups) {
         return refuse(&args, e.failure());
     }
+    if let (Some(runtime), false) = (args.runtime.as_deref(), args.json) {
+        let runtime = model::units::parse_duration(runtime)?;
+        let expected = profiles::expected_time(&groups, &profile.steps(), runtime);
+        eprintln!(
+            "diskbench run: expected time: about {} s of measuring ({} test{} of --runtime {}{}), \
+             plus laying out the test files",
+            expected.as_millis() as f64 / 1000.0,
+            groups.len(),
+            if groups.len() == 1 { "" } else { "s" },
+            args.runtime.as_deref().unwrap_or_default(),
+            match profile.steps().len() {
+                0 => String::new(),
+                n => format!(" and {n} other command{}", if n == 1 { "" } else { "s" }),
+            }
+        );
+    }
     if !args.json {
         let before = model::RunResult {
             targets: vec![runner::probe::target(&dir)],
