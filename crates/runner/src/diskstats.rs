@@ -275,12 +275,38 @@ pub(crate) fn device_warnings(
         let Some(counted) = stretch.iter().find(|d| d.name == *device) else {
             continue;
         };
-        warnings.extend(judge(spec, *ours, counted));
+        warnings.extend(judge(spec, *ours, counted, largest_request(device)));
     }
 }
 
-/// The finding on one job alone on its device (see [`device_warnings`]).
-fn judge(spec: &JobSpec, ours: Issued, counted: &DiskUtil) -> Option<Warning> {
+/// The largest request the device takes whole, from its queue's limits
+/// (`max_sectors_kb`, and `max_segments` pages of 4 KiB); a partition's are
+/// its disk's. `None` when sysfs does not say.
+fn largest_request(device: &str) -> Option<u64> {
+    let dev = Path::new("/sys/class/block").join(device);
+    let queue = [dev.join("queue"), dev.join("../queue")]
+        .into_iter()
+        .find(|q| q.is_dir())?;
+    let read = |name: &str| -> Option<u64> {
+        fs::read_to_string(queue.join(name))
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    };
+    let sectors = read("max_sectors_kb")? * 1024;
+    let segments = read("max_segments").map_or(u64::MAX, |n| n * PAGE_BYTES);
+    Some(sectors.min(segments).max(PAGE_BYTES))
+}
+
+/// The finding on one job alone on its device (see [`device_warnings`]);
+/// `largest` is the largest request the device takes whole, when known.
+fn judge(
+    spec: &JobSpec,
+    ours: Issued,
+    counted: &DiskUtil,
+    largest: Option<u64>,
+) -> Option<Warning> {
     let requests = counted.read_ios + counted.write_ios;
     let bytes = (counted.read_sectors + counted.write_sectors) * model::disk::KERNEL_SECTOR_BYTES;
     if ours.ios == 0 || requests == 0 {
@@ -294,9 +320,13 @@ fn judge(spec: &JobSpec, ours: Issued, counted: &DiskUtil) -> Option<Warning> {
     let spare_requests = ours.ios / 10 + in_flight + SHARED_SPARE_REQUESTS;
     let more_bytes = bytes > ours.bytes + spare_bytes;
     let more_requests = requests > ours.ios + spare_requests;
-    // The kernel never splits an I/O of a page or less: more requests than
-    // I/Os of that size came from someone else.
-    if more_bytes || (more_requests && spec.bs_bytes <= PAGE_BYTES) {
+    // The kernel splits an I/O into pieces no larger than the device takes
+    // whole, and never one of a page or less: more requests than the job's
+    // I/Os in such pieces came from someone else.
+    let pieces = largest.map_or(1, |l| spec.bs_bytes.div_ceil(l));
+    let more_than_split = requests > ours.ios * pieces + spare_requests;
+    let known = largest.is_some() || spec.bs_bytes <= PAGE_BYTES;
+    if more_bytes || (more_requests && known && more_than_split) {
         return Some(Warning::DeviceShared {
             job: spec.name.clone(),
             device: counted.name.clone(),
@@ -443,6 +473,49 @@ mod tests {
             &mut warnings,
         );
         warnings
+    }
+
+    /// A 1 MiB job on a device that takes 1 MiB whole, whose mean request
+    /// came out at 211.8 KiB only because another process's small requests
+    /// were counted too: shared, not split. On a device that takes 256 KiB,
+    /// four requests per I/O are the split, and said so.
+    #[test]
+    fn more_requests_than_the_limits_split_into_are_anothers() {
+        let mut big = job(1 << 20, true);
+        big.name = "big".into();
+        let ours = Issued {
+            ios: 1000,
+            bytes: 1000 << 20,
+        };
+        let sectors = (1000u64 << 20) / 512;
+        let device = |requests: u64| DiskUtil {
+            name: "vda".into(),
+            read_ios: requests,
+            read_sectors: sectors,
+            ..DiskUtil::default()
+        };
+        let shared = judge(&big, ours, &device(4835), Some(1 << 20));
+        assert!(
+            matches!(shared, Some(Warning::DeviceShared { .. })),
+            "{shared:?}"
+        );
+        let split = judge(&big, ours, &device(4000), Some(256 << 10));
+        assert!(
+            matches!(
+                split,
+                Some(Warning::RequestsSplit {
+                    received_bytes: 262144,
+                    ..
+                })
+            ),
+            "{split:?}"
+        );
+        // Limits unknown: the mean alone, as before.
+        let split = judge(&big, ours, &device(4000), None);
+        assert!(
+            matches!(split, Some(Warning::RequestsSplit { .. })),
+            "{split:?}"
+        );
     }
 
     /// The test's own directory's device, and a job on it; `None` when the
