@@ -139,6 +139,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         }),
         save: &save,
         stable_stop: None,
+        checks: None,
         metrics: metrics.as_ref(),
     };
     let triggered = extras::watch_trigger(&parsed.cli, crate::outcome::stop_on_signals()?);

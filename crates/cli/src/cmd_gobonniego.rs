@@ -76,6 +76,7 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
         json: flags.json,
         last_drop: None,
         lines: Vec::new(),
+        drop_host_cache: opts.drop_host_cache,
     };
     let out = gbg::run(opts, &stop, &mut |e| printer.event(e));
     for w in &out.report.warnings {
@@ -174,6 +175,8 @@ struct Printer {
     json: bool,
     /// The cache-drop method last reported, so it is said once unless -v.
     last_drop: Option<CacheDrop>,
+    /// Whether the whole host's cache is to be dropped (not `-no-drop-caches`).
+    drop_host_cache: bool,
     /// Each result line with its run (0-based), for the history.
     lines: Vec<(usize, String)>,
 }
@@ -186,7 +189,7 @@ impl Printer {
                 // cache touches every program on it, so it is said first.
                 eprintln!(
                     "diskbench gobonniego: {}",
-                    cache_notice(gbg::host_cache_drop_allowed())
+                    cache_notice(gbg::host_cache_drop_allowed(), self.drop_host_cache)
                 );
                 if self.verbose {
                     log(&format!("Bonnie working directory: {}", dir.display()))
@@ -263,16 +266,27 @@ impl Printer {
     }
 }
 
-/// What the run will do to the page cache, said before it does it.
-fn cache_notice(host_wide: bool) -> &'static str {
-    if host_wide {
-        "before each read and IOPS test the page cache of the WHOLE HOST is dropped \
-         (echo 1 > /proc/sys/vm/drop_caches, allowed as root): every program's cached files \
-         are evicted, not only the test files, and are read from disk again afterwards"
-    } else {
-        "before each read and IOPS test the test files' cached pages are dropped \
-         (posix_fadvise DONTNEED); dropping the whole host's page cache \
-         (/proc/sys/vm/drop_caches) needs root and is not done"
+/// What the run will do to the page cache, said before it does it:
+/// `allowed` is whether it may drop the whole host's (root), `asked`
+/// whether it should (not `-no-drop-caches`).
+fn cache_notice(allowed: bool, asked: bool) -> &'static str {
+    match (allowed, asked) {
+        (true, true) => {
+            "before each read and IOPS test the page cache of the WHOLE HOST is dropped \
+             (echo 1 > /proc/sys/vm/drop_caches, allowed as root, as GoBonnieGo does): every \
+             program's cached files are evicted, not only the test files, and are read from \
+             disk again afterwards; -no-drop-caches drops only the test files' pages"
+        }
+        (_, false) => {
+            "before each read and IOPS test the test files' cached pages are dropped \
+             (posix_fadvise DONTNEED); the whole host's page cache is left alone \
+             (-no-drop-caches)"
+        }
+        (false, true) => {
+            "before each read and IOPS test the test files' cached pages are dropped \
+             (posix_fadvise DONTNEED); dropping the whole host's page cache \
+             (/proc/sys/vm/drop_caches) needs root and is not done"
+        }
     }
 }
 
@@ -290,6 +304,9 @@ fn help() -> String {
          \x20   \tThe duration in seconds to run the IOPS benchmark (default {})\n\
          \x20 -json\n\
          \x20   \tPrint GoBonnieGo's JSON document to stdout (diagnostics stay on stderr)\n\
+         \x20 -no-drop-caches\n\
+         \x20   \tDrop only the test files' cached pages before the read and IOPS tests, not \
+         the whole host's page cache (which GoBonnieGo drops as root)\n\
          \x20 -runs int\n\
          \x20   \tThe number of test runs (default 1)\n\
          \x20 -seconds int\n\

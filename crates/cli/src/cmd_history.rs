@@ -67,6 +67,8 @@ struct Row {
     read_mb: Option<f64>,
     write_mb: Option<f64>,
     status: &'static str,
+    /// How many warnings and checks the run kept: a mark beside its status.
+    warnings: usize,
     soak: Option<SoakRef>,
 }
 
@@ -101,6 +103,7 @@ impl Row {
             read_mb: h.read_mb_per_sec.map(|f| f.value),
             write_mb: h.write_mb_per_sec.map(|f| f.value),
             status: status(r),
+            warnings: r.result.warnings.len(),
             soak: r.soak.clone(),
         }
     }
@@ -122,6 +125,7 @@ impl Row {
             "read_mb_per_s": self.read_mb,
             "write_mb_per_s": self.write_mb,
             "status": self.status,
+            "warnings": r.result.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "state": r.state,
             "soak": self.soak.as_ref().map(|s| &s.id),
             "soak_run": self.soak.as_ref().map(|s| s.run),
@@ -160,7 +164,11 @@ fn table(rows: &[Row]) -> String {
             fixed(r.iops, 0),
             fixed(r.read_mb, 1),
             fixed(r.write_mb, 1),
-            r.status.to_string(),
+            match r.warnings {
+                0 => r.status.to_string(),
+                1 => format!("{}, 1 warning", r.status),
+                n => format!("{}, {n} warnings", r.status),
+            },
             r.soak
                 .as_ref()
                 .map(|s| format!("{} #{}", s.id, s.run))

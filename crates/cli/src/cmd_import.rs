@@ -1,7 +1,9 @@
 //! `diskbench import FILE...`: fio JSON and GoBonnieGo `-json` results into
 //! the history (see `import` for the formats). Every file is read before
 //! anything is saved, and all runs are saved in one transaction: a bad
-//! file means nothing is imported.
+//! file means nothing is imported. A result is imported once: the same
+//! document again is refused with the id its run has (`--again` keeps a
+//! copy on purpose), so no run counts twice in a comparison.
 
 use crate::args::{DbArgs, TagArgs};
 use crate::outcome::Exit;
@@ -14,6 +16,10 @@ pub struct ImportArgs {
     /// fio output (--output-format=json or json+) or GoBonnieGo -json output
     #[arg(value_name = "FILE", required = true)]
     files: Vec<PathBuf>,
+    /// Import a result the history holds already (an earlier import of the
+    /// same document): keeps another copy, under a new id
+    #[arg(long)]
+    again: bool,
     #[command(flatten)]
     tags: TagArgs,
     #[command(flatten)]
@@ -35,12 +41,27 @@ pub fn run(args: ImportArgs) -> anyhow::Result<Exit> {
     let records: Vec<_> = files
         .iter()
         .flat_map(|(_, i)| {
-            i.results
-                .iter()
-                .map(|r| args.tags.record(i.kind, r.clone()))
+            i.results.iter().zip(&i.uuids).map(|(r, uuid)| {
+                let mut record = args.tags.record(i.kind, r.clone());
+                // With --again the store gives the copy a fresh UUID.
+                if !args.again {
+                    record.uuid = uuid.clone();
+                }
+                record
+            })
         })
         .collect();
     let mut store = args.db.open().context("opening the history")?;
+    if !args.again {
+        let uuids: Vec<(&std::path::Path, &[String])> = files
+            .iter()
+            .map(|(p, i)| (p.as_path(), i.uuids.as_slice()))
+            .collect();
+        if let Some(refusal) = history::copies::imported_before(&uuids, &store)? {
+            eprintln!("diskbench import: {refusal}; nothing was imported");
+            return Ok(Exit::Usage);
+        }
+    }
     let mut ids = store.save_all(&records)?.into_iter();
     for (path, imported) in &files {
         let mine: Vec<String> = ids

@@ -96,6 +96,16 @@ pub fn run(args: MetaArgs) -> anyhow::Result<Exit> {
         .clone()
         .or_else(|| args.dash_d.clone())
         .unwrap_or_else(|| PathBuf::from("."));
+    if let Some(t) = phase_time {
+        let phases = meta::Phase::ALL.len() as u32;
+        eprintln!(
+            "diskbench meta: expected time: about {} ({phases} phases of {}, each ended by {} \
+             with the files put back between its passes)",
+            secs(t * phases),
+            secs(t),
+            secs(meta::phase_wall_budget(t))
+        );
+    }
     let started_unix_ms = dates::now_ms();
     let stop = crate::outcome::stop_on_signals()?;
     let mut progress = Progress(std::io::stderr().is_terminal());
@@ -141,6 +151,11 @@ pub fn run(args: MetaArgs) -> anyhow::Result<Exit> {
         &args.save,
         Exit::of(&outcome.failure),
     ))
+}
+
+/// A duration for people, to the millisecond: `6 s`, `0.75 s`.
+fn secs(d: std::time::Duration) -> String {
+    format!("{} s", d.as_millis() as f64 / 1000.0)
 }
 
 /// `--runtime`: a duration above 0, raised to bonnie++'s 500 ms (with a

@@ -328,6 +328,22 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     if let Err(e) = runner::check_targets(&groups) {
         return refuse(&args, e.failure());
     }
+    if let (Some(runtime), false) = (args.runtime.as_deref(), args.json) {
+        let runtime = model::units::parse_duration(runtime)?;
+        let expected = profiles::expected_time(&groups, &profile.steps(), runtime);
+        eprintln!(
+            "diskbench run: expected time: about {} s of measuring ({} test{} of --runtime {}{}), \
+             plus laying out the test files",
+            expected.as_millis() as f64 / 1000.0,
+            groups.len(),
+            if groups.len() == 1 { "" } else { "s" },
+            args.runtime.as_deref().unwrap_or_default(),
+            match profile.steps().len() {
+                0 => String::new(),
+                n => format!(" and {n} other command{}", if n == 1 { "" } else { "s" }),
+            }
+        );
+    }
     if !args.json {
         let before = model::RunResult {
             targets: vec![runner::probe::target(&dir)],
@@ -336,6 +352,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         print!("{}", report::table::target_header(&before));
         println!();
     }
+    let quick = args.quick;
+    let checks = move |result: &model::RunResult| run_checks(result, quick);
     let measure = soak_loop::Measure {
         kind: model::RunKind::Suite,
         groups: &groups,
@@ -348,6 +366,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         save: &args.save,
         metrics: metrics.as_ref(),
         stable_stop: stable_rule(&args, &groups),
+        checks: Some(&checks),
     };
     let mut docs = Vec::new();
     let (summary, exit) = soak_loop::run(&measure, plan, |done| {
@@ -374,13 +393,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
             }
         }
         if done.last || done.soak.is_none() {
-            if let Some(warning) = too_short(result, args.quick) {
+            for (name, text) in result.warnings.iter().filter_map(check_of) {
                 std::io::Write::flush(&mut std::io::stdout())?;
-                eprintln!("{warning}");
-            }
-            for v in report::sanity::verdicts(result) {
-                std::io::Write::flush(&mut std::io::stdout())?;
-                eprintln!("diskbench run: check: {}", v.text);
+                match name == TOO_SHORT {
+                    true => eprintln!("diskbench run: warning: {text}"),
+                    false => eprintln!("diskbench run: check: {text}"),
+                }
             }
         }
         Ok(())
@@ -408,6 +426,31 @@ fn refuse(args: &RunArgs, failure: model::Failure) -> anyhow::Result<Exit> {
     Ok(Exit::of_kind(Some(failure.kind)))
 }
 
+/// The name of the too-short check among a run's `Warning::Check`s.
+const TOO_SHORT: &str = "too-short";
+
+/// `run`'s checks of a finished run: the tests too short to trust, then the
+/// sanity verdicts, as `Warning::Check`s the history keeps with the run.
+fn run_checks(result: &model::RunResult, quick: bool) -> Vec<model::Warning> {
+    let short = too_short(result, quick).map(|text| (TOO_SHORT.to_string(), text));
+    let sane = report::sanity::verdicts(result)
+        .into_iter()
+        .map(|v| (v.kind.to_string(), v.text));
+    short
+        .into_iter()
+        .chain(sane)
+        .map(|(name, text)| model::Warning::Check { name, text })
+        .collect()
+}
+
+/// A check's name and text, for the warnings that are checks.
+fn check_of(w: &model::Warning) -> Option<(&str, &str)> {
+    match w {
+        model::Warning::Check { name, text } => Some((name, text)),
+        _ => None,
+    }
+}
+
 /// The warning for the tests whose figures are too short to trust (under
 /// [`TRUSTED_RUNTIME_NS`] or [`TRUSTED_IOS`]), saying how to get figures
 /// that are; `None` when every test measured long enough.
@@ -433,7 +476,7 @@ fn too_short(result: &model::RunResult, quick: bool) -> Option<String> {
         false => "raise --runtime, e.g. --runtime 30s",
     };
     Some(format!(
-        "diskbench run: warning: too short to trust: {}: a figure needs at least {} s and {} I/Os \
+        "too short to trust: {}: a figure needs at least {} s and {} I/Os \
          of measuring before one hiccup stops moving it; {fix}",
         short.join(", "),
         TRUSTED_RUNTIME_NS / 1_000_000_000,

@@ -1,7 +1,10 @@
 //! `diskbench sync --to URL` sends the local history's runs that a shared
 //! PostgreSQL history lacks; `diskbench sync --from URL` brings a shared
 //! history's runs into the local file, for comparing offline. Each run is
-//! copied once, by its UUID, however often sync runs.
+//! copied once, by its UUID, however often sync runs. Run ids, `--label`,
+//! `--since`, `--until`, `--command` and `--soak` choose which runs of the
+//! source are copied (as for `history`), and before copying it says how
+//! many runs it will copy and which (their ids and when they started).
 
 use crate::args::DbArgs;
 use crate::outcome::Exit;
@@ -17,6 +20,9 @@ pub struct SyncArgs {
     /// Bring this PostgreSQL history's runs into the local one
     #[arg(long, value_name = "URL", group = "way")]
     from: Option<String>,
+    /// Which runs of the source to copy (default: every run the other lacks)
+    #[command(flatten)]
+    selection: crate::selection::Selection,
     /// The local history (a file)
     #[command(flatten)]
     db: DbArgs,
@@ -55,7 +61,20 @@ pub fn run(args: SyncArgs) -> anyhow::Result<Exit> {
         Some(_) => (open_local(store::Create::Nothing)?, server, true),
         None => (server, open_local(create)?, false),
     };
-    let missing = from.missing_from(&to.run_uuids()?)?;
+    let chosen = match args.selection.chooses() {
+        false => from.list(&store::Filter::default())?,
+        true => match crate::selection::load_or_exit("sync", &args.selection, &from) {
+            Ok(runs) => runs,
+            Err(exit) => return exit,
+        },
+    };
+    let missing = store::missing_among(chosen, &to.run_uuids()?);
+    eprintln!(
+        "diskbench sync: {} from {} to {}",
+        history::copies::copy_text(&missing),
+        from.path().display(),
+        to.path().display()
+    );
     let merged = to.merge(&missing)?;
     if local_is_source {
         // Whatever was waiting for this server is there now.

@@ -2,6 +2,27 @@
 //! maps its outcome to an exit code (0 ok, 1 runtime error, 2 usage error,
 //! 130 interrupted). Each subcommand lives in its own small file.
 
+/// `eprintln!` that never panics. std's panics when stderr is closed
+/// (`diskbench run 2>&1 >/dev/null | head -c1`), which stopped a run between
+/// measuring and saving: exit 101 and the run left as killed. What stderr
+/// carries is for a person; once nobody reads it, the run goes on, is
+/// saved as it was, and exits with its own code. Defined before the
+/// modules, so every `eprintln!` of the binary is this one.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprint!` that never panics, as [`eprintln!`].
+macro_rules! eprint {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod args;
 mod cmd_chart;
 mod cmd_compare;

@@ -94,10 +94,14 @@ pub fn stop_on_signals() -> anyhow::Result<Arc<AtomicBool>> {
 }
 
 /// Prints the warnings and the error (if any) on stderr; the warnings about
-/// the target itself were printed before the run (see `soak_loop::run`).
+/// the target itself were printed before the run (see `soak_loop::run`),
+/// and the command's own checks by the command.
 pub fn report_problems(outcome: &RunOutcome) {
     for w in &outcome.result.warnings {
-        if !matches!(w, model::Warning::NotALocalDisk { .. }) {
+        if !matches!(
+            w,
+            model::Warning::NotALocalDisk { .. } | model::Warning::Check { .. }
+        ) {
             eprintln!("warning: {w}");
         }
     }

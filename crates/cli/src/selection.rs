@@ -71,6 +71,17 @@ pub enum SelectError {
 }
 
 impl Selection {
+    /// Whether any run id or filter was given (else every run is meant).
+    pub fn chooses(&self) -> bool {
+        let f = &self.filters;
+        !self.runs.is_empty()
+            || !f.labels.is_empty()
+            || f.since.is_some()
+            || f.until.is_some()
+            || f.command.is_some()
+            || f.soak.is_some()
+    }
+
     pub fn load(&self, store: &Store) -> Result<Vec<RunRecord>, SelectError> {
         if !self.runs.is_empty() {
             return self

@@ -22,6 +22,9 @@ use std::time::{Duration, Instant};
 /// A second consumer of the runner's live seconds, shared by the runs of a soak.
 pub type Watch = std::sync::Arc<dyn Fn(&runner::LiveUpdate) + Send + Sync>;
 
+/// A command's own checks of a finished run, as warnings to keep with it.
+pub type Checks = dyn Fn(&model::RunResult) -> Vec<model::Warning>;
+
 /// What to run, and how to keep it.
 pub struct Measure<'a> {
     pub kind: RunKind,
@@ -41,6 +44,11 @@ pub struct Measure<'a> {
     pub metrics: Option<&'a metrics::Metrics>,
     /// Time-based jobs stop once their figure is stable (`run`'s suite).
     pub stable_stop: Option<model::StableStop>,
+    /// The command's own checks of a finished run's figures (`run`'s
+    /// too-short and sanity verdicts): kept in the result as
+    /// `Warning::Check`, so the history says them again; the command
+    /// prints them itself.
+    pub checks: Option<&'a Checks>,
 }
 
 /// Saves one run in the history and keeps its line in `summary`; the
@@ -117,6 +125,10 @@ pub fn run(
         }
         let (mut outcome, written) = measure_once(m, &stop, &mut ws, soak.clone(), prefix);
         volume.annotate(&mut outcome.result, k > 1);
+        if let Some(checks) = m.checks {
+            let found = checks(&outcome.result);
+            outcome.result.warnings.extend(found);
+        }
         if recovering.is_none() {
             tracker.add(k, &outcome.result);
             verdicts = tracker.verdicts();

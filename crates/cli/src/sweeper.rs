@@ -145,6 +145,7 @@ impl<'a> Sweeper<'a> {
             save: &self.save,
             metrics: None,
             stable_stop: None,
+            checks: None,
         };
         let (outcome, written) =
             soak_loop::measure_once(&m, &self.stop, &mut self.ws, None, Some(prefix));

@@ -275,3 +275,29 @@ fn it_says_what_it_does_to_the_page_cache_once_before_dropping_it() {
         ),
     }
 }
+
+/// As root GoBonnieGo drops the whole host's page cache before its read and
+/// IOPS tests; `-no-drop-caches` keeps other programs' cached files: only
+/// the test files' pages are dropped, and the notice says so first.
+#[test]
+fn no_drop_caches_drops_only_the_test_files_pages() {
+    let dir = real_dir();
+    let out = diskbench()
+        .args(small(dir.path()))
+        .args(["-json", "-no-drop-caches", "--no-save"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("the whole host's page cache is left alone (-no-drop-caches)"),
+        "{err}"
+    );
+    let doc = json_of(&out);
+    for r in doc["results"].as_array().unwrap() {
+        for key in ["cache_drop_before_read", "cache_drop_before_iops"] {
+            assert_eq!(r["diskbench"][key], "fadvise", "{key}: {r}");
+        }
+    }
+    assert!(entries(dir.path()).is_empty());
+}

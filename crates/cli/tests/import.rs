@@ -192,3 +192,36 @@ fn junk_figures_and_missing_dates_are_refused_by_field() {
     }
     assert!(!db.exists(), "a refused import created the history");
 }
+
+/// The same result imported twice counted twice in every comparison. Now
+/// the second import is refused with the id the run already has, nothing
+/// is added, and `--again` keeps a copy on purpose.
+#[test]
+fn the_same_result_imported_twice_is_refused_with_its_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = db_in(&tmp);
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/fio-3.33-randrw.json");
+    let file = file.display().to_string();
+    run_ok(&["import", &file], &db);
+    let first = history_json(&db, &[]);
+    assert_eq!(first.len(), 1);
+    let id = first[0]["id"].as_i64().unwrap();
+    let again = run_with(&["import", &file], &db);
+    assert_eq!(again.status.code(), Some(2), "{}", stderr_of(&again));
+    let err = stderr_of(&again);
+    assert!(
+        err.contains(&format!("imported before: its result is run {id} in")),
+        "{err}"
+    );
+    assert!(err.contains("--again"), "{err}");
+    assert_eq!(history_json(&db, &[]).len(), 1);
+    // One file given twice on one command line is refused the same way.
+    let other = tmp.path().join("other.sqlite3");
+    let twice = run_with(&["import", &file, &file], &other);
+    assert_eq!(twice.status.code(), Some(2), "{}", stderr_of(&twice));
+    assert!(stderr_of(&twice).contains("holds the same result as"));
+    run_ok(&["import", "--again", &file], &db);
+    let runs = history_json(&db, &[]);
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["iops"], runs[1]["iops"]);
+}

@@ -441,3 +441,72 @@ fn a_server_back_before_the_run_ends_takes_the_run_itself() {
         1
     );
 }
+
+/// `sync --to URL` sent every local run. It now says what it will copy
+/// (how many, their ids and when they started) before copying, and run
+/// ids and the history's filters (`--label`, `--since`, ...) choose them.
+#[test]
+fn sync_says_what_it_copies_and_copies_what_was_chosen() {
+    let Some(pg) = server() else { return };
+    let url = pg.url(&pg.create_db("chosen").unwrap());
+    let dir = real_dir();
+    let local = dir.path().join("local.sqlite3");
+    let fixture = |name: &str| format!("{}/../../fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    for (name, disk) in [
+        ("fio-3.33-randrw.json", "a"),
+        ("fio-3.41-randread.json", "a"),
+        ("fio-3.33-trimwrite.json", "b"),
+    ] {
+        let out = diskbench()
+            .args([
+                "import",
+                &fixture(name),
+                "--label",
+                &format!("disk={disk}"),
+                "--db",
+            ])
+            .arg(&local)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr_of(&out));
+    }
+    let sync = |extra: &[&str]| {
+        let out = diskbench()
+            .args(["sync", "--to", &url])
+            .args(extra)
+            .arg("--db")
+            .arg(&local)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        stderr_of(&out)
+    };
+    let said = sync(&["--label", "disk=a"]);
+    assert!(
+        said.contains("2 runs to copy (ids 1 to 2, started "),
+        "{said}"
+    );
+    assert_eq!(
+        psql_count(&pg, &url_db(&url), "SELECT count(*) FROM runs"),
+        2
+    );
+    let said = sync(&["3"]);
+    assert!(said.contains("1 run to copy (id 3, started "), "{said}");
+    let said = sync(&[]);
+    assert!(said.contains("no run to copy"), "{said}");
+    assert_eq!(
+        psql_count(&pg, &url_db(&url), "SELECT count(*) FROM runs"),
+        3
+    );
+}
+
+/// The database name at the end of a URL.
+fn url_db(url: &str) -> String {
+    url.rsplit('/')
+        .next()
+        .unwrap()
+        .split('?')
+        .next()
+        .unwrap()
+        .to_string()
+}

@@ -185,3 +185,27 @@ fn meta_interrupt_keeps_finished_phases_and_removes_files() {
     assert!(doc["phases"].as_array().unwrap().len() < 6, "{doc}");
     assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
 }
+
+/// `--runtime` says the time to expect before anything starts: six phases
+/// of the time each, and the most one may take with its files put back
+/// between passes (1.5 times: `meta -n 4 --runtime 1s` took 11.9 s when a
+/// phase could take three).
+#[test]
+fn meta_runtime_says_the_expected_time_first() {
+    let dir = real_dir();
+    let out = diskbench()
+        .args(["meta", "--files", "64", "--runtime", "500ms", "--no-save"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    let said = err
+        .find("diskbench meta: expected time: about 3 s (6 phases of 0.5 s, each ended by 0.75 s")
+        .unwrap_or_else(|| panic!("no expected time: {err}"));
+    assert_eq!(
+        said,
+        err.find("diskbench meta").unwrap(),
+        "said first: {err}"
+    );
+}

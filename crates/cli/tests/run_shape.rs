@@ -137,6 +137,20 @@ fn the_table_has_cpu_and_runtime_per_test_and_short_runs_are_flagged() {
         "{err}"
     );
     assert!(err.contains("raise --runtime"), "{err}");
+    // Before it starts, it says the time to expect: each test's 300 ms.
+    let said = err
+        .lines()
+        .find_map(|l| l.strip_prefix("diskbench run: expected time: about "))
+        .unwrap_or_else(|| panic!("no expected time: {err}"));
+    let (secs, rest) = said.split_once(" s of measuring (").unwrap();
+    let tests: f64 = rest
+        .split_once(" tests of --runtime 300ms)")
+        .unwrap()
+        .0
+        .parse()
+        .unwrap();
+    let secs: f64 = secs.parse().unwrap();
+    assert!((secs - tests * 0.3).abs() < 1e-6, "{said}");
     let dir = real_dir();
     let out = diskbench()
         .args([

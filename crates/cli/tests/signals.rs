@@ -112,3 +112,38 @@ fn a_closed_stdout_mid_run_removes_the_test_files() {
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+/// A reader of stderr that goes away (`diskbench run 2>&1 >/dev/null | head
+/// -c1`) stops no run: what stderr carries is for a person, so the run goes
+/// on, is saved as what it was (ok, not killed) and exits 0, quietly.
+/// Before, the first warning after the pipe closed panicked: exit 101, the
+/// run left in the history as killed.
+#[test]
+fn a_closed_stderr_keeps_the_run_and_exits_quietly() {
+    let dir = real_dir();
+    let db = tempfile::tempdir().unwrap();
+    let db = db.path().join("h.sqlite3");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("diskbench"))
+        .args(["run", "--size=16m", "--runtime=300ms", "--ramp=0"])
+        .arg("--db")
+        .arg(&db)
+        .arg(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the read end at once: every write to stderr meets a closed pipe
+    // (the too-short warning of a 300 ms test is one, always).
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    let out = diskbench()
+        .args(["history", "--format", "json", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let rows = json_of(&out);
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["status"], "ok", "{rows:?}");
+}

@@ -9,6 +9,7 @@
 //! Role must grant ([`ClusterError`]).
 
 use crate::error::{api_error, ClusterError};
+use crate::events::EventInfo;
 use crate::objects::{selector, CLASS_LABEL, POD_LABEL, RUN_LABEL};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::{ConfigMap, Event, PersistentVolumeClaim, Pod, Secret};
@@ -264,6 +265,15 @@ impl Cluster {
     /// The warnings the cluster recorded about an object (newest last):
     /// why a pod is not scheduled, why a volume is not provisioned.
     pub fn warnings(&self, name: &str) -> Result<Vec<String>, ClusterError> {
+        Ok(self
+            .warning_events(name)?
+            .iter()
+            .map(EventInfo::text)
+            .collect())
+    }
+
+    /// The warning events about an object, newest last.
+    pub fn warning_events(&self, name: &str) -> Result<Vec<EventInfo>, ClusterError> {
         let lp = ListParams::default().fields(&format!("involvedObject.name={name},type=Warning"));
         let list = self
             .runtime
@@ -271,16 +281,7 @@ impl Cluster {
             .map_err(self.fail("list", "events"))?;
         let mut events: Vec<_> = list.items;
         events.sort_by_key(|e| e.last_timestamp.clone().map(|t| t.0));
-        Ok(events
-            .into_iter()
-            .map(|e| {
-                format!(
-                    "{}: {}",
-                    e.reason.unwrap_or_default(),
-                    e.message.unwrap_or_default().trim()
-                )
-            })
-            .collect())
+        Ok(events.into_iter().map(EventInfo::of).collect())
     }
 
     /// A pod's whole log.

@@ -9,6 +9,7 @@
 
 mod client;
 mod error;
+pub mod events;
 pub mod image;
 pub mod objects;
 pub mod pod_state;

@@ -70,11 +70,7 @@ pub fn state_of(pod: Option<&PodInfo>, pvc_bound: bool) -> State {
     };
     if let Some((reason, message)) = &pod.waiting {
         if IMAGE_PROBLEMS.contains(&reason.as_str()) {
-            return State::Failed(format!(
-                "{reason}: {message}; give an image the nodes can get (--image, --pull-policy), \
-                 or load this diskbench on each node: diskbench kube image -o diskbench.tar, \
-                 then ctr -n k8s.io images import diskbench.tar"
-            ));
+            return State::Failed(format!("{reason}: {message}; {}", crate::events::IMAGE_FIX));
         }
     }
     match pod.phase.as_str() {

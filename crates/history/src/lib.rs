@@ -3,13 +3,15 @@
 //! without a password), the live copy written while it goes on
 //! ([`live`]), the final save that completes that copy ([`save`]), and,
 //! for a history on a PostgreSQL server, keeping a run locally when the
-//! server cannot take it ([`offline`]).
+//! server cannot take it ([`offline`]); a result imported once, and what
+//! a sync will copy ([`copies`]).
 //!
 //! The database itself is the `store` crate's; this crate decides what is
 //! written when. It prints nothing: what went wrong comes back as a
 //! `store::StoreError` (or, for the live writer, is handed to the caller's
 //! callback once), and the `diskbench` binary says it.
 
+pub mod copies;
 pub mod live;
 pub mod offline;
 

@@ -23,7 +23,7 @@ use crate::Problem;
 use model::units::{parse_bool, parse_duration, parse_size};
 use model::{
     CpuUsage, DirStats, EngineKind, FileTarget, Histogram, Imported, JobResult, JobSpec, RunResult,
-    RwMode, TargetInfo,
+    RwMode, TargetInfo, Warning,
 };
 use serde_json::Value;
 use std::path::PathBuf;
@@ -53,10 +53,30 @@ pub fn parse(doc: &Value, command_line: &[String]) -> Result<RunResult, Problem>
         finished_unix_ms: finished,
         targets: targets(&results),
         error: doc.get("error").and_then(Value::as_str).map(String::from),
+        warnings: warnings(doc),
         jobs: results,
         imported: Some(without_jobs(doc)),
         ..RunResult::default()
     })
+}
+
+/// The warnings and checks diskbench's own export carries
+/// (`diskbench.warnings`: each one's kind, its fields and its message), so
+/// a run that warned is imported warning; a kind this version does not
+/// know is kept as its message.
+fn warnings(doc: &Value) -> Vec<Warning> {
+    let Some(list) = doc["diskbench"]["warnings"].as_array() else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(|w| match serde_json::from_value::<Warning>(w.clone()) {
+            Ok(typed) => Some(typed),
+            Err(_) => Some(Warning::Check {
+                name: w["kind"].as_str().unwrap_or("warning").to_string(),
+                text: w["message"].as_str()?.to_string(),
+            }),
+        })
+        .collect()
 }
 
 /// The document's own keys besides `jobs` (kept on each job), as read.

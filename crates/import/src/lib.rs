@@ -68,6 +68,35 @@ pub struct Imported {
     pub results: Vec<RunResult>,
     /// For the user: e.g. "fio-3.33, 2 jobs".
     pub summary: String,
+    /// Each result's identity, from the document's content ([`content_uuid`]),
+    /// in the order of `results`.
+    pub uuids: Vec<String>,
+}
+
+/// The identity of the `index`th run of a document, made from its content
+/// (SHA-256 of the document and the index, shaped as a UUID of version 8,
+/// the one RFC 9562 leaves to the application): the same result imported
+/// again has the same one, so the history, which holds each UUID once, can
+/// say it has it already and under which id.
+pub fn content_uuid(doc: &Value, index: usize) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update(doc.to_string().as_bytes());
+    hash.update((index as u64).to_le_bytes());
+    let digest = hash.finalize();
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&digest[..16]);
+    b[6] = (b[6] & 0x0f) | 0x80;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
 }
 
 /// Reads and converts one file; the error names the file and says what was expected.
@@ -85,6 +114,7 @@ pub fn read(path: &Path, command_line: &[String]) -> Result<Imported, ImportErro
             kind: RunKind::ImportedFio,
             summary: format!("{}, {}", r.tool_version, count(r.jobs.len(), "job")),
             results: vec![r],
+            uuids: Vec::new(),
         })
     } else if gobonniego::looks_like(&doc) {
         gobonniego::parse(&doc, command_line).map(|results| Imported {
@@ -97,11 +127,16 @@ pub fn read(path: &Path, command_line: &[String]) -> Result<Imported, ImportErro
                 count(results.len(), "run")
             ),
             results,
+            uuids: Vec::new(),
         })
     } else {
         return Err(ImportError::Unknown { file });
     };
-    converted.map_err(|problem| ImportError::Bad { file, problem })
+    let mut imported = converted.map_err(|problem| ImportError::Bad { file, problem })?;
+    imported.uuids = (0..imported.results.len())
+        .map(|i| content_uuid(&doc, i))
+        .collect();
+    Ok(imported)
 }
 
 /// The JSON document in `text`. fio may print notes before its JSON when

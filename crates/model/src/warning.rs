@@ -63,12 +63,37 @@ pub enum Warning {
         asked_bytes: u64,
         received_bytes: u64,
     },
+    /// The device did work that was not the job's while the job ran (more
+    /// requests or bytes than the job issued): another process used it, so
+    /// its counters mix in that work, and the job's figures may be lower
+    /// than the disk gives alone. Judged for a direct-I/O job alone on its
+    /// device; a shared device is never judged split.
+    DeviceShared {
+        job: String,
+        device: String,
+        /// What the device completed while the job ran.
+        requests: u64,
+        bytes: u64,
+        /// What the job issued, its ramp included.
+        job_ios: u64,
+        job_bytes: u64,
+    },
     /// A synchronous engine ran a job that asked for a deeper queue: it
     /// keeps one I/O in flight, as fio's "queue depth will be capped at 1".
     DepthCapped {
         job: String,
         engine: String,
         iodepth: u32,
+    },
+    /// A check made on the finished run's figures by the command that ran
+    /// it (a test too short to trust, a data set a cache can hold, reads
+    /// faster than the device class allows), or a warning read back from an
+    /// imported document whose kind this version does not know. Kept as the
+    /// words that were printed, so the history says what the run said.
+    Check {
+        /// What was checked, in kebab case (`too-short`, `small-data-set`).
+        name: String,
+        text: String,
     },
 }
 
@@ -160,6 +185,26 @@ impl fmt::Display for Warning {
                 crate::units::format_bytes_binary(*received_bytes),
                 crate::units::format_bytes_binary(*asked_bytes)
             ),
+            Warning::Check { text, .. } => f.write_str(text),
+            Warning::DeviceShared { job, device, requests, bytes, job_ios, job_bytes } => {
+                let not_ours = |all: u64, ours: u64| {
+                    (all.saturating_sub(ours) as f64 * 100.0 / all.max(1) as f64).round()
+                };
+                let share = match requests > job_ios {
+                    true => format!("{}% of its requests", not_ours(*requests, *job_ios)),
+                    false => format!("{}% of the bytes it moved", not_ours(*bytes, *job_bytes)),
+                };
+                write!(
+                    f,
+                    "job '{job}': the device was shared: {share} during this test were not \
+                     ours ({device} completed {requests} requests of {}; the job issued \
+                     {job_ios} I/Os of {}): its counters mix in another's work and the job \
+                     may have got less of the disk than it gives alone; measure on an idle \
+                     device (`iostat -x 1` shows who else uses it)",
+                    crate::units::format_bytes_binary(*bytes),
+                    crate::units::format_bytes_binary(*job_bytes)
+                )
+            }
         }
     }
 }

@@ -174,6 +174,29 @@ pub fn find(name: &str) -> Result<&'static Profile, ProfileError> {
 /// fractions kept), `{runtime}` (the same as `NNNms`, which every
 /// diskbench command's time options read) and `{runtime/N}` (a tenth,
 /// say, to spread N requests over the runtime).
+/// The measuring time a profile's run should take with `runtime` per test:
+/// each group's longest ramp plus runtime (groups run one after another, a
+/// group's jobs at once), and for a `meta` step its six phases of the
+/// runtime (at least 500 ms each). Laying out the files is not in it: it
+/// depends on the disk, and the caller says so.
+pub fn expected_time(
+    groups: &[Vec<model::JobSpec>],
+    steps: &[&str],
+    runtime: Duration,
+) -> Duration {
+    let tests: Duration = groups
+        .iter()
+        .map(|g| {
+            g.iter()
+                .map(|j| j.ramp_time + j.runtime.unwrap_or_default())
+                .max()
+                .unwrap_or_default()
+        })
+        .sum();
+    let meta = steps.iter().filter(|s| s.starts_with("meta ")).count() as u32;
+    tests + runtime.max(Duration::from_millis(500)) * 6 * meta
+}
+
 pub fn step_args(step: &str, dir: &str, size_gib: f64, runtime: Duration) -> Vec<String> {
     let ms = |d: Duration| format!("{}ms", d.as_millis().max(1));
     step.split_whitespace()

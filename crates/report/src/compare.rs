@@ -57,7 +57,7 @@ pub(crate) mod tests;
 pub use cost::{Cost, CostFigures};
 pub use render::{
     aligned, mean_sd, money, render_csv, render_json, render_markdown, render_table, shows_spread,
-    PLUS_MINUS_NOTE,
+    PLUS_MINUS_NOTE, WARNED_MARK,
 };
 pub use tstat::student_t_975;
 
@@ -112,6 +112,10 @@ pub struct Group {
     /// Metrics left out because the runs' figures came from unlike jobs,
     /// with the shapes found (see [`shape`]).
     pub mixed: Vec<(Metric, Vec<String>)>,
+    /// The runs that warned when they ran (a page cache that can hold the
+    /// data, a test too short to trust, ...), each with how many warnings
+    /// it kept: their figures may mislead, and the table marks the group.
+    pub warned_runs: Vec<(i64, usize)>,
 }
 
 /// Statistics of one metric over a group's runs.
@@ -401,6 +405,11 @@ fn summarise(labels: BTreeMap<String, String>, runs: &[&RunRecord]) -> Group {
             .collect(),
         cost,
         mixed,
+        warned_runs: runs
+            .iter()
+            .filter(|r| !r.result.warnings.is_empty())
+            .map(|r| (r.id, r.result.warnings.len()))
+            .collect(),
     }
 }
 

@@ -71,6 +71,26 @@ pub fn table(runs: &[RunRecord]) -> String {
     out
 }
 
+/// A kube run's last line: how long, how many pods of all gave results
+/// (the ones counted, not the total less the failures: an interrupted run
+/// or a class never reached has no failure for its pods), what is left.
+pub fn last_line(
+    run_id: &str,
+    took: std::time::Duration,
+    gave: usize,
+    pods: usize,
+    clean: bool,
+) -> String {
+    format!(
+        "kube run {run_id}: {:.1} s, {gave} of {pods} pods gave results; {}",
+        took.as_secs_f64(),
+        match clean {
+            true => "no object left in the cluster",
+            false => "objects left: run `diskbench kube cleanup`",
+        }
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +131,15 @@ mod tests {
             2,
             "one aggregate and its note: {text}"
         );
+    }
+
+    /// An interrupted run whose 4 pods never started said "4 of 4 pods
+    /// gave results" (the total less the failures, and it had none): the
+    /// count is of the pods whose results were gathered.
+    #[test]
+    fn the_last_line_counts_the_pods_that_gave_results() {
+        let line = last_line("r1", std::time::Duration::from_secs(3), 0, 4, true);
+        assert!(line.contains(" 0 of 4 pods gave results"), "{line}");
+        assert!(line.ends_with("no object left in the cluster"), "{line}");
     }
 }

@@ -12,12 +12,16 @@
 //! btrfs's anonymous device numbers) has none, and the run reports none, as
 //! fio leaves the section out then.
 //!
-//! From the same counters, the mean size of the requests a device received
-//! tells whether the kernel split the job's I/Os (see
-//! [`Warning::RequestsSplit`]).
+//! The same counters, held against what the job issued, say whether the
+//! device was shared (it did more than the job's I/O: another process's,
+//! see [`Warning::DeviceShared`]) and, when it was not, whether the kernel
+//! split the job's I/Os (the mean request it received is well under the
+//! block size, see [`Warning::RequestsSplit`]). A device that other work
+//! used is never judged split: the mean is then a mix.
 
 use crate::job_path::job_path;
 use crate::probe;
+use crate::worker::{Issued, WorkerOutcome};
 use model::job::BlockSizes;
 use model::{DiskUtil, JobSpec, Warning};
 use std::fs;
@@ -31,6 +35,16 @@ const MAX_SLAVE_DEPTH: usize = 4;
 /// block size on average: a split in two gives a half, and a few small
 /// requests of the filesystem's own (journal, metadata) do not reach it.
 const SPLIT_SHARE: f64 = 0.75;
+
+/// The smallest unit the block layer splits at: an I/O of this size or
+/// less reaches the device whole.
+const PAGE_BYTES: u64 = 4096;
+
+/// Beyond a tenth of the job's own and a queue's worth, what a device may
+/// count for the job's filesystem before it is judged shared.
+const SHARED_SPARE_BYTES: u64 = 1 << 20;
+/// As [`SHARED_SPARE_BYTES`], in requests.
+const SHARED_SPARE_REQUESTS: u64 = 64;
 
 /// A device whose counters are read.
 #[derive(Clone, Debug, PartialEq)]
@@ -215,14 +229,38 @@ fn one_block_size(spec: &JobSpec) -> bool {
         .is_none_or(|per| fixed(&per.read) && fixed(&per.write))
 }
 
-/// A [`Warning::RequestsSplit`] for each job of a group whose device
-/// received requests well under its block size. Judged only where the mean
-/// means something: the job ran alone on its device (no other job of its
-/// group there), with one block size and direct I/O (through the page
-/// cache, readahead and writeback choose the request sizes, not `bs`).
-pub(crate) fn split_warnings(group: &[JobSpec], stretch: &[DiskUtil], warnings: &mut Vec<Warning>) {
+/// What each job of a group issued, reads and writes of all its clones,
+/// the ramp included: what the device should have counted for it.
+pub(crate) fn issued_by_job(
+    jobs: usize,
+    outcomes: &[WorkerOutcome],
+    jobs_of: &[usize],
+) -> Vec<Issued> {
+    let mut issued = vec![Issued::default(); jobs];
+    for (o, &j) in outcomes.iter().zip(jobs_of) {
+        if let Some(sum) = issued.get_mut(j) {
+            sum.ios += o.read.ios + o.write.ios + o.unmeasured.ios;
+            sum.bytes += o.read.bytes + o.write.bytes + o.unmeasured.bytes;
+        }
+    }
+    issued
+}
+
+/// The findings on each job of a group from what its device counted: a
+/// [`Warning::DeviceShared`] when the device did work that was not the
+/// job's, else a [`Warning::RequestsSplit`] when it received requests well
+/// under the job's block size. Judged only where the counters can be held
+/// against the job: it ran alone on its device (no other job of its group
+/// there) with direct I/O (through the page cache, readahead and writeback
+/// choose what reaches the device); the split also needs one block size.
+pub(crate) fn device_warnings(
+    group: &[JobSpec],
+    issued: &[Issued],
+    stretch: &[DiskUtil],
+    warnings: &mut Vec<Warning>,
+) {
     let devices: Vec<Option<String>> = group.iter().map(job_device).collect();
-    for (spec, device) in group.iter().zip(&devices) {
+    for ((spec, device), ours) in group.iter().zip(&devices).zip(issued) {
         let Some(device) = device else {
             continue;
         };
@@ -231,25 +269,83 @@ pub(crate) fn split_warnings(group: &[JobSpec], stretch: &[DiskUtil], warnings: 
             .filter(|d| d.as_ref() == Some(device))
             .count()
             == 1;
-        if !alone || !spec.direct || !one_block_size(spec) {
+        if !alone || !spec.direct {
             continue;
         }
-        let Some(received) = stretch
-            .iter()
-            .find(|d| d.name == *device)
-            .and_then(DiskUtil::mean_request_bytes)
-        else {
+        let Some(counted) = stretch.iter().find(|d| d.name == *device) else {
             continue;
         };
-        if (received as f64) <= SPLIT_SHARE * spec.bs_bytes as f64 {
-            warnings.push(Warning::RequestsSplit {
-                job: spec.name.clone(),
-                device: device.clone(),
-                asked_bytes: spec.bs_bytes,
-                received_bytes: received,
-            });
-        }
+        warnings.extend(judge(spec, *ours, counted, largest_request(device)));
     }
+}
+
+/// The largest request the device takes whole, from its queue's limits
+/// (`max_sectors_kb`, and `max_segments` pages of 4 KiB); a partition's are
+/// its disk's. `None` when sysfs does not say.
+fn largest_request(device: &str) -> Option<u64> {
+    let dev = Path::new("/sys/class/block").join(device);
+    let queue = [dev.join("queue"), dev.join("../queue")]
+        .into_iter()
+        .find(|q| q.is_dir())?;
+    let read = |name: &str| -> Option<u64> {
+        fs::read_to_string(queue.join(name))
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    };
+    let sectors = read("max_sectors_kb")? * 1024;
+    let segments = read("max_segments").map_or(u64::MAX, |n| n * PAGE_BYTES);
+    Some(sectors.min(segments).max(PAGE_BYTES))
+}
+
+/// The finding on one job alone on its device (see [`device_warnings`]);
+/// `largest` is the largest request the device takes whole, when known.
+fn judge(
+    spec: &JobSpec,
+    ours: Issued,
+    counted: &DiskUtil,
+    largest: Option<u64>,
+) -> Option<Warning> {
+    let requests = counted.read_ios + counted.write_ios;
+    let bytes = (counted.read_sectors + counted.write_sectors) * model::disk::KERNEL_SECTOR_BYTES;
+    if ours.ios == 0 || requests == 0 {
+        return None;
+    }
+    // What the job may have done uncounted (the I/Os in flight when its
+    // clock stopped) and what its filesystem adds for it (journal,
+    // metadata): a tenth, a queue's worth and a little more.
+    let in_flight = u64::from(spec.iodepth.max(1)) * u64::from(spec.numjobs.max(1));
+    let spare_bytes = ours.bytes / 10 + in_flight * spec.bs_bytes + SHARED_SPARE_BYTES;
+    let spare_requests = ours.ios / 10 + in_flight + SHARED_SPARE_REQUESTS;
+    let more_bytes = bytes > ours.bytes + spare_bytes;
+    let more_requests = requests > ours.ios + spare_requests;
+    // The kernel splits an I/O into pieces no larger than the device takes
+    // whole, and never one of a page or less: more requests than the job's
+    // I/Os in such pieces came from someone else.
+    let pieces = largest.map_or(1, |l| spec.bs_bytes.div_ceil(l));
+    let more_than_split = requests > ours.ios * pieces + spare_requests;
+    let known = largest.is_some() || spec.bs_bytes <= PAGE_BYTES;
+    if more_bytes || (more_requests && known && more_than_split) {
+        return Some(Warning::DeviceShared {
+            job: spec.name.clone(),
+            device: counted.name.clone(),
+            requests,
+            bytes,
+            job_ios: ours.ios,
+            job_bytes: ours.bytes,
+        });
+    }
+    let received = counted.mean_request_bytes()?;
+    let split = one_block_size(spec)
+        && spec.bs_bytes > PAGE_BYTES
+        && (received as f64) <= SPLIT_SHARE * spec.bs_bytes as f64;
+    split.then(|| Warning::RequestsSplit {
+        job: spec.name.clone(),
+        device: counted.name.clone(),
+        asked_bytes: spec.bs_bytes,
+        received_bytes: received,
+    })
 }
 
 #[cfg(test)]
@@ -349,16 +445,139 @@ mod tests {
         spec
     }
 
-    fn split_on(group: &[JobSpec], device: &str, ios: u64, sectors: u64) -> Vec<Warning> {
-        let stretch = vec![DiskUtil {
+    fn counted(device: &str, requests: u64, sectors: u64) -> Vec<DiskUtil> {
+        vec![DiskUtil {
             name: device.to_string(),
-            read_ios: ios,
+            read_ios: requests,
             read_sectors: sectors,
             ..DiskUtil::default()
-        }];
+        }]
+    }
+
+    /// The findings when the device moved exactly what each job issued, in
+    /// `requests` requests.
+    fn split_on(group: &[JobSpec], device: &str, requests: u64, sectors: u64) -> Vec<Warning> {
+        let bytes = sectors * 512;
+        let issued: Vec<Issued> = group
+            .iter()
+            .map(|j| Issued {
+                ios: bytes / j.bs_bytes,
+                bytes,
+            })
+            .collect();
         let mut warnings = Vec::new();
-        split_warnings(group, &stretch, &mut warnings);
+        device_warnings(
+            group,
+            &issued,
+            &counted(device, requests, sectors),
+            &mut warnings,
+        );
         warnings
+    }
+
+    /// A 1 MiB job on a device that takes 1 MiB whole, whose mean request
+    /// came out at 211.8 KiB only because another process's small requests
+    /// were counted too: shared, not split. On a device that takes 256 KiB,
+    /// four requests per I/O are the split, and said so.
+    #[test]
+    fn more_requests_than_the_limits_split_into_are_anothers() {
+        let mut big = job(1 << 20, true);
+        big.name = "big".into();
+        let ours = Issued {
+            ios: 1000,
+            bytes: 1000 << 20,
+        };
+        let sectors = (1000u64 << 20) / 512;
+        let device = |requests: u64| DiskUtil {
+            name: "vda".into(),
+            read_ios: requests,
+            read_sectors: sectors,
+            ..DiskUtil::default()
+        };
+        let shared = judge(&big, ours, &device(4835), Some(1 << 20));
+        assert!(
+            matches!(shared, Some(Warning::DeviceShared { .. })),
+            "{shared:?}"
+        );
+        let split = judge(&big, ours, &device(4000), Some(256 << 10));
+        assert!(
+            matches!(
+                split,
+                Some(Warning::RequestsSplit {
+                    received_bytes: 262144,
+                    ..
+                })
+            ),
+            "{split:?}"
+        );
+        // Limits unknown: the mean alone, as before.
+        let split = judge(&big, ours, &device(4000), None);
+        assert!(
+            matches!(split, Some(Warning::RequestsSplit { .. })),
+            "{split:?}"
+        );
+    }
+
+    /// The test's own directory's device, and a job on it; `None` when the
+    /// directory is on no device (then nothing can be judged).
+    fn job_here(bs: u64) -> Option<(String, JobSpec)> {
+        let here = std::env::current_dir().unwrap();
+        let device = devices_under(&here).first().map(|d| d.name.clone())?;
+        let mut one = job(bs, true);
+        one.target = model::FileTarget::Named(here.join("f"));
+        Some((device, one))
+    }
+
+    /// A 4 KiB job on a device that others used too: "vda received requests
+    /// of 771 B on average for I/Os of 4.0 KiB" was said of a sweep, with
+    /// advice to raise max_sectors_kb. The device was shared, and that is
+    /// what is said, with how much of it was not the job's.
+    #[test]
+    fn a_device_others_used_is_said_shared_not_split() {
+        let Some((device, small)) = job_here(4096) else {
+            return;
+        };
+        let ours = Issued {
+            ios: 10_000,
+            bytes: 10_000 * 4096,
+        };
+        // 53,125 requests of 771 B on average: 43,125 were not the job's.
+        let stretch = counted(&device, 53_125, 53_125 * 771 / 512);
+        let mut w = Vec::new();
+        device_warnings(std::slice::from_ref(&small), &[ours], &stretch, &mut w);
+        assert!(
+            matches!(
+                &w[..],
+                [Warning::DeviceShared {
+                    requests: 53_125,
+                    job_ios: 10_000,
+                    ..
+                }]
+            ),
+            "{w:?}"
+        );
+        let text = w[0].to_string();
+        assert!(
+            text.contains(
+                "the device was shared: 81% of its requests during this test were not ours"
+            ),
+            "{text}"
+        );
+        // A 1 MiB job whose device moved three times its bytes: shared, not split.
+        let (_, big) = job_here(1 << 20).unwrap();
+        let ours = Issued {
+            ios: 100,
+            bytes: 100 << 20,
+        };
+        let stretch = counted(&device, 4000, 3 * (100 << 20) / 512);
+        let mut w = Vec::new();
+        device_warnings(std::slice::from_ref(&big), &[ours], &stretch, &mut w);
+        assert!(matches!(&w[..], [Warning::DeviceShared { .. }]), "{w:?}");
+        // The device moved what the job issued, one request each: nothing to say.
+        let stretch = counted(&device, 100, (100 << 20) / 512);
+        let mut w = Vec::new();
+        device_warnings(std::slice::from_ref(&big), &[ours], &stretch, &mut w);
+        assert!(w.is_empty(), "{w:?}");
     }
 
     #[test]

@@ -336,8 +336,9 @@ fn run_group(
         (outcomes, disk_stretch)
     });
 
+    let issued = diskstats::issued_by_job(group.len(), &outcomes, &jobs_of);
     let errors = record_group(ids, group, &mut outcomes, &jobs_of, &watch, result);
-    diskstats::split_warnings(group, &disk_stretch, &mut result.warnings);
+    diskstats::device_warnings(group, &issued, &disk_stretch, &mut result.warnings);
     Ok(errors)
 }
 

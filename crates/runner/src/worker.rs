@@ -125,6 +125,17 @@ pub struct WorkerOutcome {
     pub errors: Option<model::errors::ErrorCount>,
     /// The seed the clone's random numbers came from.
     pub seed: u64,
+    /// Reads and writes completed before the measured figures (re)started
+    /// (the ramp, a `latency_target` search): out of the figures, but the
+    /// device counted them, so the shared-device check adds them back.
+    pub unmeasured: Issued,
+}
+
+/// I/Os and their bytes, reads and writes together.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Issued {
+    pub ios: u64,
+    pub bytes: u64,
 }
 
 /// Signals shared by all workers of a run.
@@ -170,6 +181,8 @@ struct Worker<'a> {
     parts: Parts,
     /// The clone's seed, which its random numbers come from.
     seed: u64,
+    /// What was done before the measured figures (re)started.
+    unmeasured: Issued,
 }
 
 /// Bytes issued after the ramp, and the most the job may issue
@@ -263,6 +276,7 @@ pub fn run_worker(mut plan: WorkerPlan, shared: &Shared) -> WorkerOutcome {
         latency_depth: ended.latency_depth,
         errors: ended.errors,
         seed: w.seed,
+        unmeasured: w.unmeasured,
     }
 }
 
@@ -313,6 +327,7 @@ impl<'a> Worker<'a> {
             cpu_start: sys::thread_usage(),
             progress: Progress::default(),
             seed,
+            unmeasured: Issued::default(),
             plan,
         }
     }
@@ -429,6 +444,10 @@ impl<'a> Worker<'a> {
     /// floors, logs and stability slices): when the ramp ends, and when a
     /// latency target's depth is found.
     fn start_measuring(&mut self, now: u64) {
+        for d in &self.rec.dirs {
+            self.unmeasured.ios += d.ios;
+            self.unmeasured.bytes += d.bytes;
+        }
         let clock = &self.shared.clock;
         self.rec = Recorder::new(
             clock,

@@ -35,7 +35,7 @@ pub use live_row::FOREIGN_SILENCE_MS;
 pub use postgres::{grant_writer_sql, is_url, redact_url, PgTarget};
 pub use record::new_uuid;
 pub use schema::{APPLICATION_ID, LATEST_VERSION};
-pub use sync::Merged;
+pub use sync::{missing_among, Merged};
 
 use backend::{Backend, Tx};
 use model::{RunKind, RunRecord};

@@ -25,6 +25,15 @@ pub struct Merged {
     pub present: usize,
 }
 
+/// The runs of `runs` that `other` (a history's [`Store::run_uuids`])
+/// lacks or has only live; runs still being written are left for later.
+pub fn missing_among(runs: Vec<RunRecord>, other: &HashMap<String, bool>) -> Vec<RunRecord> {
+    runs.into_iter()
+        .filter(|r| r.state != RunState::Running)
+        .filter(|r| other.get(&r.uuid).is_none_or(|live| *live))
+        .collect()
+}
+
 impl Store {
     /// Every run's global id, and whether the run is still live here.
     pub fn run_uuids(&self) -> Result<HashMap<String, bool>> {
@@ -37,6 +46,15 @@ impl Store {
                 .into_iter()
                 .filter_map(|r| Some((r[0].text()?, r[1].text().is_some())))
                 .collect())
+        })
+    }
+
+    /// The id of the run whose global id is `uuid`, if this history has it
+    /// (`import` refuses a result it holds already, naming that id).
+    pub fn id_of_uuid(&self, uuid: &str) -> Result<Option<i64>> {
+        self.transaction(false, |tx| {
+            let rows = tx.query("SELECT id FROM runs WHERE run_uuid = ?1", &[uuid.into()])?;
+            Ok(rows.first().and_then(|r| r[0].int()))
         })
     }
 
@@ -76,12 +94,7 @@ impl Store {
     /// lacks or has only live; runs still being written here are left for
     /// later.
     pub fn missing_from(&self, other: &HashMap<String, bool>) -> Result<Vec<RunRecord>> {
-        let runs = self.list(&crate::Filter::default())?;
-        Ok(runs
-            .into_iter()
-            .filter(|r| r.state != RunState::Running)
-            .filter(|r| other.get(&r.uuid).is_none_or(|live| *live))
-            .collect())
+        Ok(missing_among(self.list(&crate::Filter::default())?, other))
     }
 
     /// Saves `record` here for the PostgreSQL history `server` (its URL

@@ -69,6 +69,11 @@ pub struct Options {
     pub seconds: u64,
     pub threads: u32,
     pub iops_seconds: f64,
+    /// Drop the whole host's page cache before the read and IOPS tests when
+    /// allowed (root), as GoBonnieGo does; false (`-no-drop-caches`) drops
+    /// only the test files' pages (posix_fadvise), leaving other programs'
+    /// cached files alone.
+    pub drop_host_cache: bool,
 }
 
 impl Options {
@@ -84,6 +89,7 @@ impl Options {
             seconds: 0,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
             iops_seconds: DEFAULT_IOPS_SECONDS,
+            drop_host_cache: true,
         }
     }
 
@@ -400,7 +406,7 @@ fn one_run(
         figures: &f,
         files,
     });
-    f.cache_before_read = phases::drop_cache(files);
+    f.cache_before_read = phases::drop_cache(files, opts.drop_host_cache);
     on(&Event::CacheDropped {
         run,
         before: "read",
@@ -410,7 +416,7 @@ fn one_run(
     (f.read_bytes, f.read_time, f.blocks_verified) = (r.bytes, r.time, r.verified);
     warnings.extend(r.cpu_bound.iter().map(|t| cpu_warning(run, "read", t)));
     on(&Event::Read { run, figures: &f });
-    f.cache_before_iops = phases::drop_cache(files);
+    f.cache_before_iops = phases::drop_cache(files, opts.drop_host_cache);
     on(&Event::CacheDropped {
         run,
         before: "IOPS",

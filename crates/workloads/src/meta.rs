@@ -47,7 +47,7 @@ use std::time::Duration;
 mod passes;
 mod spec;
 mod worker;
-pub use passes::WALL_BUDGET;
+pub use passes::{phase_wall_budget, WALL_BUDGET};
 pub use spec::{file_name, file_size, FileSpec, FileSpecError, SpecProblem};
 
 /// Files per unit of NUM.

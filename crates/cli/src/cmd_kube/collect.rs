@@ -27,6 +27,8 @@ pub struct PodFailure {
 pub struct Gathered {
     pub records: Vec<RunRecord>,
     pub failures: Vec<PodFailure>,
+    /// Pods that finished and whose log held their results.
+    pub gave: usize,
 }
 
 /// Lines of a failed pod's log shown to the user.
@@ -78,7 +80,7 @@ impl Gathered {
                     "its log holds no results (was it run by `diskbench kube pod`?)".into(),
                     &log,
                 ),
-                _ => {}
+                _ => self.gave += 1,
             }
         }
     }

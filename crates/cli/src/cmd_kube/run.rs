@@ -184,15 +184,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     gathered.report_failures();
     gathered.save_and_print(&args.db, &run_id)?;
     eprintln!(
-        "kube run {run_id}: {:.1} s, {} of {} pods gave results; {}",
-        started.elapsed().as_secs_f64(),
-        classes.len() * args.work.pods as usize - gathered.failures.len(),
-        classes.len() * args.work.pods as usize,
-        if clean {
-            "no object left in the cluster"
-        } else {
-            "objects left: run `diskbench kube cleanup`"
-        }
+        "{}",
+        report::pods::last_line(
+            &run_id,
+            started.elapsed(),
+            gathered.gave,
+            classes.len() * args.work.pods as usize,
+            clean
+        )
     );
     Ok(match outcome {
         Ok(true) => {

@@ -3,8 +3,10 @@
 //! phase, container and claim mean (`pending`, `binding`, `starting`,
 //! `running`, `done`, `failed`, and an image the node cannot get failing
 //! it at once) is `cluster::pod_state`'s; this loop asks the cluster every
-//! half second and fails a pod still not running after `--pending-timeout`
-//! with the cluster's own reasons.
+//! half second, fails a pod at once when a warning event says waiting will
+//! not start it (no pod network, no volume, no StorageClass:
+//! `cluster::events`), and fails a pod still not running after
+//! `--pending-timeout` with the cluster's own reasons.
 
 use cluster::objects::{RunPlan, Slot};
 use cluster::pod_state;
@@ -51,7 +53,9 @@ pub fn follow(
     for end in &ends {
         progress(end, total, start);
     }
+    let mut poll = 0u64;
     loop {
+        poll = poll.wrapping_add(1);
         if stop.load(Ordering::Relaxed) {
             return Ok(Watched {
                 pods: ends,
@@ -68,7 +72,13 @@ pub fn follow(
                 .cloned();
             let bound = pvcs.iter().any(|(n, phase)| *n == name && phase == "Bound");
             let mut state = pod_state::state_of(pod.as_ref(), bound);
-            if !state.started() && !state.finished() && start.elapsed() >= pending_timeout {
+            let waiting = !state.started() && !state.finished();
+            if waiting && poll % EVENT_POLLS == 1 {
+                if let Some(why) = blocked(cluster, &name, pod.as_ref()) {
+                    state = State::Failed(why);
+                }
+            }
+            if !state.finished() && !state.started() && start.elapsed() >= pending_timeout {
                 state = State::Failed(not_started(
                     cluster,
                     &name,
@@ -92,6 +102,20 @@ pub fn follow(
         }
         std::thread::sleep(Duration::from_millis(500));
     }
+}
+
+/// A waiting pod's events are read every this many polls (2 s).
+const EVENT_POLLS: u64 = 4;
+
+/// Why a waiting pod will never start, when a warning event about it or
+/// its claim says so (see `cluster::events`).
+fn blocked(cluster: &Cluster, name: &str, pod: Option<&PodInfo>) -> Option<String> {
+    let mut events = Vec::new();
+    if let Some(p) = pod {
+        events.extend(cluster.warning_events(&p.name).unwrap_or_default());
+    }
+    events.extend(cluster.warning_events(name).unwrap_or_default());
+    events.iter().find_map(cluster::events::EventInfo::blocking)
 }
 
 /// Why a pod is still not running, in the cluster's words.

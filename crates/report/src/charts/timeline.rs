@@ -75,6 +75,10 @@ pub fn timeline_chart(name: &str, index: usize, runs: &[&RunRecord]) -> String {
                                 m.unit()
                             },
                         );
+                        let tip = match r.result.warnings.first() {
+                            Some(w) => format!("{tip}; warned: {w}"),
+                            None => tip,
+                        };
                         Some(((i + 1) as f64, v, Some(tip)))
                     })
                     .collect(),

@@ -91,7 +91,10 @@ fn human_rows(c: &Comparison) -> (Vec<String>, Vec<Vec<String>>, usize) {
                 false => mean_sd(m, g.summary(m)),
             },
         }));
-        row.push(g.runs.to_string());
+        row.push(match g.warned_runs.is_empty() {
+            true => g.runs.to_string(),
+            false => format!("{WARNED_MARK}{}", g.runs),
+        });
         if priced {
             row.extend(cost_cells(&g.cost));
         }
@@ -118,6 +121,9 @@ fn blank_repeats(rows: &mut [Vec<String>], label_columns: usize) {
         }
     }
 }
+
+/// Marks a group's run count when some of its runs warned (the notes name them).
+pub const WARNED_MARK: &str = "!";
 
 /// What `±` means, for under a table that shows one.
 pub const PLUS_MINUS_NOTE: &str = "± is the sample standard deviation of the group's runs \
@@ -169,6 +175,20 @@ fn notes(c: &Comparison, terminal: bool) -> String {
                  the file's figures",
                 g.name(),
                 ids.join(", ")
+            );
+        }
+        if !g.warned_runs.is_empty() {
+            let runs: Vec<String> = g
+                .warned_runs
+                .iter()
+                .map(|(id, n)| format!("{id} ({n} warning{})", if *n == 1 { "" } else { "s" }))
+                .collect();
+            let _ = writeln!(
+                out,
+                "{}: {WARNED_MARK} run(s) {} warned when they ran, so their figures may mislead; \
+                 `diskbench show ID` says what each warned of",
+                g.name(),
+                runs.join(", ")
             );
         }
         match &g.cost {
@@ -289,6 +309,7 @@ pub fn render_csv(c: &Comparison) -> String {
             "cost_per_1000_iops",
             "cost_per_mb_per_s",
             "p99_latency_us_approximate_runs",
+            "warned_runs",
         ]
         .map(String::from),
     );
@@ -326,6 +347,8 @@ pub fn render_csv(c: &Comparison) -> String {
         });
         let ids: Vec<String> = g.p99_approximate_runs.iter().map(i64::to_string).collect();
         row.push(ids.join(" "));
+        let warned: Vec<String> = g.warned_runs.iter().map(|(id, _)| id.to_string()).collect();
+        row.push(warned.join(" "));
         out.push_str(&line(row));
     }
     out
@@ -376,6 +399,7 @@ fn group_json(g: &Group) -> Value {
         "p99_latency_us": summary_json(g.p99_latency_us.as_ref()),
         "p99_latency_us_merged": g.p99_latency_us_merged,
         "p99_latency_us_approximate_runs": g.p99_approximate_runs,
+        "warned_runs": g.warned_runs.iter().map(|(id, n)| json!({"id": id, "warnings": n})).collect::<Vec<Value>>(),
         "monthly_cost": monthly,
         "cost_per_1000_iops": per_iops,
         "cost_per_mb_per_s": per_mb,

@@ -73,6 +73,8 @@ pub(crate) fn record(
         ),
     ];
     let mut result = testutil::run(jobs);
+    // A clean run: a test that wants one that warned adds the warning.
+    result.warnings.clear();
     result.started_unix_ms += id as u64 * 60_000;
     RunRecord {
         id,
@@ -362,15 +364,15 @@ fn csv_has_a_column_per_statistic_and_quotes() {
     let csv = render_csv(&compare(&runs, &by(&["provider", "disk"])));
     let lines: Vec<&str> = csv.lines().collect();
     let header: Vec<&str> = lines[0].split(',').collect();
-    assert_eq!(header.len(), 2 + 1 + 16 + 5);
+    assert_eq!(header.len(), 2 + 1 + 16 + 6);
     assert_eq!(&header[..4], ["provider", "disk", "runs", "iops_mean"]);
-    assert_eq!(header.last(), Some(&"p99_latency_us_approximate_runs"));
+    assert_eq!(header.last(), Some(&"warned_runs"));
     assert!(lines[1].starts_with("aws,gp2,4,1150,129.0994"), "{csv}");
     assert!(
         lines[3].starts_with("google,\"pd-ssd, \"\"big\"\"\",1,11728,,,,"),
         "{csv}"
     );
-    assert!(lines[1].ends_with(",800,,,,"), "{csv}");
+    assert!(lines[1].ends_with(",800,,,,,"), "{csv}");
 }
 
 #[test]
@@ -398,6 +400,7 @@ fn json_has_exactly_the_documented_keys() {
             "p99_latency_us",
             "p99_latency_us_merged",
             "p99_latency_us_approximate_runs",
+            "warned_runs",
             "monthly_cost",
             "cost_per_1000_iops",
             "cost_per_mb_per_s",
@@ -491,7 +494,7 @@ fn a_p99_from_histograms_rebuilt_on_import_is_marked_approximate() {
         json["groups"][0]["p99_latency_us_approximate_runs"],
         serde_json::json!([2])
     );
-    assert!(render_csv(&c).lines().nth(1).unwrap().ends_with(",2"));
+    assert!(render_csv(&c).lines().nth(1).unwrap().ends_with(",2,"));
     // Histograms carried whole by diskbench's own export are not approximate.
     for job in &mut runs[1].result.jobs {
         job.imported.as_mut().unwrap().exact_histograms = true;
@@ -499,4 +502,44 @@ fn a_p99_from_histograms_rebuilt_on_import_is_marked_approximate() {
     assert!(compare(&runs, &by(&["provider"])).groups[0]
         .p99_approximate_runs
         .is_empty());
+}
+
+#[test]
+fn runs_that_warned_are_marked_per_run_and_per_group() {
+    let mut runs = sample();
+    let clean = compare(&runs, &by(&["provider", "disk"]));
+    assert!(clean.groups.iter().all(|g| g.warned_runs.is_empty()));
+    assert!(!render_table(&clean).contains("warned"));
+    runs[1].result.warnings.push(model::Warning::ShortRun {
+        job: HEADLINE_IOPS_JOB.into(),
+        runtime_ms: 3,
+    });
+    runs[1].result.warnings.push(model::Warning::Check {
+        name: "too-short".into(),
+        text: "too short to trust".into(),
+    });
+    let c = compare(&runs, &by(&["provider", "disk"]));
+    assert_eq!(c.groups[0].warned_runs, [(runs[1].id, 2)]);
+    assert!(c.groups[1..].iter().all(|g| g.warned_runs.is_empty()));
+    let table = render_table(&c);
+    let marked: Vec<&str> = table
+        .lines()
+        .filter(|l| {
+            l.trim_end()
+                .ends_with(&format!("{WARNED_MARK}{}", c.groups[0].runs))
+        })
+        .collect();
+    assert_eq!(marked.len(), 1, "{table}");
+    assert!(
+        table.contains(&format!("run(s) {} (2 warnings) warned", runs[1].id)),
+        "{table}"
+    );
+    let json: Value = serde_json::from_str(&render_json(&c)).unwrap();
+    assert_eq!(
+        json["groups"][0]["warned_runs"],
+        serde_json::json!([{"id": runs[1].id, "warnings": 2}])
+    );
+    let csv = render_csv(&c);
+    let ends = format!(",{}", runs[1].id);
+    assert!(csv.lines().nth(1).unwrap().ends_with(&ends), "{csv}");
 }

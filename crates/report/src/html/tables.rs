@@ -60,9 +60,22 @@ pub(super) fn compare_table(c: &Comparison) -> String {
             .p99_latency_us_merged
             .map_or("n/a".into(), crate::charts::scale::latency_us);
         let ids: Vec<String> = g.run_ids.iter().map(|i| i.to_string()).collect();
+        let warned: Vec<String> = g
+            .warned_runs
+            .iter()
+            .map(|(id, _)| format!("<a href=\"#run-{id}\">{id}</a>"))
+            .collect();
+        let mark = match warned.is_empty() {
+            true => String::new(),
+            false => format!(
+                "<br><small class=\"warned\">{} warned: {}</small>",
+                crate::compare::WARNED_MARK,
+                warned.join(", ")
+            ),
+        };
         let _ = write!(
             out,
-            "<td class=\"num\">{}</td><td class=\"num\" title=\"run ids {}\">{}</td>",
+            "<td class=\"num\">{}</td><td class=\"num\" title=\"run ids {}\">{}{mark}</td>",
             escape(&merged),
             ids.join(", "),
             g.runs

@@ -76,6 +76,7 @@ pub fn parse(args: &[String]) -> Result<Flags, FlagError> {
             "v" => f.verbose = boolean(inline)?,
             "json" => f.json = boolean(inline)?,
             "version" => f.version = boolean(inline)?,
+            "no-drop-caches" => f.opts.drop_host_cache = !boolean(inline)?,
             "dir" | "size" | "runs" | "seconds" | "threads" | "iops-duration" => {
                 let value = match inline {
                     Some(v) => v,
@@ -183,6 +184,9 @@ mod tests {
         assert_eq!(f.opts.iops_seconds, 0.5);
         assert_eq!(f.opts.seconds, 7);
         assert!(f.verbose && !f.json);
+        assert!(f.opts.drop_host_cache);
+        assert!(!p(&["-no-drop-caches"]).unwrap().opts.drop_host_cache);
+        assert!(p(&["--no-drop-caches=false"]).unwrap().opts.drop_host_cache);
     }
 
     #[test]

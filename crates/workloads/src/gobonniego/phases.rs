@@ -268,8 +268,9 @@ pub fn host_cache_drop_allowed() -> bool {
 const DROP_CACHES: &str = "/proc/sys/vm/drop_caches";
 
 /// Empties the page cache of `files` before a test: fsync each (only clean
-/// pages can be dropped), then drop_caches if allowed, and fadvise anyway.
-pub fn drop_cache(files: &[PathBuf]) -> CacheDrop {
+/// pages can be dropped), then drop_caches if allowed and `host` (the whole
+/// host's cache), and fadvise anyway.
+pub fn drop_cache(files: &[PathBuf], host: bool) -> CacheDrop {
     let mut opened = Vec::with_capacity(files.len());
     for p in files {
         match File::open(p).and_then(|f| f.sync_all().map(|()| f)) {
@@ -278,10 +279,13 @@ pub fn drop_cache(files: &[PathBuf]) -> CacheDrop {
         }
     }
     // "1": the page cache only; dentries and inodes do not hold file data.
-    let global = OpenOptions::new()
-        .write(true)
-        .open(DROP_CACHES)
-        .and_then(|mut f| f.write_all(b"1"));
+    let global = match host {
+        true => OpenOptions::new()
+            .write(true)
+            .open(DROP_CACHES)
+            .and_then(|mut f| f.write_all(b"1")),
+        false => Err(io::Error::other("not asked (-no-drop-caches)")),
+    };
     let mut advised = Ok(());
     for (f, p) in opened.iter().zip(files) {
         if let Err(e) = sys::drop_cache(f) {

@@ -12,6 +12,7 @@ fn small(dir: &Path) -> Options {
         seconds: 0,
         threads: 2,
         iops_seconds: 0.3,
+        drop_host_cache: true,
     }
 }
 

@@ -20,9 +20,12 @@
 //!
 //! Putting files back costs time no figure shows: a delete pass that is
 //! ten times faster than creating needs ten times its time to recreate the
-//! files. So a phase, resets included, ends after [`WALL_BUDGET`] times
-//! its time, even if its passes add up to less; it then has a figure from
-//! a shorter time, which the CLI shows (its clock is exact to the
+//! files. So a phase, resets included, ends by [`WALL_BUDGET`] times its
+//! time (1.5: `meta -n 4 --runtime 1s`, six phases, takes at most about
+//! 9 s, where a budget of three times took 12), even if its passes add up
+//! to less: no reset starts that the last one's length says would end past
+//! it, and a pass after a reset is cut at it. The phase then has a figure
+//! from a shorter time, which the CLI shows (its clock is exact to the
 //! nanosecond, unlike the one bonnie++'s `+++++` rule was made for) and
 //! flags as under 500 ms.
 
@@ -33,8 +36,19 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// A phase ends, resets included, after this many times its time.
-pub const WALL_BUDGET: u32 = 3;
+/// A phase ends, resets included, by this many times its time.
+pub const WALL_BUDGET: f64 = 1.5;
+
+/// The wall time a phase of `time` may take, resets included.
+pub fn phase_wall_budget(time: Duration) -> Duration {
+    time.mul_f64(WALL_BUDGET)
+}
+
+/// Whether a phase that has run `elapsed` of its wall `budget` must stop
+/// rather than put its files back again, when the last reset took `reset`.
+fn out_of_time(elapsed: Duration, reset: Duration, budget: Duration) -> bool {
+    elapsed + reset >= budget
+}
 
 /// Runs `phase` as `target` says (see the module comment). `present[t]`
 /// is how many files of worker `t`'s share exist, from its first number
@@ -50,17 +64,27 @@ pub(super) fn measure(
     let whole: Vec<u64> = (0..lay.threads).map(|t| share_len(lay, t)).collect();
     let before = present.to_vec();
     let started = Instant::now();
+    let budget = target.map(phase_wall_budget);
     let mut total: Option<PhaseResult> = None;
+    let mut last_reset = Duration::ZERO;
     loop {
         if total.is_some() {
+            let reset = Instant::now();
             put_back(phase, lay, tree, stop, &before, present)?;
+            last_reset = reset.elapsed();
         }
         let counts = match phase.op() {
             Op::Create => whole.clone(),
             _ => present.to_vec(),
         };
         let spent = total.as_ref().map_or(Duration::ZERO, |t| t.elapsed);
-        let left = target.map(|t| t.saturating_sub(spent));
+        // After a reset, a pass also ends where the phase's wall time does.
+        let left = target.zip(budget).map(|(t, b)| match total.is_some() {
+            true => t
+                .saturating_sub(spent)
+                .min(b.saturating_sub(started.elapsed())),
+            false => t.saturating_sub(spent),
+        });
         let (pass, finished) = run_pass(phase, lay, tree, stop, &ranges(lay, &counts), left)?;
         if phase.op() == Op::Create {
             present.copy_from_slice(&finished);
@@ -71,7 +95,7 @@ pub(super) fn measure(
             Some(t) => add(t, pass),
         };
         let enough = target.is_none_or(|t| sum.elapsed >= t);
-        let spent_all = target.is_some_and(|t| started.elapsed() >= t * WALL_BUDGET);
+        let spent_all = budget.is_some_and(|b| out_of_time(started.elapsed(), last_reset, b));
         total = Some(sum);
         if enough || spent_all || touched == 0 || stop.load(Ordering::Relaxed) {
             break;
@@ -166,4 +190,22 @@ fn add(mut a: PhaseResult, b: PhaseResult) -> PhaseResult {
     a.passes += b.passes;
     a.latency.merge(&b.latency);
     a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A phase of 1 s may take 1.5 s, resets included; a reset as long as
+    /// the last is not started when it would end past that.
+    #[test]
+    fn a_phase_stops_before_a_reset_that_would_end_past_its_budget() {
+        let second = Duration::from_secs(1);
+        let budget = phase_wall_budget(second);
+        assert_eq!(budget, Duration::from_millis(1500));
+        let ms = Duration::from_millis;
+        assert!(!out_of_time(ms(900), ms(300), budget));
+        assert!(out_of_time(ms(1300), ms(300), budget));
+        assert!(out_of_time(ms(1500), Duration::ZERO, budget));
+    }
 }
