@@ -80,6 +80,8 @@ fn a_verify_pass_finds_a_corruption_made_behind_its_back_and_names_its_offset() 
         let v = verify_of(&out);
         assert_eq!(v["bad"], 1, "{v}");
         assert_eq!(v["checked"], 512, "{v}");
+        // fio's errno for bad data: EILSEQ.
+        assert_eq!(json_of(&out)["jobs"][0]["error"], 84, "{args:?}");
         let f = &v["failures"][0];
         assert_eq!(f["kind"], "corrupted");
         assert_eq!(f["offset"], at / BS * BS);
@@ -424,4 +426,31 @@ fn a_buffered_verify_reads_the_device_not_the_page_cache() {
     assert!(flushed >= size / 512, "{flushed} blocks read");
     let cached = run("cached", &["--direct=0", "--invalidate=0"]).unwrap();
     assert!(cached < size / 512 / 2, "{cached} blocks read");
+}
+
+#[test]
+fn a_write_checked_by_verify_backlog_is_read_back_once() {
+    let dir = real_dir();
+    for (rw, batch) in [("write", "32"), ("randwrite", "8")] {
+        let file = dir.path().join(rw);
+        let out = fio(
+            &file,
+            &[
+                &format!("--rw={rw}"),
+                "--size=1m",
+                "--verify=crc32c",
+                "--verify_backlog=32",
+                &format!("--verify_backlog_batch={batch}"),
+            ],
+        );
+        assert!(out.status.success(), "{rw}: {}", stderr_of(&out));
+        // fio reads each write back once: the backlog passes check some,
+        // the final pass the rest, and nothing twice.
+        let job = &json_of(&out)["jobs"][0];
+        assert_eq!(job["write"]["io_bytes"], 1 << 20, "{rw}");
+        assert_eq!(job["read"]["io_bytes"], 1 << 20, "{rw}");
+        let v = verify_of(&out);
+        assert_eq!(v["checked"], 256, "{rw}: {v}");
+        assert_eq!(v["bad"], 0, "{rw}: {v}");
+    }
 }

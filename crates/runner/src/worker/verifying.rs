@@ -7,7 +7,10 @@
 //!
 //! The reads of a verify pass are counted as the job's reads, and its time
 //! as the job's runtime, as fio counts them: a `rw=write` job with `verify`
-//! reports both directions.
+//! reports both directions. Each write is read back once: a chunk a
+//! `verify_backlog` pass checked is left out of the final pass unless it was
+//! written again since (fio reads 100 MiB for a 100 MiB write with
+//! `verify_backlog=32`).
 //!
 //! Only jobs with `verify=` come here; the plain path of the worker never does.
 
@@ -244,6 +247,10 @@ impl Worker<'_> {
                     }
                 }
                 v.found = found;
+                // Checked once: the final pass leaves it out unless written again.
+                if let Some(t) = &mut v.table {
+                    t.checked(slot.file, slot.offset, slot.len);
+                }
             }
             Direction::Read => {}
         }
