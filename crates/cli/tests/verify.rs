@@ -454,3 +454,83 @@ fn a_write_checked_by_verify_backlog_is_read_back_once() {
         assert_eq!(v["bad"], 0, "{rw}: {v}");
     }
 }
+
+#[test]
+fn the_verify_options_fio_documents_are_carried_out() {
+    let dir = real_dir();
+    // verify_interval larger than the block: one chunk per write, as fio.
+    let file = dir.path().join("i");
+    let out = fio(
+        &file,
+        &[
+            "--rw=write",
+            "--size=64k",
+            "--bs=512",
+            "--verify=md5",
+            "--verify_interval=1m",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(verify_of(&out)["checked"], 128);
+
+    // pattern_hdr: a header, then the pattern; fio reads "-120xdeadface"
+    // as -12 (4 bytes) then 0xdeadface.
+    let file = dir.path().join("h");
+    let pattern = "--verify_pattern=\"abcd\"-120xdeadface";
+    let args = ["--size=64k", "--verify=pattern_hdr", pattern];
+    let out = fio(&file, &[&["--rw=randwrite"], &args[..]].concat());
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(verify_of(&out)["checked"], 16);
+    let unit = [
+        b"abcd".as_slice(),
+        &[0xf4, 0xff, 0xff, 0xff],
+        &[0xde, 0xad, 0xfa, 0xce],
+    ]
+    .concat();
+    let data = std::fs::read(&file).unwrap();
+    assert_eq!(&data[4096..4104], b"dbverify");
+    for p in [200usize, 1000, 4095] {
+        assert_eq!(data[8192 + p], unit[p % unit.len()], "byte {p}");
+    }
+    flip(&file, 8192 + 1000);
+    let out = fio(&file, &[&["--rw=read"], &args[..]].concat());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let v = verify_of(&out);
+    assert_eq!(v["corrupted"], 1, "{v}");
+    assert_eq!(v["failures"][0]["first_bad_byte"], 8192 + 1000);
+
+    // verify_pattern_interval: the pattern starts again every 512 bytes,
+    // %o the offset of each piece.
+    let file = dir.path().join("p");
+    let out = fio(
+        &file,
+        &[
+            "--rw=write",
+            "--size=64k",
+            "--verify=pattern",
+            "--verify_pattern=%o",
+            "--verify_pattern_interval=512",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let data = std::fs::read(&file).unwrap();
+    for at in [0usize, 512, 4096 + 1536, 65536 - 512] {
+        assert_eq!(&data[at..at + 8], &(at as u64).to_le_bytes(), "at {at}");
+    }
+
+    // experimental_verify: every write read back once, as fio.
+    let file = dir.path().join("e");
+    let out = fio(
+        &file,
+        &[
+            "--rw=randwrite",
+            "--size=128k",
+            "--verify=md5",
+            "--experimental_verify=1",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let job = &json_of(&out)["jobs"][0];
+    assert_eq!(job["read"]["io_bytes"], 128 << 10);
+    assert_eq!(verify_of(&out)["checked"], 32);
+}

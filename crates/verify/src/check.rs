@@ -201,7 +201,7 @@ impl Format {
         stamp: Stamp,
         mismatch: &impl Fn(MismatchKind, Option<usize>, String, String) -> Mismatch,
     ) -> Result<(), Mismatch> {
-        if self.data_matches(chunk) {
+        if self.data_matches(chunk, offset) {
             return Ok(());
         }
         let mut want = vec![0u8; chunk.len()];

@@ -62,6 +62,9 @@ pub struct Format {
     /// `offset_at` lists where each starts.
     unit: Vec<u8>,
     offset_at: Vec<usize>,
+    /// `verify_pattern_interval`: the pattern starts again every this many
+    /// bytes of a chunk (0: once per chunk).
+    pattern_interval: usize,
     /// `verify_write_sequence`: a chunk the job wrote must be from its last
     /// write there (its writer and generation).
     pub(crate) write_sequence: bool,
@@ -74,9 +77,11 @@ impl Format {
     /// bytes; `Err` says which option to change.
     pub fn new(spec: &VerifySpec, min_block: u64) -> Result<Format, FormatError> {
         let algo = spec.algo;
+        // A chunk is at most the smallest I/O: fio cuts each I/O into
+        // chunks of verify_interval, and one shorter than that is one chunk.
         let interval = match spec.interval {
             0 => min_block,
-            n => n,
+            n => n.min(min_block),
         };
         let header_len = match algo.has_header() {
             true => (FIXED + digest_len(algo) + 4).div_ceil(8) * 8,
@@ -107,7 +112,7 @@ impl Format {
         if ho != 0 && !algo.has_header() {
             return Err(FormatError::OffsetWithoutHeader(algo.fio_name()));
         }
-        if algo == VerifyAlgo::Pattern && spec.pattern.is_none() {
+        if algo.needs_pattern() && spec.pattern.is_none() {
             return Err(FormatError::NoPattern);
         }
         let (mut unit, mut offset_at) = (Vec::new(), Vec::new());
@@ -128,6 +133,7 @@ impl Format {
             pattern: spec.pattern.clone(),
             unit,
             offset_at,
+            pattern_interval: spec.pattern_interval as usize,
             write_sequence: spec.write_sequence,
             header_seed: spec.header_seed,
         })
@@ -227,8 +233,15 @@ impl Format {
         })
     }
 
-    /// Whether the data's checksum matches the one in the (whole) header.
-    pub(crate) fn data_matches(&self, chunk: &[u8]) -> bool {
+    /// Whether the data's checksum matches the one in the (whole) header;
+    /// for `pattern_hdr`, whether the data is the pattern.
+    pub(crate) fn data_matches(&self, chunk: &[u8], offset: u64) -> bool {
+        if self.algo == VerifyAlgo::PatternHdr {
+            let h = self.header_len;
+            let mut want = vec![0u8; chunk.len() - h];
+            self.fill_pattern(&mut want, offset, h);
+            return want == chunk[h..];
+        }
         let n = digest_len(self.algo);
         if n == 0 {
             return true;
@@ -246,8 +259,26 @@ impl Format {
     }
 
     /// The pattern's bytes for the chunk at `offset`, from byte `from` of the
-    /// chunk on (`%o` becomes the offset).
+    /// chunk on (`%o` becomes the offset); with `verify_pattern_interval`,
+    /// the pattern starts again at every interval, `%o` its offset.
     fn fill_pattern(&self, out: &mut [u8], offset: u64, from: usize) {
+        let every = self.pattern_interval;
+        if every == 0 {
+            return self.fill_pattern_once(out, offset, from);
+        }
+        let mut done = 0;
+        while done < out.len() {
+            let at = from + done;
+            let (piece, within) = (at / every, at % every);
+            let n = (every - within).min(out.len() - done);
+            let piece_offset = offset + (piece * every) as u64;
+            self.fill_pattern_once(&mut out[done..done + n], piece_offset, within);
+            done += n;
+        }
+    }
+
+    /// One instance of the pattern, from its byte `from` on.
+    fn fill_pattern_once(&self, out: &mut [u8], offset: u64, from: usize) {
         let patched;
         let unit = match self.offset_at.is_empty() {
             true => &self.unit,

@@ -12,7 +12,9 @@ fn format(algo: VerifyAlgo, interval: u64, header_offset: u64) -> Format {
         algo,
         interval,
         header_offset,
-        pattern: (algo == VerifyAlgo::Pattern).then(|| vec![PatternPiece::Bytes(vec![0xde, 0xad])]),
+        pattern: algo
+            .needs_pattern()
+            .then(|| vec![PatternPiece::Bytes(vec![0xde, 0xad])]),
         ..VerifySpec::default()
     };
     Format::new(&spec, BS as u64).unwrap()
@@ -51,7 +53,7 @@ fn table(offset: u64, generation: u64) -> Expectations {
     t
 }
 
-const ALGOS: [VerifyAlgo; 11] = [
+const ALGOS: [VerifyAlgo; 12] = [
     VerifyAlgo::Md5,
     VerifyAlgo::Crc64,
     VerifyAlgo::Crc32c,
@@ -63,6 +65,7 @@ const ALGOS: [VerifyAlgo; 11] = [
     VerifyAlgo::Sha256,
     VerifyAlgo::Sha512,
     VerifyAlgo::Meta,
+    VerifyAlgo::PatternHdr,
 ];
 
 #[test]
