@@ -10,8 +10,11 @@ use std::path::Path;
 
 const BS: u64 = 4096;
 
+/// Runs `diskbench fio` on `file`, in the file's directory (where a write
+/// job with `verify=` leaves its state file, as fio does).
 fn fio(file: &Path, args: &[&str]) -> std::process::Output {
     diskbench()
+        .current_dir(file.parent().unwrap())
         .args([
             "fio",
             "--name=v",
@@ -96,6 +99,7 @@ fn with_fault(engine: &str, fault: &str) -> Value {
     let dir = real_dir();
     let file = dir.path().join("f");
     let out = diskbench()
+        .current_dir(dir.path())
         .args(["fio", "--name=v", "--bs=4k", "--size=256k", "--rw=write"])
         .args(["--verify=crc32c", "--no-save", "--output-format=json"])
         .args(["--direct=1", "--iodepth=8"])
@@ -170,6 +174,7 @@ fn verify_fatal_stops_at_the_first_bad_chunk() {
     let dir = real_dir();
     let file = dir.path().join("f");
     let out = diskbench()
+        .current_dir(dir.path())
         .args(["fio", "--name=v", "--bs=4k", "--size=256k", "--rw=write"])
         .args([
             "--verify=md5",
@@ -533,4 +538,46 @@ fn the_verify_options_fio_documents_are_carried_out() {
     let job = &json_of(&out)["jobs"][0];
     assert_eq!(job["read"]["io_bytes"], 128 << 10);
     assert_eq!(verify_of(&out)["checked"], 32);
+}
+
+#[test]
+fn a_saved_verify_state_limits_verify_only_to_the_writes_done() {
+    let dir = real_dir();
+    let file = dir.path().join("s");
+    let aux = dir.path().join("aux");
+    std::fs::create_dir(&aux).unwrap();
+    let aux_arg = format!("--aux-path={}", aux.display());
+    // A write phase that stops after 40 of its 256 writes (number_ios).
+    let base = ["--rw=randwrite", "--size=1m", "--verify=crc32c"];
+    let out = fio(
+        &file,
+        &[&base[..], &["--number_ios=40", "--do_verify=0", &aux_arg]].concat(),
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let state = aux.join("local-v-0-verify.state");
+    assert!(state.exists(), "no {}", state.display());
+    // Without the state, verify_only replays all 256 writes and finds the
+    // blocks never written; with it, it checks the 40 written and passes.
+    let only = [&base[..], &["--verify_only"]].concat();
+    let out = fio(&file, &only);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let out = fio(
+        &file,
+        &[&only[..], &["--verify_state_load=1", &aux_arg]].concat(),
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(verify_of(&out)["checked"], 40);
+    assert_eq!(verify_of(&out)["bad"], 0);
+    // No state where it is looked for: refused with the fix.
+    let elsewhere = format!("--aux-path={}", dir.path().display());
+    let out = fio(
+        &file,
+        &[&only[..], &["--verify_state_load=1", &elsewhere]].concat(),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("no saved state"),
+        "{}",
+        stderr_of(&out)
+    );
 }

@@ -106,15 +106,6 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
         return Ok(());
     };
     let scope = Scope::Job(spec.name.clone());
-    if v.state_load {
-        return Err(FioError::invalid(
-            &scope,
-            "verify_state_load",
-            "1",
-            "loading a saved verify state is not carried out yet: drop verify_state_load \
-             (verify_only then checks the whole job)",
-        ));
-    }
     if v.algo.needs_pattern() && v.pattern.is_none() {
         return Err(FioError::invalid(
             &scope,
@@ -159,6 +150,13 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
         ));
     }
     Ok(())
+}
+
+/// `--aux-path`: where the jobs' verify state files go.
+pub(crate) fn set_state_dir(jobs: &mut [Vec<JobSpec>], aux_path: Option<&str>) {
+    for v in jobs.iter_mut().flatten().filter_map(|j| j.verify.as_mut()) {
+        v.state_dir = aux_path.map(str::to_string);
+    }
 }
 
 /// `verify_pattern`'s pieces.

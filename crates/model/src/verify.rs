@@ -147,6 +147,10 @@ pub struct VerifySpec {
     /// every completed write).
     #[serde(default)]
     pub fsynced: bool,
+    /// Where the state files go: fio's `--aux-path` (`None`: the current
+    /// directory).
+    #[serde(default)]
+    pub state_dir: Option<String>,
 }
 
 impl Default for VerifySpec {
@@ -168,6 +172,7 @@ impl Default for VerifySpec {
             state_save: true,
             state_load: false,
             fsynced: false,
+            state_dir: None,
         }
     }
 }

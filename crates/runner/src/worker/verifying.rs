@@ -43,6 +43,10 @@ pub(super) struct Verifier {
     /// A `verify_fatal` job stops at its first bad chunk.
     pub(super) failed_fatal: bool,
     found: Vec<Mismatch>,
+    /// `verify_state_load`: the writes the saved state says completed.
+    loaded_writes: Option<u64>,
+    /// The job's write count at its last sync (`verify_policy=fsynced`).
+    synced_writes: u64,
 }
 
 impl Verifier {
@@ -71,6 +75,14 @@ impl Verifier {
             .rw
             .writes()
             .then(|| Expectations::new(&files, format.interval, writer as u16));
+        let loaded_writes = match v.state_load {
+            true => {
+                let path = crate::verify_state::path(v.state_dir.as_deref(), &spec.name, writer);
+                let loaded = crate::verify_state::load(&path, &spec.name);
+                Some(loaded.map_err(|e| RunError::in_job(&spec.name, e))?)
+            }
+            false => None,
+        };
         Ok(Some(Box::new(Verifier {
             format,
             spec: v.clone(),
@@ -86,7 +98,15 @@ impl Verifier {
             },
             failed_fatal: false,
             found: Vec::new(),
+            loaded_writes,
+            synced_writes: 0,
         })))
+    }
+
+    /// The job's writes up to `writes` are on stable storage (a sync
+    /// completed with nothing in flight).
+    pub(super) fn synced(&mut self, writes: u64) {
+        self.synced_writes = writes;
     }
 
     /// Whether this job writes nothing and only checks (`verify_only`).
@@ -198,6 +218,15 @@ impl Worker<'_> {
         Ok(())
     }
 
+    /// A sync of all files completed with nothing in flight: every write so
+    /// far is on stable storage.
+    pub(super) fn synced_for_verify(&mut self) {
+        let writes = self.writes.seq;
+        if let Some(v) = self.parts.verify.as_deref_mut() {
+            v.synced(writes);
+        }
+    }
+
     /// After a completion: forgets a finished write; checks a read that
     /// must be checked.
     pub(super) fn verify_completion(&mut self, slot_id: u32, slot: &Slot) {
@@ -256,14 +285,44 @@ impl Worker<'_> {
         }
     }
 
+    /// `verify_state_save`: after the write phase, a write job (not a
+    /// `verify_only` one) saves how many writes completed (or, with
+    /// `verify_policy=fsynced`, how many were synced); a file it cannot
+    /// write is said, and the job goes on.
+    pub(super) fn save_verify_state(&self) {
+        let Some(v) = self.parts.verify.as_deref() else {
+            return;
+        };
+        if v.table.is_none() || v.spec.only || !v.spec.state_save {
+            return;
+        }
+        let spec = &self.plan.spec;
+        let writes = match v.spec.fsynced {
+            true => v.synced_writes,
+            false => self.writes.seq,
+        };
+        let clone = u32::from(v.writer);
+        let path = crate::verify_state::path(v.spec.state_dir.as_deref(), &spec.name, clone);
+        if let Err(e) = crate::verify_state::save(&path, &spec.name, clone, writes) {
+            crate::notice::say(format!(
+                "diskbench: job '{}': verify_state_save: could not write {}: {e}",
+                spec.name,
+                path.display()
+            ));
+        }
+    }
+
     /// `verify_only`: replays the job's writes without doing them, so the
-    /// table says what an earlier run of the same job left on the device.
+    /// table says what an earlier run of the same job left on the device;
+    /// with `verify_state_load`, only as many as the saved state says
+    /// completed.
     pub(super) fn replay_writes(&mut self) {
         let Some(mut v) = self.parts.verify.take() else {
             return;
         };
+        let most = v.loaded_writes.unwrap_or(u64::MAX);
         let mut issued = 0;
-        while issued < self.budget.total {
+        while issued < self.budget.total && self.writes.seq < most {
             let dir = self.gen.direction();
             let t = self.gen.next_for(dir, self.budget.total - issued);
             issued += t.len;
