@@ -340,7 +340,7 @@ fn verify_options_that_cannot_work_are_refused_with_the_fix() {
                 "--rw=write",
                 "--size=1m",
                 "--verify=crc32c",
-                "--verify_interval=3000",
+                "--verify_interval=4090",
             ],
             "verify_interval",
         ),
@@ -522,6 +522,24 @@ fn the_verify_options_fio_documents_are_carried_out() {
     for at in [0usize, 512, 4096 + 1536, 65536 - 512] {
         assert_eq!(&data[at..at + 8], &(at as u64).to_le_bytes(), "at {at}");
     }
+
+    // A verify_interval that does not divide bs: 4096 = 2222 + 1874.
+    let file = dir.path().join("u");
+    let out = fio(
+        &file,
+        &[
+            "--rw=randwrite",
+            "--size=64k",
+            "--verify=pattern_hdr",
+            "--verify_pattern=%o",
+            "--verify_pattern_interval=512",
+            "--verify_interval=2222",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(verify_of(&out)["checked"], 32);
+    let data = std::fs::read(&file).unwrap();
+    assert_eq!(&data[4096 + 2222..4096 + 2230], b"dbverify");
 
     // experimental_verify: every write read back once, as fio.
     let file = dir.path().join("e");

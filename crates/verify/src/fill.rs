@@ -54,7 +54,14 @@ pub(crate) struct Header {
 #[derive(Clone, Debug)]
 pub struct Format {
     pub algo: VerifyAlgo,
+    /// `verify_interval`: the size of a chunk.
     pub interval: u64,
+    /// The unit chunks are cut from, and the job's table of writes counts
+    /// in: the chunk itself when it divides the smallest write, else that
+    /// write (fio's `verify_interval` need not divide `bs`: a 4096-byte
+    /// block with verify_interval=3791 is a chunk of 3791 bytes and one of
+    /// the 305 left).
+    pub grain: u64,
     pub header_offset: u64,
     pub(crate) header_len: usize,
     pattern: Option<Vec<PatternPiece>>,
@@ -87,26 +94,37 @@ impl Format {
             true => (FIXED + digest_len(algo) + 4).div_ceil(8) * 8,
             false => 0,
         };
-        if !min_block.is_multiple_of(interval) {
-            return Err(FormatError::Divide {
-                interval,
-                min_block,
-            });
-        }
-        if (interval as usize) < header_len {
-            return Err(FormatError::HeaderTooBig {
-                interval,
-                algo: algo.fio_name(),
-                header_len,
+        let grain = match min_block.is_multiple_of(interval) {
+            true => interval,
+            false => min_block,
+        };
+        // The shortest chunk: the one left at the end of a grain.
+        let shortest = match grain % interval {
+            0 => interval,
+            left => left,
+        };
+        if (shortest as usize) < header_len {
+            return Err(match shortest == interval {
+                true => FormatError::HeaderTooBig {
+                    interval,
+                    algo: algo.fio_name(),
+                    header_len,
+                },
+                false => FormatError::Divide {
+                    interval,
+                    min_block,
+                    left: shortest,
+                    header_len,
+                },
             });
         }
         let ho = spec.header_offset;
-        if ho != 0 && (ho < header_len as u64 || ho + header_len as u64 > interval) {
+        if ho != 0 && (ho < header_len as u64 || ho + header_len as u64 > shortest) {
             return Err(FormatError::HeaderOffset {
                 offset: ho,
                 header_len,
-                most: interval - header_len as u64,
-                interval,
+                most: shortest.saturating_sub(header_len as u64),
+                interval: shortest,
             });
         }
         if ho != 0 && !algo.has_header() {
@@ -128,6 +146,7 @@ impl Format {
         Ok(Format {
             algo,
             interval,
+            grain,
             header_offset: ho,
             header_len,
             pattern: spec.pattern.clone(),
@@ -143,12 +162,28 @@ impl Format {
     /// `offset`) with chunks stamped `stamp`; each chunk's seed is
     /// [`crate::chunk_seed`] of `job_seed`.
     pub fn fill(&self, buf: &mut [u8], offset: u64, job_seed: u64, stamp: Stamp) {
-        let step = self.interval as usize;
-        for (i, chunk) in buf.chunks_exact_mut(step).enumerate() {
-            let at = offset + (i * step) as u64;
+        for (start, chunk) in self.chunks(buf) {
+            let at = offset + start as u64;
             let seed = crate::chunk_seed(job_seed, stamp.file, at, stamp.generation);
             self.fill_chunk(chunk, at, Stamp { seed, ..stamp });
         }
+    }
+
+    /// The chunks of a buffer of whole grains, each with where it starts
+    /// in the buffer: `interval` bytes at a time from each grain's start,
+    /// the last of a grain shorter when the interval does not divide it.
+    pub(crate) fn chunks<'a>(
+        &self,
+        buf: &'a mut [u8],
+    ) -> impl Iterator<Item = (usize, &'a mut [u8])> + 'a {
+        let (grain, step) = (self.grain as usize, self.interval as usize);
+        buf.chunks_exact_mut(grain)
+            .enumerate()
+            .flat_map(move |(g, unit)| {
+                unit.chunks_mut(step)
+                    .enumerate()
+                    .map(move |(i, c)| (g * grain + i * step, c))
+            })
     }
 
     /// One chunk as it goes to the device.
@@ -170,11 +205,12 @@ impl Format {
 
     fn write_header(&self, chunk: &mut [u8], offset: u64, s: Stamp) {
         let n = digest_len(self.algo);
+        let length = chunk.len() as u32;
         let (head, data) = chunk.split_at_mut(self.header_len);
         head.fill(0);
         head[0..8].copy_from_slice(MAGIC);
         head[8..16].copy_from_slice(&offset.to_le_bytes());
-        head[16..20].copy_from_slice(&(self.interval as u32).to_le_bytes());
+        head[16..20].copy_from_slice(&length.to_le_bytes());
         head[20] = algo_id(self.algo);
         head[21] = VERSION;
         head[22..24].copy_from_slice(&s.writer.to_le_bytes());

@@ -74,7 +74,7 @@ impl Verifier {
         let table = spec
             .rw
             .writes()
-            .then(|| Expectations::new(&files, format.interval, writer as u16));
+            .then(|| Expectations::new(&files, format.grain, writer as u16));
         let loaded_writes = match v.state_load {
             true => {
                 let path = crate::verify_state::path(v.state_dir.as_deref(), &spec.name, writer);
@@ -343,8 +343,8 @@ impl Worker<'_> {
             return Ok(());
         };
         v.due = false;
-        let max = (self.plan.engine_cfg.block_bytes as u64 / v.format.interval).max(1)
-            * v.format.interval;
+        let max =
+            (self.plan.engine_cfg.block_bytes as u64 / v.format.grain).max(1) * v.format.grain;
         let mut runs: VecDeque<(u32, u64, u64)> = match (&v.table, all) {
             (None, _) => VecDeque::new(),
             (Some(t), true) => (0..t.files())
