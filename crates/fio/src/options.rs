@@ -775,7 +775,7 @@ mod tests {
         assert!(matches!(lookup("blocksize"), Lookup::Job(d) if d.key == Key::Bs));
         assert!(matches!(lookup("output"), Lookup::Run(OUTPUT)));
         assert!(matches!(lookup("verify"), Lookup::Job(d) if d.key == Key::Verify));
-        assert!(matches!(lookup("verify_async_cpus"), Lookup::NotCarriedOut));
+        assert!(matches!(lookup("window_size"), Lookup::NotCarriedOut));
         assert!(matches!(lookup("parse-only"), Lookup::Run(PARSE_ONLY)));
         assert!(matches!(lookup("wait_for_previous"), Lookup::Job(d) if d.key == Key::Stonewall));
         assert!(matches!(lookup("showcmd"), Lookup::Run("showcmd")));
