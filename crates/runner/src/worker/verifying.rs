@@ -373,9 +373,18 @@ impl Worker<'_> {
             }
             let mut queued = false;
             while self.q.in_flight < self.q.depth {
-                let Some((file, offset, len)) = runs.pop_front() else {
+                let Some(&(file, offset, len)) = runs.front() else {
                     break;
                 };
+                // `openfiles` below the files: a closed file is opened once
+                // nothing is in flight, as the job's own I/O does.
+                if self.parts.files.is_closed(file) {
+                    if self.q.in_flight > 0 {
+                        break;
+                    }
+                    self.open_file(file)?;
+                }
+                runs.pop_front();
                 let slot = self.q.take_slot();
                 let now = self.shared.clock.now();
                 self.q.slots[slot as usize] = Slot {
@@ -393,7 +402,7 @@ impl Worker<'_> {
                 };
                 self.plan.engine.queue(IoRequest {
                     slot,
-                    file,
+                    file: self.parts.files.slot_of(file),
                     dir: Direction::Read,
                     offset,
                     len: len as u32,
