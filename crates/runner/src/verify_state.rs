@@ -11,7 +11,10 @@
 //! diskbench's, a few lines of text (fio's is a binary image of its own
 //! structures): a state file fio wrote is refused by name, not misread.
 //! `verify_policy=fsynced` saves the count at the job's last sync instead
-//! of its last write: what a power cut could not have lost.
+//! of its last write: what a power cut could not have lost. A read job
+//! with `verify_state_load` needs the state to be there, and checks every
+//! block it reads on its own, as it does without one (its reads are not a
+//! replay of the writes, so the count cannot limit them).
 
 use std::io;
 use std::path::{Path, PathBuf};
