@@ -39,9 +39,6 @@ pub enum FormatError {
         interval: u64,
     },
 
-    #[error("verify_offset moves the header, and verify={0} writes none: drop verify_offset")]
-    OffsetWithoutHeader(&'static str),
-
     #[error("verify=pattern needs verify_pattern=..., e.g. verify_pattern=0xdeadbeef")]
     NoPattern,
 

@@ -118,7 +118,13 @@ impl Format {
                 },
             });
         }
-        let ho = spec.header_offset;
+        // verify_offset moves the header; verify=pattern and null write
+        // none, so there is nothing to move (fio runs such a job as if it
+        // were not set).
+        let ho = match algo.has_header() {
+            true => spec.header_offset,
+            false => 0,
+        };
         if ho != 0 && (ho < header_len as u64 || ho + header_len as u64 > shortest) {
             return Err(FormatError::HeaderOffset {
                 offset: ho,
@@ -126,9 +132,6 @@ impl Format {
                 most: shortest.saturating_sub(header_len as u64),
                 interval: shortest,
             });
-        }
-        if ho != 0 && !algo.has_header() {
-            return Err(FormatError::OffsetWithoutHeader(algo.fio_name()));
         }
         if algo.needs_pattern() && spec.pattern.is_none() {
             return Err(FormatError::NoPattern);

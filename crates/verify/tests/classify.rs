@@ -268,3 +268,21 @@ fn an_interval_that_does_not_divide_the_block_leaves_a_short_chunk() {
     let e = Format::new(&spec, BS as u64).unwrap_err().to_string();
     assert!(e.contains("chunk of 6 bytes"), "{e}");
 }
+
+#[test]
+fn verify_offset_without_a_header_moves_nothing() {
+    // fio runs verify=pattern with verify_offset (t/verify.py does): there
+    // is no header to move, so the chunk is the pattern as without it.
+    let spec = |header_offset| VerifySpec {
+        algo: VerifyAlgo::Pattern,
+        interval: 2048,
+        header_offset,
+        pattern: Some(vec![PatternPiece::Bytes(vec![0xde, 0xad])]),
+        ..VerifySpec::default()
+    };
+    let moved = Format::new(&spec(1024), BS as u64).unwrap();
+    let plain = Format::new(&spec(0), BS as u64).unwrap();
+    assert_eq!(moved.header_offset, 0);
+    assert_eq!(written(&moved, 8192, 1), written(&plain, 8192, 1));
+    assert_eq!(check(&moved, &written(&moved, 8192, 1), 8192, None), vec![]);
+}
