@@ -10,8 +10,11 @@ use std::path::Path;
 
 const BS: u64 = 4096;
 
+/// Runs `diskbench fio` on `file`, in the file's directory (where a write
+/// job with `verify=` leaves its state file, as fio does).
 fn fio(file: &Path, args: &[&str]) -> std::process::Output {
     diskbench()
+        .current_dir(file.parent().unwrap())
         .args([
             "fio",
             "--name=v",
@@ -80,6 +83,8 @@ fn a_verify_pass_finds_a_corruption_made_behind_its_back_and_names_its_offset() 
         let v = verify_of(&out);
         assert_eq!(v["bad"], 1, "{v}");
         assert_eq!(v["checked"], 512, "{v}");
+        // fio's errno for bad data: EILSEQ.
+        assert_eq!(json_of(&out)["jobs"][0]["error"], 84, "{args:?}");
         let f = &v["failures"][0];
         assert_eq!(f["kind"], "corrupted");
         assert_eq!(f["offset"], at / BS * BS);
@@ -94,6 +99,7 @@ fn with_fault(engine: &str, fault: &str) -> Value {
     let dir = real_dir();
     let file = dir.path().join("f");
     let out = diskbench()
+        .current_dir(dir.path())
         .args(["fio", "--name=v", "--bs=4k", "--size=256k", "--rw=write"])
         .args(["--verify=crc32c", "--no-save", "--output-format=json"])
         .args(["--direct=1", "--iodepth=8"])
@@ -168,6 +174,7 @@ fn verify_fatal_stops_at_the_first_bad_chunk() {
     let dir = real_dir();
     let file = dir.path().join("f");
     let out = diskbench()
+        .current_dir(dir.path())
         .args(["fio", "--name=v", "--bs=4k", "--size=256k", "--rw=write"])
         .args([
             "--verify=md5",
@@ -333,7 +340,7 @@ fn verify_options_that_cannot_work_are_refused_with_the_fix() {
                 "--rw=write",
                 "--size=1m",
                 "--verify=crc32c",
-                "--verify_interval=3000",
+                "--verify_interval=4090",
             ],
             "verify_interval",
         ),
@@ -424,4 +431,209 @@ fn a_buffered_verify_reads_the_device_not_the_page_cache() {
     assert!(flushed >= size / 512, "{flushed} blocks read");
     let cached = run("cached", &["--direct=0", "--invalidate=0"]).unwrap();
     assert!(cached < size / 512 / 2, "{cached} blocks read");
+}
+
+#[test]
+fn a_write_checked_by_verify_backlog_is_read_back_once() {
+    let dir = real_dir();
+    for (rw, batch) in [("write", "32"), ("randwrite", "8")] {
+        let file = dir.path().join(rw);
+        let out = fio(
+            &file,
+            &[
+                &format!("--rw={rw}"),
+                "--size=1m",
+                "--verify=crc32c",
+                "--verify_backlog=32",
+                &format!("--verify_backlog_batch={batch}"),
+            ],
+        );
+        assert!(out.status.success(), "{rw}: {}", stderr_of(&out));
+        // fio reads each write back once: the backlog passes check some,
+        // the final pass the rest, and nothing twice.
+        let job = &json_of(&out)["jobs"][0];
+        assert_eq!(job["write"]["io_bytes"], 1 << 20, "{rw}");
+        assert_eq!(job["read"]["io_bytes"], 1 << 20, "{rw}");
+        let v = verify_of(&out);
+        assert_eq!(v["checked"], 256, "{rw}: {v}");
+        assert_eq!(v["bad"], 0, "{rw}: {v}");
+    }
+}
+
+#[test]
+fn the_verify_options_fio_documents_are_carried_out() {
+    let dir = real_dir();
+    // verify_interval larger than the block: one chunk per write, as fio.
+    let file = dir.path().join("i");
+    let out = fio(
+        &file,
+        &[
+            "--rw=write",
+            "--size=64k",
+            "--bs=512",
+            "--verify=md5",
+            "--verify_interval=1m",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(verify_of(&out)["checked"], 128);
+
+    // pattern_hdr: a header, then the pattern; fio reads "-120xdeadface"
+    // as -12 (4 bytes) then 0xdeadface.
+    let file = dir.path().join("h");
+    let pattern = "--verify_pattern=\"abcd\"-120xdeadface";
+    let args = ["--size=64k", "--verify=pattern_hdr", pattern];
+    let out = fio(&file, &[&["--rw=randwrite"], &args[..]].concat());
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(verify_of(&out)["checked"], 16);
+    let unit = [
+        b"abcd".as_slice(),
+        &[0xf4, 0xff, 0xff, 0xff],
+        &[0xde, 0xad, 0xfa, 0xce],
+    ]
+    .concat();
+    let data = std::fs::read(&file).unwrap();
+    assert_eq!(&data[4096..4104], b"dbverify");
+    for p in [200usize, 1000, 4095] {
+        assert_eq!(data[8192 + p], unit[p % unit.len()], "byte {p}");
+    }
+    flip(&file, 8192 + 1000);
+    let out = fio(&file, &[&["--rw=read"], &args[..]].concat());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let v = verify_of(&out);
+    assert_eq!(v["corrupted"], 1, "{v}");
+    assert_eq!(v["failures"][0]["first_bad_byte"], 8192 + 1000);
+
+    // verify_pattern_interval: the pattern starts again every 512 bytes,
+    // %o the offset of each piece.
+    let file = dir.path().join("p");
+    let out = fio(
+        &file,
+        &[
+            "--rw=write",
+            "--size=64k",
+            "--verify=pattern",
+            "--verify_pattern=%o",
+            "--verify_pattern_interval=512",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let data = std::fs::read(&file).unwrap();
+    for at in [0usize, 512, 4096 + 1536, 65536 - 512] {
+        assert_eq!(&data[at..at + 8], &(at as u64).to_le_bytes(), "at {at}");
+    }
+
+    // A verify_interval that does not divide bs: 4096 = 2222 + 1874.
+    let file = dir.path().join("u");
+    let out = fio(
+        &file,
+        &[
+            "--rw=randwrite",
+            "--size=64k",
+            "--verify=pattern_hdr",
+            "--verify_pattern=%o",
+            "--verify_pattern_interval=512",
+            "--verify_interval=2222",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(verify_of(&out)["checked"], 32);
+    let data = std::fs::read(&file).unwrap();
+    assert_eq!(&data[4096 + 2222..4096 + 2230], b"dbverify");
+
+    // experimental_verify: every write read back once, as fio.
+    let file = dir.path().join("e");
+    let out = fio(
+        &file,
+        &[
+            "--rw=randwrite",
+            "--size=128k",
+            "--verify=md5",
+            "--experimental_verify=1",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let job = &json_of(&out)["jobs"][0];
+    assert_eq!(job["read"]["io_bytes"], 128 << 10);
+    assert_eq!(verify_of(&out)["checked"], 32);
+}
+
+#[test]
+fn a_saved_verify_state_limits_verify_only_to_the_writes_done() {
+    let dir = real_dir();
+    let file = dir.path().join("s");
+    let aux = dir.path().join("aux");
+    std::fs::create_dir(&aux).unwrap();
+    let aux_arg = format!("--aux-path={}", aux.display());
+    // A write phase that stops after 40 of its 256 writes (number_ios).
+    let base = ["--rw=randwrite", "--size=1m", "--verify=crc32c"];
+    let out = fio(
+        &file,
+        &[&base[..], &["--number_ios=40", "--do_verify=0", &aux_arg]].concat(),
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let state = aux.join("local-v-0-verify.state");
+    assert!(state.exists(), "no {}", state.display());
+    // Without the state, verify_only replays all 256 writes and finds the
+    // blocks never written; with it, it checks the 40 written and passes.
+    let only = [&base[..], &["--verify_only"]].concat();
+    let out = fio(&file, &only);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let out = fio(
+        &file,
+        &[&only[..], &["--verify_state_load=1", &aux_arg]].concat(),
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(verify_of(&out)["checked"], 40);
+    assert_eq!(verify_of(&out)["bad"], 0);
+    // No state where it is looked for: refused with the fix.
+    let elsewhere = format!("--aux-path={}", dir.path().display());
+    let out = fio(
+        &file,
+        &[&only[..], &["--verify_state_load=1", &elsewhere]].concat(),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("no saved state"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn verify_follows_files_opened_and_closed_by_openfiles() {
+    let dir = real_dir();
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args([
+            "fio",
+            "--name=v",
+            "--bs=4k",
+            "--no-save",
+            "--output-format=json",
+        ])
+        .arg(format!("--directory={}", dir.path().display()))
+        .args([
+            "--rw=randwrite",
+            "--size=768k",
+            "--nrfiles=3",
+            "--openfiles=2",
+        ])
+        .args([
+            "--numjobs=2",
+            "--ioengine=libaio",
+            "--iodepth=8",
+            "--direct=1",
+        ])
+        .args(["--verify=crc32c", "--verify_backlog=16"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let json = json_of(&out);
+    for job in json["jobs"].as_array().unwrap() {
+        // Each clone's three files, 64 blocks each, read back once.
+        assert_eq!(job["verify"]["checked"], 192, "{}", job["verify"]);
+        assert_eq!(job["verify"]["bad"], 0, "{}", job["verify"]);
+        assert_eq!(job["read"]["io_bytes"], 768 << 10);
+    }
 }

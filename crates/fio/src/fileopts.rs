@@ -200,10 +200,10 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
     }
     let named = matches!(spec.target, FileTarget::Named(_));
     let other = match (f.openfiles, loops) {
-        _ if spec.verify.is_some() && (f.openfiles.is_some() || loops) => Some((
+        _ if spec.verify.is_some() && loops => Some((
             "verify",
             "verify checks each file against what the job wrote to it, and cannot follow \
-             files being closed or made again: drop verify, or openfiles/unlink_each_loop",
+             files being made again: drop verify, or unlink_each_loop",
         )),
         (_, true) if named && spec.numjobs > 1 => Some((
             "numjobs",

@@ -217,6 +217,7 @@ fn parse_with<I: IntoIterator<Item = String>>(args: I, env: &Env) -> Result<FioA
         });
     }
     let mut grouped = groups::group(built.jobs)?;
+    verify_opts::set_state_dir(&mut grouped.groups, raw.cli.aux_path.as_deref());
     if grouped.groups.iter().flatten().any(|j| j.gtod_reduce) {
         grouped.warnings.push(GTOD_REDUCE_NOTE.to_string());
     }

@@ -216,9 +216,17 @@ pub(crate) enum Key {
     VerifyAsync,
     /// `dedupe_global`: see `data_opts`.
     DedupeGlobal,
-    /// `verify_write_sequence`, `verify_header_seed`: see `verify_opts`.
+    /// `verify_write_sequence`, `verify_header_seed`, `verify_pattern_interval`,
+    /// `verify_state_save`, `verify_state_load`, `verify_policy`,
+    /// `experimental_verify`, `verify_async_cpus`: see `verify_opts`.
     VerifyWriteSequence,
     VerifyHeaderSeed,
+    VerifyPatternInterval,
+    VerifyStateSave,
+    VerifyStateLoad,
+    VerifyPolicy,
+    ExperimentalVerify,
+    VerifyAsyncCpus,
     /// `atomic` (RWF_ATOMIC writes): see `engine_opts`.
     Atomic,
     /// `prio`, `prioclass`, `priohint` and the engines' `cmdprio*`: see
@@ -675,6 +683,16 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     ),
     opt(Key::Atomic, "atomic", Arity::Value),
     opt(Key::VerifyHeaderSeed, "verify_header_seed", Arity::Value),
+    opt(
+        Key::VerifyPatternInterval,
+        "verify_pattern_interval",
+        Arity::Value,
+    ),
+    opt(Key::VerifyStateSave, "verify_state_save", Arity::Value),
+    opt(Key::VerifyStateLoad, "verify_state_load", Arity::Value),
+    opt(Key::VerifyPolicy, "verify_policy", Arity::Value),
+    opt(Key::ExperimentalVerify, "experimental_verify", Arity::Value),
+    opt(Key::VerifyAsyncCpus, "verify_async_cpus", Arity::Value),
     opt(Key::Prio, "prio", Arity::Value),
     opt(Key::PrioClass, "prioclass", Arity::Value),
     opt(Key::PrioHint, "priohint", Arity::Value),
@@ -774,7 +792,7 @@ mod tests {
         assert!(matches!(lookup("blocksize"), Lookup::Job(d) if d.key == Key::Bs));
         assert!(matches!(lookup("output"), Lookup::Run(OUTPUT)));
         assert!(matches!(lookup("verify"), Lookup::Job(d) if d.key == Key::Verify));
-        assert!(matches!(lookup("verify_async_cpus"), Lookup::NotCarriedOut));
+        assert!(matches!(lookup("window_size"), Lookup::NotCarriedOut));
         assert!(matches!(lookup("parse-only"), Lookup::Run(PARSE_ONLY)));
         assert!(matches!(lookup("wait_for_previous"), Lookup::Job(d) if d.key == Key::Stonewall));
         assert!(matches!(lookup("showcmd"), Lookup::Run("showcmd")));

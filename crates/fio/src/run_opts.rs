@@ -72,8 +72,7 @@ pub struct CliOptions {
     pub trigger_file: Option<String>,
     pub trigger_timeout: Option<Duration>,
     pub trigger: Option<String>,
-    /// `--aux-path`: where state files go (accepted; diskbench writes none
-    /// outside the output files the options name).
+    /// `--aux-path`: where state files go (`verify_state_save`'s).
     pub aux_path: Option<String>,
     /// `--max-jobs` and `--alloc-size`, as given (checked, nothing to size).
     pub max_jobs: Option<u64>,

@@ -2,6 +2,18 @@
 //! that need the whole job (a pattern for `verify=pattern`, no `verify_only`
 //! on a time-based job).
 //!
+//! Two options change only how fio goes about the check, not what is read
+//! back or what is checked, and are accepted as such:
+//! - `experimental_verify=1`: fio forgets what it wrote and replays the
+//!   write phase's offsets to read them back, instead of keeping a list of
+//!   the blocks written. Either way every block written is read back once
+//!   and checked (fio 3.33 reads 128 KiB for a 128 KiB write with it).
+//!   diskbench's record of the writes is one number per chunk, the cost the
+//!   replay saves in fio, so the pass is the same with or without it.
+//! - `verify_async_cpus=LIST`: the CPUs of `verify_async`'s threads;
+//!   diskbench checks in the worker's thread (see `error_opts`), so the list
+//!   is checked for its form and pins nothing.
+//!
 //! `verify_pattern` follows fio's grammar: pieces written one after another,
 //! each a hex number (`0xdeadbeef`, any length), a decimal (1 to 4 bytes,
 //! little-endian, as wide as it needs), a quoted string, or `%o` (the
@@ -46,6 +58,20 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
         Key::VerifyBacklogBatch => spec.verify_draft().backlog_batch = o.int()?,
         Key::VerifyWriteSequence => spec.verify_draft().write_sequence = o.boolean()?,
         Key::VerifyHeaderSeed => spec.verify_draft().header_seed = o.boolean()?,
+        Key::VerifyPatternInterval => spec.verify_draft().pattern_interval = o.size()?,
+        Key::VerifyStateSave => spec.verify_draft().state_save = o.boolean()?,
+        Key::VerifyStateLoad => spec.verify_draft().state_load = o.boolean()?,
+        Key::VerifyPolicy => match o.text.trim() {
+            "completed" | "fsynced" => spec.verify_draft().fsynced = o.text.trim() == "fsynced",
+            _ => return Err(o.invalid("use completed or fsynced")),
+        },
+        // Same blocks read back, same checks: see the module comment.
+        Key::ExperimentalVerify => {
+            o.boolean()?;
+        }
+        Key::VerifyAsyncCpus => {
+            crate::pattern::cpu_list(o.scope, o.text)?;
+        }
         _ => return Ok(false),
     }
     Ok(true)
@@ -80,12 +106,12 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
         return Ok(());
     };
     let scope = Scope::Job(spec.name.clone());
-    if v.algo == VerifyAlgo::Pattern && v.pattern.is_none() {
+    if v.algo.needs_pattern() && v.pattern.is_none() {
         return Err(FioError::invalid(
             &scope,
             "verify",
-            "pattern",
-            "verify=pattern needs verify_pattern=..., e.g. verify_pattern=0xdeadbeef",
+            v.algo.fio_name(),
+            "verify=pattern and pattern_hdr need verify_pattern=..., e.g. verify_pattern=0xdeadbeef",
         ));
     }
     if v.only && spec.time_based {
@@ -126,6 +152,13 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
     Ok(())
 }
 
+/// `--aux-path`: where the jobs' verify state files go.
+pub(crate) fn set_state_dir(jobs: &mut [Vec<JobSpec>], aux_path: Option<&str>) {
+    for v in jobs.iter_mut().flatten().filter_map(|j| j.verify.as_mut()) {
+        v.state_dir = aux_path.map(str::to_string);
+    }
+}
+
 /// `verify_pattern`'s pieces.
 pub(crate) fn pattern(
     scope: &Scope,
@@ -155,9 +188,12 @@ pub(crate) fn pattern(
         } else {
             let neg = rest.starts_with('-');
             let digits = &rest[neg as usize..];
+            // A decimal ends at the first non-digit, or where a hex piece
+            // starts: fio reads "-120xdeadface" as -12 then 0xdeadface.
             let n = digits
-                .find(|c: char| !c.is_ascii_digit())
-                .unwrap_or(digits.len());
+                .char_indices()
+                .find(|&(i, c)| !c.is_ascii_digit() || starts_hex(&digits[i..]))
+                .map_or(digits.len(), |(i, _)| i);
             if n == 0 {
                 return Err(bad(
                     "a pattern is hex (0xdeadbeef), decimal (-12, 255), a quoted string (\"abcd\") \
@@ -194,13 +230,21 @@ fn hex_bytes(h: &str) -> Vec<u8> {
         .collect()
 }
 
-/// A decimal in 1 to 4 little-endian bytes, as wide as its value needs.
+/// Whether `s` starts with a hex piece (`0x` and a hex digit).
+fn starts_hex(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() > 2 && b[0] == b'0' && matches!(b[1], b'x' | b'X') && b[2].is_ascii_hexdigit()
+}
+
+/// A decimal in little-endian bytes: a positive one as wide as its value
+/// needs (1 to 4 bytes), a negative one in 4 (fio 3.33 writes -1 as ff ff
+/// ff ff, 256 as 00 01).
 fn decimal_bytes(v: i64) -> Vec<u8> {
     let bytes = (v as i32 as u32).to_le_bytes();
     let width = match v {
-        -128..=255 => 1,
-        -32768..=65535 => 2,
-        -8_388_608..=16_777_215 => 3,
+        0..=255 => 1,
+        256..=65535 => 2,
+        65536..=16_777_215 => 3,
         _ => 4,
     };
     bytes[..width].to_vec()
@@ -232,6 +276,7 @@ pub(crate) fn show(job: &JobSpec, opts: &mut Vec<(&'static str, Option<String>)>
         ("verify_offset", v.header_offset),
         ("verify_backlog", v.backlog),
         ("verify_backlog_batch", v.backlog_batch),
+        ("verify_pattern_interval", v.pattern_interval),
     ];
     for (name, n) in numbers.into_iter().filter(|(_, n)| *n != 0) {
         opts.push((name, Some(n.to_string())));
@@ -275,8 +320,21 @@ mod tests {
                 Bytes(vec![0xff]),
                 Offset,
                 Bytes(b"abcd".to_vec()),
-                Bytes(vec![0xf4])
+                Bytes(vec![0xf4, 0xff, 0xff, 0xff])
             ]
+        );
+        // A decimal ends where a hex piece starts, as fio reads it.
+        assert_eq!(
+            p("\"abcd\"-120xdeadface").unwrap(),
+            vec![
+                Bytes(b"abcd".to_vec()),
+                Bytes(vec![0xf4, 0xff, 0xff, 0xff]),
+                Bytes(vec![0xde, 0xad, 0xfa, 0xce]),
+            ]
+        );
+        assert_eq!(
+            p("120xff").unwrap(),
+            vec![Bytes(vec![12]), Bytes(vec![0xff])]
         );
         assert_eq!(p("'ab'").unwrap(), vec![Bytes(b"ab".to_vec())]);
     }

@@ -67,7 +67,7 @@ fn unknown_option_suggests_the_closest() {
 #[test]
 fn known_fio_options_not_carried_out() {
     for option in [
-        "verify_async_cpus=0",
+        "window_size=4k",
         "zonecapacity=1m",
         "nice=5",
         "write_barrier=1",

@@ -203,11 +203,14 @@ pub struct SteadyStateResult {
 }
 
 impl JobResult {
-    /// fio's `error` of the job: 1 for a job that failed (diskbench keeps
-    /// its message, not an errno), else the errno of the first error it
-    /// went on past (as fio's, with a successful exit), else 0.
+    /// fio's `error` of the job: for a job that failed, EILSEQ (84) when
+    /// `verify=` found bad data (fio's errno for it), else 1 (diskbench
+    /// keeps its message, not an errno); else the errno of the first error
+    /// it went on past (as fio's, with a successful exit), else 0.
     pub fn error_code(&self) -> i64 {
+        let bad_data = self.verify.as_ref().is_some_and(|v| v.bad > 0);
         match (&self.error, &self.errors) {
+            (Some(_), _) if bad_data => i64::from(crate::errors::EILSEQ),
             (Some(_), _) => 1,
             (None, Some(e)) => i64::from(e.first),
             (None, None) => 0,

@@ -30,11 +30,14 @@ pub enum VerifyAlgo {
     Pattern,
     /// Write and read back, check nothing (fio: for testing internals).
     Null,
+    /// `pattern_hdr`: the `verify_pattern` bytes after a header; the data
+    /// is checked against the pattern, the header for its place and write.
+    PatternHdr,
 }
 
 impl VerifyAlgo {
     pub const NAMES: &'static str =
-        "md5, crc64, crc32c, crc32c-intel, crc32, crc16, crc7, xxhash, sha1, sha256, sha512, meta, pattern, null";
+        "md5, crc64, crc32c, crc32c-intel, crc32, crc16, crc7, xxhash, sha1, sha256, sha512, meta, pattern, pattern_hdr, null";
 
     pub fn parse(text: &str) -> Option<VerifyAlgo> {
         Some(match text {
@@ -50,6 +53,7 @@ impl VerifyAlgo {
             "sha512" => VerifyAlgo::Sha512,
             "meta" => VerifyAlgo::Meta,
             "pattern" => VerifyAlgo::Pattern,
+            "pattern_hdr" => VerifyAlgo::PatternHdr,
             "null" => VerifyAlgo::Null,
             _ => return None,
         })
@@ -69,8 +73,14 @@ impl VerifyAlgo {
             VerifyAlgo::Sha512 => "sha512",
             VerifyAlgo::Meta => "meta",
             VerifyAlgo::Pattern => "pattern",
+            VerifyAlgo::PatternHdr => "pattern_hdr",
             VerifyAlgo::Null => "null",
         }
+    }
+
+    /// Whether the chunks' data is `verify_pattern` (which the job must give).
+    pub fn needs_pattern(self) -> bool {
+        matches!(self, VerifyAlgo::Pattern | VerifyAlgo::PatternHdr)
     }
 
     /// Chunks carry diskbench's header (all but `pattern` and `null`).
@@ -120,6 +130,27 @@ pub struct VerifySpec {
     /// own). Off, a chunk another clone wrote passes if it is whole.
     #[serde(default = "crate::serde_defaults::default_true")]
     pub header_seed: bool,
+    /// `verify_pattern_interval`: the pattern starts again every this many
+    /// bytes of a chunk, `%o` then the offset of that piece (0: once per chunk).
+    #[serde(default)]
+    pub pattern_interval: u64,
+    /// `verify_state_save` (fio: on): a write job leaves a state file saying
+    /// how many writes it completed, for a later `verify_state_load`.
+    #[serde(default = "crate::serde_defaults::default_true")]
+    pub state_save: bool,
+    /// `verify_state_load`: check only as far as the saved state says the
+    /// writing job got.
+    #[serde(default)]
+    pub state_load: bool,
+    /// `verify_policy=fsynced`: the saved state counts only the writes
+    /// completed before the job's last fsync (fio's default, `completed`:
+    /// every completed write).
+    #[serde(default)]
+    pub fsynced: bool,
+    /// Where the state files go: fio's `--aux-path` (`None`: the current
+    /// directory).
+    #[serde(default)]
+    pub state_dir: Option<String>,
 }
 
 impl Default for VerifySpec {
@@ -137,6 +168,11 @@ impl Default for VerifySpec {
             backlog_batch: 0,
             write_sequence: true,
             header_seed: true,
+            pattern_interval: 0,
+            state_save: true,
+            state_load: false,
+            fsynced: false,
+            state_dir: None,
         }
     }
 }

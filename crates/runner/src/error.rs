@@ -49,6 +49,9 @@ pub enum RunError {
     /// `verify=` cannot work with the job's options (the verify crate's words).
     #[error(transparent)]
     VerifyOptions(#[from] verify::FormatError),
+    /// `verify_state_load` found no state it can use (the file and the fix).
+    #[error(transparent)]
+    VerifyState(#[from] crate::verify_state::StateError),
     /// `verify=` found bad chunks: the summary, and where the first one is.
     #[error("{summary}")]
     BadData {
@@ -109,7 +112,9 @@ impl RunError {
     /// Usage, runtime or interrupted: what decides the exit code.
     pub fn kind(&self) -> FailureKind {
         match self {
-            RunError::Usage(_) | RunError::Place { .. } => FailureKind::Usage,
+            RunError::Usage(_) | RunError::Place { .. } | RunError::VerifyState(_) => {
+                FailureKind::Usage
+            }
             RunError::Interrupted => FailureKind::Interrupted,
             RunError::Job { source, .. } => source.kind(),
             RunError::JobsFailed(errors) => {

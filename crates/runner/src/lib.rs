@@ -37,6 +37,7 @@ mod record;
 mod region;
 mod stale;
 mod steady;
+mod verify_state;
 mod worker;
 
 pub use error::{IoError, RunError};
@@ -44,6 +45,7 @@ pub use files::{remove_test_dirs, Workspace};
 pub use live::{fan_out, LiveLatency};
 use preflight::{check_free_space, check_places, check_readonly, not_a_local_disk, targets_of};
 pub use preflight::{check_targets, target_warnings};
+pub use verify_state::StateError;
 
 use clock::Clock;
 use diskstats::DiskWatch;

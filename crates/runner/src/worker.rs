@@ -345,6 +345,7 @@ impl<'a> Worker<'a> {
             false => self.ramp_and_measure()?,
         }
         self.final_sync()?;
+        self.save_verify_state();
         self.final_verify()
     }
 
@@ -354,6 +355,7 @@ impl<'a> Worker<'a> {
         let spec = &self.plan.spec;
         if (spec.end_fsync || spec.fsync_on_close) && self.failure.is_none() {
             self.sync_files()?;
+            self.synced_for_verify();
         }
         Ok(())
     }
@@ -404,7 +406,10 @@ impl<'a> Worker<'a> {
                 let slot = self.parts.files.slot_of(file);
                 self.timed_sync(|w| w.sync_file(slot))?
             }
-            None if self.more_to_come() => self.timed_sync(Self::sync_files)?,
+            None if self.more_to_come() => {
+                self.timed_sync(Self::sync_files)?;
+                self.synced_for_verify();
+            }
             None => {}
         }
         self.writes.synced();

@@ -30,10 +30,9 @@ impl Format {
         expect: impl Fn(u64) -> Option<Expected>,
         out: &mut Vec<Mismatch>,
     ) -> u64 {
-        let step = self.interval as usize;
         let mut checked = 0;
-        for (i, chunk) in buf.chunks_exact_mut(step).enumerate() {
-            let at = offset + (i * step) as u64;
+        for (start, chunk) in self.chunks(buf) {
+            let at = offset + start as u64;
             checked += 1;
             if let Err(m) = self.check_chunk(chunk, file, at, job_seed, expect(at)) {
                 out.push(m);
@@ -63,7 +62,7 @@ impl Format {
             (Some(e), _) => e.stamp(job_seed, file, offset),
             (None, _) => self.read_header(read)?.stamp,
         };
-        let mut chunk = vec![0u8; self.interval as usize];
+        let mut chunk = vec![0u8; read.len()];
         self.fill_chunk(&mut chunk, offset, stamp);
         Some(chunk)
     }
@@ -79,10 +78,11 @@ impl Format {
         job_seed: u64,
         expected: Option<Expected>,
     ) -> Result<(), Mismatch> {
+        let length = chunk.len() as u64;
         let mismatch = |kind, first: Option<usize>, expected: String, found: String| Mismatch {
             kind,
             offset,
-            length: self.interval,
+            length,
             first_bad_byte: first.map(|p| offset + self.on_device(p) as u64),
             expected,
             found,
@@ -201,7 +201,7 @@ impl Format {
         stamp: Stamp,
         mismatch: &impl Fn(MismatchKind, Option<usize>, String, String) -> Mismatch,
     ) -> Result<(), Mismatch> {
-        if self.data_matches(chunk) {
+        if self.data_matches(chunk, offset) {
             return Ok(());
         }
         let mut want = vec![0u8; chunk.len()];

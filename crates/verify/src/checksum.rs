@@ -28,7 +28,7 @@ pub fn digest_len(algo: VerifyAlgo) -> usize {
         VerifyAlgo::Sha1 => 20,
         VerifyAlgo::Sha256 => 32,
         VerifyAlgo::Sha512 => 64,
-        VerifyAlgo::Meta | VerifyAlgo::Pattern | VerifyAlgo::Null => 0,
+        VerifyAlgo::Meta | VerifyAlgo::Pattern | VerifyAlgo::PatternHdr | VerifyAlgo::Null => 0,
     }
 }
 
@@ -48,7 +48,7 @@ pub fn digest(algo: VerifyAlgo, data: &[u8], out: &mut [u8]) {
         VerifyAlgo::Sha1 => out.copy_from_slice(&Sha1::digest(data)),
         VerifyAlgo::Sha256 => out.copy_from_slice(&Sha256::digest(data)),
         VerifyAlgo::Sha512 => out.copy_from_slice(&Sha512::digest(data)),
-        VerifyAlgo::Meta | VerifyAlgo::Pattern | VerifyAlgo::Null => {}
+        VerifyAlgo::Meta | VerifyAlgo::Pattern | VerifyAlgo::PatternHdr | VerifyAlgo::Null => {}
     }
 }
 

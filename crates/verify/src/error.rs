@@ -7,10 +7,16 @@ use thiserror::Error;
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum FormatError {
     #[error(
-        "verify_interval={interval} does not divide the block size {min_block}: every write \
-         must hold whole chunks; use a verify_interval that divides bs"
+        "verify_interval={interval} leaves a chunk of {left} bytes at the end of each \
+         {min_block}-byte block, too small for the {header_len}-byte header: use a \
+         verify_interval that divides bs, or leaves at least {header_len} bytes"
     )]
-    Divide { interval: u64, min_block: u64 },
+    Divide {
+        interval: u64,
+        min_block: u64,
+        left: u64,
+        header_len: usize,
+    },
 
     #[error(
         "verify_interval={interval} is smaller than verify={algo}'s {header_len}-byte header: \
@@ -32,9 +38,6 @@ pub enum FormatError {
         most: u64,
         interval: u64,
     },
-
-    #[error("verify_offset moves the header, and verify={0} writes none: drop verify_offset")]
-    OffsetWithoutHeader(&'static str),
 
     #[error("verify=pattern needs verify_pattern=..., e.g. verify_pattern=0xdeadbeef")]
     NoPattern,

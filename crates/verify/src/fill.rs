@@ -54,7 +54,14 @@ pub(crate) struct Header {
 #[derive(Clone, Debug)]
 pub struct Format {
     pub algo: VerifyAlgo,
+    /// `verify_interval`: the size of a chunk.
     pub interval: u64,
+    /// The unit chunks are cut from, and the job's table of writes counts
+    /// in: the chunk itself when it divides the smallest write, else that
+    /// write (fio's `verify_interval` need not divide `bs`: a 4096-byte
+    /// block with verify_interval=3791 is a chunk of 3791 bytes and one of
+    /// the 305 left).
+    pub grain: u64,
     pub header_offset: u64,
     pub(crate) header_len: usize,
     pattern: Option<Vec<PatternPiece>>,
@@ -62,6 +69,9 @@ pub struct Format {
     /// `offset_at` lists where each starts.
     unit: Vec<u8>,
     offset_at: Vec<usize>,
+    /// `verify_pattern_interval`: the pattern starts again every this many
+    /// bytes of a chunk (0: once per chunk).
+    pattern_interval: usize,
     /// `verify_write_sequence`: a chunk the job wrote must be from its last
     /// write there (its writer and generation).
     pub(crate) write_sequence: bool,
@@ -74,40 +84,56 @@ impl Format {
     /// bytes; `Err` says which option to change.
     pub fn new(spec: &VerifySpec, min_block: u64) -> Result<Format, FormatError> {
         let algo = spec.algo;
+        // A chunk is at most the smallest I/O: fio cuts each I/O into
+        // chunks of verify_interval, and one shorter than that is one chunk.
         let interval = match spec.interval {
             0 => min_block,
-            n => n,
+            n => n.min(min_block),
         };
         let header_len = match algo.has_header() {
             true => (FIXED + digest_len(algo) + 4).div_ceil(8) * 8,
             false => 0,
         };
-        if !min_block.is_multiple_of(interval) {
-            return Err(FormatError::Divide {
-                interval,
-                min_block,
+        let grain = match min_block.is_multiple_of(interval) {
+            true => interval,
+            false => min_block,
+        };
+        // The shortest chunk: the one left at the end of a grain.
+        let shortest = match grain % interval {
+            0 => interval,
+            left => left,
+        };
+        if (shortest as usize) < header_len {
+            return Err(match shortest == interval {
+                true => FormatError::HeaderTooBig {
+                    interval,
+                    algo: algo.fio_name(),
+                    header_len,
+                },
+                false => FormatError::Divide {
+                    interval,
+                    min_block,
+                    left: shortest,
+                    header_len,
+                },
             });
         }
-        if (interval as usize) < header_len {
-            return Err(FormatError::HeaderTooBig {
-                interval,
-                algo: algo.fio_name(),
-                header_len,
-            });
-        }
-        let ho = spec.header_offset;
-        if ho != 0 && (ho < header_len as u64 || ho + header_len as u64 > interval) {
+        // verify_offset moves the header; verify=pattern and null write
+        // none, so there is nothing to move (fio runs such a job as if it
+        // were not set).
+        let ho = match algo.has_header() {
+            true => spec.header_offset,
+            false => 0,
+        };
+        if ho != 0 && (ho < header_len as u64 || ho + header_len as u64 > shortest) {
             return Err(FormatError::HeaderOffset {
                 offset: ho,
                 header_len,
-                most: interval - header_len as u64,
-                interval,
+                most: shortest.saturating_sub(header_len as u64),
+                interval: shortest,
             });
         }
-        if ho != 0 && !algo.has_header() {
-            return Err(FormatError::OffsetWithoutHeader(algo.fio_name()));
-        }
-        if algo == VerifyAlgo::Pattern && spec.pattern.is_none() {
+        if algo.needs_pattern() && spec.pattern.is_none() {
             return Err(FormatError::NoPattern);
         }
         let (mut unit, mut offset_at) = (Vec::new(), Vec::new());
@@ -123,11 +149,13 @@ impl Format {
         Ok(Format {
             algo,
             interval,
+            grain,
             header_offset: ho,
             header_len,
             pattern: spec.pattern.clone(),
             unit,
             offset_at,
+            pattern_interval: spec.pattern_interval as usize,
             write_sequence: spec.write_sequence,
             header_seed: spec.header_seed,
         })
@@ -137,12 +165,28 @@ impl Format {
     /// `offset`) with chunks stamped `stamp`; each chunk's seed is
     /// [`crate::chunk_seed`] of `job_seed`.
     pub fn fill(&self, buf: &mut [u8], offset: u64, job_seed: u64, stamp: Stamp) {
-        let step = self.interval as usize;
-        for (i, chunk) in buf.chunks_exact_mut(step).enumerate() {
-            let at = offset + (i * step) as u64;
+        for (start, chunk) in self.chunks(buf) {
+            let at = offset + start as u64;
             let seed = crate::chunk_seed(job_seed, stamp.file, at, stamp.generation);
             self.fill_chunk(chunk, at, Stamp { seed, ..stamp });
         }
+    }
+
+    /// The chunks of a buffer of whole grains, each with where it starts
+    /// in the buffer: `interval` bytes at a time from each grain's start,
+    /// the last of a grain shorter when the interval does not divide it.
+    pub(crate) fn chunks<'a>(
+        &self,
+        buf: &'a mut [u8],
+    ) -> impl Iterator<Item = (usize, &'a mut [u8])> + 'a {
+        let (grain, step) = (self.grain as usize, self.interval as usize);
+        buf.chunks_exact_mut(grain)
+            .enumerate()
+            .flat_map(move |(g, unit)| {
+                unit.chunks_mut(step)
+                    .enumerate()
+                    .map(move |(i, c)| (g * grain + i * step, c))
+            })
     }
 
     /// One chunk as it goes to the device.
@@ -164,11 +208,12 @@ impl Format {
 
     fn write_header(&self, chunk: &mut [u8], offset: u64, s: Stamp) {
         let n = digest_len(self.algo);
+        let length = chunk.len() as u32;
         let (head, data) = chunk.split_at_mut(self.header_len);
         head.fill(0);
         head[0..8].copy_from_slice(MAGIC);
         head[8..16].copy_from_slice(&offset.to_le_bytes());
-        head[16..20].copy_from_slice(&(self.interval as u32).to_le_bytes());
+        head[16..20].copy_from_slice(&length.to_le_bytes());
         head[20] = algo_id(self.algo);
         head[21] = VERSION;
         head[22..24].copy_from_slice(&s.writer.to_le_bytes());
@@ -227,8 +272,15 @@ impl Format {
         })
     }
 
-    /// Whether the data's checksum matches the one in the (whole) header.
-    pub(crate) fn data_matches(&self, chunk: &[u8]) -> bool {
+    /// Whether the data's checksum matches the one in the (whole) header;
+    /// for `pattern_hdr`, whether the data is the pattern.
+    pub(crate) fn data_matches(&self, chunk: &[u8], offset: u64) -> bool {
+        if self.algo == VerifyAlgo::PatternHdr {
+            let h = self.header_len;
+            let mut want = vec![0u8; chunk.len() - h];
+            self.fill_pattern(&mut want, offset, h);
+            return want == chunk[h..];
+        }
         let n = digest_len(self.algo);
         if n == 0 {
             return true;
@@ -246,8 +298,26 @@ impl Format {
     }
 
     /// The pattern's bytes for the chunk at `offset`, from byte `from` of the
-    /// chunk on (`%o` becomes the offset).
+    /// chunk on (`%o` becomes the offset); with `verify_pattern_interval`,
+    /// the pattern starts again at every interval, `%o` its offset.
     fn fill_pattern(&self, out: &mut [u8], offset: u64, from: usize) {
+        let every = self.pattern_interval;
+        if every == 0 {
+            return self.fill_pattern_once(out, offset, from);
+        }
+        let mut done = 0;
+        while done < out.len() {
+            let at = from + done;
+            let (piece, within) = (at / every, at % every);
+            let n = (every - within).min(out.len() - done);
+            let piece_offset = offset + (piece * every) as u64;
+            self.fill_pattern_once(&mut out[done..done + n], piece_offset, within);
+            done += n;
+        }
+    }
+
+    /// One instance of the pattern, from its byte `from` on.
+    fn fill_pattern_once(&self, out: &mut [u8], offset: u64, from: usize) {
         let patched;
         let unit = match self.offset_at.is_empty() {
             true => &self.unit,

@@ -61,10 +61,10 @@ pub fn chunk_format(spec: &model::JobSpec) -> Result<Option<Format>, FormatError
     if let Some(s) = write_sizes
         .into_iter()
         .chain(align)
-        .find(|s| !s.is_multiple_of(format.interval))
+        .find(|s| !s.is_multiple_of(format.grain))
     {
         return Err(FormatError::Chunks {
-            interval: format.interval,
+            interval: format.grain,
             size: s,
         });
     }

@@ -12,7 +12,9 @@ fn format(algo: VerifyAlgo, interval: u64, header_offset: u64) -> Format {
         algo,
         interval,
         header_offset,
-        pattern: (algo == VerifyAlgo::Pattern).then(|| vec![PatternPiece::Bytes(vec![0xde, 0xad])]),
+        pattern: algo
+            .needs_pattern()
+            .then(|| vec![PatternPiece::Bytes(vec![0xde, 0xad])]),
         ..VerifySpec::default()
     };
     Format::new(&spec, BS as u64).unwrap()
@@ -51,7 +53,7 @@ fn table(offset: u64, generation: u64) -> Expectations {
     t
 }
 
-const ALGOS: [VerifyAlgo; 11] = [
+const ALGOS: [VerifyAlgo; 12] = [
     VerifyAlgo::Md5,
     VerifyAlgo::Crc64,
     VerifyAlgo::Crc32c,
@@ -63,6 +65,7 @@ const ALGOS: [VerifyAlgo; 11] = [
     VerifyAlgo::Sha256,
     VerifyAlgo::Sha512,
     VerifyAlgo::Meta,
+    VerifyAlgo::PatternHdr,
 ];
 
 #[test]
@@ -217,10 +220,12 @@ fn bad_formats_say_which_option_to_change() {
         header_offset,
         ..VerifySpec::default()
     };
-    let e = Format::new(&spec(3000, 0, VerifyAlgo::Crc32c), 4096)
+    // An interval that does not divide the block is fio's, unless the
+    // chunk it leaves cannot hold the header.
+    let e = Format::new(&spec(4090, 0, VerifyAlgo::Crc32c), 4096)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("verify_interval=3000"), "{e}");
+    assert!(e.contains("verify_interval=4090"), "{e}");
     let e = Format::new(&spec(64, 0, VerifyAlgo::Sha512), 4096)
         .unwrap_err()
         .to_string();
@@ -233,4 +238,51 @@ fn bad_formats_say_which_option_to_change() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("verify_pattern"), "{e}");
+}
+
+#[test]
+fn an_interval_that_does_not_divide_the_block_leaves_a_short_chunk() {
+    // fio's verify_interval need not divide bs: 4096 = 3791 + 305.
+    for algo in [VerifyAlgo::Md5, VerifyAlgo::Pattern, VerifyAlgo::PatternHdr] {
+        let f = format(algo, 3791, 0);
+        assert_eq!((f.interval, f.grain), (3791, BS as u64), "{algo:?}");
+        let mut buf = written(&f, 8192, 5);
+        let t = table(8192, 5);
+        assert_eq!(check(&f, &buf, 8192, None), vec![], "{algo:?}");
+        assert_eq!(check(&f, &buf, 8192, Some(&t)), vec![], "{algo:?}");
+        if algo.has_header() {
+            assert_eq!(&buf[3791..3799], b"dbverify", "{algo:?}");
+        }
+        buf[4000] ^= 1;
+        let m = check(&f, &buf, 8192, Some(&t));
+        assert_eq!(m.len(), 1, "{algo:?}");
+        assert_eq!((m[0].offset, m[0].length), (8192 + 3791, 305), "{algo:?}");
+        assert_eq!(m[0].first_bad_byte, Some(8192 + 4000), "{algo:?}");
+    }
+    // A short chunk too small for the header is refused with the sizes.
+    let spec = VerifySpec {
+        algo: VerifyAlgo::Md5,
+        interval: 4090,
+        ..VerifySpec::default()
+    };
+    let e = Format::new(&spec, BS as u64).unwrap_err().to_string();
+    assert!(e.contains("chunk of 6 bytes"), "{e}");
+}
+
+#[test]
+fn verify_offset_without_a_header_moves_nothing() {
+    // fio runs verify=pattern with verify_offset (t/verify.py does): there
+    // is no header to move, so the chunk is the pattern as without it.
+    let spec = |header_offset| VerifySpec {
+        algo: VerifyAlgo::Pattern,
+        interval: 2048,
+        header_offset,
+        pattern: Some(vec![PatternPiece::Bytes(vec![0xde, 0xad])]),
+        ..VerifySpec::default()
+    };
+    let moved = Format::new(&spec(1024), BS as u64).unwrap();
+    let plain = Format::new(&spec(0), BS as u64).unwrap();
+    assert_eq!(moved.header_offset, 0);
+    assert_eq!(written(&moved, 8192, 1), written(&plain, 8192, 1));
+    assert_eq!(check(&moved, &written(&moved, 8192, 1), 8192, None), vec![]);
 }

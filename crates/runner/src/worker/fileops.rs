@@ -133,6 +133,11 @@ impl FileOps {
         }
     }
 
+    /// Whether `file` is in no engine slot now (`openfiles` below the files).
+    pub(super) fn is_closed(&self, file: u32) -> bool {
+        self.windowed() && self.file_slot[file as usize] == CLOSED
+    }
+
     /// The engine slot of an open file.
     #[inline]
     pub(super) fn slot_of(&self, file: u32) -> u32 {
@@ -305,7 +310,7 @@ impl Worker<'_> {
 
     /// `openfiles`: puts `file` in the slot of a file the generator closed
     /// (fsynced first with `fsync_on_close`).
-    fn open_file(&mut self, file: u32) -> Result<(), EngineError> {
+    pub(super) fn open_file(&mut self, file: u32) -> Result<(), EngineError> {
         let files = &self.parts.files;
         let slot = (0..files.slot_file.len())
             .find(|&s| !self.gen.is_open(files.slot_file[s]))

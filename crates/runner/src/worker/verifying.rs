@@ -7,7 +7,10 @@
 //!
 //! The reads of a verify pass are counted as the job's reads, and its time
 //! as the job's runtime, as fio counts them: a `rw=write` job with `verify`
-//! reports both directions.
+//! reports both directions. Each write is read back once: a chunk a
+//! `verify_backlog` pass checked is left out of the final pass unless it was
+//! written again since (fio reads 100 MiB for a 100 MiB write with
+//! `verify_backlog=32`).
 //!
 //! Only jobs with `verify=` come here; the plain path of the worker never does.
 
@@ -40,6 +43,10 @@ pub(super) struct Verifier {
     /// A `verify_fatal` job stops at its first bad chunk.
     pub(super) failed_fatal: bool,
     found: Vec<Mismatch>,
+    /// `verify_state_load`: the writes the saved state says completed.
+    loaded_writes: Option<u64>,
+    /// The job's write count at its last sync (`verify_policy=fsynced`).
+    synced_writes: u64,
 }
 
 impl Verifier {
@@ -67,7 +74,15 @@ impl Verifier {
         let table = spec
             .rw
             .writes()
-            .then(|| Expectations::new(&files, format.interval, writer as u16));
+            .then(|| Expectations::new(&files, format.grain, writer as u16));
+        let loaded_writes = match v.state_load {
+            true => {
+                let path = crate::verify_state::path(v.state_dir.as_deref(), &spec.name, writer);
+                let loaded = crate::verify_state::load(&path, &spec.name);
+                Some(loaded.map_err(|e| RunError::in_job(&spec.name, e))?)
+            }
+            false => None,
+        };
         Ok(Some(Box::new(Verifier {
             format,
             spec: v.clone(),
@@ -83,7 +98,15 @@ impl Verifier {
             },
             failed_fatal: false,
             found: Vec::new(),
+            loaded_writes,
+            synced_writes: 0,
         })))
+    }
+
+    /// The job's writes up to `writes` are on stable storage (a sync
+    /// completed with nothing in flight).
+    pub(super) fn synced(&mut self, writes: u64) {
+        self.synced_writes = writes;
     }
 
     /// Whether this job writes nothing and only checks (`verify_only`).
@@ -195,6 +218,15 @@ impl Worker<'_> {
         Ok(())
     }
 
+    /// A sync of all files completed with nothing in flight: every write so
+    /// far is on stable storage.
+    pub(super) fn synced_for_verify(&mut self) {
+        let writes = self.writes.seq;
+        if let Some(v) = self.parts.verify.as_deref_mut() {
+            v.synced(writes);
+        }
+    }
+
     /// After a completion: forgets a finished write; checks a read that
     /// must be checked.
     pub(super) fn verify_completion(&mut self, slot_id: u32, slot: &Slot) {
@@ -244,19 +276,53 @@ impl Worker<'_> {
                     }
                 }
                 v.found = found;
+                // Checked once: the final pass leaves it out unless written again.
+                if let Some(t) = &mut v.table {
+                    t.checked(slot.file, slot.offset, slot.len);
+                }
             }
             Direction::Read => {}
         }
     }
 
+    /// `verify_state_save`: after the write phase, a write job (not a
+    /// `verify_only` one) saves how many writes completed (or, with
+    /// `verify_policy=fsynced`, how many were synced); a file it cannot
+    /// write is said, and the job goes on.
+    pub(super) fn save_verify_state(&self) {
+        let Some(v) = self.parts.verify.as_deref() else {
+            return;
+        };
+        if v.table.is_none() || v.spec.only || !v.spec.state_save {
+            return;
+        }
+        let spec = &self.plan.spec;
+        let writes = match v.spec.fsynced {
+            true => v.synced_writes,
+            false => self.writes.seq,
+        };
+        let clone = u32::from(v.writer);
+        let path = crate::verify_state::path(v.spec.state_dir.as_deref(), &spec.name, clone);
+        if let Err(e) = crate::verify_state::save(&path, &spec.name, clone, writes) {
+            crate::notice::say(format!(
+                "diskbench: job '{}': verify_state_save: could not write {}: {e}",
+                spec.name,
+                path.display()
+            ));
+        }
+    }
+
     /// `verify_only`: replays the job's writes without doing them, so the
-    /// table says what an earlier run of the same job left on the device.
+    /// table says what an earlier run of the same job left on the device;
+    /// with `verify_state_load`, only as many as the saved state says
+    /// completed.
     pub(super) fn replay_writes(&mut self) {
         let Some(mut v) = self.parts.verify.take() else {
             return;
         };
+        let most = v.loaded_writes.unwrap_or(u64::MAX);
         let mut issued = 0;
-        while issued < self.budget.total {
+        while issued < self.budget.total && self.writes.seq < most {
             let dir = self.gen.direction();
             let t = self.gen.next_for(dir, self.budget.total - issued);
             issued += t.len;
@@ -277,8 +343,8 @@ impl Worker<'_> {
             return Ok(());
         };
         v.due = false;
-        let max = (self.plan.engine_cfg.block_bytes as u64 / v.format.interval).max(1)
-            * v.format.interval;
+        let max =
+            (self.plan.engine_cfg.block_bytes as u64 / v.format.grain).max(1) * v.format.grain;
         let mut runs: VecDeque<(u32, u64, u64)> = match (&v.table, all) {
             (None, _) => VecDeque::new(),
             (Some(t), true) => (0..t.files())
@@ -307,9 +373,18 @@ impl Worker<'_> {
             }
             let mut queued = false;
             while self.q.in_flight < self.q.depth {
-                let Some((file, offset, len)) = runs.pop_front() else {
+                let Some(&(file, offset, len)) = runs.front() else {
                     break;
                 };
+                // `openfiles` below the files: a closed file is opened once
+                // nothing is in flight, as the job's own I/O does.
+                if self.parts.files.is_closed(file) {
+                    if self.q.in_flight > 0 {
+                        break;
+                    }
+                    self.open_file(file)?;
+                }
+                runs.pop_front();
                 let slot = self.q.take_slot();
                 let now = self.shared.clock.now();
                 self.q.slots[slot as usize] = Slot {
@@ -327,7 +402,7 @@ impl Worker<'_> {
                 };
                 self.plan.engine.queue(IoRequest {
                     slot,
-                    file,
+                    file: self.parts.files.slot_of(file),
                     dir: Direction::Read,
                     offset,
                     len: len as u32,
