@@ -145,6 +145,8 @@ impl<'a> Sweeper<'a> {
             save: &self.save,
             metrics: None,
             stable_stop: None,
+            notes: &[],
+            checks_on_stderr: true,
         };
         let (outcome, written) =
             soak_loop::measure_once(&m, &self.stop, &mut self.ws, None, Some(prefix));

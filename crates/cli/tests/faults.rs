@@ -69,6 +69,8 @@ fn mid_run_error(case: Case) {
         .arg(format!("--ioengine={}", case.engine))
         .arg(format!("--iodepth={DEPTH}"))
         .arg(format!("--inject-fault={}", case.fault))
+        // The checks on stderr too: diskbench fio keeps them off it unless asked.
+        .arg("--diskbench-checks")
         .args(["--name=bad", &format!("--rw={bad_rw}")])
         .args(["--name=good", &format!("--rw={good_rw}")])
         .output()
