@@ -193,7 +193,7 @@ pub fn run(mut args: Vec<String>) -> anyhow::Result<Exit> {
 
 /// `--version`, `--cmdhelp`, `--enghelp`, `--debug=?`, `--inflate-log`.
 fn print_info(info: &fio::Info) -> anyhow::Result<Exit> {
-    let text = match fio::info_text(info, env!("CARGO_PKG_VERSION")) {
+    let text = match fio::info_text(info) {
         Ok(Some(text)) => text,
         Ok(None) => match info {
             fio::Info::InflateLog(path) => match extras::inflate_log(path.as_ref()) {

@@ -266,7 +266,8 @@ fn export_formats_parse() {
     on_both(|db| {
         run_ok(&[&NULL_JOB[..], &["--rw=randrw"]].concat(), db);
         let fio = json_of(&run_ok(&["export", "1", "--format", "fio-json"], db));
-        assert!(fio["fio version"]
+        assert_eq!(fio["fio version"], "fio-3.33");
+        assert!(fio["diskbench"]["version"]
             .as_str()
             .unwrap()
             .starts_with("diskbench-"));
