@@ -107,8 +107,12 @@ pub fn run(
     let mut spreads = spread::SpreadTracker::default();
     // The verdicts over the runs so far (the recovery run left out).
     let mut verdicts: Vec<JobVerdict> = Vec::new();
-    // One workspace for every run: files are laid out once, removed at the end.
-    let mut ws = runner::Workspace::default();
+    // One workspace for every run: files are laid out once, removed at the
+    // end; `diskbench fio` leaves them as fio does, for the next job or run.
+    let mut ws = match m.kind {
+        RunKind::Fio => runner::Workspace::keeping(),
+        _ => runner::Workspace::default(),
+    };
     // Set when the run about to start is the recovery run: how long it idled.
     let mut recovering: Option<Duration> = None;
     for k in 1.. {
