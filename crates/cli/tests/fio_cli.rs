@@ -186,6 +186,7 @@ fn client_server_options_point_to_diskbenchs_own_way() {
         assert_eq!(out.status.code(), Some(2), "{opt}");
         let err = stderr_of(&out);
         assert!(err.contains("--db postgresql://"), "{opt}: {err}");
+        assert!(err.contains("diskbench kube run"), "{opt}: {err}");
     }
 }
 
