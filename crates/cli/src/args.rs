@@ -100,6 +100,12 @@ pub struct SaveArgs {
     pub no_save: bool,
     #[command(flatten)]
     pub tags: TagArgs,
+    /// Not a flag: the lines that only say where the run was kept ("saved
+    /// as run N") are left out; failures to keep it are still said.
+    /// `diskbench fio` sets it when its checks are not asked for and stderr
+    /// is not a terminal, so a script sees fio's empty stderr.
+    #[arg(skip)]
+    pub quiet: bool,
 }
 
 impl SaveArgs {

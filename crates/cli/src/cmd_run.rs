@@ -367,6 +367,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         metrics: metrics.as_ref(),
         stable_stop: stable_rule(&args, &groups),
         checks: Some(&checks),
+        notes: &[],
+        checks_on_stderr: true,
     };
     let mut docs = Vec::new();
     let (summary, exit) = soak_loop::run(&measure, plan, |done| {

@@ -105,6 +105,12 @@ pub fn report_problems(outcome: &RunOutcome) {
             eprintln!("warning: {w}");
         }
     }
+    report_error(outcome);
+}
+
+/// Prints why the run stopped early (if it did) on stderr, without the
+/// warnings: `diskbench fio` keeps those in the result unless asked.
+pub fn report_error(outcome: &RunOutcome) {
     match &outcome.failure {
         Some(RunError::Interrupted) => {
             eprintln!("diskbench: interrupted; results so far are shown, test files removed")

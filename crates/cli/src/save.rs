@@ -173,7 +173,9 @@ pub fn save_run(
         if let (Some(id), Some(mut store)) = (live.id, live.store) {
             let _ = store.remove(&[id]);
         }
-        eprintln!("diskbench: nothing was measured, so nothing was saved");
+        if !args.quiet {
+            eprintln!("diskbench: nothing was measured, so nothing was saved");
+        }
         return (exit, None);
     }
     // The run's global id, the live row's if there is one: a run kept
@@ -187,9 +189,11 @@ pub fn save_run(
     let db = args.db.db.as_deref();
     match history::save(&record, live, db) {
         Ok((id, mut store)) => {
-            eprintln!("saved as run {id} in {}", store.path().display());
+            if !args.quiet {
+                eprintln!("saved as run {id} in {}", store.path().display());
+            }
             if let Some(sent) = history::offline::send_pending(&mut store) {
-                say_sent(&sent);
+                say_sent(&sent, args.quiet);
             }
             (exit, Some(id))
         }
@@ -229,10 +233,11 @@ fn keep_locally(record: &RunRecord, db: Option<&std::path::Path>, error: &StoreE
 }
 
 /// Says what happened to the runs kept locally for a server that took a run.
-fn say_sent(sent: &history::offline::Sent) {
+fn say_sent(sent: &history::offline::Sent, quiet: bool) {
     let name = &sent.server;
     match &sent.outcome {
         Ok(0) => {}
+        Ok(_) if quiet => {}
         Ok(n) => eprintln!(
             "sent {n} run{} kept in {} while {name} was unreachable",
             if *n == 1 { "" } else { "s" },

@@ -8,7 +8,7 @@
 //! `--metrics-listen` the runs are also shown live (the `metrics` crate).
 
 use crate::args::{SafetyArgs, SaveArgs};
-use crate::outcome::{report_problems, stop_on_signals, Exit};
+use crate::outcome::{report_error, report_problems, stop_on_signals, Exit};
 use crate::progress;
 use anyhow::Context;
 use history::{LiveWriter, Written};
@@ -49,6 +49,14 @@ pub struct Measure<'a> {
     /// `Warning::Check`, so the history says them again; the command
     /// prints them itself.
     pub checks: Option<&'a Checks>,
+    /// Warnings known before the run (what the job file asks that diskbench
+    /// carries out differently), added to each run's result.
+    pub notes: &'a [model::Warning],
+    /// Whether the trust checks (the result's warnings) are printed on
+    /// stderr: always for diskbench's own commands; for `diskbench fio`
+    /// only when asked, since fio's stderr holds only errors and fio's own
+    /// warnings and tools that read it take any other byte for a failure.
+    pub checks_on_stderr: bool,
 }
 
 /// Saves one run in the history and keeps its line in `summary`; the
@@ -93,8 +101,10 @@ pub fn run(
     let stop = stop_on_signals()?;
     // Before any figure, and once for a soak: the target is memory, a
     // network share or FUSE (report_problems leaves these out).
-    for w in runner::target_warnings(m.groups) {
-        eprintln!("warning: {w}");
+    if m.checks_on_stderr {
+        for w in runner::target_warnings(m.groups) {
+            eprintln!("warning: {w}");
+        }
     }
     let soak_id = plan.map(|_| soak::new_soak_id());
     let volume = crate::volume::VolumeContext::start(m.save.tags.volume.as_ref(), m.groups);
@@ -105,8 +115,12 @@ pub fn run(
     let mut spreads = spread::SpreadTracker::default();
     // The verdicts over the runs so far (the recovery run left out).
     let mut verdicts: Vec<JobVerdict> = Vec::new();
-    // One workspace for every run: files are laid out once, removed at the end.
-    let mut ws = runner::Workspace::default();
+    // One workspace for every run: files are laid out once, removed at the
+    // end; `diskbench fio` leaves them as fio does, for the next job or run.
+    let mut ws = match m.kind {
+        RunKind::Fio => runner::Workspace::keeping(),
+        _ => runner::Workspace::default(),
+    };
     // Set when the run about to start is the recovery run: how long it idled.
     let mut recovering: Option<Duration> = None;
     for k in 1.. {
@@ -155,7 +169,10 @@ pub fn run(
         };
         print(&done)?;
         let line = done.line();
-        report_problems(&outcome);
+        match m.checks_on_stderr {
+            true => report_problems(&outcome),
+            false => report_error(&outcome),
+        }
         std::io::Write::flush(&mut std::io::stdout()).context("writing results")?;
         save(&mut summary, &mut exit, m, &outcome, soak, written, line);
         if let (Some(idle), false) = (recovering, failed) {
@@ -240,7 +257,9 @@ pub(crate) fn measure_once(
         faults: m.faults.to_vec(),
         stable_stop: m.stable_stop,
     };
-    let outcome = runner::run_in(m.groups, &opts, ws);
+    let mut outcome = runner::run_in(m.groups, &opts, ws);
+    let notes = m.notes.iter().cloned();
+    outcome.result.warnings.splice(0..0, notes);
     // Dropping the options drops the hook, which ends the writer.
     drop(opts);
     progress::clear();

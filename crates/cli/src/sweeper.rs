@@ -146,6 +146,8 @@ impl<'a> Sweeper<'a> {
             metrics: None,
             stable_stop: None,
             checks: None,
+            notes: &[],
+            checks_on_stderr: true,
         };
         let (outcome, written) =
             soak_loop::measure_once(&m, &self.stop, &mut self.ws, None, Some(prefix));

@@ -19,7 +19,8 @@ fn fio_null_job_prints_fio_shaped_json() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
     let doc = json_of(&out);
-    assert!(doc["fio version"]
+    assert_eq!(doc["fio version"], "fio-3.33");
+    assert!(doc["diskbench"]["version"]
         .as_str()
         .unwrap()
         .starts_with("diskbench-"));

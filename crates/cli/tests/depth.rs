@@ -171,6 +171,8 @@ fn a_sync_job_asking_for_a_deeper_queue_is_warned_about() {
             "--size=1m",
         ])
         .args(["--ioengine=psync", "--iodepth=8", "--no-save"])
+        // diskbench fio keeps its checks off stderr unless asked.
+        .arg("--diskbench-checks")
         .arg(format!("--directory={}", dir.path().display()))
         .output()
         .unwrap();

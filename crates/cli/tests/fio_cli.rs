@@ -48,16 +48,35 @@ fn minimal_prints_fios_terse_line() {
     assert!(text.lines().last().unwrap().starts_with("3;"), "{text}");
 }
 
+/// `--version`, the JSON's `fio version` and the terse line's second field
+/// are one string, fio 3.33's own: tools that match `fio-3` accept it.
+/// diskbench's own version is in the JSON's `diskbench` block.
 #[test]
-fn version_is_read_as_fios() {
+fn version_is_fios_in_every_form() {
     let out = diskbench().args(["fio", "--version"]).output().unwrap();
     assert!(out.status.success());
     let line = stdout_of(&out);
-    let number = line.trim().strip_prefix("fio-").expect("fio-X.Y first");
-    let (major, rest) = number.split_once('.').unwrap();
-    let minor: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    assert_eq!((major, minor.as_str()), ("3", "33"), "{line}");
-    assert!(line.contains(&format!("diskbench-{}", env!("CARGO_PKG_VERSION"))));
+    // fio's form, `fio-MAJOR.MINOR` and nothing after it.
+    let shape = |l: &str| {
+        let number = l.strip_prefix("fio-").and_then(|n| n.strip_suffix('\n'));
+        number.is_some_and(|n| n.split('.').all(|p| p.parse::<u32>().is_ok()))
+    };
+    assert!(line.starts_with("fio-3") && shape(&line), "{line}");
+    let dir = real_dir();
+    let json = json_of(&dfio(
+        dir.path(),
+        &[&["--output-format=json"], JOB].concat(),
+    ));
+    let terse = stdout_of(&dfio(dir.path(), &[&["--minimal"], JOB].concat()));
+    let field = terse.split(';').nth(1).unwrap_or_default().to_string();
+    assert_eq!(json["fio version"].as_str(), Some(line.trim()));
+    assert_eq!(field, line.trim(), "{terse}");
+    let ours = format!("diskbench-{}", env!("CARGO_PKG_VERSION"));
+    assert_eq!(json["diskbench"]["version"].as_str(), Some(ours.as_str()));
+    // fio's own line, where fio is installed: the same form.
+    if let Some(fio) = real_fio_in(dir.path(), &["--version"]) {
+        assert!(shape(&stdout_of(&fio)), "{}", stdout_of(&fio));
+    }
 }
 
 /// Splits a stream of JSON documents printed one after another.
@@ -167,6 +186,7 @@ fn client_server_options_point_to_diskbenchs_own_way() {
         assert_eq!(out.status.code(), Some(2), "{opt}");
         let err = stderr_of(&out);
         assert!(err.contains("--db postgresql://"), "{opt}: {err}");
+        assert!(err.contains("diskbench kube run"), "{opt}: {err}");
     }
 }
 

@@ -73,12 +73,11 @@ fn is_zombie(pid: u32) -> bool {
     })
 }
 
-/// The test files diskbench made in its own subdirectory of `dir`.
+/// The files in `dir`, where diskbench fio makes its test files as fio does.
 fn test_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = entries(dir)
         .into_iter()
-        .filter(|d| d.is_dir())
-        .flat_map(|d| entries(&d))
+        .filter(|f| f.is_file())
         .filter(|f| !f.file_name().unwrap().to_string_lossy().starts_with('.'))
         .collect();
     files.sort();
@@ -219,7 +218,7 @@ fn open_test_files(pid: u32) -> Option<BTreeSet<String>> {
     let open: BTreeSet<String> = fds
         .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
         .map(|p| p.to_string_lossy().into_owned())
-        .filter(|p| p.contains("/diskbench-") && p.contains("/j.0."))
+        .filter(|p| p.contains("/j.0."))
         .collect();
     (!open.is_empty()).then_some(open)
 }
@@ -304,6 +303,10 @@ fn unlink_removes_what_the_run_created_and_keeps_the_users_files() {
     );
     // A job's files go when the job ends, not at the end of the run.
     for (unlink, kept) in [(1, false), (0, true)] {
+        // b's file stays after a run (no unlink): gone before the next.
+        for name in ["a.0.0", "b.0.0"] {
+            let _ = std::fs::remove_file(dir.path().join(name));
+        }
         let args = format!(
             "--name=a --rw=write --size=64k --unlink={unlink} --name=b --stonewall --rw=write \
              --size=1m --direct=1 --rate=1m"
@@ -486,8 +489,10 @@ fn filename_format_names_the_files_as_fio_does() {
     names.extend(logged_files(&dir.path().join("ours.k")));
     let expected = ["k-0-0", "k-0-1", "sub/dir/f.0", "sub/dir/f.1"];
     assert_eq!(names, expected.map(String::from).into(), "diskbench");
-    // The test files and their directories are gone after the run.
-    assert_eq!(test_files(dir.path()), Vec::<PathBuf>::new());
+    // The test files stay after the run, as fio leaves them.
+    for name in expected {
+        assert!(dir.path().join(name).is_file(), "diskbench left no {name}");
+    }
     let theirs = args("theirs");
     let theirs: Vec<&str> = theirs.split_whitespace().collect();
     if let Some(fio) = real_fio_in(dir.path(), &theirs) {
@@ -554,12 +559,13 @@ fn an_io_uring_job_leaves_its_space_free_when_it_ends() {
     // tears the ring down, later and on its own; diskbench gives them back
     // first, so the test file's space is free (and the filesystem not busy)
     // the moment the run ends: two 48 MiB jobs one after the other fit a
-    // 64 MiB filesystem, as with fio.
+    // 64 MiB filesystem, as with fio. (unlink=1: diskbench fio leaves its
+    // files as fio does otherwise.)
     let Some(fs) = Mount::new("tmpfs", "size=64m") else {
         return;
     };
     let job = "--name=u --ioengine=io_uring --iodepth=8 --rw=randread --size=48m \
-               --runtime=300ms --time_based";
+               --runtime=300ms --time_based --unlink=1";
     for round in 0..2 {
         let out = fio_in(fs.path(), job);
         assert!(out.status.success(), "round {round}: {}", stderr_of(&out));

@@ -15,6 +15,8 @@ fn fio_saves_its_run_with_labels_and_prices() {
     let db = db_in(&tmp);
     let out = diskbench()
         .args(NULL_JOB)
+        // Where the run went is said with the checks (or on a terminal).
+        .arg("--diskbench-checks")
         .args(["--label", "provider=aws", "--label=disk=gp2"])
         .args(["--price-gib-month=0.1", "--price-per-million-ios", "0.05"])
         .args(["--price-month=20", "--db"])
@@ -60,6 +62,7 @@ fn the_environment_names_the_database_and_no_save_saves_nothing() {
     let out = diskbench()
         .args(NULL_JOB)
         .env("DISKBENCH_DB", &db)
+        .env("DISKBENCH_CHECKS", "1")
         .output()
         .unwrap();
     assert!(
@@ -161,6 +164,7 @@ fn show_prints_a_fio_run_as_fio_printed_it() {
     on_both(|db| {
         let two_jobs = [
             "fio",
+            "--diskbench-checks",
             "--ioengine=null",
             "--size=4m",
             "--name=t",
@@ -262,7 +266,8 @@ fn export_formats_parse() {
     on_both(|db| {
         run_ok(&[&NULL_JOB[..], &["--rw=randrw"]].concat(), db);
         let fio = json_of(&run_ok(&["export", "1", "--format", "fio-json"], db));
-        assert!(fio["fio version"]
+        assert_eq!(fio["fio version"], "fio-3.33");
+        assert!(fio["diskbench"]["version"]
             .as_str()
             .unwrap()
             .starts_with("diskbench-"));
@@ -311,6 +316,7 @@ fn eight_processes_saving_at_once_lose_no_run() {
                 std::process::Command::new(&bin)
                     .env("XDG_DATA_HOME", TEST_DATA_HOME)
                     .args(NULL_JOB)
+                    .arg("--diskbench-checks")
                     .arg(format!("--label=proc={i}"))
                     .args(db_arg(db))
                     .stdout(std::process::Stdio::piped())
@@ -548,6 +554,7 @@ fn an_interrupted_run_is_saved_as_interrupted() {
     let child = std::process::Command::new(bin)
         .args([
             "fio",
+            "--diskbench-checks",
             "--name=long",
             "--ioengine=null",
             "--size=4m",

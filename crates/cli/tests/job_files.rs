@@ -88,7 +88,7 @@ fn errors_name_the_file_and_line_and_exit_2() {
 #[test]
 fn wait_for_warns_about_the_approximation() {
     let out = diskbench()
-        .args(["fio", "--parse-only", "-"])
+        .args(["fio", "--parse-only", "--diskbench-checks", "-"])
         .write_stdin("[global]\nioengine=null\nsize=1m\n[a]\n[x]\n[b]\nwait_for=a\n")
         .output()
         .unwrap();

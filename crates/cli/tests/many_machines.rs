@@ -18,8 +18,10 @@ use testbed::postgres::PgServer;
 
 /// A quick fio-style run on the null engine: no disk, the history is what
 /// is tested.
+/// With `--diskbench-checks`: `diskbench fio` says where it saved a run
+/// only when asked (or on a terminal), and these tests read that line.
 const QUICK: &str =
-    "fio --name=q --ioengine=null --rw=randread --bs=4k --size=1m --time_based --runtime=1s";
+    "fio --diskbench-checks --name=q --ioengine=null --rw=randread --bs=4k --size=1m --time_based --runtime=1s";
 
 fn server() -> Option<PgServer> {
     PgServer::start(false).map_err(testbed::skip).ok()

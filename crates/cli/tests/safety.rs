@@ -133,6 +133,8 @@ fn tmpfs_is_named_as_memory_before_any_figure_is_trusted() {
             "--size=1m",
             "--no-save",
             "--output-format=json",
+            // Said on stderr when asked; kept in the JSON in any case.
+            "--diskbench-checks",
         ])
         .arg(format!("--directory={}", dir.path().display()))
         .output()

@@ -1,5 +1,7 @@
 //! SIGINT, SIGTERM and SIGHUP stop a run at once: partial results are
-//! printed, test files removed, and the status is 130 (143 for SIGTERM).
+//! printed, no test directory is left (`diskbench fio` leaves its files
+//! under fio's names, as fio does; `run` removes them), and the status is
+//! 130 (143 for SIGTERM).
 //! "At once" is read from the run's own figures (the job measured far less
 //! than its 60 s runtime), never from a wall clock: the machine is shared.
 

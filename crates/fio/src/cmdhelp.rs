@@ -2,11 +2,11 @@
 //! answers come from the option tables, so they always say what this build
 //! carries out.
 //!
-//! `--version` prints `fio-3.33-diskbench-X.Y.Z`: scripts that read fio's
-//! version take the number after `fio-` (`cut -d- -f2`, or a pattern such as
-//! `fio-([0-9]+)\.([0-9]+)`), and builds of fio from git already add a
-//! suffix (`fio-3.33-12-gabcdef`), so such scripts keep working; 3.33 is
-//! the fio release whose output formats diskbench writes.
+//! `--version` prints `fio-3.33` (`model::result::FIO_VERSION`), exactly
+//! what fio 3.33 prints: scripts and tools check fio's version by matching
+//! `fio-3` or the whole line, and 3.33 is the fio release whose output
+//! formats diskbench writes. diskbench's own version is `diskbench
+//! --version`'s, and the JSON's `diskbench.version`.
 
 use crate::error::FioError;
 use crate::options::{self, Lookup};
@@ -14,14 +14,11 @@ use crate::run_opts::{Info, DEBUG_CATEGORIES};
 use crate::suggest::closest;
 use model::EngineKind;
 
-/// The fio release whose output formats (JSON keys, terse fields) diskbench keeps.
-pub const FIO_COMPATIBLE: &str = "3.33";
-
 /// The text to print for `info`; `None` for what the CLI does itself
 /// (inflating a log reads a file).
-pub fn info_text(info: &Info, diskbench_version: &str) -> Result<Option<String>, FioError> {
+pub fn info_text(info: &Info) -> Result<Option<String>, FioError> {
     Ok(Some(match info {
-        Info::Version => format!("fio-{FIO_COMPATIBLE}-diskbench-{diskbench_version}\n"),
+        Info::Version => format!("{}\n", model::result::FIO_VERSION),
         Info::CmdHelp(None) => all_options(),
         Info::CmdHelp(Some(name)) if name == "all" => all_options(),
         Info::CmdHelp(Some(name)) => one_option(name)?,

@@ -56,7 +56,7 @@ mod trim_opts;
 mod values;
 mod verify_opts;
 
-pub use cmdhelp::{info_text, FIO_COMPATIBLE};
+pub use cmdhelp::info_text;
 pub use error::REMOTE_HELP;
 pub use error::{FioError, Origin, Scope};
 pub use model::JobSpec;

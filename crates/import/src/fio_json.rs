@@ -47,7 +47,12 @@ pub fn parse(doc: &Value, command_line: &[String]) -> Result<RunResult, Problem>
     let longest_s = jobs.iter().map(|j| uint(j, "elapsed")).max().unwrap_or(0);
     Ok(RunResult {
         schema_version: model::result::SCHEMA_VERSION,
-        tool_version: doc["fio version"].as_str().unwrap_or("fio").to_string(),
+        // diskbench's own JSON names its version under `diskbench`, and
+        // gives fio's as `fio version`.
+        tool_version: (doc["diskbench"]["version"].as_str())
+            .or(doc["fio version"].as_str())
+            .unwrap_or("fio")
+            .to_string(),
         command_line: command_line.to_vec(),
         started_unix_ms: finished.saturating_sub(longest_s.saturating_mul(1000)),
         finished_unix_ms: finished,
@@ -434,6 +439,15 @@ mod tests {
     /// fio 3.33's keys for a job that went on past errors (as its run of
     /// 12 MiB written to a tmpfs of 8 MiB with `ignore_error=,ENOSPC` gives):
     /// its error is the first one's errno, and it did not fail.
+    /// diskbench's JSON says `fio-3.33` where fio says its version, and
+    /// names diskbench's own under `diskbench`: the import keeps that one.
+    #[test]
+    fn diskbench_json_keeps_diskbenchs_version() {
+        let mut doc = sample("fio-3.33-randrw.json");
+        doc["diskbench"] = serde_json::json!({"version": "diskbench-9.8.7"});
+        assert_eq!(parse(&doc, &[]).unwrap().tool_version, "diskbench-9.8.7");
+    }
+
     #[test]
     fn errors_gone_on_past_are_counts_not_a_failure() {
         let mut doc = sample("fio-3.33-randrw.json");

@@ -6,10 +6,19 @@ use serde::{Deserialize, Serialize};
 
 pub const SCHEMA_VERSION: u32 = 1;
 
+/// The version diskbench gives as fio's (`fio --version`, the JSON's
+/// `fio version`, the terse format's second field): the fio release whose
+/// output formats it writes. Tools check fio's version by matching `fio-3`
+/// or reading the number after `fio-`, so it is fio's string alone;
+/// diskbench's own version is [`RunResult::tool_version`], in the JSON's
+/// `diskbench` block.
+pub const FIO_VERSION: &str = "fio-3.33";
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {
     pub schema_version: u32,
-    /// e.g. "diskbench-0.1.0", fio's `fio version` field.
+    /// What made the run: e.g. "diskbench-0.1.0", or an imported run's
+    /// "fio-3.36" (see [`RunResult::fio_version`]).
     pub tool_version: String,
     pub command_line: Vec<String>,
     pub started_unix_ms: u64,
@@ -51,6 +60,16 @@ pub struct RunResult {
 }
 
 impl RunResult {
+    /// The version to write where fio writes its own: a run fio made
+    /// (imported) keeps the version it had, a run of diskbench gives
+    /// [`FIO_VERSION`].
+    pub fn fio_version(&self) -> &str {
+        match self.tool_version.starts_with("fio-") {
+            true => &self.tool_version,
+            false => FIO_VERSION,
+        }
+    }
+
     /// Records why the run failed: `error` (the message), `interrupted` and
     /// `failure` always agree because only this sets them together.
     pub fn fail(&mut self, failure: crate::Failure) {

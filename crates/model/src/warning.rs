@@ -95,6 +95,10 @@ pub enum Warning {
         name: String,
         text: String,
     },
+    /// Something in the job file that diskbench carries out differently from
+    /// fio (`gtod_reduce`, `random_generator`, `wait_for`), said when the job
+    /// file is read; `note` says how and why.
+    Approximation { note: String },
 }
 
 impl fmt::Display for Warning {
@@ -169,6 +173,7 @@ impl fmt::Display for Warning {
                  time: queue depth will be capped at 1, so the figures are QD1's; use io_uring \
                  or libaio for a deeper queue"
             ),
+            Warning::Approximation { note } => write!(f, "{note}"),
             Warning::FileKept { job, path } => write!(
                 f,
                 "job '{job}': unlink=1 left {path} in place: diskbench removes only files it \

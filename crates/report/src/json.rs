@@ -5,7 +5,7 @@
 //! the same top-level keys, the same per-job keys in fio's order, the same
 //! per-direction objects, and fio's number types (integers where fio has
 //! integers, floats rounded to fio's 6 decimals where fio has floats).
-//! diskbench's own facts (schema version, host, targets, warnings, series)
+//! diskbench's own facts (schema version, diskbench's version, host, targets, warnings, series)
 //! sit under `diskbench` keys that fio readers ignore.
 //!
 //! What fio reports but diskbench does not measure is left out rather than
@@ -100,10 +100,10 @@ fn histograms_value(job: &JobResult) -> Value {
 /// "diskbench": {"failure": {...}}}`, the failure object as a run's JSON has it.
 pub fn error_json(failure: &Failure, tool_version: &str) -> String {
     let value = json!({
-        "fio version": tool_version,
+        "fio version": model::result::FIO_VERSION,
         "jobs": [],
         "error": failure.message,
-        "diskbench": {"failure": failure_value(failure)},
+        "diskbench": {"version": tool_version, "failure": failure_value(failure)},
     });
     let mut text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "{}".to_string());
     text.push('\n');
@@ -118,7 +118,7 @@ pub fn to_value(result: &RunResult) -> Value {
         result.started_unix_ms
     };
     let mut root = Map::new();
-    root.insert("fio version".into(), json!(result.tool_version));
+    root.insert("fio version".into(), json!(result.fio_version()));
     root.insert("timestamp".into(), json!(end_ms / 1000));
     root.insert("timestamp_ms".into(), json!(end_ms));
     root.insert("time".into(), json!(ctime_utc(end_ms / 1000)));
@@ -671,6 +671,7 @@ fn job_extras(job: &JobResult) -> Value {
 fn run_extras(result: &RunResult) -> Value {
     let mut m = Map::new();
     m.insert("schema_version".into(), json!(result.schema_version));
+    m.insert("version".into(), json!(result.tool_version));
     m.insert("command_line".into(), json!(result.command_line));
     m.insert("started_unix_ms".into(), json!(result.started_unix_ms));
     m.insert("finished_unix_ms".into(), json!(result.finished_unix_ms));

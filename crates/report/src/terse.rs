@@ -68,7 +68,7 @@ pub fn render(result: &RunResult, version: u32) -> String {
 pub fn job_fields(result: &RunResult, job: &JobResult, version: u32) -> Vec<String> {
     let mut f = vec![version.to_string()];
     if version != 2 {
-        f.push(result.tool_version.clone());
+        f.push(result.fio_version().to_string());
     }
     f.extend([
         job.name.clone(),
@@ -226,7 +226,7 @@ mod tests {
             &fields[..9],
             [
                 "3",
-                "diskbench-0.1.0",
+                "fio-3.33",
                 "randrw-75",
                 "0",
                 "0",

@@ -6,6 +6,15 @@
 //! that [`Workspace`] removes on drop (success, error or interrupt); a file
 //! the user named is kept; a block device is never written without
 //! `--allow-destructive`.
+//!
+//! `diskbench fio` keeps files as fio does ([`Workspace::keeping`]): fio
+//! makes a job's files in `directory=` (the current one by default) under
+//! its own names, `jobname.clone.file`, leaves them after the run, and the
+//! next job or run with those names reads and rewrites them as they are
+//! ("fill, then measure" scripts and fio's own two-step tests rely on it).
+//! Such a file is reused without `--allow-overwrite`, whoever laid it out,
+//! diskbench or fio: the name is fio's, given by the job, not one the user
+//! chose. It must be a regular file; `unlink=1` removes it.
 
 use crate::error::{IoError, RunError};
 use crate::one_file::{
@@ -25,6 +34,12 @@ use std::sync::atomic::AtomicBool;
 /// Test files and directories this run created; removed when dropped.
 #[derive(Default)]
 pub struct Workspace {
+    /// fio's way ([`Workspace::keeping`]): files made in the directory
+    /// itself, under fio's names, and left there.
+    keep: bool,
+    /// The files this run made where they are kept: a run refused as a
+    /// usage error removes them, so bad input leaves nothing behind.
+    created: Vec<PathBuf>,
     dirs: HashMap<PathBuf, PathBuf>,
     /// Bytes laid out with data so far in each file it created, so a file
     /// that a later job (or a later run of a soak) reads is laid out once.
@@ -32,14 +47,50 @@ pub struct Workspace {
 }
 
 impl Workspace {
+    /// A workspace that keeps its files as fio does: each job's files are
+    /// made in `directory=` itself under fio's names, an existing one is
+    /// read and rewritten as it is, and nothing is removed at the end
+    /// (`unlink=1` removes a job's files when it ends).
+    pub fn keeping() -> Workspace {
+        Workspace {
+            keep: true,
+            created: Vec::new(),
+            dirs: HashMap::new(),
+            laid: HashMap::new(),
+        }
+    }
+
+    /// Whether files stay after the run ([`Workspace::keeping`]).
+    pub fn keeps(&self) -> bool {
+        self.keep
+    }
+
+    /// A run starts: the files it makes are counted afresh.
+    pub(crate) fn start_run(&mut self) {
+        self.created.clear();
+    }
+
+    /// Removes the files this run made where they are kept (for a run
+    /// refused as a usage error).
+    pub(crate) fn remove_created(&mut self) {
+        for path in self.created.drain(..) {
+            let _ = fs::remove_file(&path);
+            self.laid.remove(&path);
+        }
+    }
+
     /// The run's own subdirectory of `parent` (`diskbench-PID-N`, with an
     /// owner marker so a killed run's directory is cleaned by the next run),
-    /// created on first use and removed with everything in it on drop.
+    /// created on first use and removed with everything in it on drop; for
+    /// a workspace that keeps its files, `parent` itself.
     pub fn dir_in(&mut self, parent: &Path) -> Result<PathBuf, RunError> {
         if let Some(d) = self.dirs.get(parent) {
             return Ok(d.clone());
         }
         check_directory(parent)?;
+        if self.keep {
+            return Ok(parent.to_path_buf());
+        }
         for dir in crate::stale::clean(parent) {
             crate::notice::say(format!(
                 "diskbench: removed {dir}, left by a diskbench that was killed"
@@ -292,7 +343,8 @@ fn found_generated(
     found: &mut Found,
 ) -> Result<(), RunError> {
     let reads = spec.lays_out_data();
-    if spec.verify.as_ref().is_some_and(|v| v.only) {
+    let only = spec.verify.as_ref().is_some_and(|v| v.only);
+    if only && !ws.keep {
         return Err(RunError::Usage(format!(
             "job '{}': verify_only checks the files of an earlier run, and a job without \
              filename= gets new files: name the file the writing run used with filename=",
@@ -310,15 +362,27 @@ fn found_generated(
     for (name, (need, per_file)) in names.into_iter().zip(lengths) {
         let path = dir.join(&name);
         make_parent(&path)?;
-        let already = ws.laid.get(&path).copied().unwrap_or(0);
+        // A file kept from an earlier run counts as laid out as far as it goes.
+        let kept = match ws.keep {
+            true => kept_length(spec, &path, only)?,
+            false => None,
+        };
+        let already = ws.laid.get(&path).copied().or(kept).unwrap_or(0);
         let fallocate = spec.file_options.fallocate;
         if !path.exists() {
             // create_on_open: the job's open makes it (see `fileset`).
             if !spec.file_options.create_on_open {
                 create_file(&path, need, reads, fallocate, stop)?;
+                if ws.keep {
+                    ws.created.push(path.clone());
+                }
             }
         } else if reads && already < need {
-            lay_out(&path, 0, need, stop)?;
+            lay_out(&path, already, need, stop)?;
+        } else if kept.is_some_and(|len| len < need) && !only {
+            let f = OpenOptions::new().write(true).open(&path);
+            let f = f.map_err(|e| io_err("open", &path, e))?;
+            preallocate(&f, &path, need, fallocate)?;
         }
         let laid = if reads { need } else { already };
         ws.laid.insert(path.clone(), laid.max(already));
@@ -328,6 +392,56 @@ fn found_generated(
         found.sizes.push(per_file);
     }
     Ok(())
+}
+
+/// The length of a file kept from an earlier run at one of fio's names
+/// (`None`: there is none yet). It must be a regular file, since a device
+/// or a link there was not laid out by fio or diskbench; `verify_only`
+/// needs it to exist, since it checks what an earlier run wrote.
+fn kept_length(spec: &JobSpec, path: &Path, only: bool) -> Result<Option<u64>, RunError> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.is_file() => Ok(Some(m.len())),
+        Ok(_) => Err(RunError::Usage(format!(
+            "job '{}': {} is not a regular file, and the job makes its files there under \
+             fio's names: move it away, or name it with filename= (a device needs \
+             --allow-destructive)",
+            spec.name,
+            path.display()
+        ))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound && only => Err(RunError::Usage(format!(
+            "job '{}': verify_only checks what an earlier run wrote, and {} does not exist: \
+             run the job without verify_only first",
+            spec.name,
+            path.display()
+        ))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(stat_error(path, e)),
+    }
+}
+
+/// Bytes the files of `spec` already hold where a workspace that keeps
+/// its files finds them: room the run needs no more of.
+pub(crate) fn kept_bytes(spec: &JobSpec) -> u64 {
+    let FileTarget::Generated {
+        directory,
+        nrfiles,
+        shared,
+    } = &spec.target
+    else {
+        return 0;
+    };
+    let names: Vec<String> = match shared {
+        Some(name) => vec![name.clone()],
+        None => (0..spec.numjobs)
+            .flat_map(|c| (0..*nrfiles).map(move |f| (c, f)))
+            .map(|(c, f)| spec.file_options.generated_name(&spec.name, c, f))
+            .collect(),
+    };
+    (names.iter())
+        .filter_map(|n| fs::symlink_metadata(directory.join(n)).ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+        .sum()
 }
 
 /// Opens the first `openfiles` of the clone's files, checks their direct-I/O

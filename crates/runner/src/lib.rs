@@ -188,6 +188,7 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
     result
         .warnings
         .extend(result.targets.iter().filter_map(not_a_local_disk));
+    ws.start_run();
     let mut failure = check_readonly(groups, opts)
         .and_then(|()| check_places(groups))
         .and_then(|()| check_free_space(groups, &result.targets, ws))
@@ -236,6 +237,10 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
     }
     if let Some(f) = &failure {
         result.fail(f.failure());
+        // Bad input leaves nothing behind, where files are kept too.
+        if f.kind() == model::FailureKind::Usage {
+            ws.remove_created();
+        }
     }
     result.finished_unix_ms = unix_ms();
     RunOutcome { result, failure }

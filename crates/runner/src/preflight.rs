@@ -113,7 +113,8 @@ pub(crate) fn check_readonly(groups: &[Vec<JobSpec>], opts: &RunOptions) -> Resu
 }
 
 /// Whether the test files fit; files `ws` already holds (from an earlier
-/// run of a soak) count as room.
+/// run of a soak, or kept by an earlier `diskbench fio` under fio's names)
+/// count as room.
 pub(crate) fn check_free_space(
     groups: &[Vec<JobSpec>],
     targets: &[TargetInfo],
@@ -140,9 +141,13 @@ pub(crate) fn check_free_space(
                         continue;
                     }
                 }
+                let kept = match ws.keeps() {
+                    true => files::kept_bytes(spec),
+                    false => 0,
+                };
                 (
                     directory.clone(),
-                    spec.footprint_bytes() + spec.offset_bytes,
+                    (spec.footprint_bytes() + spec.offset_bytes).saturating_sub(kept),
                 )
             }
         };

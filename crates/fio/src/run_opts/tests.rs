@@ -56,8 +56,8 @@ fn info_requests_need_no_job() {
         Some(Info::EngHelp(Some("io_uring".into())))
     );
     assert_eq!(parse(&["--debug=?"]).unwrap().info, Some(Info::DebugHelp));
-    let text = crate::info_text(&Info::Version, "1.2.3").unwrap().unwrap();
-    assert_eq!(text, "fio-3.33-diskbench-1.2.3\n");
+    let text = crate::info_text(&Info::Version).unwrap().unwrap();
+    assert_eq!(text, "fio-3.33\n");
 }
 
 #[test]

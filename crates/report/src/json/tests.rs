@@ -77,7 +77,8 @@ fn top_level_has_fios_keys_then_ours() {
     let mut expected = without(keys(&fio), OMITTED_TOP_KEYS);
     expected.push("diskbench");
     assert_eq!(keys(&v), expected);
-    assert_eq!(v["fio version"], "diskbench-0.1.0");
+    assert_eq!(v["fio version"], "fio-3.33");
+    assert_eq!(v["diskbench"]["version"], "diskbench-0.1.0");
     assert_eq!(v["timestamp"], 1_795_313_286u64);
     assert_eq!(v["timestamp_ms"], 1_795_313_286_785u64);
     assert_eq!(v["time"], "Sun Nov 22 02:08:06 2026");
@@ -257,6 +258,8 @@ fn errors_stay_parseable() {
     let text = error_json(&model::Failure::usage(message), "diskbench-0.1.0");
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(keys(&v), ["fio version", "jobs", "error", "diskbench"]);
+    assert_eq!(v["fio version"], "fio-3.33");
+    assert_eq!(v["diskbench"]["version"], "diskbench-0.1.0");
     assert_eq!(v["jobs"], serde_json::json!([]));
     assert_eq!(v["error"], message);
     assert_eq!(
