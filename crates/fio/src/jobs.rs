@@ -669,7 +669,10 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
         },
     };
     match spec.size_bytes {
-        None if spec.engine == EngineKind::Null => return Err(FioError::NullNeedsSize { job }),
+        // fio sizes the null engine's files by filesize= when size= is not given.
+        None if spec.engine == EngineKind::Null && spec.file_options.filesize.is_none() => {
+            return Err(FioError::NullNeedsSize { job })
+        }
         // fio sizes each file of filecreate and dircreate to one block.
         _ if matches!(spec.engine, EngineKind::Filecreate | EngineKind::Dircreate) => {}
         // cpuio has no file: it is bound by time (see `cpuio_opts`).
