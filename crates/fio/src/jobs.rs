@@ -21,6 +21,7 @@
 use crate::cmdline::{RawOpt, Section, SectionKind};
 use crate::error::{FioError, Origin, Scope};
 use crate::options::Key;
+use crate::values::DEFAULT_BS;
 use crate::{bs_opts, engine_opts, output_opts, pattern, values, verify_opts};
 use model::job::{BlockSizes, BsShare, PerDir, RateProcess};
 use model::units::format_size;
@@ -75,9 +76,6 @@ struct Draft {
     /// `bs_is_seq_rand` (see `bs_opts`).
     bs_is_seq_rand: bool,
 }
-
-/// fio's default block size.
-const DEFAULT_BS: u64 = 4096;
 
 impl Draft {
     fn new() -> Draft {
@@ -624,6 +622,11 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     if bs_is_seq_rand {
         bs_opts::seq_rand(&spec, &mut bs, &mut bssplit)?;
     }
+    let sizes = crate::trim_opts::Sizes {
+        bs: &mut bs,
+        bssplit: &mut bssplit,
+    };
+    crate::trim_opts::trim_sizes(&mut spec, sizes)?;
     block_sizes(&mut spec, &bs, &bssplit);
     // fio's ss_dur defaults to 0, which turns steady-state detection off.
     if spec.steadystate.is_some_and(|ss| ss.duration.is_zero()) {

@@ -4,7 +4,9 @@
 //! them.
 //!
 //! Each line is `time_ms, value, direction, bs, [offset,] priority`:
-//! bandwidth in KiB/s, IOPS, latency in ns; direction 0 read, 1 write;
+//! bandwidth in KiB/s, IOPS, latency in ns; direction 0 read, 1 write, 2
+//! trim (a trim's line is written when it is done, so in `trimwrite` modes
+//! it comes before the write of the same block);
 //! priority as fio writes it: the I/O's ioprio value in hex with
 //! `log_prio=1` (`0x2000`), else 1 for the real-time class and 0 for the
 //! rest (`prio_text`), and that of 0 on windowed lines, which mix them. Files are `NAME_bw.N.log`, `NAME_iops.N.log`,
@@ -56,6 +58,8 @@ fn prio_text(log_prio: bool, value: u16) -> String {
 pub(crate) struct Sample {
     pub at: u64,
     pub dir: Direction,
+    /// A trim: logged as direction 2 (its `dir` is the write side's).
+    pub trim: bool,
     pub len: u64,
     pub offset: u64,
     pub slat_ns: Option<u64>,
@@ -63,6 +67,16 @@ pub(crate) struct Sample {
     pub lat_ns: u64,
     /// The I/O's ioprio value (`model::prio::IoPrio::value`).
     pub prio: u16,
+}
+
+impl Sample {
+    /// The direction column of fio's logs: 0 read, 1 write, 2 trim.
+    pub(crate) fn log_dir(&self) -> usize {
+        match self.trim {
+            true => 2,
+            false => self.dir as usize,
+        }
+    }
 }
 
 /// Sums of one direction over the current window.
@@ -96,7 +110,8 @@ pub(crate) struct JobLogs {
     window: Option<(u64, u64)>,
     window_end: u64,
     windows_done: u64,
-    sums: [Window; 2],
+    /// Read, write, trim.
+    sums: [Window; 3],
     /// The first write error, reported when the job ends.
     error: Option<IoError>,
 }
@@ -140,7 +155,7 @@ impl JobLogs {
             window_end: start + window.map_or(0, |w| w.0),
             window,
             windows_done: 0,
-            sums: [Window::default(); 2],
+            sums: [Window::default(); 3],
             error: None,
         }))
     }
@@ -151,7 +166,7 @@ impl JobLogs {
         self.start = start;
         self.window_end = start + self.window.map_or(0, |w| w.0);
         self.windows_done = 0;
-        self.sums = [Window::default(); 2];
+        self.sums = [Window::default(); 3];
         if let Some(h) = &mut self.hist {
             h.restart(start);
         }
@@ -166,7 +181,7 @@ impl JobLogs {
             None => self.line_per_io(s),
             Some(_) => {
                 let result = self.close_windows(s.at);
-                let w = &mut self.sums[s.dir as usize];
+                let w = &mut self.sums[s.log_dir()];
                 w.ios += 1;
                 w.bytes += s.len;
                 w.clat_sum += s.clat_ns;
@@ -186,7 +201,7 @@ impl JobLogs {
 
     fn line_per_io(&mut self, s: &Sample) -> io::Result<()> {
         let ms = self.clock.nanos(self.start, s.at) / 1_000_000;
-        let (dir, bs, offset) = (s.dir as u8, s.len, s.offset);
+        let (dir, bs, offset) = (s.log_dir(), s.len, s.offset);
         let prio = prio_text(self.log_prio, s.prio);
         let tail = |value: u64, w: &mut BufWriter<File>, with_offset: bool| match with_offset {
             true => writeln!(w, "{ms}, {value}, {dir}, {bs}, {offset}, {prio}"),
@@ -230,7 +245,7 @@ impl JobLogs {
             true => format!("0, 0, {prio}"),
             false => format!("0, {prio}"),
         };
-        for d in 0..2 {
+        for d in 0..self.sums.len() {
             let w = std::mem::take(&mut self.sums[d]);
             if w.ios == 0 {
                 continue;

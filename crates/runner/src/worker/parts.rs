@@ -315,9 +315,14 @@ impl Worker<'_> {
         let clock = &self.shared.clock;
         for c in &self.q.done[..take] {
             let slot = &self.q.slots[c.slot as usize];
+            // A trim was logged when it was done (see `trim`).
+            if slot.trim {
+                continue;
+            }
             logs.record(&Sample {
                 at: now,
                 dir: slot.dir,
+                trim: false,
                 len: slot.len,
                 offset: slot.offset,
                 slat_ns: (self.q.with_slat).then(|| clock.nanos(slot.queued_at, slot.submitted_at)),
