@@ -9,9 +9,10 @@
 //! blocks). diskbench draws a trim mode's blocks on the write side (the
 //! runner turns those targets into trims), so in a trim mode the write side
 //! takes the trims' sizes ([`trim_sizes`]). The options whose trim side is
-//! not carried out yet (rates, verify, iologs, steady state) are refused
+//! not carried out yet (rates, verify, steady state) are refused
 //! here rather than silently applied to the writes or ignored. fio's logs
-//! take trims, as direction 2 (see the runner's `logs`).
+//! take trims, as direction 2 (see the runner's `logs`), and `write_iolog`
+//! writes them as `trim` lines.
 
 use crate::error::{FioError, Scope};
 use crate::options::{lookup, Key, Lookup};
@@ -88,10 +89,8 @@ pub(crate) fn finish(spec: &JobSpec) -> Result<(), FioError> {
     let refused = [
         (spec.rate.caps() || spec.rate.floors(), "rate"),
         (spec.verify.is_some(), "verify"),
-        (
-            spec.iolog.write.is_some() || !spec.iolog.read.is_empty(),
-            "write_iolog/read_iolog",
-        ),
+        // A replayed log gives the job its own mode (its trims are replayed).
+        (!spec.iolog.read.is_empty(), "read_iolog"),
         (spec.steadystate.is_some(), "steadystate"),
         (spec.engine == EngineKind::Ftruncate, "ioengine=ftruncate"),
     ];
