@@ -43,6 +43,7 @@ mod offset_opts;
 mod options;
 mod output_opts;
 mod pattern;
+mod pattern_files;
 mod prio_opts;
 mod requirements;
 mod run_opts;

@@ -221,7 +221,19 @@ fn buffer_options_parse_and_refuse_what_is_not_carried_out() {
         let msg = e.expect_err(arg).to_string();
         assert!(msg.contains(says), "{arg}: {msg}");
     };
-    refused("--buffer_pattern='data.bin'", "a pattern read from a file");
+    // A name in single quotes is a file whose bytes are the pattern.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("data.bin");
+    std::fs::write(&file, [1, 2, 3]).unwrap();
+    let from_file = format!("--buffer_pattern=0xff'{}'", file.display());
+    assert_eq!(
+        job(&[&from_file]).buffer_data.pattern,
+        Some(vec![0xff, 1, 2, 3])
+    );
+    refused(
+        "--buffer_pattern='/nowhere/data.bin'",
+        "cannot read the pattern file",
+    );
     refused("--buffer_pattern=%o", "verify_pattern's");
     refused(
         "--dedupe_mode=sometimes",
