@@ -715,7 +715,8 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
 /// both with an asynchronous engine whatever the mode: it submits each I/O
 /// when it is due, never waiting for a completion while fewer than
 /// `iodepth` are in flight, and a rate-limited job's latency counts from
-/// when each I/O was due (`resp`). So offload runs as inline there. A
+/// when each I/O was due (`resp`). So offload runs as inline there, and on
+/// the null engine, which queues `iodepth` I/Os as they do. A
 /// synchronous engine would need a thread per I/O in flight to do the
 /// same, which diskbench does not have: refused at a depth above 1 (at 1,
 /// one submitting thread is what inline is).
@@ -724,7 +725,8 @@ fn check_submit_mode(spec: &JobSpec) -> Result<(), FioError> {
         .options
         .iter()
         .any(|(k, v)| k == "io_submit_mode" && v.trim() == "offload");
-    if !offload || spec.engine.is_asynchronous() || spec.iodepth <= 1 {
+    let queues = spec.engine.is_asynchronous() || spec.engine == EngineKind::Null;
+    if !offload || queues || spec.iodepth <= 1 {
         return Ok(());
     }
     Err(FioError::not_yet(

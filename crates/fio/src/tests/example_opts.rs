@@ -164,9 +164,14 @@ fn sequence_distribution_parses_its_commas_as_one_sequence() {
 #[test]
 fn io_submit_mode_offload_runs_with_an_asynchronous_engine_only() {
     // inline changes nothing but the options echoed; neither does offload
-    // with an asynchronous engine, or at depth 1.
+    // with an asynchronous engine or the null engine, or at depth 1.
     for mode in ["inline", "offload"] {
-        for extra in [&["--ioengine=libaio", "--iodepth=32"][..], &["--iodepth=1"]] {
+        let engines = [
+            &["--ioengine=libaio", "--iodepth=32"][..],
+            &["--ioengine=null", "--iodepth=16"],
+            &["--iodepth=1"],
+        ];
+        for extra in engines {
             let mut given = job(&[&[format!("--io_submit_mode={mode}").as_str()], extra].concat());
             given.options.retain(|(name, _)| name != "io_submit_mode");
             assert_eq!(given, job(extra), "{mode} {extra:?}");
