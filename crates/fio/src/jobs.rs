@@ -150,6 +150,7 @@ pub(crate) fn build(cmdline: Vec<Section>, files: Vec<Vec<Section>>) -> Result<B
         global_options.retain(|(k, _)| *k != key);
         global_options.push((key, value));
     }
+    crate::submit_opts::check_shared(jobs.iter().map(|j| &j.spec))?;
     Ok(Built {
         jobs,
         global_options,
@@ -376,7 +377,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
         Key::IoDepthBatchCompleteMin => spec.iodepth_batch_complete_min = o.int_u32()?,
         Key::IoDepthBatchCompleteMax => spec.iodepth_batch_complete_max = o.int_u32()?,
         Key::IoDepthLow => spec.iodepth_low = Some(o.int_u32()?),
-        Key::IoSubmitMode => io_submit_mode(scope, text)?,
+        Key::IoSubmitMode | Key::SerializeOverlap => crate::submit_opts::apply(spec, o)?,
         Key::FileSize
         | Key::Fallocate
         | Key::Unlink
@@ -640,7 +641,6 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     }
     check_time_based(&spec)?;
     check_pattern(&spec)?;
-    check_submit_mode(&spec)?;
     bs_opts::check_unaligned(&spec)?;
     crate::trim_opts::finish(&spec)?;
     verify_opts::finish(&mut spec)?;
@@ -671,6 +671,7 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
             shared: None,
         },
     };
+    crate::submit_opts::finish(&spec)?;
     match spec.size_bytes {
         // fio sizes the null engine's files by filesize= when size= is not given.
         None if spec.engine == EngineKind::Null && spec.file_options.filesize.is_none() => {
@@ -708,43 +709,6 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     Ok(spec)
 }
 
-/// `io_submit_mode=offload`: fio hands submission to a pool of threads so
-/// that I/Os go out on their schedule (`rate_iops`, `rate_process`) however
-/// slowly the device completes them, and latency is not understated when
-/// the device backs up (coordinated omission). diskbench's worker does
-/// both with an asynchronous engine whatever the mode: it submits each I/O
-/// when it is due, never waiting for a completion while fewer than
-/// `iodepth` are in flight, and a rate-limited job's latency counts from
-/// when each I/O was due (`resp`). So offload runs as inline there, and on
-/// the null engine, which queues `iodepth` I/Os as they do. A
-/// synchronous engine would need a thread per I/O in flight to do the
-/// same, which diskbench does not have: refused at a depth above 1 (at 1,
-/// one submitting thread is what inline is).
-fn check_submit_mode(spec: &JobSpec) -> Result<(), FioError> {
-    let offload = spec
-        .options
-        .iter()
-        .any(|(k, v)| k == "io_submit_mode" && v.trim() == "offload");
-    let queues = spec.engine.is_asynchronous() || spec.engine == EngineKind::Null;
-    if !offload || queues || spec.iodepth <= 1 {
-        return Ok(());
-    }
-    Err(FioError::not_yet(
-        &Scope::Job(spec.name.clone()),
-        "io_submit_mode",
-        "offload",
-        &format!(
-            " with ioengine={} at iodepth={}",
-            spec.engine.fio_name(),
-            spec.iodepth
-        ),
-        ": a synchronous engine does one I/O at a time, and keeping several in flight on \
-         their schedule needs a thread each; use ioengine=libaio or io_uring at this iodepth \
-         (they submit on the schedule without waiting for completions, as offload does), \
-         or iodepth=1",
-    ))
-}
-
 fn check_direct_alignment(
     job: &str,
     option: &str,
@@ -760,18 +724,4 @@ fn check_direct_alignment(
         value: format_size(bytes),
         example: example.to_string(),
     })
-}
-
-/// `io_submit_mode`: `inline` (fio's default) or `offload`, checked with
-/// the whole job in [`check_submit_mode`].
-fn io_submit_mode(scope: &Scope, text: &str) -> Result<(), FioError> {
-    match text.trim() {
-        "inline" | "offload" => Ok(()),
-        other => Err(FioError::invalid(
-            scope,
-            "io_submit_mode",
-            other,
-            "use inline (the default) or offload",
-        )),
-    }
 }

@@ -50,6 +50,7 @@ mod run_opts;
 mod showcmd;
 mod spell;
 mod sprandom_opts;
+mod submit_opts;
 mod suggest;
 #[cfg(test)]
 mod tests;

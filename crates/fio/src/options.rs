@@ -97,6 +97,7 @@ pub(crate) enum Key {
     IoDepthBatchCompleteMin,
     IoDepthBatchCompleteMax,
     IoDepthLow,
+    SerializeOverlap,
     /// The log options take a file name prefix; bare, the job's name.
     WriteBwLog,
     WriteIopsLog,
@@ -506,6 +507,7 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
         Arity::Value,
     ),
     opt(Key::IoDepthLow, "iodepth_low", Arity::Value),
+    opt(Key::SerializeOverlap, "serialize_overlap", Arity::Value),
     opt(Key::WriteBwLog, "write_bw_log", Arity::Flag),
     opt(Key::WriteIopsLog, "write_iops_log", Arity::Flag),
     opt(Key::WriteLatLog, "write_lat_log", Arity::Flag),

@@ -524,6 +524,9 @@ pub struct JobSpec {
     /// filling it again (`None`: keep it full, fio's default).
     #[serde(default)]
     pub iodepth_low: Option<u32>,
+    /// `serialize_overlap`: an I/O overlapping one in flight waits for it.
+    #[serde(default)]
+    pub serialize_overlap: bool,
     /// `iodepth_batch_complete_min`: completions to wait for per reap (0: poll).
     #[serde(default = "one")]
     pub iodepth_batch_complete_min: u32,
@@ -654,6 +657,7 @@ impl JobSpec {
             cpus_allowed: None,
             fsync_on_close: false,
             iodepth_low: None,
+            serialize_overlap: false,
             iodepth_batch_complete_min: 1,
             iodepth_batch_complete_max: 0,
             slat_percentiles: false,

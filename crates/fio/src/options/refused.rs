@@ -62,7 +62,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
    
     "rbdname", "read-req-num-512-blocks", "read_beyond_wp",
     "read_iolog_chunked", "readfua",
-    "rw_sequencer", "serialize_overlap", "serverip", "sg_write_mode",
+    "rw_sequencer", "serverip", "sg_write_mode",
     "significant_figures", "skip_bad", "softrandommap", "stats",
     "std_redirect",
     "stream_id", "sync", "test-duration", "thp",

@@ -190,6 +190,15 @@ fn io_submit_mode_offload_runs_with_an_asynchronous_engine_only() {
             && msg.contains("use ioengine=libaio or io_uring"),
         "{msg}"
     );
+    // serialize_overlap: within a job always; with offload, fio serializes
+    // across jobs too, which only a shared (named) file makes a difference.
+    assert!(job(&["--serialize_overlap=1"]).serialize_overlap);
+    let offload = ["--io_submit_mode=offload", "--serialize_overlap=1"];
+    assert!(job(&offload).serialize_overlap, "each job its own files");
+    let shared = ["--name=j", "--size=1m", "--filename=/tmp/f", "--numjobs=2"];
+    let e = crate::tests::parse(&[&shared[..], &offload].concat());
+    let msg = e.expect_err("offload clones sharing a file").to_string();
+    assert!(msg.contains("leave filename= out"), "{msg}");
     let e = crate::tests::parse(&["--name=j", "--size=1m", "--io_submit_mode=later"]);
     let msg = e.expect_err("a bad value").to_string();
     assert!(msg.contains("use inline (the default) or offload"), "{msg}");

@@ -83,6 +83,10 @@ impl Worker<'_> {
             let Some(t) = self.parts.files.route(t) else {
                 break;
             };
+            // serialize_overlap: one overlapping an I/O in flight waits.
+            let Some(t) = self.unless_overlapping(t) else {
+                break;
+            };
             (self.parts.files).new_pass(self.gen.passes(), &self.plan.engine_cfg.files);
             let (trims, writes) = self.trims_next();
             self.log_issue(&t, queued_at, trims, writes || !trims);
