@@ -422,3 +422,62 @@ fn steadystate_stops_a_flat_job_and_reports_fios_object() {
         "{err}"
     );
 }
+
+/// `cpus_allowed_policy=split`: each thread is pinned to one CPU of
+/// `cpus_allowed`, the run's Nth thread the Nth CPU, round robin (fio 3.33
+/// pins three threads on CPUs 0-1 to 0, 1 and 0); `shared`, the default,
+/// pins each to the whole set. Read from the sched_setaffinity calls.
+#[test]
+fn cpus_allowed_policy_split_gives_each_thread_one_cpu() {
+    if std::process::Command::new("strace")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        testbed::skip("needs strace (apt-get install strace)");
+        return;
+    }
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cpus < 2 {
+        testbed::skip("needs two CPUs");
+        return;
+    }
+    let dir = real_dir();
+    let masks = |policy: &str| -> Vec<String> {
+        let trace = dir.path().join(format!("trace-{policy}"));
+        let out = std::process::Command::new("strace")
+            .args(["-f", "-e", "trace=sched_setaffinity", "-o"])
+            .arg(&trace)
+            .arg(assert_cmd::cargo::cargo_bin("diskbench"))
+            .env("DISKBENCH_DB", TEST_DB)
+            .current_dir(dir.path())
+            .args([
+                "fio",
+                "--no-save",
+                "--name=c",
+                "--ioengine=null",
+                "--size=1m",
+            ])
+            .args(["--numjobs=3", "--cpus_allowed=0-1"])
+            .arg(format!("--cpus_allowed_policy={policy}"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{policy}: {}", stderr_of(&out));
+        let mut masks: Vec<String> = std::fs::read_to_string(&trace)
+            .unwrap()
+            .lines()
+            .filter_map(|l| {
+                l.split_once("sched_setaffinity(")?
+                    .1
+                    .split_once('[')?
+                    .1
+                    .split_once(']')
+            })
+            .map(|(mask, _)| mask.to_string())
+            .collect();
+        masks.sort();
+        masks
+    };
+    assert_eq!(masks("split"), ["0", "0", "1"]);
+    assert_eq!(masks("shared"), ["0 1", "0 1", "0 1"]);
+}

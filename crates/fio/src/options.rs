@@ -92,6 +92,7 @@ pub(crate) enum Key {
     StartDelay,
     SlatPercentiles,
     CpusAllowed,
+    CpusAllowedPolicy,
     FsyncOnClose,
     FileServiceType,
     IoDepthBatchCompleteMin,
@@ -269,6 +270,7 @@ impl Key {
             | Key::PercentageRandom
             | Key::StartDelay
             | Key::CpusAllowed
+            | Key::CpusAllowedPolicy
             | Key::FileServiceType
             | Key::WriteBwLog
             | Key::WriteIopsLog
@@ -493,6 +495,7 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::StartDelay, "startdelay", Arity::Value),
     opt(Key::SlatPercentiles, "slat_percentiles", Arity::Flag),
     opt(Key::CpusAllowed, "cpus_allowed", Arity::Value),
+    opt(Key::CpusAllowedPolicy, "cpus_allowed_policy", Arity::Value),
     opt(Key::FsyncOnClose, "fsync_on_close", Arity::Value),
     opt(Key::FileServiceType, "file_service_type", Arity::Value),
     OptDef {

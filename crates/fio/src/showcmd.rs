@@ -401,6 +401,9 @@ fn other_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
     if let Some(cpus) = &job.cpus_allowed {
         opts.push(("cpus_allowed", Some(cpu_list(cpus))));
     }
+    if job.cpus_split {
+        opts.push(("cpus_allowed_policy", Some("split".to_string())));
+    }
     push_if(opts, "fsync_on_close", job.fsync_on_close, || {
         "1".to_string()
     });

@@ -517,6 +517,11 @@ pub struct JobSpec {
     /// `cpus_allowed`: the CPUs the job's threads may run on.
     #[serde(default)]
     pub cpus_allowed: Option<Vec<u32>>,
+    /// `cpus_allowed_policy=split`: each thread of the run gets one CPU of
+    /// `cpus_allowed`, the Nth thread the Nth CPU, round robin (`shared`,
+    /// fio's default: every thread may run on all of them).
+    #[serde(default)]
+    pub cpus_split: bool,
     /// `fsync_on_close`: fsync each file when the job closes it.
     #[serde(default)]
     pub fsync_on_close: bool,
@@ -655,6 +660,7 @@ impl JobSpec {
             number_ios: None,
             startdelay: DelayRange::default(),
             cpus_allowed: None,
+            cpus_split: false,
             fsync_on_close: false,
             iodepth_low: None,
             serialize_overlap: false,

@@ -31,7 +31,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete", "cgroup_weight", "chunk_size",
     "clientname", "clocksource", "clustername", "cmd_type",
     "conf", "cont",
-    "cpumask", "cpus_allowed_policy",
+    "cpumask",
     "create_fsync", "cuda_io",
     "device-names", "dir", "direct_write_to_pmem", "disable_bw",
     "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat", "disk_util",
