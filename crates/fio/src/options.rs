@@ -110,6 +110,8 @@ pub(crate) enum Key {
     LogHistMsec,
     LogHistCoarseness,
     LogMaxValue,
+    LogWindowValue,
+    LogIssueTime,
     PerJobLogs,
     /// How sizes are read and the normal output's units: see `output_opts`.
     KbBase,
@@ -287,7 +289,8 @@ impl Key {
             | Key::IoSubmitMode
             | Key::BufferPattern
             | Key::DedupeMode
-            | Key::ZoneMode => ValueKind::Text,
+            | Key::ZoneMode
+            | Key::LogWindowValue => ValueKind::Text,
             Key::CmdPrio
             | Key::CmdPrioClass
             | Key::CmdPrioHint
@@ -520,6 +523,8 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::LogHistMsec, "log_hist_msec", Arity::Value),
     opt(Key::LogHistCoarseness, "log_hist_coarseness", Arity::Value),
     opt(Key::LogMaxValue, "log_max_value", Arity::Flag),
+    opt(Key::LogWindowValue, "log_window_value", Arity::Value),
+    opt(Key::LogIssueTime, "log_issue_time", Arity::Flag),
     opt(Key::PerJobLogs, "per_job_logs", Arity::Value),
     opt(Key::KbBase, "kb_base", Arity::Value),
     opt(Key::UnitBase, "unit_base", Arity::Value),

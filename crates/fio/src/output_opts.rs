@@ -27,7 +27,17 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
         Key::LogHistMsec => logs.hist_msec = o.int()?,
         Key::LogHistCoarseness => logs.hist_coarseness = coarseness(o.scope, o.name, o.text)?,
         Key::LogOffset => logs.offset = o.flag()?,
-        Key::LogMaxValue => logs.max_value = o.flag()?,
+        // fio 3.33's flag; newer fio's alias of log_window_value.
+        Key::LogMaxValue if o.value.is_none() => logs.max_value = true,
+        Key::LogMaxValue | Key::LogWindowValue => {
+            (logs.max_value, logs.both_values) = match o.text.trim() {
+                "avg" | "0" => (false, false),
+                "max" | "1" => (true, false),
+                "both" => (false, true),
+                _ => return Err(o.invalid("use avg (the default), max or both")),
+            }
+        }
+        Key::LogIssueTime => logs.issue_time = o.flag()?,
         Key::LogPrio => logs.prio = o.flag()?,
         Key::PerJobLogs => logs.shared = !o.boolean()?,
         Key::KbBase => spec.units.kb_base_1000 = match o.int()? {

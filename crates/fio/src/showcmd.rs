@@ -453,6 +453,10 @@ fn other_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
         || logs.hist_coarseness.to_string(),
     );
     push_if(opts, "log_max_value", logs.max_value, || "1".to_string());
+    push_if(opts, "log_window_value", logs.both_values, || {
+        "both".to_string()
+    });
+    push_if(opts, "log_issue_time", logs.issue_time, || "1".to_string());
     push_if(opts, "per_job_logs", logs.shared, || "0".to_string());
 }
 

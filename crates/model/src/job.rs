@@ -348,6 +348,15 @@ pub struct LogSpec {
     /// value instead of its mean.
     #[serde(default)]
     pub max_value: bool,
+    /// `log_window_value=both`: every line gives two values, the window's
+    /// mean and its largest (0 on a line of one I/O).
+    #[serde(default)]
+    pub both_values: bool,
+    /// `log_issue_time`: every line ends with the I/O's issue time in ns
+    /// from the job's start, in the clat and slat logs (0 in the others and
+    /// on windowed lines).
+    #[serde(default)]
+    pub issue_time: bool,
     /// `per_job_logs=0`: the clones (and jobs) that share a log name write
     /// one file, `NAME_bw.log`, instead of one per thread.
     #[serde(default)]

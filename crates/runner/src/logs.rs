@@ -23,6 +23,12 @@
 //! - `log_max_value=1`: windowed latency lines give the window's largest
 //!   value; the bandwidth and IOPS lines do not change (fio 3.33 takes one
 //!   rate sample per window, so its maximum is its mean: checked).
+//! - `log_window_value=both` (newer fio): a second value after the first,
+//!   the window's largest (the same as the first on bandwidth and IOPS
+//!   lines; 0 on a line of one I/O).
+//! - `log_issue_time=1` (newer fio): a last column, the I/O's issue time in
+//!   ns from the job's start in the clat and slat logs, 0 in the others and
+//!   on windowed lines.
 //!
 //! The lines go through a buffered writer as the job runs (memory stays flat
 //! however long it is); slat lines exist only for engines that have a
@@ -67,6 +73,8 @@ pub(crate) struct Sample {
     pub lat_ns: u64,
     /// The I/O's ioprio value (`model::prio::IoPrio::value`).
     pub prio: u16,
+    /// When it was issued (the clock's ticks): `log_issue_time`.
+    pub issued: u64,
 }
 
 impl Sample {
@@ -93,6 +101,49 @@ struct Window {
     lat_max: u64,
 }
 
+/// What a line says besides its values.
+struct Line {
+    ms: u64,
+    dir: usize,
+    bs: u64,
+    offset: u64,
+    prio: String,
+}
+
+/// The columns the options add to every line.
+#[derive(Clone, Copy)]
+struct Columns {
+    both_values: bool,
+    offset: bool,
+    issue_time: bool,
+}
+
+impl Columns {
+    /// `time, value[, value1], dir, bs[, offset], prio[, issue time]`.
+    fn write(
+        self,
+        w: &mut BufWriter<File>,
+        l: &Line,
+        value: u64,
+        value1: u64,
+        issued_ns: u64,
+    ) -> io::Result<()> {
+        write!(w, "{}, {value}", l.ms)?;
+        if self.both_values {
+            write!(w, ", {value1}")?;
+        }
+        write!(w, ", {}, {}", l.dir, l.bs)?;
+        if self.offset {
+            write!(w, ", {}", l.offset)?;
+        }
+        write!(w, ", {}", l.prio)?;
+        if self.issue_time {
+            write!(w, ", {issued_ns}")?;
+        }
+        writeln!(w)
+    }
+}
+
 pub(crate) struct JobLogs {
     bw: Option<Out>,
     iops: Option<Out>,
@@ -102,6 +153,9 @@ pub(crate) struct JobLogs {
     with_offset: bool,
     /// `log_max_value`: windowed latency lines give the maximum.
     max_value: bool,
+    /// `log_window_value=both` and `log_issue_time`: columns of their own.
+    both_values: bool,
+    issue_time: bool,
     /// `log_prio`: see `prio_text`.
     log_prio: bool,
     clock: Clock,
@@ -149,6 +203,8 @@ impl JobLogs {
                 .map(|out| HistLog::new(out, spec.hist_msec, spec.hist_coarseness, clock, start)),
             with_offset: spec.offset,
             max_value: spec.max_value,
+            both_values: spec.both_values,
+            issue_time: spec.issue_time,
             log_prio: spec.prio,
             clock: clock.clone(),
             start,
@@ -199,27 +255,39 @@ impl JobLogs {
         self.keep_error(result);
     }
 
+    /// The columns around the values: those the options add.
+    fn columns(&self) -> Columns {
+        Columns {
+            both_values: self.both_values,
+            offset: self.with_offset,
+            issue_time: self.issue_time,
+        }
+    }
+
     fn line_per_io(&mut self, s: &Sample) -> io::Result<()> {
         let ms = self.clock.nanos(self.start, s.at) / 1_000_000;
-        let (dir, bs, offset) = (s.log_dir(), s.len, s.offset);
-        let prio = prio_text(self.log_prio, s.prio);
-        let tail = |value: u64, w: &mut BufWriter<File>, with_offset: bool| match with_offset {
-            true => writeln!(w, "{ms}, {value}, {dir}, {bs}, {offset}, {prio}"),
-            false => writeln!(w, "{ms}, {value}, {dir}, {bs}, {prio}"),
+        let cols = self.columns();
+        let issued = self.clock.nanos(self.start, s.issued);
+        let line = Line {
+            ms,
+            dir: s.log_dir(),
+            bs: s.len,
+            offset: s.offset,
+            prio: prio_text(self.log_prio, s.prio),
         };
         if let Some(o) = &mut self.bw {
             let kib_per_sec = s.len as u128 * 1_000_000_000 / 1024 / u128::from(s.clat_ns.max(1));
-            tail(kib_per_sec as u64, &mut o.w, self.with_offset)?;
+            cols.write(&mut o.w, &line, kib_per_sec as u64, 0, 0)?;
         }
         if let Some(o) = &mut self.iops {
-            tail(1, &mut o.w, self.with_offset)?;
+            cols.write(&mut o.w, &line, 1, 0, 0)?;
         }
         if let Some([slat, clat, lat]) = &mut self.lat {
             if let Some(ns) = s.slat_ns {
-                tail(ns, &mut slat.w, self.with_offset)?;
+                cols.write(&mut slat.w, &line, ns, 0, issued)?;
             }
-            tail(s.clat_ns, &mut clat.w, self.with_offset)?;
-            tail(s.lat_ns, &mut lat.w, self.with_offset)?;
+            cols.write(&mut clat.w, &line, s.clat_ns, 0, issued)?;
+            cols.write(&mut lat.w, &line, s.lat_ns, 0, 0)?;
         }
         Ok(())
     }
@@ -240,44 +308,44 @@ impl JobLogs {
     /// One line per direction seen in the window ending at `end_ms`.
     fn write_window(&mut self, end_ms: u64, len_ms: u64, full: bool) -> io::Result<()> {
         let secs = len_ms.max(1) as f64 / 1000.0;
-        let prio = prio_text(self.log_prio, 0);
-        let zeros = match self.with_offset {
-            true => format!("0, 0, {prio}"),
-            false => format!("0, {prio}"),
-        };
+        let cols = self.columns();
         for d in 0..self.sums.len() {
             let w = std::mem::take(&mut self.sums[d]);
             if w.ios == 0 {
                 continue;
             }
+            // Windowed lines give 0 for the block size, offset and issue time.
+            let line = Line {
+                ms: end_ms,
+                dir: d,
+                bs: 0,
+                offset: 0,
+                prio: prio_text(self.log_prio, 0),
+            };
             if full {
                 if let Some(o) = &mut self.bw {
                     let kib = (w.bytes as f64 / 1024.0 / secs) as u64;
-                    writeln!(o.w, "{end_ms}, {kib}, {d}, {zeros}")?;
+                    cols.write(&mut o.w, &line, kib, kib, 0)?;
                 }
                 if let Some(o) = &mut self.iops {
-                    writeln!(
-                        o.w,
-                        "{end_ms}, {}, {d}, {zeros}",
-                        (w.ios as f64 / secs) as u64
-                    )?;
+                    let iops = (w.ios as f64 / secs) as u64;
+                    cols.write(&mut o.w, &line, iops, iops, 0)?;
                 }
             }
             if let Some([slat, clat, lat]) = &mut self.lat {
+                // The mean (or with log_max_value the largest), and the largest.
                 let pick = |sum: u64, n: u64, max: u64| match self.max_value {
-                    true => max,
-                    false => sum / n,
+                    true => (max, max),
+                    false => (sum / n, max),
                 };
                 if w.slats > 0 {
-                    let v = pick(w.slat_sum, w.slats, w.slat_max);
-                    writeln!(slat.w, "{end_ms}, {v}, {d}, {zeros}")?;
+                    let (v, max) = pick(w.slat_sum, w.slats, w.slat_max);
+                    cols.write(&mut slat.w, &line, v, max, 0)?;
                 }
-                let (c, l) = (
-                    pick(w.clat_sum, w.ios, w.clat_max),
-                    pick(w.lat_sum, w.ios, w.lat_max),
-                );
-                writeln!(clat.w, "{end_ms}, {c}, {d}, {zeros}")?;
-                writeln!(lat.w, "{end_ms}, {l}, {d}, {zeros}")?;
+                let (c, c_max) = pick(w.clat_sum, w.ios, w.clat_max);
+                let (l, l_max) = pick(w.lat_sum, w.ios, w.lat_max);
+                cols.write(&mut clat.w, &line, c, c_max, 0)?;
+                cols.write(&mut lat.w, &line, l, l_max, 0)?;
             }
         }
         Ok(())

@@ -23,7 +23,7 @@ pub(crate) static FIO_CLI_NOT_CARRIED_OUT: &[&str] = &[
 pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     // Newer fio's (3.36+) and its engines' options, named in its examples.
     "apptag", "apptag_mask", "brick", "dataplacement", "fdp", "fdp_pli", "fdp_pli_select",
-    "libblkio_driver", "libblkio_path", "log_issue_time", "log_window_value",
+    "libblkio_driver", "libblkio_path",
     "md_per_io_size", "pi_act", "pi_chk", "plids", "volume",
     "allow_mounted_write", "arguments",
     "bindname", "block", "block_error_percentiles",

@@ -106,12 +106,16 @@ fn engines_needing_missing_hardware_say_what_is_missing_wherever_their_options_s
 
 #[test]
 fn newer_fio_options_are_refused_by_name() {
-    let e = crate::tests::parse(&["--name=j", "--size=1m", "--log_issue_time=1"]);
+    let e = crate::tests::parse(&["--name=j", "--size=1m", "--dataplacement=fdp"]);
     let msg = e.expect_err("not carried out").to_string();
     assert!(
-        msg.contains("'log_issue_time' is a fio option diskbench does not carry out"),
+        msg.contains("'dataplacement' is a fio option diskbench does not carry out"),
         "{msg}"
     );
+    // Newer fio's log columns are carried out (see the runner's `logs`).
+    let logs = job(&["--log_issue_time=1", "--log_window_value=both"]).logs;
+    assert!(logs.issue_time && logs.both_values && !logs.max_value);
+    assert!(job(&["--log_max_value=max"]).logs.max_value);
 }
 
 #[test]

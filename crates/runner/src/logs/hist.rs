@@ -148,6 +148,7 @@ mod tests {
             clat_ns,
             lat_ns: clat_ns,
             prio: 0,
+            issued: 0,
         }
     }
 

@@ -336,6 +336,7 @@ impl Worker<'_> {
                 clat_ns: clock.nanos(slot.submitted_at, now),
                 lat_ns: clock.nanos(slot.queued_at, now),
                 prio: slot.prio,
+                issued: slot.submitted_at,
             });
         }
     }

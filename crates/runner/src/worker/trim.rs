@@ -49,6 +49,7 @@ impl Worker<'_> {
                     clat_ns: took,
                     lat_ns: took,
                     prio: self.plan.spec.prio.default_value(),
+                    issued: start,
                 });
             }
         }
