@@ -572,7 +572,7 @@ fn default_steady() -> SteadyStateSpec {
 
 /// `iops:2`, `iops_slope:0.1%`, `bw:5%`, `bw_slope:1048576`, `lat:5%`
 /// (fio 3.42: the mean completion latency, in ns when absolute).
-fn steady_criterion(
+pub(crate) fn steady_criterion(
     scope: &Scope,
     name: &str,
     text: &str,

@@ -76,6 +76,17 @@ pub fn watch_trigger(cli: &CliOptions, stop: Arc<AtomicBool>) -> Option<Arc<Atom
     Some(fired)
 }
 
+/// `--debug=parse` (or `all`): fio's trace of the options read, on stdout
+/// as fio prints it (see `fio::parse_trace`).
+pub(super) fn parse_trace(parsed: &fio::FioArgs) {
+    if parsed.cli.debug.iter().any(|c| c == "parse" || c == "all") {
+        let pid = std::process::id();
+        for line in fio::parse_trace(parsed) {
+            println!("parse    {pid:<5} {line}");
+        }
+    }
+}
+
 /// What `--debug` shows: `parse` (or `all`) prints the jobs as understood on
 /// stderr; for the other categories a note says where to look instead.
 pub fn debug_notes(cli: &CliOptions, groups: &[Vec<fio::JobSpec>]) {
