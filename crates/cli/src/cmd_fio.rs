@@ -107,6 +107,7 @@ pub fn run(mut args: Vec<String>) -> anyhow::Result<Exit> {
         // The traces were merged as the jobs were read.
         return Ok(Exit::Ok);
     }
+    extras::parse_trace(&parsed);
     if parsed.parse_only {
         print!("{}", fio::showcmd(&parsed.groups));
         return Ok(Exit::Ok);

@@ -183,3 +183,54 @@ fn a_sync_job_asking_for_a_deeper_queue_is_warned_about() {
         "{err}"
     );
 }
+
+/// `serialize_overlap=1`: an I/O overlapping one in flight waits for it.
+/// A file of two blocks can then have at most two I/Os in flight, whatever
+/// `iodepth` (fio 3.33 keeps 1 and 2 there); without it the queue is kept
+/// full. Read from fio's depth distribution (`iodepth_level`).
+#[test]
+fn serialize_overlap_keeps_overlapping_ios_apart() {
+    let dir = real_dir();
+    let job = |serialize: u8| {
+        format!(
+            "--name=t --ioengine=libaio --direct=1 --filename={} --size=8k --bs=4k \
+             --rw=randwrite --norandommap --iodepth=16 --time_based --runtime=1 \
+             --serialize_overlap={serialize}",
+            dir.path().join("f").display()
+        )
+    };
+    // The share of submissions made with more than `above` I/Os in flight.
+    let deeper = |doc: &serde_json::Value, above: u64| -> f64 {
+        let levels = doc["jobs"][0]["iodepth_level"].as_object().unwrap();
+        levels
+            .iter()
+            .filter(|(k, _)| k.trim_start_matches(">=").parse::<u64>().unwrap() > above)
+            .map(|(_, v)| v.as_f64().unwrap())
+            .sum()
+    };
+    let out = fio_in(dir.path(), &format!("{} --allow-overwrite", job(1)));
+    if !out.status.success() && stderr_of(&out).contains("libaio") {
+        testbed::skip("libaio is not usable here");
+        return;
+    }
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let serialized = json_of(&out);
+    assert_eq!(
+        deeper(&serialized, 2),
+        0.0,
+        "{}",
+        serialized["jobs"][0]["iodepth_level"]
+    );
+    assert!(
+        serialized["jobs"][0]["write"]["total_ios"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+    let free = fio_ok_in(dir.path(), &format!("{} --allow-overwrite", job(0)));
+    assert!(
+        deeper(&free, 2) > 50.0,
+        "{}",
+        free["jobs"][0]["iodepth_level"]
+    );
+}

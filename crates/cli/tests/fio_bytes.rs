@@ -141,6 +141,42 @@ fn random_jobs_with_randrepeat_count_fios_bytes() {
     assert_same(RANDOM);
 }
 
+/// The null engine with `filesize=` and no `size=`: fio sizes its files by
+/// `filesize` (fio's own suite runs its offset checks this way).
+const NULL_BY_FILESIZE: &[&str] = &[
+    "--name=a --ioengine=null --filesize=1m --rw=read",
+    "--name=a --ioengine=null --filesize=1m --rw=randread --randrepeat=1",
+    "--name=a --ioengine=null --filesize=128k --nrfiles=3 --rw=write",
+    "--name=a --ioengine=null --filesize=256k --rw=read --loops=2 --bs=8k",
+];
+
+#[test]
+fn null_engine_takes_its_size_from_filesize_as_fio() {
+    let Some(diff) = differences(NULL_BY_FILESIZE) else {
+        return;
+    };
+    assert!(diff.is_empty(), "{}", diff.join("\n"));
+}
+
+/// Neither `size=` nor `filesize=`: fio has nothing to size the null
+/// engine's files by and fails the job; so does diskbench, saying which to give.
+#[test]
+fn null_engine_without_any_size_fails_as_fio() {
+    let dir = real_dir();
+    let args = "--name=a --ioengine=null --rw=read";
+    let Some(fio) = real_fio_in(dir.path(), &args.split_whitespace().collect::<Vec<_>>()) else {
+        return;
+    };
+    assert!(!fio.status.success(), "fio ran {args}");
+    let ours = fio_in(dir.path(), args);
+    assert!(!ours.status.success(), "diskbench ran {args}");
+    assert!(
+        stderr_of(&ours).contains("filesize="),
+        "{}",
+        stderr_of(&ours)
+    );
+}
+
 /// Jobs whose read/write split or block sizes come from fio's generator.
 const DRAWN: &[&str] = &[
     "--rw=randrw --rwmixread=70 --randrepeat=1",

@@ -104,3 +104,51 @@ fn buffer_options_beside_verify_are_refused() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("verify= writes its own blocks"), "{stderr}");
 }
+
+/// A name in single quotes in `buffer_pattern` is a file whose bytes are
+/// that piece of the pattern: combined with the other pieces, the file
+/// written holds what fio 3.33 writes (a pattern under fio 3.33's limit
+/// of 512 bytes); a pattern file as long as the block fills it exactly
+/// (fio 3.34 and later), and `verify_pattern` reads such a file too.
+#[test]
+fn a_pattern_file_in_single_quotes_is_read_as_fio_reads_it() {
+    let dir = real_dir();
+    let pat = dir.path().join("p.bin");
+    let short: Vec<u8> = (0..100u32).map(|i| (i * 37 + 11) as u8).collect();
+    std::fs::write(&pat, &short).unwrap();
+    let pattern = format!("--buffer_pattern=0xdeadface\"abcd\"1000'{}'", pat.display());
+    let (_, ours) = write_with(&[&pattern]);
+    let fio_file = dir.path().join("fio-written");
+    let args = [
+        "--name=w",
+        "--rw=write",
+        "--bs=4k",
+        "--size=256k",
+        &format!("--filename={}", fio_file.display()),
+        &pattern,
+    ];
+    if real_fio_in(dir.path(), &args).is_some() {
+        let fio = std::fs::read(&fio_file).unwrap();
+        assert!(fio[..4].iter().any(|b| *b != 0), "fio wrote its pattern");
+        let ours = ours.concat();
+        let first_difference = ours.iter().zip(&fio).position(|(a, b)| a != b);
+        assert_eq!(first_difference, None, "the same bytes as fio");
+        assert_eq!(ours.len(), fio.len());
+    }
+    // A pattern file of a whole block: every block is the file.
+    let block: Vec<u8> = (0..4096u32).map(|i| (i * 131 + i / 256) as u8).collect();
+    std::fs::write(&pat, &block).unwrap();
+    let (_, blocks) = write_with(&[&format!("--buffer_pattern='{}'", pat.display())]);
+    assert!(blocks.iter().all(|b| *b == block));
+    // Written with it, then verified against the same file: no error.
+    let data = dir.path().join("data");
+    let job = format!(
+        "--name=w --rw=write --bs=4k --size=64k --filename={d} --buffer_pattern='{p}' \
+         --name=r --stonewall --rw=read --bs=4k --size=64k --filename={d} --verify=pattern \
+         --verify_pattern='{p}'",
+        d = data.display(),
+        p = pat.display()
+    );
+    let doc = fio_ok_in(dir.path(), &job);
+    assert_eq!(doc["jobs"][1]["error"], 0, "{}", doc["jobs"][1]);
+}

@@ -375,3 +375,83 @@ fn args_for(log: &Path) -> [String; 2] {
         format!("--read_iolog={}", log.display()),
     ]
 }
+
+/// A logged `trim` is replayed as a trim: counted with the trims, its
+/// range discarded (a hole punched in a file), and a trim far longer than
+/// any read or write (as fio's own test logs trim 2 GiB at a time) takes
+/// no buffer of its size: the block size stays the writes'.
+#[test]
+fn logged_trims_are_replayed_as_trims() {
+    let dir = real_dir();
+    let data = dir.path().join("data");
+    let log = dir.path().join("trims.iolog");
+    let text = format!(
+        "fio version 3 iolog\n0 {f} add\n1 {f} open\n\
+         2 {f} write 0 65536\n3 {f} trim 0 8192\n4 {f} trim 16384 2147483648\n\
+         5 {f} write 65536 4096\n6 {f} close\n",
+        f = data.display()
+    );
+    std::fs::write(&log, text).unwrap();
+    let doc = fio_ok_in(
+        dir.path(),
+        &format!("--name=r --read_iolog={}", log.display()),
+    );
+    let job = &doc["jobs"][0];
+    let n = |dir: &str, key: &str| job[dir][key].as_u64().unwrap();
+    assert_eq!(n("trim", "total_ios"), 2, "{job}");
+    assert_eq!(n("trim", "io_bytes"), 8192 + 2147483648u64);
+    assert_eq!(
+        (n("write", "total_ios"), n("write", "io_bytes")),
+        (2, 69632)
+    );
+    // The first 8 KiB, then everything from 16 KiB on, were discarded; the
+    // last write came after.
+    let content = std::fs::read(&data).unwrap();
+    assert!(content[..8192].iter().all(|&b| b == 0), "the first trim");
+    assert!(content[8192..16384].iter().any(|&b| b != 0), "kept");
+    assert!(
+        content[16384..65536].iter().all(|&b| b == 0),
+        "the second trim"
+    );
+    assert!(content[65536..].iter().any(|&b| b != 0), "the last write");
+    // replay_skip=trim leaves them out, as before.
+    let skipped = fio_ok_in(
+        dir.path(),
+        &format!("--name=r --read_iolog={} --replay_skip=trim", log.display()),
+    );
+    assert_eq!(skipped["jobs"][0]["trim"]["total_ios"].as_u64(), Some(0));
+}
+
+/// `write_iolog` of a trimwrite job: each block's trim, then its write,
+/// as fio 3.33 logs them.
+#[test]
+fn trimwrite_is_logged_as_fio_logs_it() {
+    let args = |log: &str| {
+        format!("--name=t --ioengine=null --size=64k --bs=8k --rw=trimwrite --write_iolog={log}")
+    };
+    let ios = |path: &Path| -> Vec<(String, u64, u64)> {
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines()
+            .filter_map(|line| {
+                let w: Vec<&str> = line.split_whitespace().collect();
+                let i = w
+                    .iter()
+                    .position(|a| ["read", "write", "trim"].contains(a))?;
+                Some((
+                    w[i].to_string(),
+                    w[i + 1].parse().unwrap(),
+                    w[i + 2].parse().unwrap(),
+                ))
+            })
+            .collect()
+    };
+    let fio_dir = real_dir();
+    let Some(_) = real_fio_json_in(fio_dir.path(), &args("w.log")) else {
+        return;
+    };
+    let dir = real_dir();
+    fio_ok_in(dir.path(), &args("w.log"));
+    let fio = ios(&fio_dir.path().join("w.log"));
+    assert!(fio.iter().any(|io| io.0 == "trim"), "{fio:?}");
+    assert_eq!(ios(&dir.path().join("w.log")), fio);
+}

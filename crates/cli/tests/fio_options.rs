@@ -422,3 +422,142 @@ fn steadystate_stops_a_flat_job_and_reports_fios_object() {
         "{err}"
     );
 }
+
+/// `cpus_allowed_policy=split`: each thread is pinned to one CPU of
+/// `cpus_allowed`, the run's Nth thread the Nth CPU, round robin (fio 3.33
+/// pins three threads on CPUs 0-1 to 0, 1 and 0); `shared`, the default,
+/// pins each to the whole set. Read from the sched_setaffinity calls.
+#[test]
+fn cpus_allowed_policy_split_gives_each_thread_one_cpu() {
+    if std::process::Command::new("strace")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        testbed::skip("needs strace (apt-get install strace)");
+        return;
+    }
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cpus < 2 {
+        testbed::skip("needs two CPUs");
+        return;
+    }
+    let dir = real_dir();
+    let masks = |policy: &str| -> Vec<String> {
+        let trace = dir.path().join(format!("trace-{policy}"));
+        let out = std::process::Command::new("strace")
+            .args(["-f", "-e", "trace=sched_setaffinity", "-o"])
+            .arg(&trace)
+            .arg(assert_cmd::cargo::cargo_bin("diskbench"))
+            .env("DISKBENCH_DB", TEST_DB)
+            .current_dir(dir.path())
+            .args([
+                "fio",
+                "--no-save",
+                "--name=c",
+                "--ioengine=null",
+                "--size=1m",
+            ])
+            .args(["--numjobs=3", "--cpus_allowed=0-1"])
+            .arg(format!("--cpus_allowed_policy={policy}"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{policy}: {}", stderr_of(&out));
+        let mut masks: Vec<String> = std::fs::read_to_string(&trace)
+            .unwrap()
+            .lines()
+            .filter_map(|l| {
+                l.split_once("sched_setaffinity(")?
+                    .1
+                    .split_once('[')?
+                    .1
+                    .split_once(']')
+            })
+            .map(|(mask, _)| mask.to_string())
+            .collect();
+        masks.sort();
+        masks
+    };
+    assert_eq!(masks("split"), ["0", "0", "1"]);
+    assert_eq!(masks("shared"), ["0 1", "0 1", "0 1"]);
+}
+
+/// The comma-separated numbers of each line of a log.
+fn log_fields(path: &Path) -> Vec<Vec<u64>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(|l| {
+            l.split(", ")
+                .map(|f| f.parse().unwrap_or(u64::MAX))
+                .collect()
+        })
+        .collect()
+}
+
+/// `log_issue_time=1` (newer fio's): a last column, the issue time in ns
+/// from the job's start, in the clat and slat logs, 0 in the total
+/// latency's; issued before the line's completion time.
+#[test]
+fn log_issue_time_ends_each_line_with_the_issue_time() {
+    let dir = real_dir();
+    let (ok, _, err) = run_in(
+        dir.path(),
+        "--name=j --ioengine=libaio --iodepth=2 --size=64k --bs=4k --rw=write \
+         --write_lat_log=l --log_offset=1 --log_issue_time=1",
+    );
+    assert!(ok, "{err}");
+    for (log, issue_given) in [
+        ("l_clat.1.log", true),
+        ("l_slat.1.log", true),
+        ("l_lat.1.log", false),
+    ] {
+        let lines = log_fields(&dir.path().join(log));
+        assert_eq!(lines.len(), 16, "{log}");
+        for l in &lines {
+            // time, value, dir, bs, offset, prio, issue time.
+            assert_eq!(l.len(), 7, "{log}: {l:?}");
+            match issue_given {
+                true => assert!(
+                    l[6] <= (l[0] + 1) * 1_000_000,
+                    "{log}: issued after it ended: {l:?}"
+                ),
+                false => assert_eq!(l[6], 0, "{log}: {l:?}"),
+            }
+        }
+        if issue_given {
+            assert!(lines.iter().any(|l| l[6] > 0), "{log}: {lines:?}");
+        }
+    }
+}
+
+/// `log_window_value=both` (newer fio's; `log_max_value` is its alias):
+/// windowed lines give the mean and then the largest value; a bandwidth or
+/// IOPS line its one value twice.
+#[test]
+fn log_window_value_both_gives_the_mean_and_the_largest() {
+    let dir = real_dir();
+    let (ok, _, err) = run_in(
+        dir.path(),
+        "--name=j --ioengine=null --size=1m --rw=read --time_based --runtime=1 \
+         --write_lat_log=l --write_iops_log=l --log_avg_msec=100 --log_window_value=both",
+    );
+    assert!(ok, "{err}");
+    let clat = log_fields(&dir.path().join("l_clat.1.log"));
+    assert!(clat.len() >= 5, "{clat:?}");
+    for l in &clat {
+        // time, mean, largest, dir, bs 0, prio.
+        assert_eq!(l.len(), 6, "{l:?}");
+        assert!(l[2] >= l[1] && l[4] == 0, "{l:?}");
+    }
+    for l in log_fields(&dir.path().join("l_iops.1.log")) {
+        assert_eq!((l.len(), l[1]), (6, l[2]), "{l:?}");
+    }
+    let (ok, _, err) = run_in(
+        dir.path(),
+        "--name=j --ioengine=null --size=1m --log_window_value=most",
+    );
+    assert!(
+        !ok && err.contains("avg (the default), max or both"),
+        "{err}"
+    );
+}

@@ -63,3 +63,34 @@ fn a_latency_criterion_stops_a_flat_job_and_is_recorded() {
         .get("lat_ns")
         .is_none());
 }
+
+/// `--debug=parse` with `--parse-only` and options but no job: fio checks
+/// the options, traces them on stdout (what it set each steady-state
+/// criterion to, in its words) and exits 0; so does diskbench. The lines
+/// are fio 3.33's for the same arguments.
+#[test]
+fn debug_parse_traces_the_steady_state_criterion_without_a_job() {
+    for (ss, says) in [
+        ("iops:10", "set steady state IOPS threshold to 10.000000"),
+        ("iops:.1%", "set steady state threshold to 0.100000%"),
+        ("bw:10%", "set steady state threshold to 10.000000%"),
+        ("bw:12", "set steady state BW threshold to 12"),
+    ] {
+        let out = diskbench()
+            .args(["fio", "--parse-only", "--debug=parse", "--ss_dur=10s"])
+            .arg(format!("--ss={ss}"))
+            .arg("--ss_ramp=5")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{ss}: {}", stderr_of(&out));
+        let stdout = stdout_of(&out);
+        assert!(stdout.contains(says), "{ss}: {stdout}");
+        assert!(
+            stdout.contains("handle_option=steadystate_ramp_time, ptr=5"),
+            "{stdout}"
+        );
+    }
+    // Without --parse-only, no job is still an error, as in fio.
+    let out = diskbench().args(["fio", "--ss=iops:10"]).output().unwrap();
+    assert!(!out.status.success());
+}

@@ -5,10 +5,9 @@
 //! `dedupe_global`
 //! (see `model::data` for what each does, and the runner's `worker::data`).
 //!
-//! `buffer_pattern`'s grammar is `verify_pattern`'s (hex, decimal, quoted
-//! strings, one after another), but for two pieces fio reads differently
-//! there: a single-quoted name is a file whose contents fio reads, which
-//! diskbench does not, and `%o` means nothing.
+//! `buffer_pattern`'s grammar is `verify_pattern`'s (hex, decimal, double-
+//! quoted strings, one after another, and a file name in single quotes whose
+//! bytes are read: see `pattern_files`), except that `%o` means nothing.
 
 use crate::error::FioError;
 use crate::options::Key;
@@ -45,16 +44,9 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
 }
 
 fn pattern(o: &Given) -> Result<Vec<u8>, FioError> {
-    if o.text.contains('\'') {
-        return Err(FioError::not_yet(
-            o.scope,
-            o.name,
-            o.text,
-            " (a pattern read from a file, in single quotes)",
-            ": write the bytes in the pattern, e.g. buffer_pattern=0xdeadbeef or \"abcd\"",
-        ));
-    }
-    let pieces = crate::verify_opts::pattern(o.scope, o.name, o.text)?;
+    let pieces = crate::pattern_files::with_files(o.scope, o.name, o.text, |text| {
+        crate::verify_opts::pattern(o.scope, o.name, text)
+    })?;
     let mut bytes = Vec::new();
     for piece in pieces {
         match piece {

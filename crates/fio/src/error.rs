@@ -170,7 +170,7 @@ pub enum FioError {
 
     #[error(
         "job '{job}' uses ioengine=null, which does no I/O and so has no file to take \
-         its size from: give size=, e.g. --size=1g"
+         its size from: give size= or filesize=, e.g. --size=1g"
     )]
     NullNeedsSize { job: String },
 

@@ -187,14 +187,21 @@ pub(crate) fn finish(spec: &mut JobSpec, directory: Option<&str>) -> Result<(), 
              openfiles=, or give replay_redirect=FILE to send it all to one"
         )));
     }
+    // A trim changes data as a write does (the guards see it), but needs no
+    // buffer: the block size holds the longest read or write only (a
+    // replayed trim may span gigabytes).
     let (mut reads, mut writes, mut longest) = (false, false, 0);
     for op in parsed.ops.iter() {
-        if let ReplayAction::Io { dir, len, .. } = op.action {
-            match dir {
-                Direction::Read => reads = true,
-                Direction::Write => writes = true,
+        match op.action {
+            ReplayAction::Io { dir, len, .. } => {
+                match dir {
+                    Direction::Read => reads = true,
+                    Direction::Write => writes = true,
+                }
+                longest = longest.max(len);
             }
-            longest = longest.max(len);
+            ReplayAction::Trim { .. } => writes = true,
+            ReplayAction::Sync { .. } => {}
         }
     }
     spec.rw = match (reads, writes) {

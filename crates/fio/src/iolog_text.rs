@@ -63,13 +63,7 @@ pub(crate) struct Parsed {
 impl Parsed {
     /// An I/O to `file` (a name of the log).
     pub(crate) fn io(&mut self, at_us: u64, file: &str, dir: Direction, offset: u64, len: u64) {
-        let file = match self.files.iter().position(|f| f == file) {
-            Some(i) => i,
-            None => {
-                self.files.push(file.to_string());
-                self.files.len() - 1
-            }
-        } as u32;
+        let file = self.file_index(file);
         let action = ReplayAction::Io {
             file,
             dir,
@@ -77,6 +71,24 @@ impl Parsed {
             len,
         };
         self.ops.push(ReplayOp { at_us, action });
+    }
+
+    /// A trim of `file` (a name of the log).
+    pub(crate) fn trim(&mut self, at_us: u64, file: &str, offset: u64, len: u64) {
+        let file = self.file_index(file);
+        let action = ReplayAction::Trim { file, offset, len };
+        self.ops.push(ReplayOp { at_us, action });
+    }
+
+    /// The index of `file` in `files`, added on its first use.
+    fn file_index(&mut self, file: &str) -> u32 {
+        match self.files.iter().position(|f| f == file) {
+            Some(i) => i as u32,
+            None => {
+                self.files.push(file.to_string());
+                (self.files.len() - 1) as u32
+            }
+        }
     }
 
     /// A sync of `file`.
@@ -97,7 +109,9 @@ impl Parsed {
             }
             for op in &mut self.ops {
                 match &mut op.action {
-                    ReplayAction::Io { file, .. } | ReplayAction::Sync { file } => *file = 0,
+                    ReplayAction::Io { file, .. }
+                    | ReplayAction::Sync { file }
+                    | ReplayAction::Trim { file, .. } => *file = 0,
                 }
             }
             return self;
@@ -172,6 +186,7 @@ pub(crate) fn parse(text: &str, how: &IoLogSpec) -> Result<Parsed, LogError> {
             Some(ts) => ts.saturating_sub(*first_ts.get_or_insert(ts)),
             None => waited_us,
         };
+        let trim = action == "trim";
         let dir = match action {
             "wait" if version == 2 => {
                 if offset >= 100 {
@@ -180,22 +195,18 @@ pub(crate) fn parse(text: &str, how: &IoLogSpec) -> Result<Parsed, LogError> {
                 continue;
             }
             "read" => Direction::Read,
-            "write" => Direction::Write,
+            // A trim is read as a write here, then kept as a trim below.
+            "write" | "trim" => Direction::Write,
             "sync" | "datasync" => {
                 if !how.skip.iter().any(|s| s == "sync") {
                     parsed.sync(scaled(at_us, how), file);
                 }
                 continue;
             }
-            "trim" if how.skip.iter().any(|s| s == "trim") => continue,
-            "trim" => {
-                return Err(at(
-                    "trims are not replayed yet: give replay_skip=trim to leave them out",
-                ))
-            }
             _ => return Err(at("not one of fio's iolog actions")),
         };
         let name = match dir {
+            _ if trim => "trim",
             Direction::Read => "read",
             Direction::Write => "write",
         };
@@ -209,7 +220,10 @@ pub(crate) fn parse(text: &str, how: &IoLogSpec) -> Result<Parsed, LogError> {
         if how.align > 0 {
             offset &= !(how.align - 1);
         }
-        parsed.io(scaled(at_us, how), file, dir, offset, len);
+        match trim {
+            true => parsed.trim(scaled(at_us, how), file, offset, len),
+            false => parsed.io(scaled(at_us, how), file, dir, offset, len),
+        }
     }
     Ok(parsed.done(how.redirect.as_deref()))
 }

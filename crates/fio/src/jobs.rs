@@ -21,6 +21,7 @@
 use crate::cmdline::{RawOpt, Section, SectionKind};
 use crate::error::{FioError, Origin, Scope};
 use crate::options::Key;
+use crate::values::DEFAULT_BS;
 use crate::{bs_opts, engine_opts, output_opts, pattern, values, verify_opts};
 use model::job::{BlockSizes, BsShare, PerDir, RateProcess};
 use model::units::format_size;
@@ -75,9 +76,6 @@ struct Draft {
     /// `bs_is_seq_rand` (see `bs_opts`).
     bs_is_seq_rand: bool,
 }
-
-/// fio's default block size.
-const DEFAULT_BS: u64 = 4096;
 
 impl Draft {
     fn new() -> Draft {
@@ -152,6 +150,7 @@ pub(crate) fn build(cmdline: Vec<Section>, files: Vec<Vec<Section>>) -> Result<B
         global_options.retain(|(k, _)| *k != key);
         global_options.push((key, value));
     }
+    crate::submit_opts::check_shared(jobs.iter().map(|j| &j.spec))?;
     Ok(Built {
         jobs,
         global_options,
@@ -381,7 +380,7 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
         Key::IoDepthBatchCompleteMin => spec.iodepth_batch_complete_min = o.int_u32()?,
         Key::IoDepthBatchCompleteMax => spec.iodepth_batch_complete_max = o.int_u32()?,
         Key::IoDepthLow => spec.iodepth_low = Some(o.int_u32()?),
-        Key::IoSubmitMode => io_submit_mode(scope, text)?,
+        Key::IoSubmitMode | Key::SerializeOverlap => crate::submit_opts::apply(spec, o)?,
         Key::FileSize
         | Key::Fallocate
         | Key::Unlink
@@ -576,7 +575,7 @@ fn default_steady() -> SteadyStateSpec {
 
 /// `iops:2`, `iops_slope:0.1%`, `bw:5%`, `bw_slope:1048576`, `lat:5%`
 /// (fio 3.42: the mean completion latency, in ns when absolute).
-fn steady_criterion(
+pub(crate) fn steady_criterion(
     scope: &Scope,
     name: &str,
     text: &str,
@@ -627,6 +626,11 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     if bs_is_seq_rand {
         bs_opts::seq_rand(&spec, &mut bs, &mut bssplit)?;
     }
+    let sizes = crate::trim_opts::Sizes {
+        bs: &mut bs,
+        bssplit: &mut bssplit,
+    };
+    crate::trim_opts::trim_sizes(&mut spec, sizes)?;
     block_sizes(&mut spec, &bs, &bssplit);
     // fio's ss_dur defaults to 0, which turns steady-state detection off.
     if spec.steadystate.is_some_and(|ss| ss.duration.is_zero()) {
@@ -640,7 +644,6 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     }
     check_time_based(&spec)?;
     check_pattern(&spec)?;
-    check_submit_mode(&spec)?;
     bs_opts::check_unaligned(&spec)?;
     crate::trim_opts::finish(&spec)?;
     verify_opts::finish(&mut spec)?;
@@ -671,8 +674,9 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
             shared: None,
         },
     };
+    crate::submit_opts::finish(&spec)?;
     match spec.size_bytes {
-        // filesize= sizes the null engine's (imagined) files as any job's.
+        // fio sizes the null engine's files by filesize= when size= is not given.
         None if spec.engine == EngineKind::Null && spec.file_options.filesize.is_none() => {
             return Err(FioError::NullNeedsSize { job })
         }
@@ -708,41 +712,6 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     Ok(spec)
 }
 
-/// `io_submit_mode=offload`: fio hands submission to a pool of threads so
-/// that I/Os go out on their schedule (`rate_iops`, `rate_process`) however
-/// slowly the device completes them, and latency is not understated when
-/// the device backs up (coordinated omission). diskbench's worker does
-/// both with an asynchronous engine whatever the mode: it submits each I/O
-/// when it is due, never waiting for a completion while fewer than
-/// `iodepth` are in flight, and a rate-limited job's latency counts from
-/// when each I/O was due (`resp`). So offload runs as inline there. A
-/// synchronous engine would need a thread per I/O in flight to do the
-/// same, which diskbench does not have: refused at a depth above 1 (at 1,
-/// one submitting thread is what inline is).
-fn check_submit_mode(spec: &JobSpec) -> Result<(), FioError> {
-    let offload = spec
-        .options
-        .iter()
-        .any(|(k, v)| k == "io_submit_mode" && v.trim() == "offload");
-    if !offload || spec.engine.is_asynchronous() || spec.iodepth <= 1 {
-        return Ok(());
-    }
-    Err(FioError::not_yet(
-        &Scope::Job(spec.name.clone()),
-        "io_submit_mode",
-        "offload",
-        &format!(
-            " with ioengine={} at iodepth={}",
-            spec.engine.fio_name(),
-            spec.iodepth
-        ),
-        ": a synchronous engine does one I/O at a time, and keeping several in flight on \
-         their schedule needs a thread each; use ioengine=libaio or io_uring at this iodepth \
-         (they submit on the schedule without waiting for completions, as offload does), \
-         or iodepth=1",
-    ))
-}
-
 fn check_direct_alignment(
     job: &str,
     option: &str,
@@ -758,18 +727,4 @@ fn check_direct_alignment(
         value: format_size(bytes),
         example: example.to_string(),
     })
-}
-
-/// `io_submit_mode`: `inline` (fio's default) or `offload`, checked with
-/// the whole job in [`check_submit_mode`].
-fn io_submit_mode(scope: &Scope, text: &str) -> Result<(), FioError> {
-    match text.trim() {
-        "inline" | "offload" => Ok(()),
-        other => Err(FioError::invalid(
-            scope,
-            "io_submit_mode",
-            other,
-            "use inline (the default) or offload",
-        )),
-    }
 }

@@ -26,6 +26,7 @@ mod cmdline;
 mod control_opts;
 mod cpuio_opts;
 mod data_opts;
+mod debug_parse;
 mod engine_opts;
 mod error;
 mod error_opts;
@@ -43,12 +44,14 @@ mod offset_opts;
 mod options;
 mod output_opts;
 mod pattern;
+mod pattern_files;
 mod prio_opts;
 mod requirements;
 mod run_opts;
 mod showcmd;
 mod spell;
 mod sprandom_opts;
+mod submit_opts;
 mod suggest;
 #[cfg(test)]
 mod tests;
@@ -57,6 +60,7 @@ mod values;
 mod verify_opts;
 
 pub use cmdhelp::info_text;
+pub use debug_parse::parse_trace;
 pub use error::REMOTE_HELP;
 pub use error::{FioError, Origin, Scope};
 pub use model::JobSpec;
@@ -210,7 +214,9 @@ fn parse_with<I: IntoIterator<Item = String>>(args: I, env: &Env) -> Result<FioA
         });
     }
     let built = jobs::build(raw.sections, files)?;
-    if built.jobs.is_empty() {
+    // fio checks options alone with --parse-only: no job needed (exit 0).
+    let options_only = raw.parse_only && raw.job_files.is_empty();
+    if built.jobs.is_empty() && !options_only {
         return Err(match raw.job_files.is_empty() {
             true => FioError::NoJob,
             false => FioError::NoJobInFiles(raw.job_files.join(", ")),

@@ -1,4 +1,6 @@
-//! `numa_cpu_nodes` and `numa_mem_policy` (see `model::numa`). Their
+//! `numa_cpu_nodes` and `numa_mem_policy` (see `model::numa`), and
+//! `cpus_allowed_policy` (`shared`, or `split`: one CPU of `cpus_allowed`
+//! per thread). Their
 //! syntax is checked here, with fio's messages' rules (a node list for
 //! `bind`, `interleave` and `prefer`, one node for `prefer`, none for
 //! `default` and `local`); whether the nodes exist is the runner's check,
@@ -16,6 +18,14 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
     match o.key {
         Key::NumaCpuNodes => spec.numa.cpu_nodes = Some(nodes(o.scope, o.name, o.text)?),
         Key::NumaMemPolicy => spec.numa.mem_policy = Some(policy(o)?),
+        // cpus_allowed_policy: how cpus_allowed is shared out (see the runner's `paced`).
+        Key::CpusAllowedPolicy => {
+            spec.cpus_split = match o.text.trim() {
+                "shared" => false,
+                "split" => true,
+                _ => return Err(o.invalid("use shared (the default) or split")),
+            }
+        }
         _ => return Ok(false),
     }
     Ok(true)

@@ -92,11 +92,13 @@ pub(crate) enum Key {
     StartDelay,
     SlatPercentiles,
     CpusAllowed,
+    CpusAllowedPolicy,
     FsyncOnClose,
     FileServiceType,
     IoDepthBatchCompleteMin,
     IoDepthBatchCompleteMax,
     IoDepthLow,
+    SerializeOverlap,
     /// The log options take a file name prefix; bare, the job's name.
     WriteBwLog,
     WriteIopsLog,
@@ -108,6 +110,8 @@ pub(crate) enum Key {
     LogHistMsec,
     LogHistCoarseness,
     LogMaxValue,
+    LogWindowValue,
+    LogIssueTime,
     PerJobLogs,
     /// `log_compression`, `log_store_compressed`: see `model::job::LogSpec`.
     LogCompression,
@@ -282,6 +286,7 @@ impl Key {
             | Key::PercentageRandom
             | Key::StartDelay
             | Key::CpusAllowed
+            | Key::CpusAllowedPolicy
             | Key::FileServiceType
             | Key::WriteBwLog
             | Key::WriteIopsLog
@@ -298,7 +303,8 @@ impl Key {
             | Key::IoSubmitMode
             | Key::BufferPattern
             | Key::DedupeMode
-            | Key::ZoneMode => ValueKind::Text,
+            | Key::ZoneMode
+            | Key::LogWindowValue => ValueKind::Text,
             Key::CmdPrio
             | Key::CmdPrioClass
             | Key::CmdPrioHint
@@ -506,6 +512,7 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::StartDelay, "startdelay", Arity::Value),
     opt(Key::SlatPercentiles, "slat_percentiles", Arity::Flag),
     opt(Key::CpusAllowed, "cpus_allowed", Arity::Value),
+    opt(Key::CpusAllowedPolicy, "cpus_allowed_policy", Arity::Value),
     opt(Key::FsyncOnClose, "fsync_on_close", Arity::Value),
     opt(Key::FileServiceType, "file_service_type", Arity::Value),
     OptDef {
@@ -520,6 +527,7 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
         Arity::Value,
     ),
     opt(Key::IoDepthLow, "iodepth_low", Arity::Value),
+    opt(Key::SerializeOverlap, "serialize_overlap", Arity::Value),
     opt(Key::WriteBwLog, "write_bw_log", Arity::Flag),
     opt(Key::WriteIopsLog, "write_iops_log", Arity::Flag),
     opt(Key::WriteLatLog, "write_lat_log", Arity::Flag),
@@ -529,6 +537,8 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::LogHistMsec, "log_hist_msec", Arity::Value),
     opt(Key::LogHistCoarseness, "log_hist_coarseness", Arity::Value),
     opt(Key::LogMaxValue, "log_max_value", Arity::Flag),
+    opt(Key::LogWindowValue, "log_window_value", Arity::Value),
+    opt(Key::LogIssueTime, "log_issue_time", Arity::Flag),
     opt(Key::PerJobLogs, "per_job_logs", Arity::Value),
     opt(Key::LogCompression, "log_compression", Arity::Value),
     opt(

@@ -28,7 +28,17 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
         Key::LogHistMsec => logs.hist_msec = o.int()?,
         Key::LogHistCoarseness => logs.hist_coarseness = coarseness(o.scope, o.name, o.text)?,
         Key::LogOffset => logs.offset = o.flag()?,
-        Key::LogMaxValue => logs.max_value = o.flag()?,
+        // fio 3.33's flag; newer fio's alias of log_window_value.
+        Key::LogMaxValue if o.value.is_none() => logs.max_value = true,
+        Key::LogMaxValue | Key::LogWindowValue => {
+            (logs.max_value, logs.both_values) = match o.text.trim() {
+                "avg" | "0" => (false, false),
+                "max" | "1" => (true, false),
+                "both" => (false, true),
+                _ => return Err(o.invalid("use avg (the default), max or both")),
+            }
+        }
+        Key::LogIssueTime => logs.issue_time = o.flag()?,
         Key::LogPrio => logs.prio = o.flag()?,
         Key::PerJobLogs => logs.shared = !o.boolean()?,
         Key::LogCompression => logs.compression = o.size()?,
@@ -80,6 +90,16 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
             "1",
             "diskbench stores the bandwidth, IOPS and latency logs compressed, not the \
              histogram log: drop write_hist_log or log_store_compressed",
+        ));
+    }
+    if logs.store_compressed && (logs.both_values || logs.issue_time) {
+        return Err(FioError::invalid(
+            &Scope::Job(job),
+            "log_store_compressed",
+            "1",
+            "diskbench stores compressed logs in fio's plain sample layout, without the \
+             columns of log_window_value=both or log_issue_time: drop those or \
+             log_store_compressed",
         ));
     }
     for prefix in [&mut logs.bw, &mut logs.iops, &mut logs.lat, &mut logs.hist]

@@ -20,9 +20,8 @@ const MAX_ZONES: usize = 256;
 
 /// The parts of `READ,WRITE[,TRIM]`: `None` where a part is empty (fio's
 /// default for that direction). A value without a comma applies to both
-/// directions, as in fio; a third part (trims) is checked but unused here:
-/// trims take the write part (`trim_opts` refuses a trim mode whose third
-/// part differs).
+/// directions, as in fio; a third part (trims) is counted here and read by
+/// `trim_opts` in a trim mode.
 pub(crate) fn split_dirs<'a>(
     scope: &Scope,
     option: &str,

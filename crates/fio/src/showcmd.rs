@@ -409,6 +409,9 @@ fn other_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
     if let Some(cpus) = &job.cpus_allowed {
         opts.push(("cpus_allowed", Some(cpu_list(cpus))));
     }
+    if job.cpus_split {
+        opts.push(("cpus_allowed_policy", Some("split".to_string())));
+    }
     push_if(opts, "fsync_on_close", job.fsync_on_close, || {
         "1".to_string()
     });
@@ -458,6 +461,10 @@ fn other_opts(job: &JobSpec, defaults: &JobSpec, opts: &mut Opts) {
         || logs.hist_coarseness.to_string(),
     );
     push_if(opts, "log_max_value", logs.max_value, || "1".to_string());
+    push_if(opts, "log_window_value", logs.both_values, || {
+        "both".to_string()
+    });
+    push_if(opts, "log_issue_time", logs.issue_time, || "1".to_string());
     push_if(opts, "per_job_logs", logs.shared, || "0".to_string());
     push_if(opts, "log_compression", logs.compression != 0, || {
         logs.compression.to_string()

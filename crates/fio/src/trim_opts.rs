@@ -1,20 +1,83 @@
 //! What a trim mode (`rw=trim`, `randtrim`, `trimwrite`, `randtrimwrite`)
-//! may be combined with.
+//! may be combined with, and the block sizes its trims take.
 //!
-//! diskbench trims with the write side's block sizes and offsets (the
-//! runner turns those targets into trims), which is what fio does unless an
-//! option gives trims a value of their own (`bs=4k,8k,16k`: the third part
-//! is the trims'). Such a third part, and the options whose trim side is not
-//! carried out yet (rates, verify, logs of the I/Os, steady state), are
-//! refused here rather than silently applied to the writes or ignored.
+//! fio gives trims the third part of `bs`, `bsrange`, `bssplit` and
+//! `blockalign` (`bs=4k,4k,8k`: 8 KiB trims; an empty third part is fio's
+//! default, 4 KiB; without a third part the write part), and in
+//! `trimwrite`/`randtrimwrite` each write follows its trim, same offset and
+//! size (fio 3.33: `randtrimwrite bs=4k,4k,8k` trims and writes 8 KiB
+//! blocks). diskbench draws a trim mode's blocks on the write side (the
+//! runner turns those targets into trims), so in a trim mode the write side
+//! takes the trims' sizes ([`trim_sizes`]). The options whose trim side is
+//! not carried out yet (rates, verify, steady state) are refused
+//! here rather than silently applied to the writes or ignored. fio's logs
+//! take trims, as direction 2 (see the runner's `logs`), and `write_iolog`
+//! writes them as `trim` lines.
 
 use crate::error::{FioError, Scope};
 use crate::options::{lookup, Key, Lookup};
+use crate::values::DEFAULT_BS;
+use crate::{pattern, values};
+use model::job::{BsShare, PerDir};
 use model::{EngineKind, JobSpec};
 
-/// The options of the form `READ,WRITE,TRIM` whose trim part diskbench
-/// takes from the write part.
-const PER_DIR_SIZES: [Key; 4] = [Key::Bs, Key::BsRange, Key::BsSplit, Key::BlockAlign];
+/// The block sizes being built for a job, each direction's (see `jobs`).
+pub(crate) struct Sizes<'a> {
+    pub bs: &'a mut PerDir<(u64, u64)>,
+    pub bssplit: &'a mut PerDir<Option<Vec<BsShare>>>,
+}
+
+/// In a trim mode, the write side takes the trims' part of the last
+/// `bs`/`bsrange`, `bssplit` and `blockalign` given, where it has three.
+pub(crate) fn trim_sizes(spec: &mut JobSpec, sizes: Sizes) -> Result<(), FioError> {
+    if !spec.rw.trims() {
+        return Ok(());
+    }
+    let scope = Scope::Job(spec.name.clone());
+    let last = |keys: &[Key]| {
+        spec.options
+            .iter()
+            .rev()
+            .find_map(|(name, value)| match lookup(name) {
+                Lookup::Job(def) if keys.contains(&def.key) => Some((def.key, name, value)),
+                _ => None,
+            })
+    };
+    // The third part; `None` without one. An empty one is fio's default.
+    let trim_part = |value: &str| {
+        let parts: Vec<&str> = value.split(',').map(str::trim).collect();
+        (parts.len() == 3).then(|| parts[2].to_string())
+    };
+    let kb_base_1000 = spec.units.kb_base_1000;
+    values::with_kb_base(kb_base_1000, || {
+        if let Some((key, name, value)) = last(&[Key::Bs, Key::BsRange]) {
+            if let Some(part) = trim_part(value) {
+                sizes.bs.write = match (key, part.as_str()) {
+                    (_, "") => (DEFAULT_BS, DEFAULT_BS),
+                    (Key::Bs, p) => values::one_bs(&scope, p).map(|b| (b, b))?,
+                    (_, p) => pattern::size_range(&scope, name, p)?,
+                };
+            }
+        }
+        if let Some((_, _, value)) = last(&[Key::BsSplit]) {
+            if let Some(part) = trim_part(value) {
+                sizes.bssplit.write = match part.as_str() {
+                    "" => None,
+                    p => Some(pattern::bssplit(&scope, p)?),
+                };
+            }
+        }
+        if let Some((_, name, value)) = last(&[Key::BlockAlign]) {
+            if let Some(part) = trim_part(value) {
+                spec.blockalign_bytes.write = match part.as_str() {
+                    "" => 0,
+                    p => values::block_size(&scope, name, p)?,
+                };
+            }
+        }
+        Ok(())
+    })
+}
 
 /// Checks a job with a trim mode, once all its options are known.
 pub(crate) fn finish(spec: &JobSpec) -> Result<(), FioError> {
@@ -23,40 +86,11 @@ pub(crate) fn finish(spec: &JobSpec) -> Result<(), FioError> {
     }
     let scope = Scope::Job(spec.name.clone());
     let mode = spec.rw.fio_name();
-    for (name, value) in &spec.options {
-        let Lookup::Job(def) = lookup(name) else {
-            continue;
-        };
-        if !PER_DIR_SIZES.contains(&def.key) {
-            continue;
-        }
-        let parts: Vec<&str> = value.split(',').map(str::trim).collect();
-        if let [_, write, trim] = parts[..] {
-            if !trim.is_empty() && trim != write {
-                return Err(FioError::not_yet(
-                    &scope,
-                    name,
-                    value,
-                    " (a trim size of its own, the third part)",
-                    &format!(
-                        ": with rw={mode} trims take the write size; give {name}={}",
-                        parts[..2].join(",")
-                    ),
-                ));
-            }
-        }
-    }
     let refused = [
         (spec.rate.caps() || spec.rate.floors(), "rate"),
         (spec.verify.is_some(), "verify"),
-        (
-            spec.logs.any(),
-            "write_bw_log/write_iops_log/write_lat_log/write_hist_log",
-        ),
-        (
-            spec.iolog.write.is_some() || !spec.iolog.read.is_empty(),
-            "write_iolog/read_iolog",
-        ),
+        // A replayed log gives the job its own mode (its trims are replayed).
+        (!spec.iolog.read.is_empty(), "read_iolog"),
         (spec.steadystate.is_some(), "steadystate"),
         (spec.engine == EngineKind::Ftruncate, "ioengine=ftruncate"),
     ];

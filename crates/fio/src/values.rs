@@ -85,6 +85,9 @@ pub(crate) fn engine(scope: &Scope, text: &str) -> Result<EngineKind, FioError> 
     Err(FioError::invalid(scope, "ioengine", text, problem))
 }
 
+/// fio's block size where none is given (or a part of `bs=` is left empty).
+pub(crate) const DEFAULT_BS: u64 = 4096;
+
 /// A block size: a size of at least one byte.
 pub(crate) fn block_size(scope: &Scope, option: &str, text: &str) -> Result<u64, FioError> {
     match size(scope, option, text)? {

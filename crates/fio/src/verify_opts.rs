@@ -51,7 +51,11 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<bool, FioError> {
             spec.verify_draft().interval = o.size()?;
         }
         Key::VerifyOffset => spec.verify_draft().header_offset = o.size()?,
-        Key::VerifyPattern => spec.verify_draft().pattern = Some(pattern(o.scope, o.name, o.text)?),
+        Key::VerifyPattern => {
+            let parse = |text: &str| pattern(o.scope, o.name, text);
+            let pieces = crate::pattern_files::with_files(o.scope, o.name, o.text, parse)?;
+            spec.verify_draft().pattern = Some(pieces);
+        }
         Key::VerifyFatal => spec.verify_draft().fatal = o.boolean()?,
         Key::VerifyDump => spec.verify_draft().dump = o.boolean()?,
         Key::VerifyBacklog => spec.verify_draft().backlog = o.int()?,

@@ -226,9 +226,10 @@ fn rw_modes() {
             "did you mean 'trim'?",
         ],
     );
+    // A trim size of its own (bs=4k,8k,16k) is carried out now; rates are not.
     message(
-        "--name=a --size=1m --rw=trim --bs=4k,8k,16k",
-        &["bs=4k,8k,16k", "not supported yet", "give bs=4k,8k"],
+        "--name=a --size=1m --rw=trim --rate=1m",
+        &["rw=trim together with rate", "not supported yet"],
     );
     message(
         "--name=a --size=1m --rw=randomread",

@@ -95,6 +95,9 @@ pub enum ReplayAction {
     },
     /// `sync`/`datasync`: the file is synced once what was issued completed.
     Sync { file: u32 },
+    /// `trim`: the range is discarded (as `rw=trim` does), then the next
+    /// action follows; counted as a trim.
+    Trim { file: u32, offset: u64, len: u64 },
 }
 
 impl IoLogSpec {
@@ -103,19 +106,20 @@ impl IoLogSpec {
         !self.read.is_empty()
     }
 
-    /// The bytes the replay reads and writes.
+    /// The bytes the replay reads, writes and trims.
     pub fn bytes(&self) -> u64 {
         self.ops
             .iter()
             .map(|op| match op.action {
-                ReplayAction::Io { len, .. } => len,
+                ReplayAction::Io { len, .. } | ReplayAction::Trim { len, .. } => len,
                 ReplayAction::Sync { .. } => 0,
             })
             .sum()
     }
 
     /// The bytes each of `files` must hold: the furthest byte read or
-    /// written in it, in whole blocks of `bs` (at least one).
+    /// written in it, in whole blocks of `bs` (at least one). A trim needs
+    /// no data behind it (a trim past the end discards nothing).
     pub fn file_sizes(&self, bs: u64) -> Vec<u64> {
         let mut extents = vec![0; self.files.len()];
         for op in self.ops.iter() {

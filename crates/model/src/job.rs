@@ -361,6 +361,15 @@ pub struct LogSpec {
     /// value instead of its mean.
     #[serde(default)]
     pub max_value: bool,
+    /// `log_window_value=both`: every line gives two values, the window's
+    /// mean and its largest (0 on a line of one I/O).
+    #[serde(default)]
+    pub both_values: bool,
+    /// `log_issue_time`: every line ends with the I/O's issue time in ns
+    /// from the job's start, in the clat and slat logs (0 in the others and
+    /// on windowed lines).
+    #[serde(default)]
+    pub issue_time: bool,
     /// `per_job_logs=0`: the clones (and jobs) that share a log name write
     /// one file, `NAME_bw.log`, instead of one per thread.
     #[serde(default)]
@@ -549,6 +558,11 @@ pub struct JobSpec {
     /// `cpus_allowed`: the CPUs the job's threads may run on.
     #[serde(default)]
     pub cpus_allowed: Option<Vec<u32>>,
+    /// `cpus_allowed_policy=split`: each thread of the run gets one CPU of
+    /// `cpus_allowed`, the Nth thread the Nth CPU, round robin (`shared`,
+    /// fio's default: every thread may run on all of them).
+    #[serde(default)]
+    pub cpus_split: bool,
     /// `fsync_on_close`: fsync each file when the job closes it.
     #[serde(default)]
     pub fsync_on_close: bool,
@@ -556,6 +570,9 @@ pub struct JobSpec {
     /// filling it again (`None`: keep it full, fio's default).
     #[serde(default)]
     pub iodepth_low: Option<u32>,
+    /// `serialize_overlap`: an I/O overlapping one in flight waits for it.
+    #[serde(default)]
+    pub serialize_overlap: bool,
     /// `iodepth_batch_complete_min`: completions to wait for per reap (0: poll).
     #[serde(default = "one")]
     pub iodepth_batch_complete_min: u32,
@@ -694,8 +711,10 @@ impl JobSpec {
             number_ios: None,
             startdelay: DelayRange::default(),
             cpus_allowed: None,
+            cpus_split: false,
             fsync_on_close: false,
             iodepth_low: None,
+            serialize_overlap: false,
             iodepth_batch_complete_min: 1,
             iodepth_batch_complete_max: 0,
             slat_percentiles: false,

@@ -594,11 +594,16 @@ fn plan_clone(
             set: None,
         }
     } else if spec.engine == EngineKind::Null {
-        // filesize= sizes the (imagined) files as it does real ones.
-        let filesize = spec.file_options.filesize.map(|r| r.max_bytes);
-        let size = spec.size_bytes.or(filesize).ok_or_else(|| {
-            RunError::Usage(format!("job '{}': the null engine needs size=", spec.name))
-        })?;
+        // fio sizes the files by filesize= when size= is not given.
+        let size = spec
+            .size_bytes
+            .or(spec.file_options.filesize.map(|f| f.max_bytes))
+            .ok_or_else(|| {
+                RunError::Usage(format!(
+                    "job '{}': the null engine needs size= or filesize=",
+                    spec.name
+                ))
+            })?;
         // Every read of a verify pass would "find" a wrong block.
         if spec.verify.is_some() {
             return Err(RunError::Usage(format!(

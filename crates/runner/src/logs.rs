@@ -4,7 +4,9 @@
 //! them.
 //!
 //! Each line is `time_ms, value, direction, bs, [offset,] priority`:
-//! bandwidth in KiB/s, IOPS, latency in ns; direction 0 read, 1 write;
+//! bandwidth in KiB/s, IOPS, latency in ns; direction 0 read, 1 write, 2
+//! trim (a trim's line is written when it is done, so in `trimwrite` modes
+//! it comes before the write of the same block);
 //! priority as fio writes it: the I/O's ioprio value in hex with
 //! `log_prio=1` (`0x2000`), else 1 for the real-time class and 0 for the
 //! rest (`prio_text`), and that of 0 on windowed lines, which mix them. Files are `NAME_bw.N.log`, `NAME_iops.N.log`,
@@ -21,6 +23,12 @@
 //! - `log_max_value=1`: windowed latency lines give the window's largest
 //!   value; the bandwidth and IOPS lines do not change (fio 3.33 takes one
 //!   rate sample per window, so its maximum is its mean: checked).
+//! - `log_window_value=both` (newer fio): a second value after the first,
+//!   the window's largest (the same as the first on bandwidth and IOPS
+//!   lines; 0 on a line of one I/O).
+//! - `log_issue_time=1` (newer fio): a last column, the I/O's issue time in
+//!   ns from the job's start in the clat and slat logs, 0 in the others and
+//!   on windowed lines.
 //!
 //! The lines go through a buffered writer as the job runs (memory stays flat
 //! however long it is); slat lines exist only for engines that have a
@@ -59,6 +67,8 @@ fn prio_text(log_prio: bool, value: u16) -> String {
 pub(crate) struct Sample {
     pub at: u64,
     pub dir: Direction,
+    /// A trim: logged as direction 2 (its `dir` is the write side's).
+    pub trim: bool,
     pub len: u64,
     pub offset: u64,
     pub slat_ns: Option<u64>,
@@ -66,6 +76,18 @@ pub(crate) struct Sample {
     pub lat_ns: u64,
     /// The I/O's ioprio value (`model::prio::IoPrio::value`).
     pub prio: u16,
+    /// When it was issued (the clock's ticks): `log_issue_time`.
+    pub issued: u64,
+}
+
+impl Sample {
+    /// The direction column of fio's logs: 0 read, 1 write, 2 trim.
+    pub(crate) fn log_dir(&self) -> usize {
+        match self.trim {
+            true => 2,
+            false => self.dir as usize,
+        }
+    }
 }
 
 /// Sums of one direction over the current window.
@@ -82,6 +104,26 @@ struct Window {
     lat_max: u64,
 }
 
+/// The columns the options add to every line: the window's largest value
+/// beside its mean (`log_window_value=both`) and the I/O's issue time
+/// (`log_issue_time`).
+#[derive(Clone, Copy)]
+struct Columns {
+    both_values: bool,
+    issue_time: bool,
+}
+
+impl Columns {
+    fn entry(self, base: Entry, value: u64, value1: u64, issued_ns: u64) -> Entry {
+        Entry {
+            value,
+            value1: self.both_values.then_some(value1),
+            issued: self.issue_time.then_some(issued_ns),
+            ..base
+        }
+    }
+}
+
 pub(crate) struct JobLogs {
     bw: Option<Out>,
     iops: Option<Out>,
@@ -91,6 +133,9 @@ pub(crate) struct JobLogs {
     with_offset: bool,
     /// `log_max_value`: windowed latency lines give the maximum.
     max_value: bool,
+    /// `log_window_value=both` and `log_issue_time`: columns of their own.
+    both_values: bool,
+    issue_time: bool,
     /// `log_prio`: see `prio_text`.
     log_prio: bool,
     clock: Clock,
@@ -99,7 +144,8 @@ pub(crate) struct JobLogs {
     window: Option<(u64, u64)>,
     window_end: u64,
     windows_done: u64,
-    sums: [Window; 2],
+    /// Read, write, trim.
+    sums: [Window; 3],
     /// The first write error, reported when the job ends.
     error: Option<IoError>,
 }
@@ -139,13 +185,15 @@ impl JobLogs {
                 .map(|out| HistLog::new(out, spec.hist_msec, spec.hist_coarseness, clock, start)),
             with_offset: spec.offset,
             max_value: spec.max_value,
+            both_values: spec.both_values,
+            issue_time: spec.issue_time,
             log_prio: spec.prio,
             clock: clock.clone(),
             start,
             window_end: start + window.map_or(0, |w| w.0),
             window,
             windows_done: 0,
-            sums: [Window::default(); 2],
+            sums: [Window::default(); 3],
             error: None,
         }))
     }
@@ -156,7 +204,7 @@ impl JobLogs {
         self.start = start;
         self.window_end = start + self.window.map_or(0, |w| w.0);
         self.windows_done = 0;
-        self.sums = [Window::default(); 2];
+        self.sums = [Window::default(); 3];
         if let Some(h) = &mut self.hist {
             h.restart(start);
         }
@@ -171,7 +219,7 @@ impl JobLogs {
             None => self.line_per_io(s),
             Some(_) => {
                 let result = self.close_windows(s.at);
-                let w = &mut self.sums[s.dir as usize];
+                let w = &mut self.sums[s.log_dir()];
                 w.ios += 1;
                 w.bytes += s.len;
                 w.clat_sum += s.clat_ns;
@@ -189,30 +237,50 @@ impl JobLogs {
         self.keep_error(result);
     }
 
+    /// The columns the options add to every line.
+    fn columns(&self) -> Columns {
+        Columns {
+            both_values: self.both_values,
+            issue_time: self.issue_time,
+        }
+    }
+
     fn line_per_io(&mut self, s: &Sample) -> io::Result<()> {
         let ms = self.clock.nanos(self.start, s.at) / 1_000_000;
+        let issued = self.clock.nanos(self.start, s.issued);
         let prio = prio_text(self.log_prio, s.prio);
-        let entry = |value: u64| Entry {
+        let base = Entry {
             ms,
-            value,
-            dir: s.dir as u8,
+            value: 0,
+            value1: None,
+            dir: s.log_dir() as u8,
             bs: s.len,
             offset: self.with_offset.then_some(s.offset),
             prio: s.prio,
+            issued: None,
         };
+        let cols = self.columns();
+        let entry = |value: u64, issued_ns: u64| cols.entry(base, value, 0, issued_ns);
+        let kib_per_sec = s.len as u128 * 1_000_000_000 / 1024 / u128::from(s.clat_ns.max(1));
+        let (bw, iops, slat, clat, lat) = (
+            entry(kib_per_sec as u64, 0),
+            entry(1, 0),
+            s.slat_ns.map(|ns| entry(ns, issued)),
+            entry(s.clat_ns, issued),
+            entry(s.lat_ns, 0),
+        );
         if let Some(o) = &mut self.bw {
-            let kib_per_sec = s.len as u128 * 1_000_000_000 / 1024 / u128::from(s.clat_ns.max(1));
-            o.entry(&entry(kib_per_sec as u64), &prio)?;
+            o.entry(&bw, &prio)?;
         }
         if let Some(o) = &mut self.iops {
-            o.entry(&entry(1), &prio)?;
+            o.entry(&iops, &prio)?;
         }
-        if let Some([slat, clat, lat]) = &mut self.lat {
-            if let Some(ns) = s.slat_ns {
-                slat.entry(&entry(ns), &prio)?;
+        if let Some([slat_out, clat_out, lat_out]) = &mut self.lat {
+            if let Some(e) = slat {
+                slat_out.entry(&e, &prio)?;
             }
-            clat.entry(&entry(s.clat_ns), &prio)?;
-            lat.entry(&entry(s.lat_ns), &prio)?;
+            clat_out.entry(&clat, &prio)?;
+            lat_out.entry(&lat, &prio)?;
         }
         Ok(())
     }
@@ -234,45 +302,49 @@ impl JobLogs {
     fn write_window(&mut self, end_ms: u64, len_ms: u64, full: bool) -> io::Result<()> {
         let secs = len_ms.max(1) as f64 / 1000.0;
         let prio = prio_text(self.log_prio, 0);
-        let with_offset = self.with_offset;
-        for d in 0..2 {
+        let cols = self.columns();
+        for d in 0..self.sums.len() {
             let w = std::mem::take(&mut self.sums[d]);
             if w.ios == 0 {
                 continue;
             }
-            // Windowed lines give 0 for the block size, offset and priority.
-            let entry = |value: u64| Entry {
+            // Windowed lines give 0 for the block size, offset, priority and issue time.
+            let base = Entry {
                 ms: end_ms,
-                value,
+                value: 0,
+                value1: None,
                 dir: d as u8,
                 bs: 0,
-                offset: with_offset.then_some(0),
+                offset: self.with_offset.then_some(0),
                 prio: 0,
+                issued: None,
             };
+            let entry = |value: u64, value1: u64| cols.entry(base, value, value1, 0);
             if full {
+                let kib = (w.bytes as f64 / 1024.0 / secs) as u64;
+                let iops = (w.ios as f64 / secs) as u64;
+                let (bw_line, iops_line) = (entry(kib, kib), entry(iops, iops));
                 if let Some(o) = &mut self.bw {
-                    let kib = (w.bytes as f64 / 1024.0 / secs) as u64;
-                    o.entry(&entry(kib), &prio)?;
+                    o.entry(&bw_line, &prio)?;
                 }
                 if let Some(o) = &mut self.iops {
-                    o.entry(&entry((w.ios as f64 / secs) as u64), &prio)?;
+                    o.entry(&iops_line, &prio)?;
                 }
             }
-            if let Some([slat, clat, lat]) = &mut self.lat {
-                let pick = |sum: u64, n: u64, max: u64| match self.max_value {
-                    true => max,
-                    false => sum / n,
-                };
-                if w.slats > 0 {
-                    let v = pick(w.slat_sum, w.slats, w.slat_max);
-                    slat.entry(&entry(v), &prio)?;
+            // The mean (or with log_max_value the largest), and the largest.
+            let pick = |sum: u64, n: u64, max: u64| match self.max_value {
+                true => entry(max, max),
+                false => entry(sum / n, max),
+            };
+            let slat = (w.slats > 0).then(|| pick(w.slat_sum, w.slats, w.slat_max));
+            let clat = pick(w.clat_sum, w.ios, w.clat_max);
+            let lat = pick(w.lat_sum, w.ios, w.lat_max);
+            if let Some([slat_out, clat_out, lat_out]) = &mut self.lat {
+                if let Some(e) = slat {
+                    slat_out.entry(&e, &prio)?;
                 }
-                let (c, l) = (
-                    pick(w.clat_sum, w.ios, w.clat_max),
-                    pick(w.lat_sum, w.ios, w.lat_max),
-                );
-                clat.entry(&entry(c), &prio)?;
-                lat.entry(&entry(l), &prio)?;
+                clat_out.entry(&clat, &prio)?;
+                lat_out.entry(&lat, &prio)?;
             }
         }
         Ok(())

@@ -110,13 +110,19 @@ impl SteadyWatch {
         self.verdict = Some(verdict);
     }
 
-    /// The verdict for the JSON: the last window judged, or an empty one
-    /// when the job ended before a whole window.
+    /// The verdict for the JSON: the last window judged, or, when the job
+    /// ended before a whole window, one of zeros: a zero for each
+    /// measurement of the window, as fio 3.33 gives (`ss_ramp` longer than
+    /// the run: `ss_dur=10` gives ten zeros, which tools average).
     pub fn result(&self) -> SteadyStateResult {
+        let step = self.spec.interval.as_secs().max(1);
+        let measurements = (self.spec.duration.as_secs() / step).max(1) as usize;
         self.verdict.clone().unwrap_or_else(|| SteadyStateResult {
             ss: ss_text(&self.spec),
             duration_s: self.spec.duration.as_secs(),
             percent: self.spec.percent,
+            iops: vec![0; measurements],
+            bw: vec![0; measurements],
             ..SteadyStateResult::default()
         })
     }
@@ -225,6 +231,16 @@ mod tests {
     }
 
     #[test]
+    fn a_job_that_ends_before_a_window_gives_a_window_of_zeros() {
+        let mut w = SteadyWatch::new(spec(SteadyMetric::Iops, 5.0, true), 1);
+        feed(&mut w, &[1000, 1000]);
+        let r = w.result();
+        assert!(!r.attained, "{r:?}");
+        // ss_dur=5: five measurements, none made.
+        assert_eq!((r.iops, r.bw), (vec![0; 5], vec![0; 5]));
+    }
+
+    #[test]
     fn a_flat_window_stops_the_job_and_a_drop_does_not() {
         let mut w = SteadyWatch::new(spec(SteadyMetric::Iops, 5.0, true), 1);
         feed(&mut w, &[9000, 1000, 1010, 990, 1005, 995, 1000]);
@@ -257,8 +273,9 @@ mod tests {
         for i in 0..6 {
             w.add(&one(i, 500));
             w.judge();
+            // Not judged: the window of zeros of a job without a verdict.
             assert!(
-                w.result().iops.is_empty(),
+                w.result().iops.iter().all(|&n| n == 0),
                 "half of second {i} is not judged"
             );
             w.add(&one(i, 500 + i));

@@ -36,6 +36,7 @@ mod fileops;
 mod iolog;
 mod latency;
 mod numa;
+mod overlap;
 mod paced;
 mod parts;
 mod phase;

@@ -81,6 +81,17 @@ pub fn debugs(cli: &CliOptions, category: &str) -> bool {
     cli.debug.iter().any(|c| c == category || c == "all")
 }
 
+/// `--debug=parse` (or `all`): fio's trace of the options read, on stdout
+/// as fio prints it (see `fio::parse_trace`).
+pub(super) fn parse_trace(parsed: &fio::FioArgs) {
+    if debugs(&parsed.cli, "parse") {
+        let pid = std::process::id();
+        for line in fio::parse_trace(parsed) {
+            println!("parse    {pid:<5} {line}");
+        }
+    }
+}
+
 /// What `--debug` shows: `parse` (or `all`) prints the jobs as understood on
 /// stderr, `random` the seeds with the output (`report::fio_debug`); for
 /// the other categories a note says where to look instead.

@@ -98,6 +98,7 @@ fn each_device_of_a_trace_is_a_file() {
         .map(|op| match op.action {
             ReplayAction::Io { file, .. } => (file, false),
             ReplayAction::Sync { file } => (file, true),
+            ReplayAction::Trim { .. } => panic!("no discard was traced"),
         })
         .collect();
     assert_eq!(files, [(0, false), (1, false), (1, true), (0, false)]);

@@ -86,9 +86,24 @@ fn skip_scale_align_and_time_scale() {
 }
 
 #[test]
+fn trims_are_replayed_as_trims() {
+    let p = parse(V3, &IoLogSpec::default()).unwrap();
+    let trim = ReplayAction::Trim {
+        file: 0,
+        offset: 0,
+        len: 4096,
+    };
+    assert_eq!(
+        p.ops.last(),
+        Some(&ReplayOp {
+            at_us: 2000,
+            action: trim
+        })
+    );
+}
+
+#[test]
 fn what_cannot_be_replayed_is_named() {
-    let e = parse(V3, &IoLogSpec::default()).unwrap_err().to_string();
-    assert!(e.contains("replay_skip=trim"), "{e}");
     let e = parse("0, 4096, 4096\n", &IoLogSpec::default())
         .unwrap_err()
         .to_string();
@@ -171,7 +186,9 @@ fn each_action_keeps_its_file() {
     assert_eq!(p.files, ["/r/one"]);
     assert_eq!(p.ops.len(), 7);
     assert!(p.ops.iter().all(|op| match op.action {
-        ReplayAction::Io { file, .. } | ReplayAction::Sync { file } => file == 0,
+        ReplayAction::Io { file, .. }
+        | ReplayAction::Sync { file }
+        | ReplayAction::Trim { file, .. } => file == 0,
     }));
 }
 

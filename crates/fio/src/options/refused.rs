@@ -23,7 +23,7 @@ pub(crate) static FIO_CLI_NOT_CARRIED_OUT: &[&str] = &[
 pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     // Newer fio's (3.36+) and its engines' options, named in its examples.
     "apptag", "apptag_mask", "brick", "dataplacement", "fdp", "fdp_pli", "fdp_pli_select",
-    "libblkio_driver", "libblkio_path", "log_issue_time", "log_window_value",
+    "libblkio_driver", "libblkio_path",
     "md_per_io_size", "pi_act", "pi_chk", "plids", "volume",
     "allow_mounted_write", "arguments",
     "bindname", "block", "block_error_percentiles",
@@ -31,7 +31,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "busy_wait_polling", "bwavgtime", "cgroup", "cgroup_nodelete", "cgroup_weight", "chunk_size",
     "clientname", "clocksource", "clustername", "cmd_type",
     "conf", "cont",
-    "cpumask", "cpus_allowed_policy",
+    "cpumask",
     "create_fsync", "cuda_io",
     "device-names", "dir", "direct_write_to_pmem", "disable_bw",
     "disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat", "disk_util",
@@ -61,7 +61,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
    
     "rbdname", "read-req-num-512-blocks", "read_beyond_wp",
     "read_iolog_chunked", "readfua",
-    "rw_sequencer", "serialize_overlap", "serverip", "sg_write_mode",
+    "rw_sequencer", "serverip", "sg_write_mode",
     "significant_figures", "skip_bad", "softrandommap", "stats",
     "std_redirect",
     "stream_id", "sync", "test-duration", "thp",

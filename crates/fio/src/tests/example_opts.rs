@@ -106,12 +106,16 @@ fn engines_needing_missing_hardware_say_what_is_missing_wherever_their_options_s
 
 #[test]
 fn newer_fio_options_are_refused_by_name() {
-    let e = crate::tests::parse(&["--name=j", "--size=1m", "--log_issue_time=1"]);
+    let e = crate::tests::parse(&["--name=j", "--size=1m", "--dataplacement=fdp"]);
     let msg = e.expect_err("not carried out").to_string();
     assert!(
-        msg.contains("'log_issue_time' is a fio option diskbench does not carry out"),
+        msg.contains("'dataplacement' is a fio option diskbench does not carry out"),
         "{msg}"
     );
+    // Newer fio's log columns are carried out (see the runner's `logs`).
+    let logs = job(&["--log_issue_time=1", "--log_window_value=both"]).logs;
+    assert!(logs.issue_time && logs.both_values && !logs.max_value);
+    assert!(job(&["--log_max_value=max"]).logs.max_value);
 }
 
 #[test]
@@ -164,9 +168,14 @@ fn sequence_distribution_parses_its_commas_as_one_sequence() {
 #[test]
 fn io_submit_mode_offload_runs_with_an_asynchronous_engine_only() {
     // inline changes nothing but the options echoed; neither does offload
-    // with an asynchronous engine, or at depth 1.
+    // with an asynchronous engine or the null engine, or at depth 1.
     for mode in ["inline", "offload"] {
-        for extra in [&["--ioengine=libaio", "--iodepth=32"][..], &["--iodepth=1"]] {
+        let engines = [
+            &["--ioengine=libaio", "--iodepth=32"][..],
+            &["--ioengine=null", "--iodepth=16"],
+            &["--iodepth=1"],
+        ];
+        for extra in engines {
             let mut given = job(&[&[format!("--io_submit_mode={mode}").as_str()], extra].concat());
             given.options.retain(|(name, _)| name != "io_submit_mode");
             assert_eq!(given, job(extra), "{mode} {extra:?}");
@@ -185,6 +194,15 @@ fn io_submit_mode_offload_runs_with_an_asynchronous_engine_only() {
             && msg.contains("use ioengine=libaio or io_uring"),
         "{msg}"
     );
+    // serialize_overlap: within a job always; with offload, fio serializes
+    // across jobs too, which only a shared (named) file makes a difference.
+    assert!(job(&["--serialize_overlap=1"]).serialize_overlap);
+    let offload = ["--io_submit_mode=offload", "--serialize_overlap=1"];
+    assert!(job(&offload).serialize_overlap, "each job its own files");
+    let shared = ["--name=j", "--size=1m", "--filename=/tmp/f", "--numjobs=2"];
+    let e = crate::tests::parse(&[&shared[..], &offload].concat());
+    let msg = e.expect_err("offload clones sharing a file").to_string();
+    assert!(msg.contains("leave filename= out"), "{msg}");
     let e = crate::tests::parse(&["--name=j", "--size=1m", "--io_submit_mode=later"]);
     let msg = e.expect_err("a bad value").to_string();
     assert!(msg.contains("use inline (the default) or offload"), "{msg}");
@@ -221,7 +239,19 @@ fn buffer_options_parse_and_refuse_what_is_not_carried_out() {
         let msg = e.expect_err(arg).to_string();
         assert!(msg.contains(says), "{arg}: {msg}");
     };
-    refused("--buffer_pattern='data.bin'", "a pattern read from a file");
+    // A name in single quotes is a file whose bytes are the pattern.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("data.bin");
+    std::fs::write(&file, [1, 2, 3]).unwrap();
+    let from_file = format!("--buffer_pattern=0xff'{}'", file.display());
+    assert_eq!(
+        job(&[&from_file]).buffer_data.pattern,
+        Some(vec![0xff, 1, 2, 3])
+    );
+    refused(
+        "--buffer_pattern='/nowhere/data.bin'",
+        "cannot read the pattern file",
+    );
     refused("--buffer_pattern=%o", "verify_pattern's");
     refused(
         "--dedupe_mode=sometimes",

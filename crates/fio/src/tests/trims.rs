@@ -1,5 +1,5 @@
 //! The trim modes: parsed to their `RwMode`, counted as changing data (so
-//! the runner's guards see them), sized by the write side, and refused
+//! the runner's guards see them), sized by the trims' part of the sizes, and refused
 //! where their trim side is not carried out yet.
 
 use super::{ok, parse};
@@ -46,15 +46,36 @@ fn the_four_trim_modes_parse_and_change_data() {
 }
 
 #[test]
-fn trims_take_the_write_block_size() {
+fn trims_take_the_third_part_of_the_sizes_as_fio() {
+    // Two parts: trims take the write part.
     let spec = job(&["--rw=trim", "--bs=4k,16k"]);
     assert_eq!(spec.bs_bytes, 16 << 10);
-    // A third part equal to the write part is what diskbench does anyway.
-    assert_eq!(job(&["--rw=trim", "--bs=4k,16k,16k"]).bs_bytes, 16 << 10);
-    let msg = refusal(&["--rw=trim", "--bs=4k,8k,16k"]);
-    assert!(msg.contains("a trim size of its own"), "{msg}");
-    assert!(msg.contains("bs=4k,8k"), "{msg}");
-    // Not a trim mode: the third part is not used, as before.
+    // Three: the third, in every trim mode (trimwrite's writes follow their
+    // trims), and for each option of the sizes; empty is fio's 4 KiB.
+    for mode in ["trim", "randtrim", "trimwrite", "randtrimwrite"] {
+        let rw = format!("--rw={mode}");
+        assert_eq!(job(&[&rw, "--bs=4k,8k,16k"]).bs_bytes, 16 << 10, "{mode}");
+    }
+    assert_eq!(job(&["--rw=trim", "--bs=32k,32k,"]).bs_bytes, 4 << 10);
+    let range = job(&["--rw=trim", "--bsrange=1k-1k,2k-2k,8k-16k"]);
+    assert_eq!(
+        range.block_sizes_of(model::Direction::Write).max_bytes(),
+        16 << 10
+    );
+    assert_eq!(
+        range.block_sizes_of(model::Direction::Write).min_bytes(),
+        8 << 10
+    );
+    let split = job(&["--rw=trim", "--bssplit=1k,2k,8k"]);
+    assert_eq!(split.bs_bytes, 8 << 10);
+    let align = job(&["--rw=trim", "--blockalign=1k,2k,8k"]);
+    assert_eq!(align.blockalign_bytes.write, 8 << 10);
+    // The last option given counts, as in fio.
+    assert_eq!(
+        job(&["--rw=trim", "--bs=4k,4k,64k", "--bs=8k,16k"]).bs_bytes,
+        16 << 10
+    );
+    // Not a trim mode: the third part is not used.
     assert_eq!(job(&["--rw=write", "--bs=4k,8k,16k"]).bs_bytes, 8 << 10);
 }
 
@@ -63,7 +84,6 @@ fn what_trims_do_not_carry_out_yet_is_refused() {
     for (extra, option) in [
         ("--rate=1m", "rate"),
         ("--verify=crc32c", "verify"),
-        ("--write_bw_log=x", "write_bw_log"),
         ("--ioengine=ftruncate", "ftruncate"),
     ] {
         let msg = refusal(&["--rw=randtrim", extra]);
@@ -74,4 +94,6 @@ fn what_trims_do_not_carry_out_yet_is_refused() {
         job(&["--rw=trim", "--ioengine=falloc"]).engine,
         EngineKind::Falloc
     );
+    // fio's logs take trims (direction 2): carried out, not refused.
+    assert!(job(&["--rw=randtrimwrite", "--write_bw_log=x"]).logs.any());
 }

@@ -43,7 +43,8 @@ pub(super) struct HistLog {
     ticks: Option<u64>,
     coarseness: u32,
     start: u64,
-    dirs: [Window; 2],
+    /// Read, write, trim.
+    dirs: [Window; 3],
 }
 
 impl HistLog {
@@ -59,7 +60,7 @@ impl HistLog {
             ticks,
             coarseness,
             start,
-            dirs: [window(), window()],
+            dirs: [window(), window(), window()],
         }
     }
 
@@ -76,7 +77,7 @@ impl HistLog {
         let Some(ticks) = self.ticks else {
             return Ok(());
         };
-        let w = &mut self.dirs[s.dir as usize];
+        let w = &mut self.dirs[s.log_dir()];
         w.hist.record(s.clat_ns);
         w.last_len = s.len;
         if s.at < w.due {
@@ -85,7 +86,7 @@ impl HistLog {
         // The next multiple of the interval after this completion.
         w.due += (s.at - w.due) / ticks * ticks + ticks;
         let ms = clock.nanos(self.start, s.at) / 1_000_000;
-        self.write_line(ms, s.dir as usize)
+        self.write_line(ms, s.log_dir())
     }
 
     fn write_line(&mut self, ms: u64, dir: usize) -> io::Result<()> {
@@ -101,7 +102,7 @@ impl HistLog {
     pub(super) fn finish(mut self, end: u64, clock: &Clock) -> Result<(), IoError> {
         let ms = clock.nanos(self.start, end) / 1_000_000;
         let mut result = Ok(());
-        for dir in 0..2 {
+        for dir in 0..self.dirs.len() {
             if self.ticks.is_some() && !self.dirs[dir].hist.is_empty() && result.is_ok() {
                 result = self.write_line(ms, dir);
             }
@@ -140,12 +141,14 @@ mod tests {
         Sample {
             at: start + clock.ticks(ms * 1_000_000),
             dir,
+            trim: false,
             len: 4096,
             offset: 0,
             slat_ns: None,
             clat_ns,
             lat_ns: clat_ns,
             prio: 0,
+            issued: 0,
         }
     }
 

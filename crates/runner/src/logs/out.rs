@@ -89,19 +89,27 @@ impl Out {
         })
     }
 
-    /// One line: `time, value, direction, bs, [offset,] priority` as text
-    /// (the priority column as `prio_col` gives it), or packed.
+    /// One line: `time, value[, value1], direction, bs[, offset], priority[,
+    /// issue time]` as text (the priority column as `prio_col` gives it), or
+    /// packed.
     pub(crate) fn entry(&mut self, e: &Entry, prio_col: &str) -> io::Result<()> {
-        let Entry {
-            ms, value, dir, bs, ..
-        } = *e;
-        match (&mut self.packer, e.offset) {
-            (Some(p), _) => p.push(e, &mut self.w),
-            (None, Some(offset)) => {
-                writeln!(self.w, "{ms}, {value}, {dir}, {bs}, {offset}, {prio_col}")
-            }
-            (None, None) => writeln!(self.w, "{ms}, {value}, {dir}, {bs}, {prio_col}"),
+        if let Some(p) = &mut self.packer {
+            return p.push(e, &mut self.w);
         }
+        let w = &mut self.w;
+        write!(w, "{}, {}", e.ms, e.value)?;
+        if let Some(v) = e.value1 {
+            write!(w, ", {v}")?;
+        }
+        write!(w, ", {}, {}", e.dir, e.bs)?;
+        if let Some(offset) = e.offset {
+            write!(w, ", {offset}")?;
+        }
+        write!(w, ", {prio_col}")?;
+        if let Some(ns) = e.issued {
+            write!(w, ", {ns}")?;
+        }
+        writeln!(w)
     }
 
     /// The file the lines end up in.

@@ -25,12 +25,16 @@ const DEFAULT_CHUNK: usize = 1 << 20;
 pub(crate) struct Entry {
     pub ms: u64,
     pub value: u64,
+    /// With `log_window_value=both`: the window's largest value.
+    pub value1: Option<u64>,
     pub dir: u8,
     pub bs: u64,
     /// With `log_offset`.
     pub offset: Option<u64>,
     /// The I/O's ioprio value (0 on windowed lines).
     pub prio: u16,
+    /// With `log_issue_time`: when the I/O was issued, in ns from the start.
+    pub issued: Option<u64>,
 }
 
 /// Samples waiting to be compressed as one chunk.
@@ -111,6 +115,8 @@ mod tests {
                 bs: 4096,
                 offset: Some(i * 4096),
                 prio: 0,
+                value1: None,
+                issued: None,
             };
             p.push(&e, &mut out).unwrap();
         }

@@ -210,8 +210,12 @@ fn file_error(op: &'static str, path: &std::path::Path, e: RunError) -> EngineEr
 }
 
 impl Worker<'_> {
-    /// The next I/O of the general path: one held for its file first.
+    /// The next I/O of the general path: one held for an overlap (see
+    /// `overlap`) or for its file first.
     pub(super) fn next_target(&mut self) -> Result<Option<Target>, EngineError> {
+        if let Some(t) = self.overlap_retry() {
+            return Ok(Some(t));
+        }
         match self.parts.files.held.take() {
             Some(t) => Ok(Some(t)),
             None => self.next_paced(),

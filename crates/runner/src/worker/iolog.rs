@@ -5,8 +5,10 @@
 //! was parsed) unless `replay_no_stall`, with up to `iodepth` in flight,
 //! each to the file the log names (the job's file of that index); a logged
 //! `sync` waits for what is in flight and syncs the file it names, as
-//! `fsync=` does. Recording: each I/O as it is queued, in fio's iolog version 3
-//! (`TIME_US FILE add|open|read|write|close [OFFSET LENGTH]`), with the
+//! `fsync=` does; a logged `trim` is done as a trim mode's (synchronously,
+//! counted as a trim). Recording: each I/O as it is queued, in fio's iolog
+//! version 3 (`TIME_US FILE add|open|read|write|trim|close [OFFSET LENGTH]`;
+//! a trimwrite's block as a trim, then a write), with the
 //! file's `add` and `open` first and its `close` last, appended to the file
 //! as fio appends.
 
@@ -32,6 +34,8 @@ pub(super) struct Replayer {
     pub(super) wait_until: Option<u64>,
     /// The file a logged sync names, synced once the queue is empty.
     pub(super) sync_file: Option<u32>,
+    /// The action just given out is a trim (see `trim`).
+    pub(super) trimming: bool,
 }
 
 impl Replayer {
@@ -43,6 +47,7 @@ impl Replayer {
             no_stall: spec.iolog.no_stall,
             wait_until: None,
             sync_file: None,
+            trimming: false,
         })
     }
 }
@@ -65,6 +70,7 @@ impl Worker<'_> {
             }
         }
         r.next += 1;
+        r.trimming = matches!(op.action, ReplayAction::Trim { .. });
         match op.action {
             ReplayAction::Sync { file } => {
                 r.sync_file = Some(file);
@@ -82,13 +88,40 @@ impl Worker<'_> {
                 offset,
                 len,
             }),
+            // Trimmed on the write side's target, as a trim mode's blocks.
+            ReplayAction::Trim { file, offset, len } => Some(Target {
+                file,
+                dir: Direction::Write,
+                offset,
+                len,
+            }),
         }
     }
 
-    /// Records a queued I/O in the `write_iolog` file.
-    pub(super) fn log_issue(&mut self, t: &Target, now: u64) {
+    /// Whether the next I/O is trimmed, and whether it is then written:
+    /// a trim mode's, or a replayed log's trim (trimmed only).
+    pub(super) fn trims_next(&self) -> (bool, bool) {
+        match &self.parts.replay {
+            Some(r) => (r.trimming, false),
+            None => (self.plan.spec.rw.trims(), self.plan.spec.rw.writes()),
+        }
+    }
+
+    /// Records a queued I/O in the `write_iolog` file: its trim (when
+    /// `trimmed`) and then its read or write (when `done`), as fio logs
+    /// a trimwrite's block.
+    pub(super) fn log_issue(&mut self, t: &Target, now: u64, trimmed: bool, done: bool) {
         if let Some(out) = &mut self.parts.iolog_out {
-            out.io(&self.shared.clock, now, t);
+            if trimmed {
+                out.io(&self.shared.clock, now, t, "trim");
+            }
+            if done {
+                let action = match t.dir {
+                    Direction::Read => "read",
+                    Direction::Write => "write",
+                };
+                out.io(&self.shared.clock, now, t, action);
+            }
         }
     }
 }
@@ -143,12 +176,8 @@ impl IoLogOut {
         }
     }
 
-    fn io(&mut self, clock: &Clock, now: u64, t: &Target) {
+    fn io(&mut self, clock: &Clock, now: u64, t: &Target, action: &str) {
         let us = clock.nanos(self.start, now) / 1000;
-        let action = match t.dir {
-            Direction::Read => "read",
-            Direction::Write => "write",
-        };
         let name = self.names.get(t.file as usize).cloned().unwrap_or_default();
         self.line(format_args!("{us} {name} {action} {} {}", t.offset, t.len));
     }

@@ -136,10 +136,20 @@ pub(super) fn byte_budget(spec: &JobSpec, io_budget: Option<u64>, plain_offsets:
 }
 
 /// `cpus_allowed`, the job's I/O priority and `startdelay`, in the
-/// worker's thread before its clock starts.
+/// worker's thread before its clock starts. With `cpus_allowed_policy=split`
+/// the thread gets one CPU of the set: the run's Nth thread the Nth CPU,
+/// round robin when there are more threads than CPUs, as fio splits it.
 pub(super) fn before_start(plan: &WorkerPlan, shared: &Shared) -> Result<(), RunError> {
     let spec = &plan.spec;
-    if let Some(cpus) = &spec.cpus_allowed {
+    if let Some(all) = &spec.cpus_allowed {
+        let one;
+        let cpus = match spec.cpus_split && !all.is_empty() {
+            true => {
+                one = [all[(plan.thread_number.max(1) as usize - 1) % all.len()]];
+                &one[..]
+            }
+            false => &all[..],
+        };
         sys::pin_thread(cpus).map_err(|e| {
             let pin = IoError::without_path("sched_setaffinity", e)
                 .saying(format!("cpus_allowed: cannot run on CPUs {cpus:?}"))

@@ -19,6 +19,7 @@
 //! | `stable`: the stability stop | `stable` | | | judges each slice | | its slices |
 //! | `data`: buffer options | `data` | fills the write's buffer | | | | |
 //! | `files`: `openfiles`, `sync_file_range`, loops | `fileops` | routes the I/O to its file | | | range syncs, loops, files to open | `end_fsync` of closed files, `unlink` |
+//! | `overlap`: `serialize_overlap` | `overlap` | holds an I/O overlapping one in flight | | | | |
 //!
 //! `fsync=N` is the writes' own (`queue::Writes`), and trims are issued by
 //! `trim` where the job's `rw` asks for them.
@@ -27,6 +28,7 @@ use super::data::DataFiller;
 use super::fileops::FileOps;
 use super::iolog::{IoLogOut, Replayer};
 use super::latency::{DepthSearch, Latency, Missed, Verdict};
+use super::overlap::Overlap;
 use super::paced::Pace;
 use super::phase::{Stop, Timeline};
 use super::slots::Queue;
@@ -61,6 +63,7 @@ pub(super) struct Parts {
     pub data: Option<DataFiller>,
     /// Inert (and nearly free on the I/O path) for a job with no file option.
     pub files: FileOps,
+    pub overlap: Option<Overlap>,
 }
 
 /// Where a worker starts, for building its parts.
@@ -159,13 +162,17 @@ impl Parts {
                 plan.dedupe,
             ),
             files: FileOps::new(plan.file_set.take(), &spec, budget),
+            overlap: spec.serialize_overlap.then(Overlap::default),
         };
         (parts, failure)
     }
 
     /// Whether the I/Os may come from the plain path: no part picks them.
     pub(super) fn plain(&self) -> bool {
-        self.pace.is_none() && self.verify.is_none() && self.replay.is_none()
+        self.pace.is_none()
+            && self.verify.is_none()
+            && self.replay.is_none()
+            && self.overlap.is_none()
     }
 
     /// The depth allowed at the start, of at most `depth`.
@@ -315,15 +322,21 @@ impl Worker<'_> {
         let clock = &self.shared.clock;
         for c in &self.q.done[..take] {
             let slot = &self.q.slots[c.slot as usize];
+            // A trim was logged when it was done (see `trim`).
+            if slot.trim {
+                continue;
+            }
             logs.record(&Sample {
                 at: now,
                 dir: slot.dir,
+                trim: false,
                 len: slot.len,
                 offset: slot.offset,
                 slat_ns: (self.q.with_slat).then(|| clock.nanos(slot.queued_at, slot.submitted_at)),
                 clat_ns: clock.nanos(slot.submitted_at, now),
                 lat_ns: clock.nanos(slot.queued_at, now),
                 prio: slot.prio,
+                issued: slot.submitted_at,
             });
         }
     }
@@ -382,6 +395,7 @@ mod tests {
             stable: None,
             data: None,
             files: FileOps::new(None, &spec, u64::MAX),
+            overlap: None,
         }
     }
 

@@ -83,14 +83,19 @@ impl Worker<'_> {
             let Some(t) = self.parts.files.route(t) else {
                 break;
             };
+            // serialize_overlap: one overlapping an I/O in flight waits.
+            let Some(t) = self.unless_overlapping(t) else {
+                break;
+            };
             (self.parts.files).new_pass(self.gen.passes(), &self.plan.engine_cfg.files);
-            self.log_issue(&t, queued_at);
+            let (trims, writes) = self.trims_next();
+            self.log_issue(&t, queued_at, trims, writes || !trims);
             let scheduled_at = match self.plain {
                 true => None,
                 false => self.parts.pace.as_mut().and_then(|p| p.scheduled.take()),
             }
             .unwrap_or(0);
-            match (self.plan.spec.rw.trims(), self.plan.spec.rw.writes()) {
+            match (trims, writes) {
                 // A trim-only mode: the trim is the I/O (see `trim`).
                 (true, false) => return self.issue_trim(&t, queued_at),
                 // trimwrite: the block is trimmed, then written below.

@@ -8,6 +8,9 @@
 //! those names trim synchronously too. It is timed around the call and
 //! recorded at once, in the job's trim figures (no submission latency).
 //!
+//! fio's logs (`write_bw_log`, ...) get each trim as it is done, as
+//! direction 2.
+//!
 //! In a trim-only mode the trim takes a slot like any I/O and its
 //! completion is handed to the queue at once, so the loop (phases, the
 //! budget, the depth counts) goes on as for a synchronous engine's I/O.
@@ -16,6 +19,7 @@
 //! fio counts them (size=4m, bs=64k: 64 trims and 64 writes).
 
 use super::{Slot, Worker};
+use crate::logs::Sample;
 use crate::offsets::Target;
 use engine::{Completion, Engine, EngineError};
 
@@ -31,7 +35,23 @@ impl Worker<'_> {
         if self.time.phase.measuring() {
             // The seconds that ended before it close first, as for a completion.
             self.rec.advance(end);
-            self.rec.trimmed(t.len, clock.nanos(start, end));
+            let took = clock.nanos(start, end);
+            self.rec.trimmed(t.len, took);
+            if let Some(logs) = &mut self.parts.logs {
+                // Direction 2 in fio's logs; no submission step, so no slat.
+                logs.record(&Sample {
+                    at: end,
+                    dir: t.dir,
+                    trim: true,
+                    len: t.len,
+                    offset: t.offset,
+                    slat_ns: None,
+                    clat_ns: took,
+                    lat_ns: took,
+                    prio: self.plan.spec.prio.default_value(),
+                    issued: start,
+                });
+            }
         }
         Ok(())
     }
