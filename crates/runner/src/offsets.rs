@@ -239,6 +239,15 @@ fn used_dirs(mode: RwMode) -> impl Iterator<Item = Direction> {
     .map(|d| d.1)
 }
 
+/// Whether the job's generator never repeats an offset within a pass even
+/// without the random map: fio's `lfsr`, a full-period generator, touches
+/// every block once per pass with `norandommap` too (HOWTO: it "is
+/// guaranteed to never generate the same offset twice"), which the keyed
+/// permutation also does.
+fn full_period(spec: &JobSpec) -> bool {
+    spec.random.generator == model::job::RandomGenerator::Lfsr
+}
+
 /// Whether `spec` asks for more than the plain path does.
 fn needs_general(spec: &JobSpec, files: usize) -> bool {
     let random = spec.rw.is_random();
@@ -249,7 +258,7 @@ fn needs_general(spec: &JobSpec, files: usize) -> bool {
         sizes != BlockSizes::fixed(spec.bs_bytes)
             || (random && align != 0 && align != sizes.min_bytes())
             || (random && *r.distribution.get(dir) != Distribution::Random)
-            || (random && r.norandommap)
+            || (random && r.norandommap && !full_period(spec))
             || (random && *r.percentage_random.get(dir) < 100)
     }) || (files > 1 && spec.file_service != FileServiceSpec::default())
         || spec.offset_steps.rw_step.is_some()
@@ -312,8 +321,10 @@ impl General {
             a => a,
         });
         // fio: a block alignment of its own turns the random map off.
-        let no_map =
-            |d: Direction| spec.random.norandommap || align[d as usize] != sizes[d as usize].min();
+        let no_map = |d: Direction| {
+            (spec.random.norandommap && !full_period(spec))
+                || align[d as usize] != sizes[d as usize].min()
+        };
         let files = regions
             .iter()
             .map(|r| {

@@ -68,6 +68,31 @@ fn a_plain_job_keeps_the_plain_path() {
 }
 
 #[test]
+fn lfsr_touches_every_block_once_a_pass_even_without_the_random_map() {
+    let mut spec = job(RwMode::RandRead);
+    spec.random.norandommap = true;
+    spec.random.generator = model::job::RandomGenerator::Lfsr;
+    let mut g = OffsetGen::for_job(&spec, &[region(256)], 1);
+    let mut next = |g: &mut OffsetGen| {
+        let dir = g.direction();
+        g.next_for(dir, u64::MAX).offset
+    };
+    let mut offs: Vec<u64> = (0..256).map(|_| next(&mut g)).collect();
+    assert_ne!(offs, (0..256).map(|b| 4096 + b * 4096).collect::<Vec<_>>());
+    offs.sort_unstable();
+    offs.dedup();
+    assert_eq!(offs.len(), 256, "a pass of lfsr repeated an offset");
+    // tausworthe (fio's default) with norandommap may repeat: drawn with
+    // replacement, 256 draws of 256 blocks leave about 94 untouched.
+    spec.random.generator = model::job::RandomGenerator::Tausworthe;
+    let mut g = OffsetGen::for_job(&spec, &[region(256)], 1);
+    let mut offs: Vec<u64> = (0..256).map(|_| next(&mut g)).collect();
+    offs.sort_unstable();
+    offs.dedup();
+    assert!(offs.len() < 256, "{}", offs.len());
+}
+
+#[test]
 fn sequential_ranges_follow_on_and_wrap() {
     let mut spec = job(RwMode::Read);
     spec.block_sizes = Some(model::job::PerDir::both(BlockSizes::Range {
