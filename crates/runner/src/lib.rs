@@ -684,7 +684,8 @@ fn plan_clone(
             warnings.push(w);
         }
     }
-    let per_pass: u64 = files.regions.iter().map(|r| r.blocks).sum();
+    let per_pass = offsets::gapped_pass_blocks(spec, &files.regions)
+        .unwrap_or_else(|| files.regions.iter().map(|r| r.blocks).sum());
     let per_pass = fileset::pass_blocks(spec, per_pass);
     let sprandom = offsets::SpRandomPlan::for_job(spec, &files.regions)
         .map_err(|why| RunError::Usage(format!("job '{}': {why}", spec.name)))?;

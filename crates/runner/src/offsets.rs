@@ -83,6 +83,7 @@ pub struct OffsetGen {
 }
 
 pub(crate) use sprandom::Plan as SpRandomPlan;
+pub(crate) use steps::gapped_pass_blocks;
 
 impl OffsetGen {
     pub fn new(mode: RwMode, read_pct: u32, regions: &[Region], seed: u64) -> OffsetGen {

@@ -4,8 +4,9 @@
 //! general path of `offsets` calls these; each was checked against fio
 //! 3.33's `write_iolog` of the same job.
 
-use super::Rng;
-use model::job::StridedZones;
+use super::{Region, Rng};
+use model::job::{RwStep, StridedZones};
+use model::JobSpec;
 
 /// Where `zonemode=strided` is in one file.
 #[derive(Clone, Copy, Debug)]
@@ -72,11 +73,49 @@ pub(super) fn skipped(end: u64, skip: i64, len: u64, bytes: u64) -> u64 {
     }
 }
 
+/// The blocks one pass of a sequential job with gaps (`rw=read:512k`)
+/// does over `regions`: a pass ends where the next I/O would not fit
+/// before the end of the file, as fio's does (size=128m, bs=1m, a 512k
+/// gap: 85 reads, at 0, 1.5m, ..., 126m), not once it has done the size
+/// in bytes. `None` for any other job: its pass is the region's blocks.
+pub(crate) fn gapped_pass_blocks(spec: &JobSpec, regions: &[Region]) -> Option<u64> {
+    let gap = match spec.offset_steps.rw_step {
+        Some(RwStep::Skip(gap)) if gap > 0 && !spec.rw.is_random() => gap.unsigned_abs(),
+        _ => return None,
+    };
+    let bs = spec.bs_bytes;
+    if bs == 0 || spec.block_sizes.is_some() {
+        return None;
+    }
+    let fits = |bytes: u64| match bytes >= bs {
+        true => (bytes - bs) / (bs + gap) + 1,
+        false => 0,
+    };
+    Some(regions.iter().map(|r| fits(r.blocks * r.block_bytes)).sum())
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{OffsetGen, Region};
     use model::job::{RwStep, StridedZones};
     use model::{Direction, JobSpec, RwMode};
+
+    #[test]
+    fn a_pass_with_gaps_ends_where_the_next_io_would_not_fit() {
+        let mut spec = JobSpec::new("g");
+        spec.rw = RwMode::Read;
+        spec.bs_bytes = 1 << 20;
+        spec.offset_steps.rw_step = Some(RwStep::Skip(512 << 10));
+        let file = Region {
+            base: 0,
+            blocks: 128,
+            block_bytes: 1 << 20,
+        };
+        // fio's t/jobs test 7: 87,040 KiB of 1 MiB reads.
+        assert_eq!(super::gapped_pass_blocks(&spec, &[file]), Some(85));
+        spec.offset_steps.rw_step = Some(RwStep::Skip(-4096));
+        assert_eq!(super::gapped_pass_blocks(&spec, &[file]), None);
+    }
 
     /// 64 KiB of 4 KiB blocks from 0, with fio's offset modifier `step`.
     fn stepped(rw: RwMode, step: RwStep) -> Vec<u64> {
