@@ -73,7 +73,7 @@ fn lfsr_touches_every_block_once_a_pass_even_without_the_random_map() {
     spec.random.norandommap = true;
     spec.random.generator = model::job::RandomGenerator::Lfsr;
     let mut g = OffsetGen::for_job(&spec, &[region(256)], 1);
-    let mut next = |g: &mut OffsetGen| {
+    let next = |g: &mut OffsetGen| {
         let dir = g.direction();
         g.next_for(dir, u64::MAX).offset
     };
