@@ -94,6 +94,20 @@ impl Expectations {
         (c < t.chunks).then_some((t, c as usize))
     }
 
+    /// `file`'s table and the chunks `len` bytes at `offset` cover.
+    fn chunks_mut(
+        &mut self,
+        file: u32,
+        offset: u64,
+        len: u64,
+    ) -> Option<(&mut FileTable, std::ops::Range<u64>)> {
+        let interval = self.interval;
+        let t = self.files.get_mut(file as usize)?;
+        let first = offset.checked_sub(t.base)? / interval;
+        let end = (first + len / interval).min(t.chunks);
+        Some((t, first..end))
+    }
+
     /// Records a write of `len` bytes at `offset` as generation `generation`;
     /// `racing`: the generation of a write to the same place still in flight.
     pub fn wrote(
@@ -104,14 +118,10 @@ impl Expectations {
         generation: u64,
         racing: Option<u64>,
     ) {
-        let interval = self.interval;
-        let Some(t) = self.files.get_mut(file as usize) else {
+        let Some((t, chunks)) = self.chunks_mut(file, offset, len) else {
             return;
         };
-        let Some(first) = offset.checked_sub(t.base).map(|o| o / interval) else {
-            return;
-        };
-        for c in first..(first + len / interval).min(t.chunks) {
+        for c in chunks {
             let page = t.pages[c as usize / PAGE].get_or_insert_with(|| vec![0; PAGE].into());
             let slot = &mut page[c as usize % PAGE];
             if *slot == 0 {
@@ -139,14 +149,10 @@ impl Expectations {
     /// Marks the written chunks of `len` bytes at `offset` as checked: the
     /// final pass skips them until they are written again.
     pub fn checked(&mut self, file: u32, offset: u64, len: u64) {
-        let interval = self.interval;
-        let Some(t) = self.files.get_mut(file as usize) else {
+        let Some((t, chunks)) = self.chunks_mut(file, offset, len) else {
             return;
         };
-        let Some(first) = offset.checked_sub(t.base).map(|o| o / interval) else {
-            return;
-        };
-        for c in first..(first + len / interval).min(t.chunks) {
+        for c in chunks {
             if let Some(page) = &mut t.pages[c as usize / PAGE] {
                 let slot = &mut page[c as usize % PAGE];
                 if *slot != 0 {

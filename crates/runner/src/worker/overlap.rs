@@ -14,6 +14,8 @@ use crate::offsets::Target;
 #[derive(Default)]
 pub(super) struct Overlap {
     held: Option<Target>,
+    /// Which slots are free, rebuilt for each I/O in the same buffer.
+    free: Vec<bool>,
 }
 
 impl Worker<'_> {
@@ -28,11 +30,13 @@ impl Worker<'_> {
             return Some(t);
         };
         let q = &self.q;
-        let mut free = vec![false; q.slots.len()];
+        let free = &mut overlap.free;
+        free.clear();
+        free.resize(q.slots.len(), false);
         for &s in &q.free {
             free[s as usize] = true;
         }
-        let clashes = q.slots.iter().zip(&free).any(|(s, &free)| {
+        let clashes = q.slots.iter().zip(free.iter()).any(|(s, &free)| {
             !free && s.file == t.file && s.offset < t.offset + t.len && t.offset < s.offset + s.len
         });
         if !clashes {
