@@ -99,11 +99,11 @@ pub fn run(args: MetaArgs) -> anyhow::Result<Exit> {
     if let Some(t) = phase_time {
         let phases = meta::Phase::ALL.len() as u32;
         eprintln!(
-            "diskbench meta: expected time: about {} ({phases} phases of {}, each ended by {} \
-             with the files put back between its passes)",
+            "diskbench meta: expected time: about {} ({phases} phases of {}; putting the files \
+             back between passes included, over by {})",
             secs(t * phases),
             secs(t),
-            secs(meta::phase_wall_budget(t))
+            secs(meta::phase_wall_budget(t * phases))
         );
     }
     let started_unix_ms = dates::now_ms();

@@ -42,7 +42,7 @@ use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 mod passes;
 mod spec;
@@ -305,16 +305,31 @@ fn run_phases(
     check_target(parent, &lay)?;
     let mut workspace = Workspace::default();
     let root = workspace.dir_in(parent)?.join("files");
+    let run_start = Instant::now();
     for random in [false, true] {
         let tree = Tree::make(&root, lay.dirs)?;
         let mut present = vec![0; lay.threads as usize];
+        // How long one file took to create, syncs included: a delete
+        // phase's first reset creates its files again.
+        let mut per_file = Duration::ZERO;
         for op in [Op::Create, Op::Stat, Op::Delete] {
-            let phase = Phase::ALL[random as usize * 3 + op as usize];
+            let index = random as usize * 3 + op as usize;
+            let phase = Phase::ALL[index];
             if stop.load(Ordering::Relaxed) {
                 return Err(RunError::Interrupted);
             }
             observer.phase_started(phase);
-            let result = passes::measure(phase, &lay, &tree, stop, opts.phase_time, &mut present)?;
+            let first_reset = match op {
+                Op::Delete => per_file * present.iter().sum::<u64>() as u32,
+                _ => Duration::ZERO,
+            };
+            let clock = opts
+                .phase_time
+                .map(|t| passes::PhaseClock::new(t, run_start, index as u32, first_reset));
+            let result = passes::measure(phase, &lay, &tree, stop, clock, &mut present)?;
+            if op == Op::Create && result.files > 0 {
+                per_file = result.elapsed / result.files as u32;
+            }
             if stop.load(Ordering::Relaxed) {
                 return Err(RunError::Interrupted);
             }

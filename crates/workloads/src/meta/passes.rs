@@ -20,14 +20,18 @@
 //!
 //! Putting files back costs time no figure shows: a delete pass that is
 //! ten times faster than creating needs ten times its time to recreate the
-//! files. So a phase, resets included, ends by [`WALL_BUDGET`] times its
-//! time (1.5: `meta -n 4 --runtime 1s`, six phases, takes at most about
-//! 9 s, where a budget of three times took 12), even if its passes add up
-//! to less: no reset starts that the last one's length says would end past
-//! it, and a pass after a reset is cut at it. The phase then has a figure
-//! from a shorter time, which the CLI shows (its clock is exact to the
-//! nanosecond, unlike the one bonnie++'s `+++++` rule was made for) and
-//! flags as under 500 ms.
+//! files. So the run keeps a wall clock: phase N (from 1) of a run ends by
+//! [`WALL_BUDGET`] times N phases' time from the run's start (1.5: `meta -n
+//! 4 --runtime 1s`, six phases, is over by about 9 s), and by 1.5 times its
+//! own time from its own start. No reset starts that would end past that:
+//! the first reset of a delete phase is judged by how long creating its
+//! files took in the create phase, each later one by the reset before it;
+//! a pass after a reset is cut at the phase's end, and a phase that starts
+//! late (the syncs of a create phase on a slow disk) is given less time,
+//! down to a quarter of its time. The phase then has a figure from a
+//! shorter time, which the CLI shows (its clock is exact to the nanosecond,
+//! unlike the one bonnie++'s `+++++` rule was made for) and flags as under
+//! 500 ms.
 
 use super::worker::run_pass;
 use super::{Layout, Op, Phase, PhaseResult, Tree};
@@ -44,34 +48,65 @@ pub fn phase_wall_budget(time: Duration) -> Duration {
     time.mul_f64(WALL_BUDGET)
 }
 
-/// Whether a phase that has run `elapsed` of its wall `budget` must stop
-/// rather than put its files back again, when the last reset took `reset`.
-fn out_of_time(elapsed: Duration, reset: Duration, budget: Duration) -> bool {
-    elapsed + reset >= budget
+/// The clock of one phase under `--runtime`: the time its passes should
+/// add up to, the instant the phase must be over by, resets included, and
+/// how long its first reset is expected to take.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PhaseClock {
+    pub time: Duration,
+    pub ends_by: Instant,
+    pub first_reset: Duration,
 }
 
-/// Runs `phase` as `target` says (see the module comment). `present[t]`
-/// is how many files of worker `t`'s share exist, from its first number
-/// on; it is kept up to date, and is all zeros after a delete phase.
+impl PhaseClock {
+    /// The clock of the phase numbered `index` (from 0) of a run that
+    /// started at `run_start`, the phase starting now.
+    pub fn new(time: Duration, run_start: Instant, index: u32, first_reset: Duration) -> Self {
+        let now = Instant::now();
+        let own = now + phase_wall_budget(time);
+        let run = run_start + phase_wall_budget(time) * (index + 1);
+        PhaseClock {
+            time,
+            ends_by: own.min(run).max(now + time / 4),
+            first_reset,
+        }
+    }
+
+    /// The time the first pass may run: the phase's time, less when the
+    /// phase started late (a quarter of it at least, as its end says).
+    fn first_pass(&self) -> Duration {
+        let left = self.ends_by.saturating_duration_since(Instant::now());
+        self.time.min(left)
+    }
+}
+
+/// Whether a phase must stop rather than put its files back again, when
+/// the reset is expected to take `reset` and the phase must end by `ends_by`.
+fn out_of_time(now: Instant, reset: Duration, ends_by: Instant) -> bool {
+    now + reset >= ends_by
+}
+
+/// Runs `phase` as `clock` says (see the module comment), or as one pass
+/// over all the files without one. `present[t]` is how many files of
+/// worker `t`'s share exist, from its first number on; it is kept up to
+/// date, and is all zeros after a delete phase.
 pub(super) fn measure(
     phase: Phase,
     lay: &Layout,
     tree: &Tree,
     stop: &AtomicBool,
-    target: Option<Duration>,
+    clock: Option<PhaseClock>,
     present: &mut [u64],
 ) -> Result<PhaseResult, RunError> {
     let whole: Vec<u64> = (0..lay.threads).map(|t| share_len(lay, t)).collect();
     let before = present.to_vec();
-    let started = Instant::now();
-    let budget = target.map(phase_wall_budget);
     let mut total: Option<PhaseResult> = None;
-    let mut last_reset = Duration::ZERO;
+    let mut next_reset = clock.map_or(Duration::ZERO, |c| c.first_reset);
     loop {
         if total.is_some() {
             let reset = Instant::now();
             put_back(phase, lay, tree, stop, &before, present)?;
-            last_reset = reset.elapsed();
+            next_reset = reset.elapsed();
         }
         let counts = match phase.op() {
             Op::Create => whole.clone(),
@@ -79,11 +114,12 @@ pub(super) fn measure(
         };
         let spent = total.as_ref().map_or(Duration::ZERO, |t| t.elapsed);
         // After a reset, a pass also ends where the phase's wall time does.
-        let left = target.zip(budget).map(|(t, b)| match total.is_some() {
-            true => t
+        let left = clock.map(|c| match total.is_some() {
+            true => c
+                .time
                 .saturating_sub(spent)
-                .min(b.saturating_sub(started.elapsed())),
-            false => t.saturating_sub(spent),
+                .min(c.ends_by.saturating_duration_since(Instant::now())),
+            false => c.first_pass(),
         });
         let (pass, finished) = run_pass(phase, lay, tree, stop, &ranges(lay, &counts), left)?;
         if phase.op() == Op::Create {
@@ -94,8 +130,8 @@ pub(super) fn measure(
             None => pass,
             Some(t) => add(t, pass),
         };
-        let enough = target.is_none_or(|t| sum.elapsed >= t);
-        let spent_all = budget.is_some_and(|b| out_of_time(started.elapsed(), last_reset, b));
+        let enough = clock.is_none_or(|c| sum.elapsed >= c.time);
+        let spent_all = clock.is_some_and(|c| out_of_time(Instant::now(), next_reset, c.ends_by));
         total = Some(sum);
         if enough || spent_all || touched == 0 || stop.load(Ordering::Relaxed) {
             break;
@@ -204,8 +240,30 @@ mod tests {
         let budget = phase_wall_budget(second);
         assert_eq!(budget, Duration::from_millis(1500));
         let ms = Duration::from_millis;
-        assert!(!out_of_time(ms(900), ms(300), budget));
-        assert!(out_of_time(ms(1300), ms(300), budget));
-        assert!(out_of_time(ms(1500), Duration::ZERO, budget));
+        let start = Instant::now();
+        let ends_by = start + budget;
+        assert!(!out_of_time(start + ms(900), ms(300), ends_by));
+        assert!(out_of_time(start + ms(1300), ms(300), ends_by));
+        assert!(out_of_time(start + ms(1500), Duration::ZERO, ends_by));
+    }
+
+    /// Phase N of a run ends by 1.5 times N phases' time from the run's
+    /// start: a phase that starts late gets less, but never under a
+    /// quarter of its time for its first pass.
+    #[test]
+    fn a_late_phase_is_given_what_is_left_of_the_runs_time() {
+        let second = Duration::from_secs(1);
+        let ms = Duration::from_millis;
+        let on_time = PhaseClock::new(second, Instant::now(), 0, Duration::ZERO);
+        assert!(on_time.first_pass() == second, "{on_time:?}");
+        // The third phase (index 2) of a run that started 3.7 s ago must be
+        // over by 4.5 s: 0.8 s are left.
+        let late = PhaseClock::new(second, Instant::now() - ms(3700), 2, Duration::ZERO);
+        let left = late.first_pass();
+        assert!(left <= ms(800) && left >= ms(700), "{left:?}");
+        // A run already past the phase's end still measures a quarter.
+        let past = PhaseClock::new(second, Instant::now() - ms(9000), 2, Duration::ZERO);
+        let left = past.first_pass();
+        assert!(left <= ms(250) && left >= ms(200), "{left:?}");
     }
 }

@@ -245,32 +245,42 @@ fn meta_phase_time_repeats_short_phases_and_leaves_the_files_as_they_were() {
     };
     let stop = AtomicBool::new(false);
     let mut rec = Recorder::default();
+    let started = std::time::Instant::now();
     let out = run(&o, parent.path(), &stop, &mut rec);
+    let wall = started.elapsed();
     assert!(out.failure.is_none(), "{:?}", out.failure);
     assert_eq!(out.result.phases.len(), 6);
+    // The run is over by 1.5 times its six phases' time; the syncs of a
+    // last pass and removing the files may add a little (2 s of slack for
+    // a loaded machine).
+    let run_budget = time.mul_f64(WALL_BUDGET) * 6;
+    assert!(wall < run_budget + Duration::from_secs(2), "{wall:?}");
     for p in &out.result.phases {
         let budget = time.mul_f64(WALL_BUDGET);
-        assert!(p.passes >= 1, "{p:?}");
-        // 50 files in two threads take far under 300 ms: repeated. The
-        // passes add up to the time unless the phase's wall budget ran out
-        // first: each pass starts its threads again, outside the clock,
-        // which on a loaded machine (five builds on two cores) left 264 ms
-        // measured of a 900 ms budget after 477 passes: a third of the time
-        // is what is asked of a stat phase.
+        assert!(p.passes >= 1, "{}: {} passes", p.phase.name(), p.passes);
+        // 50 files in two threads take far under 300 ms: repeated, until
+        // the passes add up to the time or the phase's wall time ran out
+        // first: each pass starts its threads again, outside the clock, and
+        // a phase that starts late (earlier phases' syncs on a loaded
+        // machine) is given what is left of the run's time. So a stat phase
+        // is asked to repeat, not to fill its time.
         if p.phase.op() == Op::Stat {
-            assert!(
-                p.passes > 1 && p.elapsed >= time.div_f64(3.0),
-                "{}: {p:?}",
-                p.phase.name()
-            );
+            assert!(p.passes > 1, "{}: {} passes", p.phase.name(), p.passes);
         }
         assert_eq!(p.latency.count(), p.files, "{}", p.phase.name());
         assert!(
             p.files >= 50 || p.elapsed >= time,
-            "{}: {p:?}",
-            p.phase.name()
+            "{}: {} files in {:?}",
+            p.phase.name(),
+            p.files,
+            p.elapsed
         );
-        assert!(p.elapsed < budget + Duration::from_secs(5), "{p:?}");
+        assert!(
+            p.elapsed < budget + Duration::from_secs(5),
+            "{}: {:?}",
+            p.phase.name(),
+            p.elapsed
+        );
     }
     for (phase, files) in &rec.after {
         let count: usize = files.values().map(Vec::len).sum();
