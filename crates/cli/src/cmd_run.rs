@@ -333,7 +333,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         let expected = profiles::expected_time(&groups, &profile.steps(), runtime);
         eprintln!(
             "diskbench run: expected time: about {} s of measuring ({} test{} of --runtime {}{}), \
-             plus laying out the test files",
+             plus laying out {} of test files",
             expected.as_millis() as f64 / 1000.0,
             groups.len(),
             if groups.len() == 1 { "" } else { "s" },
@@ -341,7 +341,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
             match profile.steps().len() {
                 0 => String::new(),
                 n => format!(" and {n} other command{}", if n == 1 { "" } else { "s" }),
-            }
+            },
+            model::units::format_bytes_binary(runner::layout_bytes(&groups))
         );
     }
     if !args.json {

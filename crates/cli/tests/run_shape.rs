@@ -143,12 +143,10 @@ fn the_table_has_cpu_and_runtime_per_test_and_short_runs_are_flagged() {
         .find_map(|l| l.strip_prefix("diskbench run: expected time: about "))
         .unwrap_or_else(|| panic!("no expected time: {err}"));
     let (secs, rest) = said.split_once(" s of measuring (").unwrap();
-    let tests: f64 = rest
-        .split_once(" tests of --runtime 300ms)")
-        .unwrap()
-        .0
-        .parse()
-        .unwrap();
+    let (tests, layout) = rest.split_once(" tests of --runtime 300ms), ").unwrap();
+    let tests: f64 = tests.parse().unwrap();
+    // The tests share one file of --size 16m: that is what is laid out.
+    assert_eq!(layout, "plus laying out 16.0 MiB of test files", "{said}");
     let secs: f64 = secs.parse().unwrap();
     assert!((secs - tests * 0.3).abs() < 1e-6, "{said}");
     let dir = real_dir();

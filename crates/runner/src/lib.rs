@@ -44,7 +44,7 @@ pub use error::{IoError, RunError};
 pub use files::{remove_test_dirs, Workspace};
 pub use live::{fan_out, LiveLatency};
 use preflight::{check_free_space, check_places, check_readonly, not_a_local_disk, targets_of};
-pub use preflight::{check_targets, target_warnings};
+pub use preflight::{check_targets, layout_bytes, target_warnings};
 pub use verify_state::StateError;
 
 use clock::Clock;

@@ -120,6 +120,35 @@ pub(crate) fn check_free_space(
     targets: &[TargetInfo],
     ws: &Workspace,
 ) -> Result<(), RunError> {
+    let need = bytes_to_lay_out(groups, ws);
+    for (dir, bytes) in need {
+        let abs = std::fs::canonicalize(&dir).unwrap_or(dir.clone());
+        let free = targets
+            .iter()
+            .find(|t| Path::new(&t.path) == abs)
+            .and_then(|t| t.free_bytes)
+            .or_else(|| engine::sys::free_space(&dir).ok().map(|f| f.0))
+            .map(|f| f + ws.bytes_in(&dir));
+        if let Some(free) = free {
+            if bytes > free {
+                let message = format!(
+                    "the test files need {} in {} but only {} is free: use a smaller size \
+                     (--size) or another directory",
+                    model::units::format_bytes_binary(bytes),
+                    dir.display(),
+                    model::units::format_bytes_binary(free)
+                );
+                return Err(RunError::place(&dir, message, None));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The bytes the jobs' files will take in each directory, beyond the files
+/// already there (a named file that exists, a kept file of the right size):
+/// what laying out writes before the first measurement.
+fn bytes_to_lay_out(groups: &[Vec<JobSpec>], ws: &Workspace) -> BTreeMap<PathBuf, u64> {
     let mut need: BTreeMap<PathBuf, u64> = BTreeMap::new();
     let mut shared_seen = std::collections::BTreeSet::new();
     for spec in groups
@@ -153,26 +182,13 @@ pub(crate) fn check_free_space(
         };
         *need.entry(dir).or_default() += bytes;
     }
-    for (dir, bytes) in need {
-        let abs = std::fs::canonicalize(&dir).unwrap_or(dir.clone());
-        let free = targets
-            .iter()
-            .find(|t| Path::new(&t.path) == abs)
-            .and_then(|t| t.free_bytes)
-            .or_else(|| engine::sys::free_space(&dir).ok().map(|f| f.0))
-            .map(|f| f + ws.bytes_in(&dir));
-        if let Some(free) = free {
-            if bytes > free {
-                let message = format!(
-                    "the test files need {} in {} but only {} is free: use a smaller size \
-                     (--size) or another directory",
-                    model::units::format_bytes_binary(bytes),
-                    dir.display(),
-                    model::units::format_bytes_binary(free)
-                );
-                return Err(RunError::place(&dir, message, None));
-            }
-        }
-    }
-    Ok(())
+    need
+}
+
+/// How many bytes of test files a run of `groups` lays out before it
+/// measures, in every directory together: said with the expected time.
+pub fn layout_bytes(groups: &[Vec<JobSpec>]) -> u64 {
+    bytes_to_lay_out(groups, &Workspace::default())
+        .values()
+        .sum()
 }
