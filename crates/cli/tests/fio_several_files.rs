@@ -46,3 +46,30 @@ fn a_job_writes_each_file_its_share_of_size() {
         assert_eq!(doc["jobs"][0]["write"]["io_kbytes"].as_u64(), written);
     }
 }
+
+/// The file-operation engines take every named file too: filecreate makes
+/// all three, as fio does, not only the first.
+#[test]
+fn filecreate_makes_every_named_file() {
+    let dir = real_dir();
+    let names: Vec<String> = ["a", "b", "c"]
+        .iter()
+        .map(|n| dir.path().join(n).display().to_string())
+        .collect();
+    let out = diskbench()
+        .args(["fio", "--no-save", "--output-format=json", "--name=c"])
+        .arg(format!("--filename={}", names.join(":")))
+        .args(["--ioengine=filecreate", "--filesize=4k", "--rw=write"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let doc = json_of(&out);
+    assert_eq!(
+        doc["jobs"][0]["write"]["total_ios"].as_u64(),
+        Some(3),
+        "{doc}"
+    );
+    for name in &names {
+        assert!(std::path::Path::new(name).exists(), "{name} was made");
+    }
+}
