@@ -6,13 +6,18 @@
 mod common;
 use common::*;
 
+/// Three paths in `dir`, for one `filename=`.
+fn three_files(dir: &std::path::Path) -> Vec<String> {
+    ["a", "b", "c"]
+        .iter()
+        .map(|n| dir.join(n).display().to_string())
+        .collect()
+}
+
 #[test]
 fn a_job_writes_each_file_its_share_of_size() {
     let dir = real_dir();
-    let names: Vec<String> = ["a", "b", "c"]
-        .iter()
-        .map(|n| dir.path().join(n).display().to_string())
-        .collect();
+    let names = three_files(dir.path());
     let filename = format!("--filename={}", names.join(":"));
     let job = [
         "--name=w",
@@ -52,10 +57,7 @@ fn a_job_writes_each_file_its_share_of_size() {
 #[test]
 fn filecreate_makes_every_named_file() {
     let dir = real_dir();
-    let names: Vec<String> = ["a", "b", "c"]
-        .iter()
-        .map(|n| dir.path().join(n).display().to_string())
-        .collect();
+    let names = three_files(dir.path());
     let out = diskbench()
         .args(["fio", "--no-save", "--output-format=json", "--name=c"])
         .arg(format!("--filename={}", names.join(":")))

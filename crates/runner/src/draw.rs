@@ -50,6 +50,17 @@ impl Rng {
     }
 }
 
+/// The bits of the smallest power of two `>= n` (at least 1), and its mask.
+fn domain(n: u64) -> (u32, u64) {
+    let bits = (64 - n.saturating_sub(1).leading_zeros()).max(1);
+    let mask = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    };
+    (bits, mask)
+}
+
 /// A keyed bijection of `0..n` with random access (`get(rank)`), for
 /// spreading ranks over a file. Its values taken in index order are not
 /// random enough for the order of a pass: that is [`Shuffle`].
@@ -63,12 +74,7 @@ pub(crate) struct Permutation {
 
 impl Permutation {
     pub(crate) fn new(n: u64, rng: &mut Rng) -> Permutation {
-        let bits = (64 - n.saturating_sub(1).leading_zeros()).max(1);
-        let mask = if bits >= 64 {
-            u64::MAX
-        } else {
-            (1 << bits) - 1
-        };
+        let (bits, mask) = domain(n);
         // Multipliers must be odd to be invertible modulo 2^bits.
         let keys = [rng.next_u64() | 1, rng.next_u64(), rng.next_u64() | 1];
         Permutation {
@@ -130,12 +136,7 @@ pub(crate) struct Shuffle {
 
 impl Shuffle {
     pub(crate) fn new(n: u64, rng: &mut Rng) -> Shuffle {
-        let bits = (64 - n.saturating_sub(1).leading_zeros()).max(1);
-        let mask = if bits >= 64 {
-            u64::MAX
-        } else {
-            (1 << bits) - 1
-        };
+        let (bits, mask) = domain(n);
         Shuffle {
             n,
             mask,
