@@ -96,10 +96,7 @@ pub(crate) fn check(spec: &JobSpec) -> Result<(), FioError> {
         spec.engine,
         model::EngineKind::Filecreate | model::EngineKind::Dircreate
     );
-    let files = match &spec.target {
-        model::FileTarget::Named(_) => 1,
-        model::FileTarget::Generated { nrfiles, .. } => u64::from((*nrfiles).max(1)),
-    };
+    let files = u64::from(spec.files_per_clone().max(1));
     let per_file = match (spec.file_options.filesize, spec.size_bytes) {
         (Some(range), _) => Some(("filesize", range.max_bytes)),
         (None, Some(size)) => Some(("size", size / files)),

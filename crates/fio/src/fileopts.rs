@@ -142,10 +142,7 @@ fn sync_file_range(
 /// Checks across options, once the job is complete (its target included).
 pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
     let scope = Scope::Job(spec.name.clone());
-    let nrfiles = match &spec.target {
-        FileTarget::Named(_) => 1,
-        FileTarget::Generated { nrfiles, .. } => *nrfiles,
-    };
+    let nrfiles = spec.files_per_clone();
     let f = &mut spec.file_options;
     // fio opens at most nrfiles files whatever openfiles says.
     f.openfiles = f.openfiles.filter(|&n| n < nrfiles);

@@ -65,7 +65,7 @@ impl Order {
 #[derive(Clone, Debug)]
 struct Draft {
     spec: JobSpec,
-    filename: Option<String>,
+    filename: Option<Vec<String>>,
     directory: Option<String>,
     nrfiles: u32,
     order: Order,
@@ -234,7 +234,7 @@ fn apply_one(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioEr
             spec.size_bytes = Some(values::size_or_percent(scope, name, text)?).filter(|&b| b > 0)
         }
         Key::Offset => spec.offset_bytes = values::size_or_percent(scope, name, text)?,
-        Key::Filename => draft.filename = Some(values::single_path(scope, name, text)?),
+        Key::Filename => draft.filename = Some(values::path_list(scope, name, text)?),
         Key::Directory => draft.directory = Some(values::single_path(scope, name, text)?),
         Key::NrFiles => {
             draft.nrfiles =
@@ -663,8 +663,13 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
     let named = replayed.is_some() || filename.is_some();
     spec.target = match (replayed, filename) {
         (Some(first), _) => FileTarget::Named(first),
-        (None, Some(file)) => {
-            FileTarget::Named(crate::fileopts::in_directory(directory.as_deref(), &file))
+        (None, Some(files)) => {
+            let mut paths = files
+                .iter()
+                .map(|file| crate::fileopts::in_directory(directory.as_deref(), file));
+            let first = paths.next().expect("filename= names a file at least");
+            spec.file_options.also_named = paths.collect();
+            FileTarget::Named(first)
         }
         // fio ignores nrfiles when a filename is given.
         (None, None) => FileTarget::Generated {

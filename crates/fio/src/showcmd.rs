@@ -87,7 +87,11 @@ fn shape_opts(job: &JobSpec, opts: &mut Opts) {
     }
     match &job.target {
         FileTarget::Named(path) => {
-            opts.push(("filename", Some(escape_colons(&path.display().to_string()))))
+            let all = std::iter::once(path).chain(&job.file_options.also_named);
+            let names: Vec<String> = all
+                .map(|p| escape_colons(&p.display().to_string()))
+                .collect();
+            opts.push(("filename", Some(names.join(":"))))
         }
         FileTarget::Generated {
             directory, nrfiles, ..

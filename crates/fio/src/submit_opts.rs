@@ -63,24 +63,27 @@ fn offload(spec: &JobSpec) -> bool {
 pub(crate) fn check_shared<'a>(jobs: impl Iterator<Item = &'a JobSpec>) -> Result<(), FioError> {
     let mut seen: Vec<&Path> = Vec::new();
     for spec in jobs.filter(|s| s.serialize_overlap && offload(s)) {
-        let FileTarget::Named(path) = &spec.target else {
+        let FileTarget::Named(first) = &spec.target else {
             continue;
         };
-        if spec.numjobs > 1 || seen.contains(&path.as_path()) {
-            return Err(FioError::not_yet(
-                &Scope::Job(spec.name.clone()),
-                "serialize_overlap",
-                "1",
-                &format!(
-                    " with io_submit_mode=offload in jobs sharing {}",
-                    path.display()
-                ),
-                ": fio then serializes their I/Os against each other, diskbench only within \
+        let paths = std::iter::once(first).chain(&spec.file_options.also_named);
+        for path in paths {
+            if spec.numjobs > 1 || seen.contains(&path.as_path()) {
+                return Err(FioError::not_yet(
+                    &Scope::Job(spec.name.clone()),
+                    "serialize_overlap",
+                    "1",
+                    &format!(
+                        " with io_submit_mode=offload in jobs sharing {}",
+                        path.display()
+                    ),
+                    ": fio then serializes their I/Os against each other, diskbench only within \
                  a job; give each job its own files (leave filename= out), or use \
                  io_submit_mode=inline",
-            ));
+                ));
+            }
+            seen.push(path);
         }
-        seen.push(path);
     }
     Ok(())
 }

@@ -213,8 +213,38 @@ pub(crate) fn percent(scope: &Scope, option: &str, text: &str) -> Result<u32, Fi
     Ok(n)
 }
 
-/// `filename` / `directory`: one path. fio separates several with ':' and
-/// lets `\:` stand for a colon inside a name; diskbench takes one path only.
+/// `filename`: the paths, separated by ':' as in fio, with `\:` standing
+/// for a colon inside a name.
+pub(crate) fn path_list(scope: &Scope, option: &str, text: &str) -> Result<Vec<String>, FioError> {
+    let mut paths = vec![String::new()];
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&':') => {
+                paths.last_mut().expect("one path at least").push(':');
+                chars.next();
+            }
+            ':' => paths.push(String::new()),
+            c => paths.last_mut().expect("one path at least").push(c),
+        }
+    }
+    if paths.len() > 1 && paths.iter().any(String::is_empty) {
+        return Err(FioError::invalid(
+            scope,
+            option,
+            text,
+            "an empty name between ':' separators: give each file's path, e.g. \
+             filename=/tmp/a:/tmp/b (write a ':' that is part of a path as '\\:')",
+        ));
+    }
+    if paths.len() == 1 {
+        return Ok(vec![single_path(scope, option, text)?]);
+    }
+    Ok(paths)
+}
+
+/// `directory`: one path. fio separates several with ':' and lets `\:`
+/// stand for a colon inside a name; diskbench takes one directory only.
 pub(crate) fn single_path(scope: &Scope, option: &str, text: &str) -> Result<String, FioError> {
     if option == "filename" && text == "-" {
         return Err(FioError::not_yet(
@@ -343,6 +373,11 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(msg.contains("several files"), "{msg}");
+        assert_eq!(
+            path_list(G, "filename", "/tmp/a:b\\:c:d").unwrap(),
+            ["/tmp/a", "b:c", "d"]
+        );
+        assert!(path_list(G, "filename", "a:").is_err());
     }
 }
 

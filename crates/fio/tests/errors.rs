@@ -307,8 +307,8 @@ fn size_is_needed_without_a_file() {
 #[test]
 fn filename_forms_not_supported_yet() {
     message(
-        "--name=a --filename=/dev/sda:/dev/sdb",
-        &["several files", "not supported yet", "\\:"],
+        "--name=a --filename=/tmp/a::/tmp/b",
+        &["an empty name", "filename=/tmp/a:/tmp/b", "\\:"],
     );
     message(
         "--name=a --size=1m --directory=/a:/b",

@@ -122,6 +122,22 @@ pub struct FileOptions {
     /// no client/server) replaced; `None` is fio's `$jobname.$jobnum.$filenum`.
     #[serde(default)]
     pub filename_format: Option<String>,
+    /// `filename=a:b:c`: the files named after the first (which is the
+    /// target). `size` is split evenly among all of them and the I/O goes
+    /// round them, as with `nrfiles` generated files.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_named: Vec<std::path::PathBuf>,
+}
+
+impl crate::JobSpec {
+    /// The files each clone does I/O on: `nrfiles` generated ones, or the
+    /// ones `filename=` names.
+    pub fn files_per_clone(&self) -> u32 {
+        match &self.target {
+            crate::FileTarget::Named(_) => 1 + self.file_options.also_named.len() as u32,
+            crate::FileTarget::Generated { nrfiles, .. } => *nrfiles,
+        }
+    }
 }
 
 impl FileOptions {
@@ -152,6 +168,7 @@ impl Default for FileOptions {
             openfiles: None,
             sync_file_range: None,
             filename_format: None,
+            also_named: Vec::new(),
         }
     }
 }

@@ -22,7 +22,7 @@
 //! Zipf draws use rejection-inversion (Hörmann and Derflinger, 1996): exact,
 //! O(1) per draw and O(1) memory for any number of positions.
 
-use crate::draw::{Permutation, Rng};
+use crate::draw::{Permutation, Rng, Shuffle};
 use model::job::{Distribution, Zone};
 
 /// One zone in positions: the cumulative access share (percent) that ends at
@@ -38,7 +38,7 @@ struct ZoneRange {
 enum Kind {
     /// Every position once per pass, in a keyed order: fio's random map.
     Map {
-        perm: Permutation,
+        perm: Shuffle,
         index: u64,
     },
     /// Fresh uniform draws (`norandommap`).
@@ -274,7 +274,7 @@ impl Sampler {
             Distribution::Random if norandommap => (Kind::Uniform, 0),
             Distribution::Random => (
                 Kind::Map {
-                    perm: Permutation::new(n, rng),
+                    perm: Shuffle::new(n, rng),
                     index: 0,
                 },
                 0,
@@ -372,11 +372,11 @@ impl Sampler {
             Kind::Map { perm, index } => {
                 if *index == n {
                     *index = 0;
-                    *perm = Permutation::new(n, rng);
+                    *perm = Shuffle::new(n, rng);
                     self.passes_ended += 1;
                 }
                 *index += 1;
-                return perm.get(*index - 1);
+                return perm.next();
             }
             Kind::Uniform => return rng.below(n),
             Kind::Zoned(zones) => {

@@ -247,6 +247,19 @@ pub fn prepare_clone(
                 found_named(&one, path, clone, allow, stop, warnings, &mut found)?;
             }
         }
+        // `filename=a:b:c`: `size` split evenly among the files, as fio
+        // does, each laid out as if named alone.
+        FileTarget::Named(first) if !spec.file_options.also_named.is_empty() => {
+            let all = std::iter::once(first).chain(&spec.file_options.also_named);
+            let n = u64::from(spec.files_per_clone());
+            let one = JobSpec {
+                size_bytes: spec.size_bytes.map(|size| size / n),
+                ..spec.clone()
+            };
+            for path in all {
+                found_named(&one, path, clone, allow, stop, warnings, &mut found)?;
+            }
+        }
         FileTarget::Named(path) => {
             found_named(spec, path, clone, allow, stop, warnings, &mut found)?
         }

@@ -719,10 +719,7 @@ fn plan_clone(
 /// with no data behind them, so `size=1m nrfiles=3` reads 3 x 340 KiB
 /// (1020 KiB) and `nrfiles=3 filesize=128k` reads 384 KiB, as with real files.
 fn null_regions(spec: &JobSpec, clone: u32, size: u64) -> Vec<Region> {
-    let nrfiles = match &spec.target {
-        model::FileTarget::Generated { nrfiles, .. } => (*nrfiles).max(1) as usize,
-        model::FileTarget::Named(_) => 1,
-    };
+    let nrfiles = spec.files_per_clone().max(1) as usize;
     let lengths = match spec.file_options.filesize {
         Some(_) => fileset::lengths(spec, clone, nrfiles),
         None => vec![(0, size / nrfiles as u64); nrfiles],

@@ -24,8 +24,8 @@ use model::job::{BlockSizes, Distribution, FileService, FileServiceSpec, RwStep}
 use model::{Direction, JobSpec, RwMode};
 use steps::{skipped, ZoneCursor};
 
-pub(crate) use crate::draw::Permutation;
 pub use crate::draw::Rng;
+pub(crate) use crate::draw::Shuffle;
 pub use crate::region::Region;
 
 #[derive(Clone, Debug)]
@@ -33,7 +33,7 @@ struct FileCursor {
     region: Region,
     /// Next sequential block, per direction (fio keeps one per direction).
     seq: [u64; 2],
-    perm: Permutation,
+    perm: Shuffle,
     index_in_pass: u64,
 }
 
@@ -93,7 +93,7 @@ impl OffsetGen {
             .map(|&region| FileCursor {
                 region,
                 seq: [0, 0],
-                perm: Permutation::new(region.blocks.max(1), &mut rng),
+                perm: Shuffle::new(region.blocks.max(1), &mut rng),
                 index_in_pass: 0,
             })
             .collect();
@@ -203,10 +203,10 @@ impl OffsetGen {
         let block = if random {
             if cur.index_in_pass == cur.region.blocks {
                 cur.index_in_pass = 0;
-                cur.perm = Permutation::new(cur.region.blocks, &mut self.rng);
+                cur.perm = Shuffle::new(cur.region.blocks, &mut self.rng);
                 self.passes.end(file);
             }
-            let b = cur.perm.get(cur.index_in_pass);
+            let b = cur.perm.next();
             cur.index_in_pass += 1;
             b
         } else {

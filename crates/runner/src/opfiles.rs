@@ -27,8 +27,12 @@ pub(crate) fn prepare(
 ) -> Result<CloneFiles, RunError> {
     let paths: Vec<PathBuf> = match &spec.target {
         FileTarget::Named(path) => {
-            refuse_removal(spec, path, allow_overwrite)?;
-            vec![path.clone()]
+            let all = std::iter::once(path).chain(&spec.file_options.also_named);
+            let all: Vec<PathBuf> = all.cloned().collect();
+            for path in &all {
+                refuse_removal(spec, path, allow_overwrite)?;
+            }
+            all
         }
         FileTarget::Generated {
             directory, nrfiles, ..

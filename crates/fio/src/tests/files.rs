@@ -341,3 +341,20 @@ fn unreadable_and_empty_files() {
     assert_eq!(e, FioError::NoJobInFiles(format!("{empty}, {global}")));
     assert!(e.to_string().contains("needs a [jobname] section"), "{e}");
 }
+
+/// `filename=a:b:c` names three files, as in fio: the first is the target,
+/// the others follow it, each under `directory=`; `\:` keeps a colon in a name.
+#[test]
+fn several_files_in_one_filename() {
+    let args = ok(&[
+        "--name=a",
+        "--size=3m",
+        "--directory=/tmp/d",
+        "--filename=x:y\\:1:z",
+    ]);
+    let job = &args.jobs[0];
+    assert_eq!(job.target, FileTarget::Named("/tmp/d/x".into()));
+    let also: Vec<std::path::PathBuf> = vec!["/tmp/d/y:1".into(), "/tmp/d/z".into()];
+    assert_eq!(job.file_options.also_named, also);
+    assert_eq!(job.files_per_clone(), 3);
+}

@@ -66,7 +66,7 @@
 //! half a region at 15% over-provisioning. More regions, less memory, as
 //! fio's documentation says of its own.
 
-use super::{Passes, Permutation, Region, Rng, Target};
+use super::{Passes, Region, Rng, Shuffle, Target};
 use model::job::SpRandom;
 use model::{Direction, JobSpec};
 
@@ -301,9 +301,8 @@ fn region_writes(
 pub(crate) struct Writer {
     plan: Plan,
     user_blocks: u64,
-    /// The order of the originals, and how many were written.
-    originals: Permutation,
-    next_original: u64,
+    /// The order of the originals.
+    originals: Shuffle,
     region: usize,
     /// Writes done in the current region, and how many were rewrites.
     done: u64,
@@ -319,12 +318,11 @@ pub(crate) struct Writer {
 
 impl Writer {
     pub(crate) fn new(plan: Plan, user_blocks: u64, mut rng: Rng) -> Writer {
-        let originals = Permutation::new(user_blocks.max(1), &mut rng);
+        let originals = Shuffle::new(user_blocks.max(1), &mut rng);
         let mut w = Writer {
             plan,
             user_blocks,
             originals,
-            next_original: 0,
             region: 0,
             done: 0,
             rewritten: 0,
@@ -380,11 +378,7 @@ impl Writer {
                     .pop()
                     .expect("a sample as large as the rewrites")
             }
-            false => {
-                let b = self.originals.get(self.next_original);
-                self.next_original += 1;
-                b
-            }
+            false => self.originals.next(),
         };
         self.done += 1;
         self.keep_in_sample(block);
@@ -436,8 +430,7 @@ impl Writer {
         if new_pass {
             self.region = 0;
             self.to_rewrite.clear();
-            self.originals = Permutation::new(self.user_blocks.max(1), &mut self.rng);
-            self.next_original = 0;
+            self.originals = Shuffle::new(self.user_blocks.max(1), &mut self.rng);
         } else {
             self.region += 1;
         }
