@@ -112,7 +112,7 @@ pub fn run(mut args: Vec<String>) -> anyhow::Result<Exit> {
         print!("{}", fio::showcmd(&parsed.groups));
         return Ok(Exit::Ok);
     }
-    extras::debug_notes(&parsed.cli, &parsed.groups);
+    extras::debug_notes(&parsed.cli);
     // Bound before anything runs: a port in use is a usage error.
     let started = crate::args::plan_and_metrics(&repeat, &metrics, "fio", &save.tags);
     let (plan, metrics) = match started {
