@@ -22,7 +22,30 @@ use crate::soak_loop;
 use anyhow::Context;
 use fio::OutputFormat;
 
-pub fn run(mut args: Vec<String>) -> anyhow::Result<Exit> {
+/// fio exits 1 whenever something fails: an unknown option, a bad value,
+/// a missing job file and a job that cannot lay out its files exit 1 as a
+/// failed run does, and scripts written for fio test for that. So
+/// `diskbench fio` does the same, while diskbench's own commands keep 2 for
+/// a command line they refuse. An interruption keeps its own code.
+pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
+    match run_jobs(args) {
+        Ok(exit) => Ok(as_fio_exits(exit)),
+        Err(e) => {
+            eprintln!("diskbench fio: {e:#}");
+            Ok(Exit::Runtime)
+        }
+    }
+}
+
+/// fio's exit for what `diskbench fio` ended with: a usage error is 1.
+fn as_fio_exits(exit: Exit) -> Exit {
+    match exit {
+        Exit::Usage => Exit::Runtime,
+        other => other,
+    }
+}
+
+fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         print!("{}{}{}", fio::help(), crate::save::FIO_HELP, checks::HELP);
         return Ok(Exit::Ok);

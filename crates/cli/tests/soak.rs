@@ -404,7 +404,7 @@ fn bad_repetition_flags_are_usage_errors() {
             .unwrap();
         assert_eq!(
             fio.status.code(),
-            Some(2),
+            Some(1),
             "fio {bad:?}: {}",
             stderr_of(&fio)
         );
