@@ -24,9 +24,10 @@ use fio::OutputFormat;
 
 /// fio exits 1 whenever something fails: an unknown option, a bad value,
 /// a missing job file and a job that cannot lay out its files exit 1 as a
-/// failed run does, and scripts written for fio test for that. So
-/// `diskbench fio` does the same, while diskbench's own commands keep 2 for
-/// a command line they refuse. An interruption keeps its own code.
+/// failed run does, and scripts written for fio test for that; when several
+/// jobs fail, fio exits with how many did. So `diskbench fio` does the
+/// same, while diskbench's own commands keep 2 for a command line they
+/// refuse. An interruption keeps its own code.
 pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     match run_jobs(args) {
         Ok(exit) => Ok(as_fio_exits(exit)),
@@ -186,8 +187,10 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
         debug_random: extras::debugs(&parsed.cli, "random"),
         ..Output::default()
     };
+    let mut failed_jobs = 0;
     let (summary, exit) = soak_loop::run(&measure, plan, |done| {
         out.add(done, &parsed.output_format);
+        failed_jobs = fio_failed_jobs(&done.outcome.result);
         extras::dump_errors(&done.outcome.result);
         if let Some(prefix) = &parsed.cli.bandwidth_log {
             extras::write_bandwidth_logs(prefix, &done.outcome.result)?;
@@ -214,7 +217,17 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
     if fired && exit == Exit::Interrupted {
         return Ok(Exit::Ok);
     }
+    if exit == Exit::Runtime && failed_jobs > 1 {
+        return Ok(Exit::FailedJobs(failed_jobs));
+    }
     Ok(exit)
+}
+
+/// How many of the run's jobs failed, as fio counts them for its exit
+/// code (at most 125, below the codes of the signals).
+fn fio_failed_jobs(result: &model::RunResult) -> u8 {
+    let failed = result.jobs.iter().filter(|j| j.failure.is_some()).count();
+    failed.min(125) as u8
 }
 
 /// `--version`, `--cmdhelp`, `--enghelp`, `--debug=?`, `--inflate-log`.

@@ -18,6 +18,9 @@ pub enum Exit {
     Interrupted,
     /// Stopped by SIGTERM: 143, as shells report 128 + 15.
     Terminated,
+    /// `diskbench fio`'s runtime failure of this many jobs (2 or more):
+    /// fio exits with the number of jobs that failed.
+    FailedJobs(u8),
 }
 
 impl From<Exit> for ExitCode {
@@ -36,6 +39,7 @@ impl Exit {
             Exit::Usage => FailureKind::Usage.exit_code(),
             Exit::Interrupted => FailureKind::Interrupted.exit_code(),
             Exit::Terminated => 128 + signal_hook::consts::SIGTERM as u8,
+            Exit::FailedJobs(n) => n,
         }
     }
 

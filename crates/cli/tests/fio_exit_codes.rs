@@ -76,3 +76,26 @@ fn diskbenchs_own_commands_still_exit_2_on_a_bad_value() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
 }
+
+/// When several jobs fail, fio exits with how many did: two jobs that
+/// each find other data than was written exit 2.
+#[test]
+fn two_failed_jobs_exit_2_as_in_fio() {
+    let dir = real_dir();
+    let job = |name: &str| {
+        format!("--name={name} --filename={name} --size=1m --rw=write --verify=crc32c")
+    };
+    let both = format!("{} {}", job("a"), job("b"));
+    let written = fio_text_in(dir.path(), &both);
+    assert!(written.status.success(), "{}", stderr_of(&written));
+    for name in ["a", "b"] {
+        std::fs::write(dir.path().join(name), vec![0u8; 1 << 20]).unwrap();
+    }
+    let checks = format!("{} --verify_only {} --verify_only", job("a"), job("b"));
+    let checked = fio_text_in(dir.path(), &checks);
+    assert_eq!(checked.status.code(), Some(2), "{}", stderr_of(&checked));
+    let args: Vec<&str> = checks.split(' ').collect();
+    if let Some(fio) = real_fio_in(dir.path(), &args) {
+        assert_eq!(fio.status.code(), Some(2), "{}", stderr_of(&fio));
+    }
+}
