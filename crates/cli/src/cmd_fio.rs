@@ -27,8 +27,11 @@ use fio::OutputFormat;
 /// failed run does, and scripts written for fio test for that; when several
 /// jobs fail, fio exits with how many did. So `diskbench fio` does the
 /// same, while diskbench's own commands keep 2 for a command line they
-/// refuse. An interruption keeps its own code.
+/// refuse. A run SIGINT or SIGTERM (or SIGHUP, which diskbench also stops
+/// on cleanly) stopped exits 128, as fio's does, not the shell's 128 + the
+/// signal's number.
 pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
+    crate::outcome::signal_exit_as_fio();
     match run_jobs(args) {
         Ok(exit) => Ok(as_fio_exits(exit)),
         Err(e) => {
@@ -38,10 +41,12 @@ pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
     }
 }
 
-/// fio's exit for what `diskbench fio` ended with: a usage error is 1.
+/// fio's exit for what `diskbench fio` ended with: a usage error is 1, an
+/// interruption 128.
 fn as_fio_exits(exit: Exit) -> Exit {
     match exit {
         Exit::Usage => Exit::Runtime,
+        Exit::Interrupted | Exit::Terminated => Exit::Fio(crate::outcome::FIO_SIGNAL_EXIT),
         other => other,
     }
 }
@@ -218,7 +223,7 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
         return Ok(Exit::Ok);
     }
     if exit == Exit::Runtime && failed_jobs > 1 {
-        return Ok(Exit::FailedJobs(failed_jobs));
+        return Ok(Exit::Fio(failed_jobs));
     }
     Ok(exit)
 }

@@ -175,12 +175,12 @@ fn a_refused_run_option_is_a_usage_failure_in_the_json_too() {
     );
 }
 
-/// Interrupted: 130 for SIGINT, 143 for SIGTERM, and the failure's kind
+/// Interrupted: 128 for SIGINT and SIGTERM, as fio exits, and the failure's kind
 /// says `interrupted` beside fio's `partial`.
 #[test]
 fn an_interrupted_run_says_so_in_the_failure() {
     let dir = real_dir();
-    for (signal, code) in [("INT", 130), ("TERM", 143)] {
+    for (signal, code) in [("INT", 128), ("TERM", 128)] {
         let args = [
             "fio".to_string(),
             "--no-save".into(),

@@ -573,7 +573,7 @@ fn an_interrupted_run_is_saved_as_interrupted() {
         .unwrap();
     assert!(killed.success());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(128), "{}", stderr_of(&out));
     assert!(
         stderr_of(&out).contains("saved as run 1"),
         "{}",
