@@ -22,7 +22,36 @@ use crate::soak_loop;
 use anyhow::Context;
 use fio::OutputFormat;
 
-pub fn run(mut args: Vec<String>) -> anyhow::Result<Exit> {
+/// fio exits 1 whenever something fails: an unknown option, a bad value,
+/// a missing job file and a job that cannot lay out its files exit 1 as a
+/// failed run does, and scripts written for fio test for that; when several
+/// jobs fail, fio exits with how many did. So `diskbench fio` does the
+/// same, while diskbench's own commands keep 2 for a command line they
+/// refuse. A run SIGINT or SIGTERM (or SIGHUP, which diskbench also stops
+/// on cleanly) stopped exits 128, as fio's does, not the shell's 128 + the
+/// signal's number.
+pub fn run(args: Vec<String>) -> anyhow::Result<Exit> {
+    crate::outcome::signal_exit_as_fio();
+    match run_jobs(args) {
+        Ok(exit) => Ok(as_fio_exits(exit)),
+        Err(e) => {
+            eprintln!("diskbench fio: {e:#}");
+            Ok(Exit::Runtime)
+        }
+    }
+}
+
+/// fio's exit for what `diskbench fio` ended with: a usage error is 1, an
+/// interruption 128.
+fn as_fio_exits(exit: Exit) -> Exit {
+    match exit {
+        Exit::Usage => Exit::Runtime,
+        Exit::Interrupted | Exit::Terminated => Exit::Fio(crate::outcome::FIO_SIGNAL_EXIT),
+        other => other,
+    }
+}
+
+fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         print!("{}{}{}", fio::help(), crate::save::FIO_HELP, checks::HELP);
         return Ok(Exit::Ok);
@@ -112,7 +141,7 @@ pub fn run(mut args: Vec<String>) -> anyhow::Result<Exit> {
         print!("{}", fio::showcmd(&parsed.groups));
         return Ok(Exit::Ok);
     }
-    extras::debug_notes(&parsed.cli, &parsed.groups);
+    extras::debug_notes(&parsed.cli);
     // Bound before anything runs: a port in use is a usage error.
     let started = crate::args::plan_and_metrics(&repeat, &metrics, "fio", &save.tags);
     let (plan, metrics) = match started {
@@ -163,8 +192,10 @@ pub fn run(mut args: Vec<String>) -> anyhow::Result<Exit> {
         debug_random: extras::debugs(&parsed.cli, "random"),
         ..Output::default()
     };
+    let mut failed_jobs = 0;
     let (summary, exit) = soak_loop::run(&measure, plan, |done| {
         out.add(done, &parsed.output_format);
+        failed_jobs = fio_failed_jobs(&done.outcome.result);
         extras::dump_errors(&done.outcome.result);
         if let Some(prefix) = &parsed.cli.bandwidth_log {
             extras::write_bandwidth_logs(prefix, &done.outcome.result)?;
@@ -191,7 +222,17 @@ pub fn run(mut args: Vec<String>) -> anyhow::Result<Exit> {
     if fired && exit == Exit::Interrupted {
         return Ok(Exit::Ok);
     }
+    if exit == Exit::Runtime && failed_jobs > 1 {
+        return Ok(Exit::Fio(failed_jobs));
+    }
     Ok(exit)
+}
+
+/// How many of the run's jobs failed, as fio counts them for its exit
+/// code (at most 125, below the codes of the signals).
+fn fio_failed_jobs(result: &model::RunResult) -> u8 {
+    let failed = result.jobs.iter().filter(|j| j.failure.is_some()).count();
+    failed.min(125) as u8
 }
 
 /// `--version`, `--cmdhelp`, `--enghelp`, `--debug=?`, `--inflate-log`.

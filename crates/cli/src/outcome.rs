@@ -10,6 +10,19 @@ use std::sync::{Arc, LazyLock};
 /// The signal that stopped the run (0: none), for the exit status.
 static STOPPED_BY: LazyLock<Arc<AtomicUsize>> = LazyLock::new(|| Arc::new(AtomicUsize::new(0)));
 
+/// What fio exits with when SIGINT or SIGTERM stopped its jobs, whichever
+/// signal it was and however many came: 128.
+pub const FIO_SIGNAL_EXIT: u8 = 128;
+
+/// Whether a second signal exits with [`FIO_SIGNAL_EXIT`] (`diskbench fio`)
+/// rather than 128 + its number.
+static SIGNAL_EXIT_AS_FIO: AtomicBool = AtomicBool::new(false);
+
+/// For `diskbench fio`: a second stop signal exits as fio exits.
+pub fn signal_exit_as_fio() {
+    SIGNAL_EXIT_AS_FIO.store(true, Ordering::Relaxed);
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
     Ok,
@@ -18,6 +31,10 @@ pub enum Exit {
     Interrupted,
     /// Stopped by SIGTERM: 143, as shells report 128 + 15.
     Terminated,
+    /// An exit code of fio's own, for `diskbench fio`: the number of jobs
+    /// that failed (when 2 or more did), or [`FIO_SIGNAL_EXIT`] for a run a
+    /// signal stopped.
+    Fio(u8),
 }
 
 impl From<Exit> for ExitCode {
@@ -36,6 +53,7 @@ impl Exit {
             Exit::Usage => FailureKind::Usage.exit_code(),
             Exit::Interrupted => FailureKind::Interrupted.exit_code(),
             Exit::Terminated => 128 + signal_hook::consts::SIGTERM as u8,
+            Exit::Fio(n) => n,
         }
     }
 
@@ -85,6 +103,9 @@ pub fn stop_on_signals() -> anyhow::Result<Arc<AtomicBool>> {
         for sig in signals.forever() {
             if flag.swap(true, Ordering::SeqCst) {
                 runner::remove_test_dirs();
+                if SIGNAL_EXIT_AS_FIO.load(Ordering::Relaxed) {
+                    std::process::exit(FIO_SIGNAL_EXIT.into());
+                }
                 std::process::exit(128 + sig);
             }
             STOPPED_BY.store(sig as usize, Ordering::Relaxed);

@@ -21,7 +21,7 @@ fn writes_to_a_block_device_need_allow_destructive() {
         .args(["fio", "--name=w", "--rw=write", "--bs=64k", &filename])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("--allow-destructive"),
         "{}",
@@ -108,7 +108,7 @@ fn a_filesystem_is_named_and_a_mounted_one_is_refused_even_with_allow_destructiv
         return;
     };
     let out = write_job(&dev.device, &[]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let err = stderr_of(&out);
     assert!(
         err.contains("holds an ext4 filesystem labelled data"),
@@ -120,7 +120,7 @@ fn a_filesystem_is_named_and_a_mounted_one_is_refused_even_with_allow_destructiv
     if ok(StdCommand::new("mount").arg(&dev.device).arg(&mnt)) {
         let out = write_job(&dev.device, &["--allow-destructive"]);
         let _ = StdCommand::new("umount").arg(&mnt).status();
-        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(out.status.code(), Some(1));
         let err = stderr_of(&out);
         assert!(err.contains("mounted at"), "{err}");
         assert!(
@@ -183,7 +183,7 @@ fn every_block_size_is_checked_against_the_sector_size_before_any_io() {
             .output()
             .unwrap();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(2), "{job}: {err}");
+        assert_eq!(out.status.code(), Some(1), "{job}: {err}");
         assert!(err.contains(named) && err.contains("4096"), "{job}: {err}");
         assert!(!err.contains("os error"), "{job} reached the device: {err}");
     }

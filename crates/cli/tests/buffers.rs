@@ -1,7 +1,7 @@
 //! The job's buffers in the JSON (`diskbench.buffers`): a QD1 1 MiB job gets
 //! huge pages as a deep one does, `--iomem=malloc` gets none (as fio's
 //! buffers), and a bad `iomem` or an io_uring option with another engine is
-//! refused before anything runs (exit 2).
+//! refused before anything runs (exit 1, as fio exits).
 
 mod common;
 use common::*;
@@ -80,7 +80,7 @@ fn io_uring_options_run() {
 }
 
 #[test]
-fn bad_values_are_refused_with_exit_2() {
+fn bad_values_are_refused_with_exit_1() {
     let cases: [(&[&str], &str); 4] = [
         (&["--iomem=bogus"], "use one of malloc, shm, shmhuge, mmap"),
         (
@@ -105,7 +105,7 @@ fn bad_values_are_refused_with_exit_2() {
             .output()
             .unwrap();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
         assert!(err.contains(want), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }

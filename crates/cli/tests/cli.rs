@@ -58,7 +58,7 @@ fn unknown_option_is_a_usage_error_with_a_suggestion() {
         .args(["fio", "--name=t", "--iodpeth=4", "--size=1m"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let err = stderr_of(&out);
     assert!(err.contains("iodpeth") && err.contains("iodepth"), "{err}");
 }
@@ -69,7 +69,7 @@ fn errors_still_give_parseable_json() {
         .args(["fio", "--name=t", "--bogus=1", "--output-format=json"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let doc = json_of(&out);
     assert!(doc["error"].as_str().unwrap().contains("bogus"));
 }
@@ -80,7 +80,7 @@ fn missing_directory_is_a_usage_error() {
         .args(["fio", "--name=t", "--directory=/no/such/place", "--size=1m"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(stderr_of(&out).contains("does not exist"));
 }
 
@@ -99,7 +99,7 @@ fn unaligned_direct_io_names_the_alignment_and_leaves_nothing() {
         .arg(format!("--directory={}", dir.path().display()))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     assert!(
         stderr_of(&out).contains("multiple of 512"),
         "{}",
@@ -116,7 +116,7 @@ fn a_size_larger_than_the_free_space_is_refused_before_writing() {
         .arg(format!("--directory={}", dir.path().display()))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(stderr_of(&out).contains("free"), "{}", stderr_of(&out));
     assert!(entries(dir.path()).is_empty());
 }
@@ -182,7 +182,7 @@ fn zero_negative_or_malformed_sizes_and_runtimes_are_refused() {
             .output()
             .unwrap();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(out.status.code(), refused_code(args[0]), "{args:?}: {err}");
         for part in parts {
             assert!(
                 err.contains(part),

@@ -75,7 +75,7 @@ fn an_injected_io_error_keeps_its_errno_offset_and_file() {
     }
 }
 
-/// A directory that does not exist: exit 2, the failure names the path and
+/// A directory that does not exist: exit 1 for `fio` (as fio exits), 2 for the others; the failure names the path and
 /// ENOENT, for `fio` and for the commands with their own JSON documents.
 #[test]
 fn a_missing_directory_is_a_usage_failure_naming_the_path() {
@@ -101,7 +101,7 @@ fn a_missing_directory_is_a_usage_failure_naming_the_path() {
     ] {
         let out = diskbench().args(args).output().unwrap();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(out.status.code(), refused_code(args[0]), "{args:?}: {err}");
         let doc = json_of(&out);
         let message = stderr_message(&err, prefix);
         assert!(message.contains("does not exist"), "{message}");
@@ -120,7 +120,7 @@ fn a_missing_directory_is_a_usage_failure_naming_the_path() {
     }
 }
 
-/// Bad options, refused before anything ran: exit 2, and the JSON is one
+/// Bad options, refused before anything ran: exit 1 (as fio exits), and the JSON is one
 /// document whose failure says `usage` with the message stderr has.
 #[test]
 fn a_parse_error_is_a_usage_failure_in_the_json_too() {
@@ -130,7 +130,7 @@ fn a_parse_error_is_a_usage_failure_in_the_json_too() {
         .output()
         .unwrap();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
     let doc = json_of(&out);
     let message = stderr_message(&err, "diskbench fio: ");
     assert_eq!(doc["error"], message.as_str());
@@ -175,12 +175,12 @@ fn a_refused_run_option_is_a_usage_failure_in_the_json_too() {
     );
 }
 
-/// Interrupted: 130 for SIGINT, 143 for SIGTERM, and the failure's kind
+/// Interrupted: 128 for SIGINT and SIGTERM, as fio exits, and the failure's kind
 /// says `interrupted` beside fio's `partial`.
 #[test]
 fn an_interrupted_run_says_so_in_the_failure() {
     let dir = real_dir();
-    for (signal, code) in [("INT", 130), ("TERM", 143)] {
+    for (signal, code) in [("INT", 128), ("TERM", 128)] {
         let args = [
             "fio".to_string(),
             "--no-save".into(),

@@ -306,7 +306,7 @@ fn a_bad_fault_is_a_usage_error_that_shows_the_grammar() {
         };
         let out = c.output().unwrap();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(2), "{cmd} {fault}: {err}");
+        assert_eq!(out.status.code(), refused_code(cmd), "{cmd} {fault}: {err}");
         assert!(err.contains(&format!("'{fault}' is not a fault")), "{err}");
         assert!(
             err.contains(says) && err.contains("KIND@DIR:N[/M]"),

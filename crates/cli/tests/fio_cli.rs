@@ -166,10 +166,10 @@ fn eta_options_are_checked_and_accepted() {
         assert!(out.status.success(), "{eta}: {}", stderr_of(&out));
     }
     let bad = dfio(dir.path(), &[&["--eta=sometimes"], JOB].concat());
-    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(bad.status.code(), Some(1));
     assert!(stderr_of(&bad).contains("always, never or auto"));
     let short = dfio(dir.path(), &[&["--eta-interval=100ms"], JOB].concat());
-    assert_eq!(short.status.code(), Some(2));
+    assert_eq!(short.status.code(), Some(1));
     assert!(stderr_of(&short).contains("250ms"), "{}", stderr_of(&short));
 }
 
@@ -183,7 +183,7 @@ fn client_server_options_point_to_diskbenchs_own_way() {
         "--remote-config=j",
     ] {
         let out = dfio(dir.path(), &[&[opt], JOB].concat());
-        assert_eq!(out.status.code(), Some(2), "{opt}");
+        assert_eq!(out.status.code(), Some(1), "{opt}");
         let err = stderr_of(&out);
         assert!(err.contains("--db postgresql://"), "{opt}: {err}");
         assert!(err.contains("diskbench kube run"), "{opt}: {err}");
@@ -230,7 +230,7 @@ fn cmdhelp_and_enghelp_answer_from_the_tables() {
     assert!(out.status.success());
     assert!(stdout_of(&out).contains("bs: job option, carried out"));
     let out = diskbench().args(["fio", "--cmdhelp=bz"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(stderr_of(&out).contains("did you mean 'bs'"));
     let out = diskbench().args(["fio", "--enghelp"]).output().unwrap();
     assert!(stdout_of(&out).contains("\tio_uring\n"));
@@ -335,7 +335,7 @@ fn warnings_fatal_refuses_a_job_with_a_warning() {
         dir.path(),
         &[&["--warnings-fatal"], args.as_slice()].concat(),
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(stderr_of(&out).contains("--warnings-fatal"));
 }
 
@@ -427,7 +427,7 @@ fn every_terse_version_has_fios_fields() {
         real_dir().path(),
         &[&["--minimal", "--terse-version=6"], JOB].concat(),
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("2, 3, 4 and 5"),
         "{}",

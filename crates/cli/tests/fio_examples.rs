@@ -27,7 +27,7 @@ enum Outcome {
     RunsAt(&'static str),
     /// Parses; not run, for the reason given (hardware the machine lacks).
     ParsesOnly(&'static str),
-    /// Refused at parse time (exit 2) with a message containing this.
+    /// Refused at parse time (exit 1, as in fio) with a message containing this.
     Refused(&'static str),
 }
 use Outcome::*;
@@ -188,7 +188,7 @@ fn every_other_example_is_refused_with_what_it_needs() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(
             out.status.code(),
-            Some(2),
+            Some(1),
             "{name} should be refused: {stderr}"
         );
         assert!(
@@ -233,7 +233,7 @@ fn each_example_parses_or_is_refused_with_its_reason() {
             Refused(why) => {
                 assert_eq!(
                     out.status.code(),
-                    Some(2),
+                    Some(1),
                     "{name} should be refused: {stderr}"
                 );
                 assert!(

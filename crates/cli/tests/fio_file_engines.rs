@@ -195,7 +195,7 @@ fn a_user_file_is_removed_only_when_allowed_and_what_differs_is_refused() {
         mine.display()
     );
     let out = fio_in(work.path(), &format!("{args} --filesize=4k"));
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     assert!(stderr_of(&out).contains("--allow-overwrite"));
     assert!(mine.exists());
     let ok = fio_in(
@@ -209,14 +209,14 @@ fn a_user_file_is_removed_only_when_allowed_and_what_differs_is_refused() {
         work.path(),
         "--name=s --ioengine=filestat --nrfiles=2 --filesize=8k",
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(stderr_of(&out).contains("filesize=8k with ioengine=filestat"));
     // --readonly: the engines that make or remove are writes; stat is not.
     let out = fio_in(
         work.path(),
         "--readonly --name=c --ioengine=dircreate --nrfiles=2",
     );
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     assert!(stderr_of(&out).contains("--readonly"));
     let ok = fio_in(
         work.path(),
@@ -231,7 +231,7 @@ fn a_user_file_is_removed_only_when_allowed_and_what_differs_is_refused() {
             work.path(),
             &format!("--name=c --ioengine=filecreate --nrfiles=2 {extra}"),
         );
-        assert_eq!(out.status.code(), Some(2), "{extra}");
+        assert_eq!(out.status.code(), Some(1), "{extra}");
         assert!(stderr_of(&out).contains(option), "{}", stderr_of(&out));
     }
 }

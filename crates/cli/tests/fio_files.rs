@@ -264,7 +264,7 @@ fn openfiles_below_nrfiles_is_refused_with_io_uring() {
         dir.path(),
         "--name=j --rw=write --size=1m --nrfiles=4 --openfiles=2 --ioengine=io_uring",
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let err = stderr_of(&out);
     assert!(
         err.contains("openfiles=2 with ioengine=io_uring")
@@ -388,7 +388,7 @@ fn allow_file_create_0_uses_existing_files_only() {
         file.display()
     );
     let out = fio_in(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let err = stderr_of(&out);
     assert!(
         err.contains("does not exist, and allow_file_create=0"),
@@ -507,7 +507,7 @@ fn filename_format_names_the_files_as_fio_does() {
             dir.path(),
             &format!("--name=j --size=4k --filename_format={bad}"),
         );
-        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert_eq!(out.status.code(), Some(1), "{bad}");
         assert!(
             stderr_of(&out).contains("relative name"),
             "{}",

@@ -132,7 +132,7 @@ fn logs_that_cannot_be_replayed_are_refused_by_name() {
         dir.path(),
         &format!("--name=r --read_iolog={}", log.display()),
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("nor a blktrace trace"),
         "{}",
@@ -147,7 +147,7 @@ fn logs_that_cannot_be_replayed_are_refused_by_name() {
             dir.path(),
             &format!("--name=r --read_iolog={}", trace.display()),
         );
-        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(out.status.code(), Some(1));
         let err = stderr_of(&out);
         assert!(
             err.contains("240:999") && err.contains("replay_redirect=FILE"),
@@ -155,7 +155,7 @@ fn logs_that_cannot_be_replayed_are_refused_by_name() {
         );
     }
     let missing = fio_in(dir.path(), "--name=r --read_iolog=nowhere.iolog");
-    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(missing.status.code(), Some(1));
     assert!(stderr_of(&missing).contains("cannot read it"));
 }
 

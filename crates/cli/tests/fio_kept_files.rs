@@ -82,7 +82,7 @@ fn a_users_own_file_is_still_refused() {
     std::fs::write(&mine, b"the user's data").unwrap();
     // Named inside directory=, as fio reads a relative filename=.
     let out = dfio(dir.path(), "--name=x --filename=mine --size=1m --rw=write");
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     let err = stderr_of(&out);
     assert!(
         err.contains("is a file diskbench did not create") && err.contains("--allow-overwrite"),
@@ -93,7 +93,7 @@ fn a_users_own_file_is_still_refused() {
     // refused too (a link could lead anywhere).
     std::os::unix::fs::symlink(&mine, dir.path().join("l.0.0")).unwrap();
     let out = dfio(dir.path(), "--name=l --size=1m --rw=write");
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     assert!(stderr_of(&out).contains("is not a regular file"));
     assert_eq!(content(&mine), b"the user's data");
 }
@@ -106,6 +106,6 @@ fn a_refused_job_leaves_no_file_it_made() {
         dir.path(),
         "--name=t --size=1m --rw=read --bs=1000 --direct=1",
     );
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
 }

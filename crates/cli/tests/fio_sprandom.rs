@@ -202,7 +202,7 @@ fn plans_that_cannot_work_are_refused_before_any_io() {
         let args: Vec<&str> = [size.as_str(), &file].into_iter().chain(extra).collect();
         let out = run(dir.path(), &job, &args);
         let stderr = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
 }

@@ -140,3 +140,25 @@ fn a_saved_run_says_where_only_when_asked() {
     let line = format!("saved as run 2 in {}", db.display());
     assert!(stderr_of(&said).contains(&line), "{}", stderr_of(&said));
 }
+
+/// `--debug=parse` traces the options on stdout, as fio does; stderr stays
+/// byte-empty, as fio's does, in a run as with `--parse-only`.
+#[test]
+fn debug_parse_leaves_stderr_empty() {
+    let dir = real_dir();
+    for extra in [&["--parse-only"][..], &[]] {
+        let out = diskbench()
+            .current_dir(dir.path())
+            .args(["fio", "--no-save", "--debug=parse"])
+            .args(extra)
+            .args(["--name=a", "--ioengine=null", "--size=1m", "--rw=read"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{extra:?}: {}", stderr_of(&out));
+        assert!(
+            stdout_of(&out).contains("handle_option"),
+            "{extra:?}: the trace is on stdout"
+        );
+        assert_eq!(stderr_of(&out), "", "{extra:?}");
+    }
+}

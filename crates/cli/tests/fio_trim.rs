@@ -105,7 +105,7 @@ fn a_trim_job_frees_the_blocks_of_a_file_it_may_change() {
     );
     // A trim destroys data as a write does: a user's file needs --allow-overwrite.
     let out = fio_in(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     assert!(
         stderr_of(&out).contains("--allow-overwrite"),
         "{}",
@@ -140,7 +140,7 @@ fn readonly_refuses_a_trim_job() {
             file.display()
         ),
     );
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     let err = stderr_of(&out);
     assert!(err.contains("job 't' trims (rw=randtrim)"), "{err}");
     assert!(
@@ -173,7 +173,7 @@ fn randtrim_on_a_loop_device_discards_its_blocks() {
         dev.device
     );
     let out = fio_in(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     assert!(
         stderr_of(&out).contains("--allow-destructive"),
         "{}",

@@ -527,7 +527,7 @@ fn bad_history_flags_are_usage_errors() {
         .arg("--label=oops")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("not a label"),
         "{}",
@@ -538,7 +538,7 @@ fn bad_history_flags_are_usage_errors() {
         .args(["--price-month", "cheap"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("not a price"),
         "{}",
@@ -573,7 +573,7 @@ fn an_interrupted_run_is_saved_as_interrupted() {
         .unwrap();
     assert!(killed.success());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(128), "{}", stderr_of(&out));
     assert!(
         stderr_of(&out).contains("saved as run 1"),
         "{}",

@@ -60,7 +60,7 @@ fn parse_only_reads_standard_input_and_runs_nothing() {
 }
 
 #[test]
-fn errors_name_the_file_and_line_and_exit_2() {
+fn errors_name_the_file_and_line_and_exit_1() {
     let dir = real_dir();
     let file = dir.path().join("bad.fio");
     std::fs::write(&file, "[a]\nioengine=null\nsize=1m\niodpeth=4\n").unwrap();
@@ -72,7 +72,7 @@ fn errors_name_the_file_and_line_and_exit_2() {
             .arg(&path)
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(out.status.code(), Some(1));
         let err = stderr_of(&out);
         let want = format!("{path}:4: unknown option 'iodpeth'; did you mean 'iodepth'?");
         assert!(err.contains(&want), "{err}");
@@ -81,7 +81,7 @@ fn errors_name_the_file_and_line_and_exit_2() {
         .args(["fio", "--parse-only", "no-such.fio"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(stderr_of(&out).contains("job file 'no-such.fio'"));
 }
 

@@ -308,7 +308,7 @@ fn a_port_in_use_or_a_bad_address_is_a_usage_error_before_the_run() {
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{addr}: {err}");
+        assert_eq!(out.status.code(), Some(1), "{addr}: {err}");
         assert!(
             err.contains(says) && err.contains("--metrics-listen"),
             "{addr}: {err}"

@@ -23,7 +23,7 @@ fn a_write_job_larger_than_a_small_filesystem_fails_before_writing() {
             .arg(format!("--directory={}", m.path().display()))
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+        assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
         let err = stderr_of(&out);
         assert!(err.contains("free") && err.contains("--size"), "{err}");
         // Sizes as everywhere else: a space between the number and the unit.
@@ -59,7 +59,7 @@ fn stripes_of_one_file_count_up_to_the_last_stripe() {
         .output()
         .unwrap();
     let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("need 25.0 MiB in"), "{err}");
     assert!(entries(m.path()).is_empty(), "{:?}", entries(m.path()));
 }
@@ -86,7 +86,7 @@ fn a_filesystem_without_direct_io_is_named_with_the_fix() {
         .arg(format!("--filename={}", file.display()))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     let err = stderr_of(&out);
     assert!(
         err.contains("does not support direct I/O (O_DIRECT): use direct=0"),
@@ -141,7 +141,7 @@ fn a_disk_that_fills_up_mid_run_ends_the_job_with_the_write_named() {
 }
 
 /// A read-only target is a usage problem the user fixes by choosing another
-/// place: every command that writes there exits 2, names the read-only
+/// place: every command that writes there exits 2 (`fio` 1, as fio exits), names the read-only
 /// mount and the fix, and `run` says so before blaming free space.
 #[test]
 fn a_read_only_mount_is_a_usage_error_for_every_command() {
@@ -167,7 +167,7 @@ fn a_read_only_mount_is_a_usage_error_for_every_command() {
     for args in cases {
         let out = diskbench().args(args).output().unwrap();
         let err = stderr_of(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(out.status.code(), refused_code(args[0]), "{args:?}: {err}");
         assert!(
             err.contains("read-only file system (tmpfs mounted ro at") && err.contains("remount"),
             "{args:?}: {err}"
@@ -189,7 +189,7 @@ fn a_read_only_mount_is_named_in_the_json_failure() {
         .args(["--rw=write", "--size=64k", &format!("--directory={dir}")])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     let doc = json_of(&out);
     let failure = &doc["diskbench"]["failure"];
     assert_eq!(failure["kind"], "usage", "{failure}");

@@ -110,7 +110,7 @@ fn offload_submits_on_the_schedule_and_times_from_it() {
         dir.path(),
         "--name=s --size=1m --iodepth=8 --io_submit_mode=offload",
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr_of(&out).contains("use ioengine=libaio or io_uring"),
         "{}",

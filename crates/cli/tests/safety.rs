@@ -25,7 +25,7 @@ fn a_users_file_is_unchanged_after_a_write_job_names_it() {
     std::fs::write(&file, &content).unwrap();
     for rw in ["write", "randwrite", "randrw"] {
         let out = job(&file, rw, &[]);
-        assert_eq!(out.status.code(), Some(2), "{rw}: {}", stderr_of(&out));
+        assert_eq!(out.status.code(), Some(1), "{rw}: {}", stderr_of(&out));
         let err = stderr_of(&out);
         assert!(err.contains("did not create"), "{err}");
         assert!(err.contains("--allow-overwrite"), "{err}");
@@ -42,7 +42,7 @@ fn a_users_file_is_unchanged_after_a_write_job_names_it() {
     let small = dir.path().join("small.txt");
     std::fs::write(&small, b"notes").unwrap();
     let out = job(&small, "read", &[]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     assert_eq!(std::fs::read(&small).unwrap(), b"notes");
     // Told to, it writes.
     let out = job(&file, "write", &["--allow-overwrite"]);
@@ -99,7 +99,7 @@ fn readonly_refuses_every_write_job_and_runs_reads() {
     let dir = real_dir();
     let file = dir.path().join("r.dat");
     let out = job(&file, "randwrite", &["--readonly"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     let err = stderr_of(&out);
     assert!(err.contains("--readonly"), "{err}");
     assert!(!file.exists(), "nothing was created");

@@ -58,11 +58,11 @@ fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|s| s.to_string()).collect()
 }
 
-/// A usage error (exit 2) whose message contains every one of `parts`, on
+/// A usage error (exit 1, as fio exits) whose message contains every one of `parts`, on
 /// stderr and in the JSON `error` field when JSON was asked for.
 fn assert_refused(out: &Output, parts: &[&str]) {
     let err = stderr_of(out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
     for part in parts {
         assert!(err.contains(part), "{err:?} should contain {part:?}");
     }

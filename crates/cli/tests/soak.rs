@@ -203,7 +203,7 @@ fn a_soak_killed_with_sigkill_keeps_its_finished_runs_and_series() {
 }
 
 #[test]
-fn ctrl_c_during_a_soak_saves_the_partial_run_and_exits_130() {
+fn ctrl_c_during_a_soak_saves_the_partial_run_and_exits_128_as_fio() {
     let tmp = tempfile::tempdir().unwrap();
     let db = db_in(&tmp);
     let args = [null_job(3), vec!["--runs".into(), "5".into()]].concat();
@@ -217,7 +217,7 @@ fn ctrl_c_during_a_soak_saves_the_partial_run_and_exits_130() {
         .unwrap();
     assert!(sent.success());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(128), "{}", stderr_of(&out));
     let runs = history(&db);
     let status: Vec<&str> = runs.iter().map(|r| r["status"].as_str().unwrap()).collect();
     assert_eq!(status, ["ok", "interrupted"], "{runs:?}");
@@ -404,7 +404,7 @@ fn bad_repetition_flags_are_usage_errors() {
             .unwrap();
         assert_eq!(
             fio.status.code(),
-            Some(2),
+            Some(1),
             "fio {bad:?}: {}",
             stderr_of(&fio)
         );

@@ -371,7 +371,7 @@ fn verify_options_that_cannot_work_are_refused_with_the_fix() {
     ];
     for (args, says) in cases {
         let out = fio(&file, args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr_of(&out));
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr_of(&out));
         assert!(
             stderr_of(&out).contains(says),
             "{args:?}: {}",
@@ -592,7 +592,7 @@ fn a_saved_verify_state_limits_verify_only_to_the_writes_done() {
         &file,
         &[&only[..], &["--verify_state_load=1", &elsewhere]].concat(),
     );
-    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     assert!(
         stderr_of(&out).contains("no saved state"),
         "{}",

@@ -103,7 +103,7 @@ fn bad_declarations_are_usage_errors_that_name_both_values() {
         ),
     ] {
         let out = diskbench().args(args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(out.status.code(), refused_code(args[0]), "{args:?}");
         let err = stderr_of(&out);
         for s in says {
             assert!(err.contains(s), "{args:?}: '{s}' missing from {err}");

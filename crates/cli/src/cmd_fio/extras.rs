@@ -92,20 +92,10 @@ pub(super) fn parse_trace(parsed: &fio::FioArgs) {
     }
 }
 
-/// What `--debug` shows: `parse` (or `all`) prints the jobs as understood on
-/// stderr, `random` the seeds with the output (`report::fio_debug`); for
-/// the other categories a note says where to look instead.
-pub fn debug_notes(cli: &CliOptions, groups: &[Vec<fio::JobSpec>]) {
-    if cli.debug.is_empty() {
-        return;
-    }
-    let parse = cli.debug.iter().any(|c| c == "parse" || c == "all");
-    if parse {
-        eprint!(
-            "diskbench fio: debug parse: the jobs as understood:\n{}",
-            fio::showcmd(groups)
-        );
-    }
+/// What `--debug` shows beyond `parse` (fio's trace, [`parse_trace`]) and
+/// `random` (the seeds with the output, `report::fio_debug`): for the other
+/// categories a note says where to look instead.
+pub fn debug_notes(cli: &CliOptions) {
     let others: Vec<&str> = cli
         .debug
         .iter()

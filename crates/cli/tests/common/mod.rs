@@ -305,3 +305,9 @@ pub fn groups_and_ios(doc: &serde_json::Value) -> Vec<(String, u64, u64, u64)> {
         })
         .collect()
 }
+
+/// The exit code of a command line or job the command refuses: 1 for
+/// `fio`, as fio exits for every failure; 2 for diskbench's own commands.
+pub fn refused_code(command: &str) -> Option<i32> {
+    Some(if command == "fio" { 1 } else { 2 })
+}
