@@ -29,6 +29,8 @@ pub struct Gathered {
     pub failures: Vec<PodFailure>,
     /// Pods that finished and whose log held their results.
     pub gave: usize,
+    /// The Jobs of pods whose node went away (their objects wait for it).
+    pub lost: Vec<String>,
 }
 
 /// Lines of a failed pod's log shown to the user.
@@ -43,7 +45,10 @@ impl Gathered {
                 || format!("{} pod {}", end.slot.class, end.slot.index + 1),
                 |p| p.name.clone(),
             );
-            let log = match (&end.pod, end.started) {
+            if end.lost {
+                self.lost.push(end.job.clone());
+            }
+            let log = match (&end.pod, end.started && !end.lost) {
                 (Some(p), true) => match cluster.log(&p.name) {
                     Ok(log) => log,
                     Err(e) => {
@@ -62,6 +67,10 @@ impl Gathered {
                             r.labels.insert("pod".into(), p.name.clone());
                             if let Some(node) = &p.node {
                                 r.labels.insert("node".into(), node.clone());
+                                // In the history each node is a host:
+                                // `compare --by host` tells nodes apart
+                                // even where their pods share a name.
+                                r.result.host.hostname = node.clone();
                             }
                         }
                         self.records.push(r);
@@ -114,7 +123,8 @@ impl Gathered {
 
     /// Saves the runs (merging by UUID), then prints each pod's figures and
     /// the comparison across classes.
-    pub fn save_and_print(&self, db: &DbArgs, run_id: &str) -> anyhow::Result<()> {
+    /// `per_node`: the table of nodes, each against the rest, too.
+    pub fn save_and_print(&self, db: &DbArgs, run_id: &str, per_node: bool) -> anyhow::Result<()> {
         if self.records.is_empty() {
             eprintln!("no runs to save: no pod gave results");
             return Ok(());
@@ -129,6 +139,10 @@ impl Gathered {
         );
         print!("{}", report::pods::table(&self.records));
         println!();
+        if per_node {
+            print!("{}", report::fleet::table(&self.records));
+            println!();
+        }
         let by = vec![report::pods::CLASS.to_string()];
         let comparison = report::compare::compare(&self.records, &by);
         print!("{}", report::compare::render_table(&comparison));
@@ -183,6 +197,7 @@ pub fn run(args: CollectArgs) -> anyhow::Result<Exit> {
                     provisioner: String::new(),
                     class_index: p.class_index,
                     index: p.index,
+                    node: None,
                 },
                 state: if p.phase == "Succeeded" {
                     State::Done
@@ -193,6 +208,8 @@ pub fn run(args: CollectArgs) -> anyhow::Result<Exit> {
                     ))
                 },
                 started: true,
+                lost: false,
+                job: String::new(),
                 pod: Some(p),
             })
             .collect();
@@ -205,7 +222,7 @@ pub fn run(args: CollectArgs) -> anyhow::Result<Exit> {
         gathered.add(&cluster, &ends);
         fill_provisioners(&cluster, &mut gathered.records);
         gathered.report_failures();
-        gathered.save_and_print(&args.db, &run_id)?;
+        gathered.save_and_print(&args.db, &run_id, false)?;
         if !gathered.failures.is_empty() || !running.is_empty() {
             exit = Exit::Runtime;
         }
