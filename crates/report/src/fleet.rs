@@ -179,7 +179,12 @@ pub fn table(records: &[RunRecord]) -> String {
         "(distance: the node's median over the rest's; a node is named slow or fast only when a rank \
          test of its runs against the rest's says so at 5%)\n",
     );
-    for r in rows.iter().filter(|r| !r.named.is_empty()) {
+    // Of two nodes apart, the slower is the one to look at.
+    let pairs = |class: &str| rows.iter().filter(|r| r.class == class).count() == 2;
+    for r in rows
+        .iter()
+        .filter(|r| !r.named.is_empty() && !(r.named == "fast" && pairs(&r.class)))
+    {
         let rest = r.rest.as_ref().map_or(0.0, |s| s.median);
         out.push_str(&format!(
             "{} is the {} node of {}: {} IOPS against {} for the rest\n",

@@ -137,12 +137,14 @@ impl Gathered {
             store.path().display(),
             merged.present
         );
+        if per_node {
+            // A row per node, each against the rest; the runs are the
+            // repeats of each node's pod, not pods to sum.
+            print!("{}", report::fleet::table(&self.records));
+            return Ok(());
+        }
         print!("{}", report::pods::table(&self.records));
         println!();
-        if per_node {
-            print!("{}", report::fleet::table(&self.records));
-            println!();
-        }
         let by = vec![report::pods::CLASS.to_string()];
         let comparison = report::compare::compare(&self.records, &by);
         print!("{}", report::compare::render_table(&comparison));
