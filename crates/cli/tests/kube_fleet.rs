@@ -253,11 +253,11 @@ fn a_node_lost_mid_run_is_reported_and_the_other_nodes_results_kept() {
         let line = line.unwrap();
         seen.push_str(&line);
         seen.push('\n');
-        if line.contains("running on node-b") {
+        if line.contains("node-b's pod: running") {
             break;
         }
     }
-    assert!(seen.contains("running on node-b"), "{seen}");
+    assert!(seen.contains("node-b's pod: running"), "{seen}");
     std::thread::sleep(Duration::from_secs(5));
     let mut kubelet = kube.kill_kubelet("node-b").unwrap();
     let killed = Instant::now();

@@ -251,13 +251,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         }
         outcome = run_class(&cluster, &plan, slots, &args, &stop, &mut gathered);
         // The class's objects go before the next class starts.
-        let left = remove_run(&cluster, &run_id, &gathered.lost);
+        let left = remove_run(&cluster, &run_id, &gathered.lost, false);
         if matches!(outcome, Ok(true) | Err(_)) || !left {
             break;
         }
     }
     // Again, for what a failure between classes might have left.
-    let clean = remove_run(&cluster, &run_id, &gathered.lost);
+    let clean = remove_run(&cluster, &run_id, &gathered.lost, true);
     gathered.report_failures();
     gathered.save_and_print(&args.db, &run_id, args.per_node)?;
     eprintln!(
@@ -385,8 +385,8 @@ fn run_class(
 /// Deletes every object of the run and waits until the cluster has
 /// removed them; false (and the names on stderr) when some remain. The
 /// objects of pods on lost nodes (`lost`: their Jobs' names) are deleted
-/// but not waited for: only their node can confirm it.
-fn remove_run(cluster: &Cluster, run_id: &str, lost: &[String]) -> bool {
+/// but not waited for: only their node can confirm it (`say`: name them).
+fn remove_run(cluster: &Cluster, run_id: &str, lost: &[String], say: bool) -> bool {
     let result = cluster
         .delete_owned(Some(run_id))
         .and_then(|_| cluster.wait_gone(Some(run_id), GONE_TIMEOUT, lost));
@@ -400,7 +400,7 @@ fn remove_run(cluster: &Cluster, run_id: &str, lost: &[String]) -> bool {
         })
         .map(|o| o.to_string())
         .collect::<Vec<_>>();
-    if !spared.is_empty() {
+    if say && !spared.is_empty() {
         eprintln!(
             "deleted, but held by a lost node until its kubelet is back (or the node is removed): {}; \
              Kubernetes removes them then (`diskbench kube cleanup --run {run_id}` checks)",

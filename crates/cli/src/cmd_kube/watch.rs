@@ -190,12 +190,15 @@ fn progress(end: &PodEnd, total: usize, start: Instant) {
         State::Failed(why) => format!(": {}", why.split(';').next().unwrap_or_default()),
         _ => String::new(),
     };
+    // A node's pod is named by its node (one at a time, it is 1 of 1).
+    let which = match &end.slot.node {
+        Some(n) => format!("{n}'s pod"),
+        None => format!("pod {}/{total}", end.slot.index + 1),
+    };
     eprintln!(
-        "  [{:>5.1} s] {} pod {}/{}: {}{node}{detail}",
+        "  [{:>5.1} s] {} {which}: {}{node}{detail}",
         start.elapsed().as_secs_f64(),
         end.slot.class,
-        end.slot.index + 1,
-        total,
         end.state.word()
     );
 }
