@@ -154,6 +154,20 @@ fn one_pod_per_node_and_the_node_on_the_disk_is_named_slow() {
         .collect();
     assert_eq!(hosts.len(), 2, "{c}");
     assert!(hosts.iter().any(|h| h.starts_with("node-b")), "{hosts:?}");
+    // And the report shows the nodes side by side, a group each.
+    let html = dir.path().join("nodes.html");
+    let out = diskbench()
+        .args(["report", "--by", "node", "-o"])
+        .arg(&html)
+        .arg("--db")
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let page = std::fs::read_to_string(&html).unwrap();
+    for node in ["node-a", "node-b"] {
+        assert!(page.contains(node), "{node} not in the report");
+    }
 }
 
 /// Both volumes on the disk, 3 runs each: the rank test cannot reach 5%
@@ -278,6 +292,13 @@ fn a_node_lost_mid_run_is_reported_and_the_other_nodes_results_kept() {
     // The reason with the time (RFC 3339, UTC).
     assert!(lost.contains("T") && lost.contains("Z"), "{lost}");
     assert_eq!(nodes_of(&history(&db)), ["node-a"], "{seen}");
+    // The table of nodes has node-b's row: lost, and why.
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains(" node-b ") && l.contains("lost: node node-b")),
+        "{stdout}"
+    );
     assert!(seen.contains("1 of 2 pods gave results"), "{seen}");
     // Back, and the cluster lets the lost pod and its claim go.
     kubelet.restart().unwrap();

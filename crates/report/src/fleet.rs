@@ -134,8 +134,17 @@ fn range_text((lo, hi): (f64, f64)) -> String {
     format!("{}-{}", three_digits(lo), three_digits(hi))
 }
 
-/// The table: one row per node, its distance from the rest, the verdict.
-pub fn table(records: &[RunRecord]) -> String {
+/// A node that went away during the run: no figures, the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LostNode {
+    pub class: String,
+    pub node: String,
+    pub why: String,
+}
+
+/// The table: one row per node, its distance from the rest, the verdict;
+/// a node lost during the run has its row too, with why.
+pub fn table(records: &[RunRecord], lost: &[LostNode]) -> String {
     let rows = rows(records);
     let mut cells = vec![[
         "storage class",
@@ -174,6 +183,17 @@ pub fn table(records: &[RunRecord]) -> String {
             r.verdict.clone(),
         ]);
     }
+    for l in lost {
+        cells.push(vec![
+            l.class.clone(),
+            l.node.clone(),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+            format!("lost: {}", l.why),
+        ]);
+    }
     let mut out = aligned(&cells, 7);
     out.push_str(
         "(distance: the node's median over the rest's; a node is named slow or fast only when a rank \
@@ -181,10 +201,11 @@ pub fn table(records: &[RunRecord]) -> String {
     );
     // Of two nodes apart, the slower is the one to look at.
     let pairs = |class: &str| rows.iter().filter(|r| r.class == class).count() == 2;
-    for r in rows
-        .iter()
-        .filter(|r| !r.named.is_empty() && !(r.named == "fast" && pairs(&r.class)))
-    {
+    for r in rows.iter().filter(|r| match r.named {
+        "" => false,
+        "fast" => !pairs(&r.class),
+        _ => true,
+    }) {
         let rest = r.rest.as_ref().map_or(0.0, |s| s.median);
         out.push_str(&format!(
             "{} is the {} node of {}: {} IOPS against {} for the rest\n",
@@ -225,7 +246,18 @@ mod tests {
             found.iter().find(|r| r.node == "node-a").unwrap().named,
             "fast"
         );
-        let text = table(&records);
+        let lost = LostNode {
+            class: "local".into(),
+            node: "node-c".into(),
+            why: "node node-c NotReady since 2026-11-27T20:00:50Z".into(),
+        };
+        let text = table(&records, &[lost]);
+        assert!(
+            text.lines().any(|l| l.starts_with("local")
+                && l.contains("node-c")
+                && l.ends_with("lost: node node-c NotReady since 2026-11-27T20:00:50Z")),
+            "{text}"
+        );
         assert!(
             text.contains(
                 "node-b is the slow node of local: 20250 IOPS against 302500 for the rest"

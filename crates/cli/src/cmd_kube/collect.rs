@@ -31,6 +31,8 @@ pub struct Gathered {
     pub gave: usize,
     /// The Jobs of pods whose node went away (their objects wait for it).
     pub lost: Vec<String>,
+    /// Those nodes, for the table of nodes.
+    pub lost_nodes: Vec<report::fleet::LostNode>,
 }
 
 /// Lines of a failed pod's log shown to the user.
@@ -47,6 +49,16 @@ impl Gathered {
             );
             if end.lost {
                 self.lost.push(end.job.clone());
+                let node = end.pod.as_ref().and_then(|p| p.node.clone());
+                if let (Some(node), State::Failed(why)) =
+                    (node.or(end.slot.node.clone()), &end.state)
+                {
+                    self.lost_nodes.push(report::fleet::LostNode {
+                        class: end.slot.class.clone(),
+                        node,
+                        why: why.trim_start_matches("lost: ").to_string(),
+                    });
+                }
             }
             let log = match (&end.pod, end.started && !end.lost) {
                 (Some(p), true) => match cluster.log(&p.name) {
@@ -131,8 +143,15 @@ impl Gathered {
         }
         let mut store = db.open()?;
         let merged = store.merge(&self.records)?;
+        let see = match per_node {
+            true => format!(
+                "diskbench compare --label kube_run={run_id} --by node, or side by side: \
+                 diskbench report --label kube_run={run_id} --by node -o nodes.html"
+            ),
+            false => format!("diskbench compare --label kube_run={run_id} --by storage_class"),
+        };
         eprintln!(
-            "saved {} runs in {} ({} there already); see them with: diskbench compare --label kube_run={run_id} --by storage_class",
+            "saved {} runs in {} ({} there already); see them with: {see}",
             merged.added + merged.completed,
             store.path().display(),
             merged.present
@@ -140,7 +159,7 @@ impl Gathered {
         if per_node {
             // A row per node, each against the rest; the runs are the
             // repeats of each node's pod, not pods to sum.
-            print!("{}", report::fleet::table(&self.records));
+            print!("{}", report::fleet::table(&self.records, &self.lost_nodes));
             return Ok(());
         }
         print!("{}", report::pods::table(&self.records));
