@@ -234,27 +234,18 @@ fn ctrl_c_during_a_run_deletes_what_it_made() {
     let class = kube.local_class("dbtest-intr", 2, "1Gi", None).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let job = job_file(dir.path(), 120, "16m");
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("diskbench"))
-        .env("DISKBENCH_DB", dir.path().join("h.sqlite3"))
-        .args([
-            "kube",
-            "run",
-            "--image",
-            &image,
-            "--pull-policy",
-            "Never",
-            "--host-network",
-        ])
-        .args([
-            "--storage-class",
-            &class.name,
-            "--pods",
-            "2",
-            "--size",
-            "1Gi",
-            "--job",
-        ])
-        .arg(&job)
+    let db = dir.path().join("h.sqlite3");
+    let args = [
+        "--storage-class",
+        &class.name,
+        "--pods",
+        "2",
+        "--size",
+        "1Gi",
+        "--job",
+        job.to_str().unwrap(),
+    ];
+    let mut child = kube_run_command(&image, &db, &args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()

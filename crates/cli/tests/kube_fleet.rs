@@ -238,25 +238,16 @@ fn a_node_lost_mid_run_is_reported_and_the_other_nodes_results_kept() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("h.sqlite3");
     let job = synced_writes(dir.path(), 20);
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("diskbench"))
-        .args([
-            "kube",
-            "run",
-            "--image",
-            &image,
-            "--pull-policy",
-            "Never",
-            "--host-network",
-            "--storage-class",
-            &class.name,
-            "--per-node",
-            "--size",
-            "1Gi",
-            "--job",
-            job.to_str().unwrap(),
-        ])
-        .arg("--db")
-        .arg(&db)
+    let args = [
+        "--storage-class",
+        &class.name,
+        "--per-node",
+        "--size",
+        "1Gi",
+        "--job",
+        job.to_str().unwrap(),
+    ];
+    let mut child = kube_run_command(&image, &db, &args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -300,6 +291,9 @@ fn a_node_lost_mid_run_is_reported_and_the_other_nodes_results_kept() {
         "{stdout}"
     );
     assert!(seen.contains("1 of 2 pods gave results"), "{seen}");
+    // What the lost node holds is named, and the run does not say it is clean.
+    assert!(seen.contains("held by a lost node"), "{seen}");
+    assert!(!seen.contains("no object left in the cluster"), "{seen}");
     // Back, and the cluster lets the lost pod and its claim go.
     kubelet.restart().unwrap();
     let back = Instant::now();

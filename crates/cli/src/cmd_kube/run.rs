@@ -407,8 +407,10 @@ fn remove_run(cluster: &Cluster, run_id: &str, lost: &[String], say: bool) -> bo
             spared.join(", ")
         );
     }
+    // The last word on the run: not clean while a lost node holds some.
+    let held = say && !spared.is_empty();
     match result {
-        Ok(left) if left.is_empty() => true,
+        Ok(left) if left.is_empty() => !held,
         Ok(left) => {
             let names: Vec<String> = left.iter().map(ToString::to_string).collect();
             eprintln!(

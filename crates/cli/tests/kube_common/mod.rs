@@ -56,21 +56,28 @@ pub fn cluster() -> Option<(MutexGuard<'static, ()>, Kube, String)> {
 }
 
 /// `diskbench kube run` with the image on the node, on the host network
-/// (k8s-local has no pod network), saving into `db`.
+/// (k8s-local has no pod network), saving into `db`, as a process to
+/// start (a test that acts while it runs).
+pub fn kube_run_command(image: &str, db: &Path, args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("diskbench"));
+    cmd.args([
+        "kube",
+        "run",
+        "--image",
+        image,
+        "--pull-policy",
+        "Never",
+        "--host-network",
+    ])
+    .arg("--db")
+    .arg(db)
+    .args(args);
+    cmd
+}
+
+/// The same, run to its end.
 pub fn kube_run(image: &str, db: &Path, args: &[&str]) -> std::process::Output {
-    diskbench()
-        .args([
-            "kube",
-            "run",
-            "--image",
-            image,
-            "--pull-policy",
-            "Never",
-            "--host-network",
-        ])
-        .arg("--db")
-        .arg(db)
-        .args(args)
+    kube_run_command(image, db, args)
         .output()
         .expect("diskbench runs")
 }
