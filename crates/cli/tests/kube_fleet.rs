@@ -308,3 +308,59 @@ fn a_node_lost_mid_run_is_reported_and_the_other_nodes_results_kept() {
     );
     assert!(left.is_empty(), "left in the cluster: {left:?}");
 }
+
+/// `--host-path DIR`: each node's own directory, no PVC; only with
+/// `--per-node` and an absolute path; the pods work in directories of
+/// their own and leave DIR as it was.
+#[test]
+fn a_host_path_is_measured_on_each_node_and_left_as_it_was() {
+    let Some((_turn, kube, image)) = two_nodes() else {
+        return;
+    };
+    let host_dir = Path::new("/var/tmp/diskbench-kube-tests/hostpath");
+    let _ = std::fs::remove_dir_all(host_dir);
+    std::fs::create_dir_all(host_dir).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("h.sqlite3");
+    let job = synced_writes(dir.path(), 1);
+    let job = job.to_str().unwrap();
+    let dir_arg = host_dir.to_str().unwrap();
+    // Never without --per-node, never a relative path.
+    let out = kube_run(&image, &db, &["--host-path", dir_arg, "--job", job]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("--per-node"),
+        "{}",
+        stderr_of(&out)
+    );
+    let out = kube_run(
+        &image,
+        &db,
+        &["--per-node", "--host-path", "data", "--job", job],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("absolute path"),
+        "{}",
+        stderr_of(&out)
+    );
+    let out = kube_run(
+        &image,
+        &db,
+        &["--per-node", "--host-path", dir_arg, "--job", job],
+    );
+    let (stdout, stderr) = (stdout_of(&out), stderr_of(&out));
+    eprintln!("{stderr}\n{stdout}");
+    assert!(out.status.success(), "{stderr}");
+    assert_nothing_left(&kube);
+    let runs = history(&db);
+    assert_eq!(nodes_of(&runs), ["node-a", "node-b"], "{runs:?}");
+    assert_eq!(
+        runs[0]["labels"]["storage_class"],
+        format!("hostPath:{dir_arg}"),
+        "{runs:?}"
+    );
+    let left: Vec<_> = std::fs::read_dir(host_dir).unwrap().collect();
+    assert!(left.is_empty(), "left in {dir_arg}: {left:?}");
+    let _ = std::fs::remove_dir_all(host_dir);
+}
