@@ -362,5 +362,26 @@ fn a_host_path_is_measured_on_each_node_and_left_as_it_was() {
     );
     let left: Vec<_> = std::fs::read_dir(host_dir).unwrap().collect();
     assert!(left.is_empty(), "left in {dir_arg}: {left:?}");
+    // --node-selector picks the nodes: node-b alone.
+    let out = kube_run(
+        &image,
+        &db,
+        &[
+            "--per-node",
+            "--node-selector",
+            "kubernetes.io/hostname=node-b",
+            "--host-path",
+            dir_arg,
+            "--job",
+            job,
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(
+        nodes_of(&history(&db)),
+        ["node-a", "node-b", "node-b"],
+        "{}",
+        stderr_of(&out)
+    );
     let _ = std::fs::remove_dir_all(host_dir);
 }
