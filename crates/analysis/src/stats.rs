@@ -216,9 +216,17 @@ impl RankTest {
 
     /// Differ, within the noise, or too few runs to tell.
     pub fn verdict(&self) -> RankVerdict {
-        if self.differs() {
+        self.verdict_at(1.0 - CONFIDENCE)
+    }
+
+    /// The same verdict at another level: several tests at once (each
+    /// node of a fleet against the rest) each take a share of the 5%, so
+    /// that all of them together name a node by chance at most 5% of the
+    /// time (Bonferroni).
+    pub fn verdict_at(&self, level: f64) -> RankVerdict {
+        if self.p_value < level {
             RankVerdict::Differ
-        } else if !rank_test_can_reach(self.n_a, self.n_b) {
+        } else if smallest_p_value(self.n_a, self.n_b) >= level || self.n_a == 0 || self.n_b == 0 {
             RankVerdict::TooFew {
                 n_a: self.n_a,
                 n_b: self.n_b,

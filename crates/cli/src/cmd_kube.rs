@@ -144,7 +144,7 @@ fn cleanup(args: CleanupArgs) -> anyhow::Result<Exit> {
         return Ok(Exit::Ok);
     }
     cluster.delete_owned(args.run.as_deref())?;
-    let left = cluster.wait_gone(args.run.as_deref(), GONE_TIMEOUT)?;
+    let left = cluster.wait_gone(args.run.as_deref(), GONE_TIMEOUT, &[])?;
     if left.is_empty() {
         println!(
             "removed {} objects from namespace {}",

@@ -11,102 +11,18 @@
 //! After every test no object with diskbench's label is left in the
 //! cluster.
 //!
-//! The tests share the one cluster, so they take turns ([`CLUSTER`]);
+//! The tests share the one cluster, so they take turns (`kube_common`);
 //! each makes StorageClasses of its own with fresh local volumes.
 
 mod common;
+mod kube_common;
 use common::*;
+use kube_common::*;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
 use testbed::kube::Kube;
-
-static CLUSTER: Mutex<()> = Mutex::new(());
-
-/// The cluster, this test's turn on it and diskbench's image loaded on
-/// its node; `None` (the test skipped with the reason) without one.
-fn cluster() -> Option<(MutexGuard<'static, ()>, Kube, String)> {
-    let kube = match Kube::find() {
-        Ok(k) => k,
-        Err(reason) => {
-            testbed::skip(reason);
-            return None;
-        }
-    };
-    if !is_root() {
-        testbed::skip("the kube tests mount a tmpfs for a StorageClass: run as root");
-        return None;
-    }
-    let turn = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
-    static IMAGE: OnceLock<Result<String, String>> = OnceLock::new();
-    let image = IMAGE.get_or_init(|| {
-        let archive = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diskbench-kube-image.tar");
-        let out = diskbench()
-            .args(["kube", "image", "-o"])
-            .arg(&archive)
-            .output()
-            .map_err(|e| e.to_string())?;
-        let text = stdout_of(&out);
-        let name = text
-            .split("image ")
-            .nth(1)
-            .and_then(|s| s.split(',').next())
-            .ok_or(format!(
-                "kube image printed no name: {text}{}",
-                stderr_of(&out)
-            ))?
-            .to_string();
-        kube.import_image(&archive)?;
-        let _ = std::fs::remove_file(&archive);
-        Ok(name)
-    });
-    match image {
-        Ok(name) => Some((turn, kube, name.clone())),
-        Err(e) => panic!("diskbench's image could not be loaded on the node: {e}"),
-    }
-}
-
-/// `diskbench kube run` with the image on the node, on the host network
-/// (k8s-local has no pod network), saving into `db`.
-fn kube_run(image: &str, db: &Path, args: &[&str]) -> std::process::Output {
-    diskbench()
-        .args([
-            "kube",
-            "run",
-            "--image",
-            image,
-            "--pull-policy",
-            "Never",
-            "--host-network",
-        ])
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .output()
-        .expect("diskbench runs")
-}
-
-fn assert_nothing_left(kube: &Kube) {
-    // Deletion is asynchronous in Kubernetes, but diskbench waits for it:
-    // what is listed right after it exits is what it left.
-    let left = kube.diskbench_objects();
-    assert!(left.is_empty(), "left in the cluster: {left:?}");
-}
-
-/// A small fio job: `seconds` of 4k random reads and writes on a 16 MiB file.
-fn job_file(dir: &Path, seconds: u32, size: &str) -> std::path::PathBuf {
-    let path = dir.join("small.fio");
-    std::fs::write(
-        &path,
-        format!(
-            "[small]\nrw=randrw\nbs=4k\nsize={size}\nruntime={seconds}s\ntime_based\ndirect=0\nioengine=psync\n"
-        ),
-    )
-    .unwrap();
-    path
-}
 
 fn compare_json(db: &Path) -> serde_json::Value {
     let out = diskbench()
@@ -318,27 +234,18 @@ fn ctrl_c_during_a_run_deletes_what_it_made() {
     let class = kube.local_class("dbtest-intr", 2, "1Gi", None).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let job = job_file(dir.path(), 120, "16m");
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("diskbench"))
-        .env("DISKBENCH_DB", dir.path().join("h.sqlite3"))
-        .args([
-            "kube",
-            "run",
-            "--image",
-            &image,
-            "--pull-policy",
-            "Never",
-            "--host-network",
-        ])
-        .args([
-            "--storage-class",
-            &class.name,
-            "--pods",
-            "2",
-            "--size",
-            "1Gi",
-            "--job",
-        ])
-        .arg(&job)
+    let db = dir.path().join("h.sqlite3");
+    let args = [
+        "--storage-class",
+        &class.name,
+        "--pods",
+        "2",
+        "--size",
+        "1Gi",
+        "--job",
+        job.to_str().unwrap(),
+    ];
+    let mut child = kube_run_command(&image, &db, &args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()

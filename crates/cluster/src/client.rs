@@ -10,9 +10,11 @@
 
 use crate::error::{api_error, ClusterError};
 use crate::events::EventInfo;
+use crate::nodes::NodeInfo;
 use crate::objects::{selector, CLASS_LABEL, POD_LABEL, RUN_LABEL};
 use k8s_openapi::api::batch::v1::Job;
-use k8s_openapi::api::core::v1::{ConfigMap, Event, PersistentVolumeClaim, Pod, Secret};
+use k8s_openapi::api::coordination::v1::Lease;
+use k8s_openapi::api::core::v1::{ConfigMap, Event, Node, PersistentVolumeClaim, Pod, Secret};
 use k8s_openapi::api::storage::v1::StorageClass;
 use kube::api::{Api, DeleteParams, ListParams, LogParams, Patch, PatchParams, PostParams};
 use kube::config::{KubeConfigOptions, Kubeconfig};
@@ -50,6 +52,9 @@ pub struct PodInfo {
     /// Why the scheduler has not placed it (the PodScheduled condition's message).
     pub unschedulable: Option<String>,
     pub exit_code: Option<i32>,
+    /// Why the pod itself ended, when the cluster ended it (`Evicted:
+    /// The node was low on resource: ephemeral-storage.`).
+    pub ended_by: Option<String>,
 }
 
 /// One object of a run, for `cleanup` and the count of what is left.
@@ -235,6 +240,70 @@ impl Cluster {
         Ok(())
     }
 
+    /// The nodes (those `selector` picks, a label selector as kubectl's
+    /// `-l`), each with its Ready condition and, when the user may read
+    /// leases, the age of its kubelet's lease.
+    pub fn nodes(&self, selector: Option<&str>) -> Result<Vec<NodeInfo>, ClusterError> {
+        let mut lp = ListParams::default();
+        if let Some(s) = selector {
+            lp = lp.labels(s);
+        }
+        let api: Api<Node> = Api::all(self.client.clone());
+        let list = self
+            .runtime
+            .block_on(api.list(&lp))
+            .map_err(self.fail("list", "nodes"))?;
+        let leases: Api<Lease> = Api::namespaced(self.client.clone(), "kube-node-lease");
+        // Without the right to read leases, the Ready condition alone tells.
+        let leases = self
+            .runtime
+            .block_on(leases.list(&ListParams::default()))
+            .map(|l| l.items)
+            .unwrap_or_default();
+        let now = now_seconds();
+        Ok(list
+            .items
+            .into_iter()
+            .map(|n| {
+                let name = n.metadata.name.clone().unwrap_or_default();
+                let spec = n.spec.unwrap_or_default();
+                let cordoned = spec.unschedulable == Some(true)
+                    || spec.taints.unwrap_or_default().iter().any(|t| {
+                        matches!(t.effect.as_str(), "NoSchedule" | "NoExecute")
+                            && !t.key.starts_with("node.kubernetes.io/unreachable")
+                            && !t.key.starts_with("node.kubernetes.io/not-ready")
+                    });
+                let mut info = NodeInfo {
+                    name: name.clone(),
+                    cordoned,
+                    ..NodeInfo::default()
+                };
+                let conditions = n.status.and_then(|s| s.conditions).unwrap_or_default();
+                if let Some(c) = conditions.into_iter().find(|c| c.type_ == "Ready") {
+                    info.ready = c.status;
+                    info.ready_reason = [c.reason, c.message]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>()
+                        .join(": ");
+                    info.ready_since = c
+                        .last_transition_time
+                        .map(|t| t.0.to_string())
+                        .unwrap_or_default();
+                }
+                let renewed = leases
+                    .iter()
+                    .find(|l| l.metadata.name.as_deref() == Some(name.as_str()))
+                    .and_then(|l| l.spec.as_ref()?.renew_time.clone());
+                if let Some(t) = renewed {
+                    info.lease_age = Some(now.saturating_sub(t.0.as_second()).max(0) as u64);
+                    info.lease_renewed = t.0.to_string();
+                }
+                info
+            })
+            .collect())
+    }
+
     /// The pods of a run, as the cluster sees them now.
     pub fn pods(&self, run_id: &str) -> Result<Vec<PodInfo>, ClusterError> {
         let lp = ListParams::default().labels(&selector(Some(run_id)));
@@ -366,21 +435,32 @@ impl Cluster {
 
     /// Waits until no object of the run is left (pods finish terminating,
     /// PVCs lose their protection finalizer); returns what is still there
-    /// after `timeout`.
+    /// after `timeout`. Objects whose names start with one of `spare`
+    /// (the pods and claims of a lost node, which only that node can let
+    /// go) are not waited for.
     pub fn wait_gone(
         &self,
         run_id: Option<&str>,
         timeout: Duration,
+        spare: &[String],
     ) -> Result<Vec<Owned>, ClusterError> {
         let start = std::time::Instant::now();
         loop {
-            let left = self.owned(run_id)?;
+            let mut left = self.owned(run_id)?;
+            left.retain(|o| !spare.iter().any(|s| crate::objects::belongs_to(&o.name, s)));
             if left.is_empty() || start.elapsed() >= timeout {
                 return Ok(left);
             }
             std::thread::sleep(Duration::from_millis(500));
         }
     }
+}
+
+/// Now, in seconds since the epoch, as the API's times are compared.
+fn now_seconds() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }
 
 /// The API's plural resource name of a kind, for messages and RBAC.
@@ -410,6 +490,12 @@ fn pod_info(pod: Pod) -> PodInfo {
         return info;
     };
     info.phase = status.phase.unwrap_or_else(|| "Pending".into());
+    if let Some(reason) = status.reason {
+        info.ended_by = Some(match status.message {
+            Some(m) => format!("{reason}: {m}"),
+            None => reason,
+        });
+    }
     for c in status.conditions.unwrap_or_default() {
         if c.type_ == "PodScheduled" && c.status == "False" {
             info.unschedulable = c.message;

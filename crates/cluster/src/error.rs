@@ -7,8 +7,10 @@
 
 use std::error::Error as _;
 
-/// The namespaced Role a user of `diskbench kube` needs (and read access
-/// to StorageClasses, which are cluster-wide).
+/// The namespaced Role a user of `diskbench kube` needs, and read access
+/// to what is cluster-wide: StorageClasses, nodes (`--per-node`) and the
+/// kubelets' leases (a node gone silent is told from them; without it,
+/// only once the node is marked NotReady).
 pub const ROLE: &str = "\
 apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
@@ -30,6 +32,12 @@ metadata: {name: diskbench-storageclasses}
 rules:
 - apiGroups: [storage.k8s.io]
   resources: [storageclasses]
+  verbs: [get, list]
+- apiGroups: [\"\"]
+  resources: [nodes]
+  verbs: [get, list]
+- apiGroups: [coordination.k8s.io]
+  resources: [leases]
   verbs: [get, list]
 ";
 

@@ -11,6 +11,7 @@ mod client;
 mod error;
 pub mod events;
 pub mod image;
+pub mod nodes;
 pub mod objects;
 pub mod pod_state;
 pub mod quantity;
@@ -19,3 +20,4 @@ pub mod yaml;
 
 pub use client::{ClassInfo, Cluster, Owned, PodInfo};
 pub use error::{ClusterError, ROLE};
+pub use nodes::NodeInfo;

@@ -59,15 +59,20 @@ pub struct RunPlan {
     pub db_password: Option<String>,
     /// The diskbench command each pod runs, e.g. `["run", "--quick"]`.
     pub command: Vec<String>,
+    /// A directory of each node the pods measure instead of a PVC (a
+    /// hostPath volume; only ever the one the user named).
+    pub host_path: Option<String>,
 }
 
-/// One pod of a run: which class, which of its pods.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One pod of a run: which class, which of its pods, and the node it
+/// must run on when the run measures node by node.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Slot {
     pub class: String,
     pub provisioner: String,
     pub class_index: usize,
     pub index: usize,
+    pub node: Option<String>,
 }
 
 impl RunPlan {
@@ -120,6 +125,11 @@ impl RunPlan {
     pub fn pod_args(&self, slot: &Slot) -> Vec<String> {
         let mut args: Vec<String> = vec!["kube".into(), "pod".into()];
         args.extend(self.agent_args.iter().cloned());
+        // A node's own directory is shared with whatever else is there:
+        // the pod works in a directory of its own and removes it.
+        if self.host_path.is_some() {
+            args.push(format!("--work-dir={}", self.name(slot)));
+        }
         args.push("--".into());
         args.extend(self.command.iter().cloned());
         for (key, value) in [
@@ -148,10 +158,13 @@ impl RunPlan {
             json!({ "name": "data", "mountPath": DATA_DIR }),
             json!({ "name": "tmp", "mountPath": "/tmp" }),
         ];
-        let mut volumes = vec![
-            json!({ "name": "data", "persistentVolumeClaim": { "claimName": name } }),
-            json!({ "name": "tmp", "emptyDir": {} }),
-        ];
+        let data = match &self.host_path {
+            Some(dir) => {
+                json!({ "name": "data", "hostPath": { "path": dir, "type": "Directory" } })
+            }
+            None => json!({ "name": "data", "persistentVolumeClaim": { "claimName": name } }),
+        };
+        let mut volumes = vec![data, json!({ "name": "tmp", "emptyDir": {} })];
         if self.job_file.is_some() {
             mounts.push(json!({ "name": "job", "mountPath": JOB_DIR, "readOnly": true }));
             volumes.push(json!({ "name": "job", "configMap": { "name": self.config_map_name(slot.class_index) } }));
@@ -205,6 +218,22 @@ impl RunPlan {
         });
         if self.host_network {
             pod_spec["hostNetwork"] = true.into();
+        }
+        if let Some(node) = &slot.node {
+            pod_spec["affinity"]["nodeAffinity"] = json!({ "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [{ "matchExpressions": [{
+                    "key": "kubernetes.io/hostname", "operator": "In", "values": [node],
+                }]}],
+            }});
+        }
+        if self.host_path.is_some() {
+            // A node's directory is the node's root's: fsGroup does not
+            // reach a hostPath volume, so the pod writes as root, still
+            // without a single capability or a way to gain one.
+            pod_spec["securityContext"] = json!({
+                "runAsUser": 0, "runAsGroup": 0,
+                "seccompProfile": { "type": "RuntimeDefault" },
+            });
         }
         json!({
             "apiVersion": "batch/v1",
@@ -292,6 +321,13 @@ fn owner_references(owners: &[(String, String)]) -> Value {
         .collect()
 }
 
+/// Whether an object is the Job `job` or one of its own (its PVC, of the
+/// same name, or its pod, `JOB-xxxxx`), and not the Job `JOB0`'s.
+pub fn belongs_to(name: &str, job: &str) -> bool {
+    name.strip_prefix(job)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
+}
+
 /// The label selector of one run's objects, or of every run's.
 pub fn selector(run_id: Option<&str>) -> String {
     match run_id {
@@ -316,6 +352,7 @@ mod tests {
             agent_args: vec![],
             db_password: Some("s3cret".into()),
             command: vec!["run".into(), "--quick".into()],
+            host_path: None,
         }
     }
 
@@ -325,6 +362,7 @@ mod tests {
             provisioner: "ebs.csi.aws.com".into(),
             class_index: 1,
             index: 0,
+            node: None,
         }
     }
 
@@ -382,6 +420,42 @@ mod tests {
         let secret = plan.secret(1, &[]).unwrap();
         assert_eq!(secret["stringData"]["PGPASSWORD"], "s3cret");
         assert_eq!(secret["metadata"]["labels"][MANAGED_BY], "diskbench");
+    }
+
+    #[test]
+    fn a_pod_per_node_is_held_to_its_node_and_a_host_path_is_the_named_directory() {
+        let mut plan = plan();
+        let mut slot = slot();
+        slot.node = Some("node-b".into());
+        let job = plan.job(&slot, false);
+        let pod = &job["spec"]["template"]["spec"];
+        let term = &pod["affinity"]["nodeAffinity"]
+            ["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0]
+            ["matchExpressions"][0];
+        assert_eq!(term["key"], "kubernetes.io/hostname", "{pod}");
+        assert_eq!(term["values"][0], "node-b", "{pod}");
+        assert!(pod["volumes"][0]["persistentVolumeClaim"].is_object());
+        plan.host_path = Some("/srv/bench".into());
+        let job = plan.job(&slot, false);
+        let pod = &job["spec"]["template"]["spec"];
+        assert_eq!(pod["volumes"][0]["hostPath"]["path"], "/srv/bench", "{pod}");
+        assert_eq!(pod["volumes"][0]["hostPath"]["type"], "Directory");
+        let c = &pod["containers"][0];
+        assert_eq!(c["securityContext"]["capabilities"]["drop"][0], "ALL");
+        assert_eq!(c["securityContext"]["allowPrivilegeEscalation"], false);
+        let work_dir = format!("--work-dir={}", plan.name(&slot));
+        assert!(
+            c["args"].as_array().unwrap().iter().any(|a| a == &work_dir),
+            "{c}"
+        );
+    }
+
+    #[test]
+    fn a_jobs_own_objects_are_told_from_the_next_jobs() {
+        assert!(belongs_to("diskbench-r-0-1", "diskbench-r-0-1"));
+        assert!(belongs_to("diskbench-r-0-1-x7k2p", "diskbench-r-0-1"));
+        assert!(!belongs_to("diskbench-r-0-10", "diskbench-r-0-1"));
+        assert!(!belongs_to("diskbench-r-0-10-x7k2p", "diskbench-r-0-1"));
     }
 
     #[test]

@@ -75,9 +75,11 @@ pub fn state_of(pod: Option<&PodInfo>, pvc_bound: bool) -> State {
     }
     match pod.phase.as_str() {
         "Succeeded" => State::Done,
-        "Failed" => State::Failed(match pod.exit_code {
-            Some(code) => format!("its command exited with {code}"),
-            None => "the pod failed before its command ran".into(),
+        "Failed" => State::Failed(match (&pod.ended_by, pod.exit_code) {
+            // Evicted (a node short of disk or memory), preempted: the cluster's words.
+            (Some(why), _) => format!("the cluster ended it: {why}"),
+            (None, Some(code)) => format!("its command exited with {code}"),
+            (None, None) => "the pod failed before its command ran".into(),
         }),
         "Running" => State::Running,
         _ if !pvc_bound => State::Binding,
@@ -153,6 +155,19 @@ mod tests {
         assert_eq!(
             state_of(Some(&failed), true),
             State::Failed("its command exited with 2".into())
+        );
+    }
+
+    #[test]
+    fn an_evicted_pod_fails_with_the_clusters_reason() {
+        let mut evicted = pod("Failed", Some("n"));
+        evicted.ended_by = Some("Evicted: The node was low on resource: ephemeral-storage.".into());
+        assert_eq!(
+            state_of(Some(&evicted), true),
+            State::Failed(
+                "the cluster ended it: Evicted: The node was low on resource: ephemeral-storage."
+                    .into()
+            )
         );
     }
 

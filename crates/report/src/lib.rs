@@ -39,6 +39,7 @@ pub mod demo;
 pub mod fio_debug;
 pub mod fio_logs;
 pub mod fio_normal;
+pub mod fleet;
 pub mod format;
 pub mod html;
 pub mod json;

@@ -11,11 +11,18 @@
 //! the way, and dropping the class removes its volumes, its class and its
 //! mount.
 //!
+//! On a cluster of several nodes (k8s-local-2node) a class can have one
+//! volume per node ([`Kube::node_local_class`]: node-a's on a tmpfs,
+//! node-b's on the disk), and a test can kill a node's kubelet and start
+//! it again ([`Kube::kill_kubelet`]), as a node that goes away does.
+//!
 //! Found from the environment: `KUBECONFIG`; kubectl as
 //! `$DISKBENCH_KUBECTL`, else `kubectl` on the PATH, else the one
-//! k8s-local keeps in `~/.cache/k8s-local/*/bin`; the node's containerd
-//! socket as `$DISKBENCH_CONTAINERD`, else k8s-local's
-//! `/tmp/k8s-local/run/containerd.sock`.
+//! k8s-local keeps in `~/.cache/k8s-local/*/bin`; the nodes' containerd
+//! sockets as `$DISKBENCH_CONTAINERD` (several separated by `:`, one per
+//! node: the image is imported into each), else k8s-local's
+//! `/tmp/k8s-local/run/containerd.sock`; the cluster's working directory
+//! (its `pids/kubelet-NODE` files) as `$DISKBENCH_K8S_DIR`.
 
 use crate::error::TestbedError;
 use std::io::Write;
@@ -28,8 +35,11 @@ pub const MANAGED: &str = "app.kubernetes.io/managed-by=diskbench";
 #[derive(Clone, Debug)]
 pub struct Kube {
     kubectl: PathBuf,
-    containerd: PathBuf,
+    containerd: Vec<PathBuf>,
+    /// The first node (where [`Kube::local_class`] puts its volumes).
     pub node: String,
+    /// Every node, by name.
+    pub nodes: Vec<String>,
 }
 
 fn k8s_local_kubectl() -> Option<PathBuf> {
@@ -68,22 +78,28 @@ impl Kube {
                 )
             })?;
         let containerd = std::env::var_os("DISKBENCH_CONTAINERD").map_or_else(
-            || PathBuf::from("/tmp/k8s-local/run/containerd.sock"),
-            PathBuf::from,
+            || vec![PathBuf::from("/tmp/k8s-local/run/containerd.sock")],
+            |v| std::env::split_paths(&v).collect(),
         );
         let mut kube = Kube {
             kubectl,
             containerd,
             node: String::new(),
+            nodes: Vec::new(),
         };
         kube.kubectl(&["get", "--raw", "/readyz"]).map_err(|e| {
             TestbedError::unavailable(format!("the cluster of KUBECONFIG does not answer: {e}"))
         })?;
-        kube.node = kube.kubectl(&["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"])?;
-        if !kube.containerd.exists() {
+        kube.nodes = kube
+            .kubectl(&["get", "nodes", "-o", "jsonpath={.items[*].metadata.name}"])?
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        kube.node = kube.nodes.first().cloned().unwrap_or_default();
+        if let Some(missing) = kube.containerd.iter().find(|c| !c.exists()) {
             return Err(TestbedError::unavailable(format!(
                 "no containerd socket at {} to import diskbench's image into (set DISKBENCH_CONTAINERD)",
-                kube.containerd.display()
+                missing.display()
             )));
         }
         Ok(kube)
@@ -128,24 +144,89 @@ impl Kube {
         }
     }
 
-    /// Loads an OCI image archive into the node's containerd, where
+    /// Loads an OCI image archive into each node's containerd, where
     /// `imagePullPolicy: Never` pods find it.
     pub fn import_image(&self, archive: &Path) -> Result<(), TestbedError> {
-        let out = Command::new("ctr")
-            .arg("--address")
-            .arg(&self.containerd)
-            .args(["-n", "k8s.io", "images", "import"])
-            .arg(archive)
-            .output()
-            .map_err(TestbedError::io("ctr"))?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            Err(TestbedError::refused(
-                "ctr import",
-                String::from_utf8_lossy(&out.stderr),
-            ))
+        for socket in &self.containerd {
+            let out = Command::new("ctr")
+                .arg("--address")
+                .arg(socket)
+                .args(["-n", "k8s.io", "images", "import"])
+                .arg(archive)
+                .output()
+                .map_err(TestbedError::io("ctr"))?;
+            if !out.status.success() {
+                return Err(TestbedError::refused(
+                    format!("ctr import into {}", socket.display()),
+                    String::from_utf8_lossy(&out.stderr),
+                ));
+            }
         }
+        Ok(())
+    }
+
+    /// A StorageClass of one local PersistentVolume of `size` on each of
+    /// `nodes` (name, and the size of a tmpfs mounted for its volume, or
+    /// `None` for a directory of the disk).
+    pub fn node_local_class(
+        &self,
+        name: &str,
+        size: &str,
+        nodes: &[(&str, Option<&str>)],
+    ) -> Result<LocalClass, TestbedError> {
+        let mut class = self.local_class(name, 0, size, None)?;
+        let mut yaml = String::new();
+        for (i, (node, tmpfs)) in nodes.iter().enumerate() {
+            let dir = class.root.join(node);
+            std::fs::create_dir_all(&dir)?;
+            if let Some(t) = tmpfs {
+                mount_tmpfs(&dir, t)?;
+                class.mounts.push(dir.clone());
+            }
+            let pv = format!("{name}-pv{i}");
+            yaml.push_str(&pv_yaml(&pv, name, size, &dir, node));
+            class.pvs.push(pv);
+        }
+        self.apply(&yaml)?;
+        Ok(class)
+    }
+
+    /// Kills a node's kubelet (its PID in `$DISKBENCH_K8S_DIR/pids/kubelet-NODE`,
+    /// as k8s-local-2node writes it): the node goes silent, as a lost one
+    /// does, while its containers go on. [`Kubelet::restart`] brings it back.
+    pub fn kill_kubelet(&self, node: &str) -> Result<Kubelet, TestbedError> {
+        let dir = std::env::var_os("DISKBENCH_K8S_DIR").ok_or_else(|| {
+            TestbedError::unavailable(
+                "DISKBENCH_K8S_DIR is not set: the cluster's working directory, whose pids/kubelet-NODE \
+                 names the kubelet to kill (.ci/run sets it)",
+            )
+        })?;
+        let dir = PathBuf::from(dir);
+        let pid_file = dir.join("pids").join(format!("kubelet-{node}"));
+        let pid = std::fs::read_to_string(&pid_file)
+            .map_err(TestbedError::io(pid_file.display().to_string()))?
+            .trim()
+            .to_string();
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline"))
+            .map_err(TestbedError::io(format!("/proc/{pid}/cmdline")))?;
+        let command: Vec<String> = cmdline
+            .split(|b| *b == 0)
+            .filter(|a| !a.is_empty())
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        let out = Command::new("kill").args(["-9", &pid]).output()?;
+        if !out.status.success() {
+            return Err(TestbedError::refused(
+                format!("kill -9 {pid}"),
+                String::from_utf8_lossy(&out.stderr),
+            ));
+        }
+        Ok(Kubelet {
+            command,
+            pid_file,
+            log: dir.join("logs").join(format!("kubelet-{node}.log")),
+            restarted: false,
+        })
     }
 
     /// Every object in the cluster with diskbench's label (`job/x`, `pvc/y`, ...).
@@ -174,6 +255,10 @@ impl Kube {
         tmpfs_size: Option<&str>,
     ) -> Result<LocalClass, TestbedError> {
         let root = PathBuf::from("/var/tmp/diskbench-kube-tests").join(name);
+        // What a killed test left mounted: the root, or a node's directory.
+        for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+            let _ = Command::new("umount").arg(entry.path()).output();
+        }
         let _ = Command::new("umount").arg(&root).output();
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(&root).map_err(TestbedError::io(root.display().to_string()))?;
@@ -182,20 +267,11 @@ impl Kube {
             name: name.into(),
             pvs: Vec::new(),
             root: root.clone(),
-            mounted: false,
+            mounts: Vec::new(),
         };
         if let Some(t) = tmpfs_size {
-            let out = Command::new("mount")
-                .args(["-t", "tmpfs", "-o", &format!("size={t}"), "tmpfs"])
-                .arg(&root)
-                .output()?;
-            if !out.status.success() {
-                return Err(TestbedError::refused(
-                    "mount tmpfs",
-                    String::from_utf8_lossy(&out.stderr),
-                ));
-            }
-            class.mounted = true;
+            mount_tmpfs(&root, t)?;
+            class.mounts.push(root.clone());
         }
         let mut yaml = format!(
             "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {{name: {name}}}\n\
@@ -205,19 +281,77 @@ impl Kube {
             let dir = root.join(format!("pv{i}"));
             std::fs::create_dir_all(&dir)?;
             let pv = format!("{name}-pv{i}");
-            yaml.push_str(&format!(
-                "---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {{name: {pv}}}\nspec:\n  \
-                 capacity: {{storage: {size}}}\n  accessModes: [ReadWriteOnce]\n  \
-                 storageClassName: {name}\n  local: {{path: {}}}\n  nodeAffinity: {{required: \
-                 {{nodeSelectorTerms: [{{matchExpressions: [{{key: kubernetes.io/hostname, \
-                 operator: In, values: [{}]}}]}}]}}}}\n",
-                dir.display(),
-                self.node
-            ));
+            yaml.push_str(&pv_yaml(&pv, name, size, &dir, &self.node));
             class.pvs.push(pv);
         }
         self.apply(&yaml)?;
         Ok(class)
+    }
+}
+
+/// A local PersistentVolume of class `class` in `dir` of `node`.
+fn pv_yaml(pv: &str, class: &str, size: &str, dir: &Path, node: &str) -> String {
+    format!(
+        "---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {{name: {pv}}}\nspec:\n  \
+         capacity: {{storage: {size}}}\n  accessModes: [ReadWriteOnce]\n  \
+         storageClassName: {class}\n  local: {{path: {}}}\n  nodeAffinity: {{required: \
+         {{nodeSelectorTerms: [{{matchExpressions: [{{key: kubernetes.io/hostname, \
+         operator: In, values: [{node}]}}]}}]}}}}\n",
+        dir.display(),
+    )
+}
+
+fn mount_tmpfs(dir: &Path, size: &str) -> Result<(), TestbedError> {
+    let out = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+        .arg(dir)
+        .output()?;
+    match out.status.success() {
+        true => Ok(()),
+        false => Err(TestbedError::refused(
+            "mount tmpfs",
+            String::from_utf8_lossy(&out.stderr),
+        )),
+    }
+}
+
+/// A kubelet a test killed; started again by [`Kubelet::restart`], or
+/// when dropped, so a failed test never leaves a node down.
+pub struct Kubelet {
+    command: Vec<String>,
+    pid_file: PathBuf,
+    log: PathBuf,
+    restarted: bool,
+}
+
+impl Kubelet {
+    /// Starts it again with the same command line, its output appended to
+    /// its log and its PID where k8s-local-2node's `down` finds it.
+    pub fn restart(&mut self) -> Result<(), TestbedError> {
+        if self.restarted {
+            return Ok(());
+        }
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.log)
+            .map_err(TestbedError::io(self.log.display().to_string()))?;
+        let child = Command::new(&self.command[0])
+            .args(&self.command[1..])
+            .stdin(Stdio::null())
+            .stdout(log.try_clone()?)
+            .stderr(log)
+            .spawn()
+            .map_err(TestbedError::io(self.command[0].clone()))?;
+        std::fs::write(&self.pid_file, format!("{}\n", child.id()))?;
+        self.restarted = true;
+        Ok(())
+    }
+}
+
+impl Drop for Kubelet {
+    fn drop(&mut self) {
+        let _ = self.restart();
     }
 }
 
@@ -227,7 +361,8 @@ pub struct LocalClass {
     pub name: String,
     pvs: Vec<String>,
     root: PathBuf,
-    mounted: bool,
+    /// The tmpfs mounted for it (its root, or one node's directory).
+    mounts: Vec<PathBuf>,
 }
 
 impl Drop for LocalClass {
@@ -240,8 +375,8 @@ impl Drop for LocalClass {
         let _ = self
             .kube
             .kubectl(&["delete", "storageclass", &self.name, "--ignore-not-found"]);
-        if self.mounted {
-            let _ = Command::new("umount").arg("-l").arg(&self.root).output();
+        for m in self.mounts.iter().rev() {
+            let _ = Command::new("umount").arg("-l").arg(m).output();
         }
         let _ = std::fs::remove_dir_all(&self.root);
     }

@@ -29,6 +29,10 @@ pub struct Gathered {
     pub failures: Vec<PodFailure>,
     /// Pods that finished and whose log held their results.
     pub gave: usize,
+    /// The Jobs of pods whose node went away (their objects wait for it).
+    pub lost: Vec<String>,
+    /// Those nodes, for the table of nodes.
+    pub lost_nodes: Vec<report::fleet::LostNode>,
 }
 
 /// Lines of a failed pod's log shown to the user.
@@ -43,7 +47,20 @@ impl Gathered {
                 || format!("{} pod {}", end.slot.class, end.slot.index + 1),
                 |p| p.name.clone(),
             );
-            let log = match (&end.pod, end.started) {
+            if end.lost {
+                self.lost.push(end.job.clone());
+                let node = end.pod.as_ref().and_then(|p| p.node.clone());
+                if let (Some(node), State::Failed(why)) =
+                    (node.or(end.slot.node.clone()), &end.state)
+                {
+                    self.lost_nodes.push(report::fleet::LostNode {
+                        class: end.slot.class.clone(),
+                        node,
+                        why: why.trim_start_matches("lost: ").to_string(),
+                    });
+                }
+            }
+            let log = match (&end.pod, end.started && !end.lost) {
                 (Some(p), true) => match cluster.log(&p.name) {
                     Ok(log) => log,
                     Err(e) => {
@@ -62,6 +79,10 @@ impl Gathered {
                             r.labels.insert("pod".into(), p.name.clone());
                             if let Some(node) = &p.node {
                                 r.labels.insert("node".into(), node.clone());
+                                // In the history each node is a host:
+                                // `compare --by host` tells nodes apart
+                                // even where their pods share a name.
+                                r.result.host.hostname = node.clone();
                             }
                         }
                         self.records.push(r);
@@ -114,19 +135,33 @@ impl Gathered {
 
     /// Saves the runs (merging by UUID), then prints each pod's figures and
     /// the comparison across classes.
-    pub fn save_and_print(&self, db: &DbArgs, run_id: &str) -> anyhow::Result<()> {
+    /// `per_node`: the table of nodes, each against the rest, too.
+    pub fn save_and_print(&self, db: &DbArgs, run_id: &str, per_node: bool) -> anyhow::Result<()> {
         if self.records.is_empty() {
             eprintln!("no runs to save: no pod gave results");
             return Ok(());
         }
         let mut store = db.open()?;
         let merged = store.merge(&self.records)?;
+        let see = match per_node {
+            true => format!(
+                "diskbench compare --label kube_run={run_id} --by node, or side by side: \
+                 diskbench report --label kube_run={run_id} --by node -o nodes.html"
+            ),
+            false => format!("diskbench compare --label kube_run={run_id} --by storage_class"),
+        };
         eprintln!(
-            "saved {} runs in {} ({} there already); see them with: diskbench compare --label kube_run={run_id} --by storage_class",
+            "saved {} runs in {} ({} there already); see them with: {see}",
             merged.added + merged.completed,
             store.path().display(),
             merged.present
         );
+        if per_node {
+            // A row per node, each against the rest; the runs are the
+            // repeats of each node's pod, not pods to sum.
+            print!("{}", report::fleet::table(&self.records, &self.lost_nodes));
+            return Ok(());
+        }
         print!("{}", report::pods::table(&self.records));
         println!();
         let by = vec![report::pods::CLASS.to_string()];
@@ -183,6 +218,7 @@ pub fn run(args: CollectArgs) -> anyhow::Result<Exit> {
                     provisioner: String::new(),
                     class_index: p.class_index,
                     index: p.index,
+                    node: None,
                 },
                 state: if p.phase == "Succeeded" {
                     State::Done
@@ -193,6 +229,8 @@ pub fn run(args: CollectArgs) -> anyhow::Result<Exit> {
                     ))
                 },
                 started: true,
+                lost: false,
+                job: String::new(),
                 pod: Some(p),
             })
             .collect();
@@ -205,7 +243,7 @@ pub fn run(args: CollectArgs) -> anyhow::Result<Exit> {
         gathered.add(&cluster, &ends);
         fill_provisioners(&cluster, &mut gathered.records);
         gathered.report_failures();
-        gathered.save_and_print(&args.db, &run_id)?;
+        gathered.save_and_print(&args.db, &run_id, false)?;
         if !gathered.failures.is_empty() || !running.is_empty() {
             exit = Exit::Runtime;
         }

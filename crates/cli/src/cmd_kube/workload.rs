@@ -128,6 +128,7 @@ impl WorkloadArgs {
                 .unwrap_or_default(),
             db_password,
             command,
+            host_path: None,
         })
     }
 
