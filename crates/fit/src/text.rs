@@ -41,9 +41,15 @@ pub fn thousands(n: u64) -> String {
 }
 
 fn limit_text(j: &Judged, limit: f64) -> String {
+    // A limit as its source gives it: 10 ms, not 10.0 ms.
+    let given = match limit.fract() == 0.0 && j.figure.larger_is_better() {
+        true => figure(j.figure, limit),
+        false if (limit / 1e6).fract() == 0.0 => format!("{} ms", limit / 1e6),
+        false => figure(j.figure, limit),
+    };
     match j.figure.larger_is_better() {
-        true => format!("needs >= {}", figure(j.figure, limit)),
-        false => format!("needs < {}", figure(j.figure, limit)),
+        true => format!("needs >= {given}"),
+        false => format!("needs < {given}"),
     }
 }
 
