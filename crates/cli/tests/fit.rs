@@ -220,3 +220,30 @@ fn a_write_limit_that_breaks_etcds_rule_is_not_fit_by_its_margin_and_one_that_ke
     assert!(w["ratio"].as_f64().unwrap() < 1.0, "{w}");
     assert_eq!(quick["requirements"][0]["sure"], true, "{w}");
 }
+
+#[test]
+fn writes_that_each_wait_for_their_sync_get_no_page_cache_warning() {
+    let dir = real_dir();
+    let warned = |extra: &str| {
+        let doc = fio_ok_in(
+            dir.path(),
+            &format!("--name=w --rw=write --bs=4k --size=64k {extra}"),
+        );
+        doc["diskbench"]["warnings"]
+            .to_string()
+            .contains("page cache")
+    };
+    assert!(
+        warned(""),
+        "buffered writes the cache absorbs are warned of"
+    );
+    assert!(
+        !warned("--fdatasync=1"),
+        "each write waits for its fdatasync"
+    );
+    assert!(!warned("--sync=dsync"), "each write is O_DSYNC");
+    assert!(
+        warned("--fdatasync=4"),
+        "three writes in four are left in the cache"
+    );
+}
