@@ -6,6 +6,7 @@
 
 use crate::catalogue::{Figure, Workload};
 use crate::judge::{Judged, Report, Verdict};
+use model::units::thousands;
 use std::fmt::Write as _;
 
 /// A latency in ns as milliseconds with three significant figures.
@@ -25,19 +26,6 @@ pub fn figure(f: Figure, value: f64) -> String {
         Figure::WriteOps => format!("{} ops/s", thousands(value.round() as u64)),
         Figure::WriteMbS => format!("{value:.1} MB/s"),
     }
-}
-
-/// 12345 as "12,345".
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn limit_text(j: &Judged, limit: f64) -> String {
