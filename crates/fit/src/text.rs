@@ -98,7 +98,7 @@ pub fn line(j: &Judged) -> String {
             )
         }
         _ => format!(
-            "{} {value}: no verdict, {}{sure}",
+            "{}: {value}, no verdict: {}{sure}",
             j.label,
             j.note.as_deref().unwrap_or("no source gives a limit")
         ),
