@@ -50,6 +50,7 @@ pub fn render(record: &RunRecord) -> String {
         RunKind::Fio
         | RunKind::Sweep
         | RunKind::Limit
+        | RunKind::Fit
         | RunKind::ImportedFio
         | RunKind::ImportedGoBonnieGo
         | RunKind::Ping

@@ -31,6 +31,7 @@ mod cmd_docs;
 mod cmd_export;
 mod cmd_fileserver;
 mod cmd_fio;
+mod cmd_fit;
 mod cmd_gobonniego;
 mod cmd_history;
 mod cmd_import;
@@ -96,6 +97,9 @@ enum Command {
     Sweep(cmd_sweep::SweepArgs),
     /// The most IOPS with a latency percentile under a target (searches depth, then rate)
     Limit(cmd_limit::LimitArgs),
+    /// Is this disk good enough for etcd, PostgreSQL, ...: a verdict per published requirement
+    /// (without a workload: the list)
+    Fit(cmd_fit::FitArgs),
     /// List the named profiles of `run --profile` with their origins
     Profiles,
     /// List the runs kept in the history
@@ -222,6 +226,7 @@ fn dispatch(command: Command) -> outcome::Exit {
         Command::Fileserver(args) => cmd_fileserver::run(args),
         Command::Sweep(args) => cmd_sweep::run(args),
         Command::Limit(args) => cmd_limit::run(args),
+        Command::Fit(args) => cmd_fit::run(args),
         Command::Profiles => {
             print!("{}", profiles::list_text());
             Ok(outcome::Exit::Ok)

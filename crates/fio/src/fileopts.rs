@@ -50,6 +50,10 @@ pub(crate) fn apply(spec: &mut JobSpec, o: &Given) -> Result<(), FioError> {
         Key::OpenFiles => f.openfiles = Some(o.int_u32()?).filter(|&n| n > 0),
         Key::SyncFileRange => f.sync_file_range = sync_file_range(o.scope, o.name, o.text)?,
         Key::FilenameFormat => f.filename_format = Some(filename_format(o)?),
+        Key::Sync => {
+            f.sync = model::fileopts::SyncWrites::parse(o.text.trim())
+                .ok_or_else(|| o.invalid(format!("use {}", model::fileopts::SyncWrites::NAMES)))?
+        }
         other => unreachable!("{other:?} is not a file option"),
     }
     Ok(())
@@ -303,6 +307,13 @@ pub(crate) fn show(job: &JobSpec, opts: &mut Vec<(&'static str, Option<String>)>
             false => format!("{}-{}", format_size(r.min_bytes), format_size(r.max_bytes)),
         };
         opts.push(("filesize", Some(value)));
+    }
+    if f.sync != d.sync {
+        let name = match f.sync {
+            model::fileopts::SyncWrites::Sync => "sync",
+            _ => "dsync",
+        };
+        opts.push(("sync", Some(name.to_string())));
     }
     if f.fallocate != d.fallocate {
         opts.push(("fallocate", Some(f.fallocate.fio_name().to_string())));

@@ -390,7 +390,8 @@ fn apply_more(spec: &mut JobSpec, o: &values::Given) -> Result<(), FioError> {
         | Key::AllowFileCreate
         | Key::CreateOnly
         | Key::OpenFiles
-        | Key::SyncFileRange => crate::fileopts::apply(spec, o)?,
+        | Key::SyncFileRange
+        | Key::Sync => crate::fileopts::apply(spec, o)?,
         other => {
             if !output_opts::apply(spec, o)?
                 && !verify_opts::apply(spec, o)?

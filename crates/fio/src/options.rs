@@ -136,6 +136,8 @@ pub(crate) enum Key {
     CreateOnly,
     OpenFiles,
     SyncFileRange,
+    /// `sync=`: O_SYNC or O_DSYNC writes.
+    Sync,
     /// `verify*`: see `verify_opts`.
     Verify,
     DoVerify,
@@ -296,6 +298,7 @@ impl Key {
             | Key::FileSize
             | Key::Fallocate
             | Key::SyncFileRange
+            | Key::Sync
             | Key::Verify
             | Key::VerifyPattern
             | Key::IoMem
@@ -595,6 +598,7 @@ pub(crate) static JOB_OPTIONS: &[OptDef] = &[
     opt(Key::CreateOnly, "create_only", Arity::Value),
     opt(Key::OpenFiles, "openfiles", Arity::Value),
     opt(Key::SyncFileRange, "sync_file_range", Arity::Value),
+    opt(Key::Sync, "sync", Arity::Value),
     OptDef {
         key: Key::IoMem,
         name: "iomem",

@@ -8,6 +8,32 @@
 
 use serde::{Deserialize, Serialize};
 
+/// fio's `sync=`: the flag the job's files are opened with so that each
+/// write returns only once it is stable: O_SYNC (data and metadata) or
+/// O_DSYNC (data, and the metadata needed to read it back), as
+/// PostgreSQL's `open_sync` and `open_datasync` WAL methods open theirs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SyncWrites {
+    #[default]
+    None,
+    Sync,
+    Dsync,
+}
+
+impl SyncWrites {
+    /// fio's values: none or 0, sync or 1, dsync.
+    pub fn parse(text: &str) -> Option<SyncWrites> {
+        match text {
+            "none" | "0" => Some(SyncWrites::None),
+            "sync" | "1" => Some(SyncWrites::Sync),
+            "dsync" => Some(SyncWrites::Dsync),
+            _ => None,
+        }
+    }
+    pub const NAMES: &'static str = "none (or 0), sync (or 1: O_SYNC), dsync (O_DSYNC)";
+}
+
 /// fio's `fallocate=`: what is done to a file diskbench creates (or extends)
 /// before the job writes it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,6 +143,9 @@ pub struct FileOptions {
     pub openfiles: Option<u32>,
     #[serde(default)]
     pub sync_file_range: Option<SyncFileRange>,
+    /// `sync=`: files opened O_SYNC or O_DSYNC.
+    #[serde(default)]
+    pub sync: SyncWrites,
     /// `filename_format`: the names of the files diskbench makes, with
     /// `$jobname`, `$jobnum` (the clone), `$filenum` and `$clientuid` (empty:
     /// no client/server) replaced; `None` is fio's `$jobname.$jobnum.$filenum`.
@@ -167,6 +196,7 @@ impl Default for FileOptions {
             create_only: false,
             openfiles: None,
             sync_file_range: None,
+            sync: SyncWrites::None,
             filename_format: None,
             also_named: Vec::new(),
         }

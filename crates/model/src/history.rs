@@ -31,15 +31,19 @@ pub enum RunKind {
     Sweep,
     /// One point walked by `diskbench limit`, likewise.
     Limit,
+    /// `diskbench fit WORKLOAD`: a workload's checks, one job each, with
+    /// the verdicts as its text (`RunResult::workload`).
+    Fit,
 }
 
 impl RunKind {
     /// Every kind, in the order `--command` lists them.
-    pub const ALL: [RunKind; 10] = [
+    pub const ALL: [RunKind; 11] = [
         RunKind::Suite,
         RunKind::Fio,
         RunKind::Sweep,
         RunKind::Limit,
+        RunKind::Fit,
         RunKind::Ping,
         RunKind::Meta,
         RunKind::Fileserver,
@@ -60,6 +64,7 @@ impl RunKind {
             RunKind::GoBonnieGo => "gobonniego",
             RunKind::Sweep => "sweep",
             RunKind::Limit => "limit",
+            RunKind::Fit => "fit",
         }
     }
     pub fn parse(text: &str) -> Option<RunKind> {

@@ -128,6 +128,19 @@ pub fn parse_int(text: &str) -> Result<u64, UnitError> {
 }
 
 /// Formats bytes the way fio prints them in option echoes: `4k`, `1m`, `1g`, or plain bytes.
+/// A count with its thousands grouped: 12345 as "12,345".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 pub fn format_size(bytes: u64) -> String {
     for (shift, suffix) in [(40, "t"), (30, "g"), (20, "m"), (10, "k")] {
         if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {

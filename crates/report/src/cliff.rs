@@ -205,8 +205,8 @@ pub fn sentence(c: &CliffReport) -> Option<String> {
     Some(format!(
         "Throttled after {}{run}: {} -> {} IOPS (-{:.0}%); burst bucket about {} I/Os",
         duration_text(c.at_seconds),
-        thousands(c.before_iops.round() as u64),
-        thousands(c.after_iops.round() as u64),
+        model::units::thousands(c.before_iops.round() as u64),
+        model::units::thousands(c.after_iops.round() as u64),
         c.drop_pct,
         compact_count(c.burst_ios)
     ))
@@ -219,18 +219,6 @@ fn duration_text(s: f64) -> String {
         _ if total < 3600 => format!("{} m {:02} s", total / 60, total % 60),
         _ => format!("{} h {:02} m", total / 3600, total % 3600 / 60),
     }
-}
-
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 fn compact_count(n: f64) -> String {

@@ -109,6 +109,8 @@ pub struct FileSet {
     /// Whether diskbench may remove each file (it created it).
     pub(crate) removable: Vec<bool>,
     pub(crate) direct: bool,
+    /// `sync=`: the files are opened O_SYNC or O_DSYNC.
+    pub(crate) sync: model::fileopts::SyncWrites,
     pub(crate) write: bool,
     pub(crate) reads: bool,
     pub(crate) invalidate: bool,
@@ -126,6 +128,7 @@ impl FileSet {
             lens,
             removable: vec![matches!(spec.target, FileTarget::Generated { .. }); n],
             direct: spec.direct,
+            sync: spec.file_options.sync,
             write: spec.writes_data(),
             reads: spec.lays_out_data(),
             invalidate: spec.invalidate,
@@ -161,7 +164,7 @@ impl FileSet {
         if self.create_on_open {
             create_empty(path)?;
         }
-        crate::one_file::open_for_io(path, self.direct, self.write)
+        crate::one_file::open_for_io(path, self.direct, self.sync, self.write)
     }
 
     /// `unlink_each_loop`: removes file `i` and makes it again as it was

@@ -41,7 +41,13 @@ pub(crate) fn add(
         });
     }
     let data = spec.footprint_bytes();
-    if !spec.direct && host.mem_bytes > 0 && data < 2 * host.mem_bytes {
+    // Writes that each wait for their sync (fsync=1, fdatasync=1, sync=)
+    // and no reads: the cache cannot hold what the job measures.
+    let every_write_synced = spec.fsync_every == 1
+        || spec.fdatasync_every == 1
+        || spec.file_options.sync != model::fileopts::SyncWrites::None;
+    let cache_serves = spec.rw.reads() || !every_write_synced;
+    if !spec.direct && cache_serves && host.mem_bytes > 0 && data < 2 * host.mem_bytes {
         warnings.push(Warning::DataSetFitsInCache {
             job: spec.name.clone(),
             data_bytes: data,

@@ -87,11 +87,22 @@ pub(crate) fn lay_out(path: &Path, from: u64, to: u64, stop: &AtomicBool) -> Res
     Ok(())
 }
 
-pub(crate) fn open_for_io(path: &Path, direct: bool, write: bool) -> Result<File, RunError> {
+pub(crate) fn open_for_io(
+    path: &Path,
+    direct: bool,
+    sync: model::fileopts::SyncWrites,
+    write: bool,
+) -> Result<File, RunError> {
     let mut opts = OpenOptions::new();
     opts.read(true).write(write);
-    if direct {
-        opts.custom_flags(libc::O_DIRECT);
+    let sync_flag = match sync {
+        model::fileopts::SyncWrites::None => 0,
+        model::fileopts::SyncWrites::Sync => libc::O_SYNC,
+        model::fileopts::SyncWrites::Dsync => libc::O_DSYNC,
+    };
+    let direct_flag = if direct { libc::O_DIRECT } else { 0 };
+    if direct || sync_flag != 0 {
+        opts.custom_flags(direct_flag | sync_flag);
     }
     opts.open(path).map_err(|e| match e.raw_os_error() {
         Some(libc::EINVAL) if direct => RunError::Usage(format!(

@@ -77,13 +77,20 @@ impl Testbed {
     /// a [`IMAGE_BYTES`] image in the temp directory ($TMPDIR), its loop
     /// device, and a cgroup throttling that device.
     pub fn up(name: &str, limits: Limits) -> Result<Testbed, TestbedError> {
+        Testbed::up_in(&std::env::temp_dir(), name, limits)
+    }
+
+    /// [`Testbed::up`] with the image in `dir`: in memory (`/dev/shm`) the
+    /// device's only latency is the throttle's, not the disk's under the
+    /// image, whose flushes wait for whatever else the machine writes.
+    pub fn up_in(dir: &Path, name: &str, limits: Limits) -> Result<Testbed, TestbedError> {
         let valid = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
         if name.is_empty() || !name.chars().all(valid) {
             return Err(TestbedError::BadName(name.to_string()));
         }
         let flavour = Testbed::available()?;
         let full = format!("{PREFIX}{name}");
-        let image = std::env::temp_dir().join(format!("{full}.img"));
+        let image = dir.join(format!("{full}.img"));
         tear_down(flavour, &flavour.dir(&full), &image)?;
         std::fs::File::create(&image)
             .and_then(|f| f.set_len(IMAGE_BYTES))

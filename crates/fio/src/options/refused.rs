@@ -64,7 +64,7 @@ pub(crate) static NOT_CARRIED_OUT: &[&str] = &[
     "rw_sequencer", "serverip", "sg_write_mode",
     "significant_figures", "skip_bad", "softrandommap", "stats",
     "std_redirect",
-    "stream_id", "sync", "test-duration", "thp",
+    "stream_id", "test-duration", "thp",
     "threads-per-queue", "touch_objects", "trim_backlog", "trim_backlog_batch", "trim_percentage",
     "trim_verify_zero", "ttl", "uid", "unique_filename",
     "uri", "userspace_reap", "verb",

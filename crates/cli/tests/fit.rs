@@ -1,0 +1,249 @@
+//! `diskbench fit`: the listing, bad input, the JSON, and the verdict on a
+//! device whose write limit is known exactly (the testbed: a loop device
+//! behind a cgroup throttle, with an ext4 file system on it). Each of the
+//! etcd WAL check's appends is followed by fdatasync, which must write the
+//! appended page through the throttle before it returns, so at a limit of
+//! L writes per second no more than L syncs end a second: their mean is at
+//! least 1/L, and the p99 above it. 40 writes/s put the p99 at 25 ms or
+//! more, 2.5x etcd's 10 ms at least: not fit. (Measured here: ext4 issues
+//! about 3 writes per sync, the page, its journal and a flush, and the
+//! throttle lets them through in 100 ms slices, so the syncs are 0.2 ms to
+//! 150 ms with a mean of 50 ms, 2/L.) 20,000 writes/s, more than the
+//! device does here, hold no sync back: fit. The image is in memory, so that the disk under it adds
+//! nothing to the limit; ext4 without a journal, so that a sync is its
+//! page and a flush, not a wait for the journal's thread too.
+
+mod common;
+use common::*;
+use std::process::Command as StdCommand;
+
+#[test]
+fn without_a_workload_it_lists_them_with_their_sources() {
+    let out = diskbench().arg("fit").output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    for name in ["etcd", "postgres", "wal-group-commit", "kafka"] {
+        assert!(text.contains(name), "{text}");
+    }
+    assert!(
+        text.contains("< 10 ms") && text.contains("https://"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_unknown_workload_is_a_usage_error_listing_the_workloads() {
+    let dir = real_dir();
+    let out = diskbench()
+        .args(["fit", "mysql"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("'mysql'") && err.contains("etcd, postgres"),
+        "{err}"
+    );
+    assert!(entries(dir.path()).is_empty(), "nothing is written");
+}
+
+#[test]
+fn the_json_holds_each_verdict_its_figure_and_source_and_the_run_is_kept() {
+    let dir = real_dir();
+    let db = dir.path().join("history.sqlite3");
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let out = diskbench()
+        .args([
+            "fit",
+            "kafka",
+            "--json",
+            "--runtime",
+            "1s",
+            "--label",
+            "disk=test",
+        ])
+        .arg(&work)
+        .arg("--db")
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let doc = json_of(&out);
+    assert_eq!(doc["workload"], "kafka");
+    let reqs = doc["requirements"].as_array().unwrap();
+    assert_eq!(reqs.len(), 2);
+    for r in reqs {
+        assert_eq!(r["verdict"], "no_limit", "{r}");
+        assert!(r["measured"]["value"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(r["source"]["url"].as_str().unwrap().starts_with("https://"));
+    }
+    assert!(entries(&work).is_empty(), "the test files are removed");
+    // Kept as a run of kind fit, with its label, and shown as printed.
+    let listed = diskbench()
+        .args(["history", "--label", "disk=test", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(stdout_of(&listed).contains("fit"), "{}", stdout_of(&listed));
+    let shown = diskbench()
+        .args(["show", "1", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(
+        stdout_of(&shown).contains("append throughput"),
+        "{}{}",
+        stdout_of(&shown),
+        stderr_of(&shown)
+    );
+}
+
+/// An ext4 file system on a throttled testbed, mounted; unmounted when dropped.
+struct Throttled {
+    tb: testbed::Testbed,
+    mount: tempfile::TempDir,
+}
+
+impl Throttled {
+    fn up(name: &str, write_iops: u64) -> Option<Throttled> {
+        if let Err(why) = testbed::Testbed::available() {
+            testbed::skip(why);
+            return None;
+        }
+        let limits = testbed::Limits {
+            write_iops,
+            ..Default::default()
+        };
+        // The image in memory: the syncs then wait for the throttle only,
+        // not for the flushes of the disk under /tmp that others share.
+        let shm = std::path::Path::new("/dev/shm");
+        let tb =
+            testbed::Testbed::up_in(shm, name, limits).unwrap_or_else(|e| panic!("testbed: {e}"));
+        let run = |cmd: &mut StdCommand| {
+            let out = cmd.output().unwrap();
+            assert!(out.status.success(), "{cmd:?}: {}", stderr_of(&out));
+        };
+        run(StdCommand::new("mkfs.ext4").args(["-q", "-F", "-O", "^has_journal", tb.device()]));
+        let mount = tempfile::tempdir().unwrap();
+        run(StdCommand::new("mount").arg(tb.device()).arg(mount.path()));
+        Some(Throttled { tb, mount })
+    }
+
+    /// `fit etcd --json` inside the throttle.
+    fn fit_etcd(&self) -> serde_json::Value {
+        let out = self
+            .tb
+            .command(assert_cmd::cargo::cargo_bin("diskbench"))
+            .args(["fit", "etcd", "--json", "--no-save", "--runtime", "4s"])
+            .arg(self.mount.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        json_of(&out)
+    }
+
+    fn set(&self, write_iops: u64) {
+        let limits = testbed::Limits {
+            write_iops,
+            ..Default::default()
+        };
+        self.tb.set(limits).unwrap();
+    }
+}
+
+impl Drop for Throttled {
+    fn drop(&mut self) {
+        let _ = StdCommand::new("umount").arg(self.mount.path()).status();
+    }
+}
+
+fn wal(doc: &serde_json::Value) -> &serde_json::Value {
+    let reqs = doc["requirements"].as_array().unwrap();
+    reqs.iter()
+        .find(|r| r["check"] == "etcd-wal")
+        .unwrap_or_else(|| panic!("{doc}"))
+}
+
+#[test]
+fn a_write_limit_that_breaks_etcds_rule_is_not_fit_by_its_margin_and_one_that_keeps_it_is_fit() {
+    let name = format!("fit-{}", std::process::id());
+    let Some(fs) = Throttled::up(&name, 40) else {
+        return;
+    };
+    // 40 writes/s: at most 40 syncs a second, so the p99 is 25 ms or more;
+    // a second is far more than the throttle's slices could add.
+    let slow = fs.fit_etcd();
+    let w = wal(&slow);
+    assert_eq!(w["verdict"], "not_fit", "{w}");
+    let p99_ms = w["measured"]["value"].as_f64().unwrap() / 1e6;
+    let ratio = w["ratio"].as_f64().unwrap();
+    assert!(
+        (25.0..=1000.0).contains(&p99_ms),
+        "p99 {p99_ms} ms where the limit keeps every sync's mean at 25 ms or more"
+    );
+    assert!((ratio - p99_ms / 10.0).abs() < 1e-9, "{ratio} vs {p99_ms}");
+    let syncs = w["measured"]["count"].as_f64().unwrap();
+    assert!(
+        syncs <= 40.0 * 4.5 + 40.0,
+        "{syncs} syncs in 4 s at 40 writes/s"
+    );
+    assert_eq!(slow["fit"], false);
+
+    // 20,000 writes/s: more than this device does unthrottled here (about
+    // 3 writes per sync, 2,500 syncs/s), so the throttle never holds a sync
+    // back. (At 2,000 it binds, and lets writes through in bursts between
+    // waits of up to its 100 ms slice: p99 88 ms, not fit.)
+    fs.set(20_000);
+    let quick = fs.fit_etcd();
+    let w = wal(&quick);
+    if w["verdict"] != "fit" {
+        // A machine busy enough to keep the syncs' threads waiting for a
+        // CPU breaks the rule by itself (seen here at a load of 13 on 2
+        // cores: p99 8 to 24 ms with no limit at all). Only then is the
+        // limit not to blame, and the test says so instead of passing.
+        fs.set(0);
+        let free = fs.fit_etcd();
+        let f = wal(&free);
+        assert_eq!(
+            f["verdict"], "not_fit",
+            "20,000 writes/s broke a rule the device keeps without a limit: {w}"
+        );
+        testbed::skip(format!(
+            "fit at 20,000 writes/s not shown: this machine breaks etcd's rule with no limit \
+             at all (p99 {} ms), so it is too busy to tell",
+            f["measured"]["value"].as_f64().unwrap_or(0.0) / 1e6
+        ));
+        return;
+    }
+    assert!(w["ratio"].as_f64().unwrap() < 1.0, "{w}");
+    assert_eq!(quick["requirements"][0]["sure"], true, "{w}");
+}
+
+#[test]
+fn writes_that_each_wait_for_their_sync_get_no_page_cache_warning() {
+    let dir = real_dir();
+    let warned = |extra: &str| {
+        let doc = fio_ok_in(
+            dir.path(),
+            &format!("--name=w --rw=write --bs=4k --size=64k {extra}"),
+        );
+        doc["diskbench"]["warnings"]
+            .to_string()
+            .contains("page cache")
+    };
+    assert!(
+        warned(""),
+        "buffered writes the cache absorbs are warned of"
+    );
+    assert!(
+        !warned("--fdatasync=1"),
+        "each write waits for its fdatasync"
+    );
+    assert!(!warned("--sync=dsync"), "each write is O_DSYNC");
+    assert!(
+        warned("--fdatasync=4"),
+        "three writes in four are left in the cache"
+    );
+}
