@@ -19,6 +19,7 @@
 pub mod catalogue;
 pub mod figures;
 pub mod judge;
+pub mod pods;
 pub mod sure;
 pub mod text;
 

@@ -156,6 +156,10 @@ impl Gathered {
             store.path().display(),
             merged.present
         );
+        if let Some(text) = fit_verdicts(&self.records) {
+            print!("{text}");
+            return Ok(());
+        }
         if per_node {
             // A row per node, each against the rest; the runs are the
             // repeats of each node's pod, not pods to sum.
@@ -170,6 +174,29 @@ impl Gathered {
         print!("{}", report::compare::noise::noise_text(&self.records, &by));
         Ok(())
     }
+}
+
+/// The pods' runs of `kube run --fit WORKLOAD` judged, each pod and each
+/// class; `None` when the runs are not a workload's checks.
+fn fit_verdicts(records: &[RunRecord]) -> Option<String> {
+    let name = records.iter().find_map(|r| {
+        let w = r.result.workload.as_ref()?;
+        (w.command == model::RunKind::Fit.name()).then(|| w.document["workload"].as_str())?
+    })?;
+    let workload = fit::catalogue::find(name).ok()?;
+    fn label<'a>(r: &'a RunRecord, k: &str) -> &'a str {
+        r.labels.get(k).map_or("?", String::as_str)
+    }
+    let pods: Vec<fit::pods::PodRun> = records
+        .iter()
+        .map(|r| fit::pods::PodRun {
+            class: label(r, report::pods::CLASS),
+            pod: label(r, report::pods::POD),
+            node: label(r, report::pods::NODE),
+            result: &r.result,
+        })
+        .collect();
+    Some(fit::pods::render(workload, &pods))
 }
 
 #[derive(clap::Args)]

@@ -25,6 +25,11 @@ pub struct WorkloadArgs {
     /// The suite's short form in each pod (about 10 s)
     #[arg(long, conflicts_with = "job")]
     pub quick: bool,
+    /// Check each pod's volume for a workload's published requirements instead (etcd,
+    /// postgres, ...: `diskbench fit` lists them); a verdict per pod and per class
+    #[arg(long, value_name = "WORKLOAD", value_parser = known_workload,
+          conflicts_with_all = ["job", "profile", "quick", "file_size"])]
+    pub fit: Option<String>,
     /// Each test's longest measured time in the pods' suite (as `run --runtime`)
     #[arg(long, conflicts_with = "job")]
     pub runtime: Option<String>,
@@ -48,6 +53,14 @@ pub struct WorkloadArgs {
     pub labels: Vec<(String, String)>,
 }
 
+/// `--fit`'s workload, refused here (once, not in every pod) when the
+/// catalogue has none of that name.
+fn known_workload(name: &str) -> Result<String, String> {
+    fit::catalogue::find(name)
+        .map(|w| w.name.clone())
+        .map_err(|e| e.to_string())
+}
+
 /// The suite's default test file for a run with `--quick` or not.
 fn default_file_bytes(quick: bool) -> u64 {
     if quick {
@@ -62,6 +75,13 @@ impl WorkloadArgs {
     fn command(&self) -> Vec<String> {
         if self.job.is_some() {
             return vec!["fio".into(), format!("{JOB_DIR}/{JOB_FILE}")];
+        }
+        if let Some(workload) = &self.fit {
+            let mut cmd = vec!["fit".to_string(), workload.clone()];
+            if let Some(r) = &self.runtime {
+                cmd.push(format!("--runtime={r}"));
+            }
+            return cmd;
         }
         let mut cmd = vec!["run".to_string()];
         if let Some(p) = &self.profile {
