@@ -246,6 +246,18 @@ pub struct VerifyResult {
     /// The first bad chunks, in the order they were found (at most
     /// [`VerifyResult::KEPT`]).
     pub failures: Vec<VerifyFailure>,
+    /// `verify_only`: the writes (and their bytes) the job stood for
+    /// without doing them, the earlier run's, replayed to know what to
+    /// check. fio counts them in the write direction's `total_ios` and
+    /// `io_bytes` (with no runtime, so no bandwidth); zero otherwise.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub replayed_writes: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub replayed_bytes: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl VerifyResult {
@@ -274,6 +286,8 @@ impl VerifyResult {
         self.corrupted += other.corrupted;
         self.stale += other.stale;
         self.misdirected += other.misdirected;
+        self.replayed_writes += other.replayed_writes;
+        self.replayed_bytes += other.replayed_bytes;
         let room = Self::KEPT.saturating_sub(self.failures.len());
         self.failures
             .extend(other.failures.iter().take(room).cloned());
