@@ -165,6 +165,7 @@ pub fn run(mut args: Vec<String>) -> anyhow::Result<Exit> {
     };
     let (summary, exit) = soak_loop::run(&measure, plan, |done| {
         out.add(done, &parsed.output_format);
+        extras::verify_failures(&done.outcome.result);
         extras::dump_errors(&done.outcome.result);
         if let Some(prefix) = &parsed.cli.bandwidth_log {
             extras::write_bandwidth_logs(prefix, &done.outcome.result)?;

@@ -80,6 +80,14 @@ fn a_verify_pass_finds_a_corruption_made_behind_its_back_and_names_its_offset() 
             "{err}"
         );
         assert!(err.contains("corrupted data"), "{err}");
+        // fio's own line for it, first, as fio words it.
+        let block = at / BS * BS;
+        let fios = format!(
+            "crc32c: verify failed at file {} offset {block}, length {BS} \
+             (requested block: offset={block}, length={BS})\n       Expected: ",
+            file.display()
+        );
+        assert!(err.starts_with(&fios), "{args:?}: {err}");
         let v = verify_of(&out);
         assert_eq!(v["bad"], 1, "{v}");
         assert_eq!(v["checked"], 512, "{v}");

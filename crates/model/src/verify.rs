@@ -213,6 +213,25 @@ pub struct VerifyFailure {
     /// "generation 5", "byte 0x3a").
     pub expected: String,
     pub found: String,
+    /// The read the chunk was checked in (fio's "requested block"); zero in
+    /// runs saved before it was kept.
+    #[serde(default)]
+    pub io_offset: u64,
+    #[serde(default)]
+    pub io_length: u64,
+}
+
+impl VerifyFailure {
+    /// fio's lines on stderr for a chunk that failed its check (method
+    /// `algo`): `crc32c: verify failed at file F offset O, length L
+    /// (requested block: offset=O, length=L)`, then what was expected and
+    /// what was received, indented as fio indents its checksums.
+    pub fn fio_lines(&self, algo: &str) -> String {
+        format!(
+            "{algo}: verify failed at file {} offset {}, length {} (requested block: offset={}, length={})\n       Expected: {}\n       Received: {}",
+            self.path, self.offset, self.length, self.io_offset, self.io_length, self.expected, self.found
+        )
+    }
 }
 
 impl std::fmt::Display for VerifyFailure {

@@ -143,3 +143,15 @@ pub(super) fn dump_errors(result: &model::RunResult) {
         }
     }
 }
+
+/// fio's lines on stderr for each bad chunk `verify=` kept, for a job that
+/// failed on them (fio prints each as it finds it; a job that continues
+/// past verify errors counts them instead).
+pub(super) fn verify_failures(result: &model::RunResult) {
+    for job in result.jobs.iter().filter(|j| j.error.is_some()) {
+        let Some(v) = &job.verify else { continue };
+        for f in &v.failures {
+            eprintln!("{}", f.fio_lines(&v.algo));
+        }
+    }
+}

@@ -270,6 +270,8 @@ impl Worker<'_> {
                         first_bad_byte: m.first_bad_byte,
                         expected: m.expected,
                         found: m.found,
+                        io_offset: slot.offset,
+                        io_length: slot.len,
                     });
                     if v.spec.fatal {
                         v.failed_fatal = true;
