@@ -155,6 +155,7 @@ pub fn run(mut args: Vec<String>) -> anyhow::Result<Exit> {
         metrics: metrics.as_ref(),
         notes: &notes,
         checks_on_stderr: checks,
+        io_trace: extras::io_trace(&parsed.cli),
     };
     let triggered = extras::watch_trigger(&parsed.cli, crate::outcome::stop_on_signals()?);
     let mut out = Output {

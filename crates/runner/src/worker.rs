@@ -155,6 +155,8 @@ pub struct Shared {
     /// Each worker's finished seconds' latencies, as `live`; `None` unless
     /// the live listener asked for them (`RunOptions::live_latency`).
     pub live_latency: Option<Mutex<Vec<crate::LiveLatency>>>,
+    /// fio's `--debug=io` hook (see [`crate::trace`]).
+    pub io_trace: Option<crate::trace::IoTraceFn>,
 }
 
 struct Worker<'a> {

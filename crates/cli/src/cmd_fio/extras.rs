@@ -92,9 +92,24 @@ pub(super) fn parse_trace(parsed: &fio::FioArgs) {
     }
 }
 
+/// `--debug=io` (or `all`): fio's line for each completed I/O
+/// ([`runner::trace`]), on stdout where fio prints its debug lines.
+pub fn io_trace(cli: &CliOptions) -> Option<runner::trace::IoTraceFn> {
+    if !debugs(cli, "io") {
+        return None;
+    }
+    let pid = std::process::id();
+    Some(Arc::new(move |t: &runner::trace::IoTrace| {
+        use std::io::Write;
+        // A closed stdout ends nothing here: the run's own output says so.
+        let _ = writeln!(std::io::stdout().lock(), "{}", t.fio_line(pid));
+    }))
+}
+
 /// What `--debug` shows: `parse` (or `all`) prints the jobs as understood on
-/// stderr, `random` the seeds with the output (`report::fio_debug`); for
-/// the other categories a note says where to look instead.
+/// stderr, `random` the seeds with the output (`report::fio_debug`), `io`
+/// each I/O (see [`io_trace`]); for the other categories a note says where
+/// to look instead.
 pub fn debug_notes(cli: &CliOptions, groups: &[Vec<fio::JobSpec>]) {
     if cli.debug.is_empty() {
         return;
@@ -110,7 +125,7 @@ pub fn debug_notes(cli: &CliOptions, groups: &[Vec<fio::JobSpec>]) {
         .debug
         .iter()
         .map(String::as_str)
-        .filter(|c| *c != "parse" && *c != "random")
+        .filter(|c| !matches!(*c, "parse" | "random" | "io"))
         .collect();
     if !others.is_empty() {
         eprintln!(
