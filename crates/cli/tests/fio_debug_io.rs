@@ -53,3 +53,32 @@ fn debug_io_prints_fios_line_for_each_completed_io() {
     let every: Vec<u64> = (0..size / bs).map(|b| b * bs).collect();
     assert_eq!(offsets, every);
 }
+
+/// The null engine has no files; fio names them in the trace all the same
+/// (`JOB.CLONE.FILE`), and so must diskbench.
+#[test]
+fn debug_io_names_the_null_engines_files_as_fio_does() {
+    let out = diskbench()
+        .args([
+            "fio",
+            "--no-save",
+            "--debug=io",
+            "--name=nul",
+            "--ioengine=null",
+            "--filesize=16k",
+            "--bs=4k",
+            "--rw=randread",
+            "--output-format=json",
+            "--output=/dev/null",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains(" complete: ")).collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(
+        lines.iter().all(|l| l.ends_with(",ddir=0,file=nul.0.0")),
+        "{text}"
+    );
+}

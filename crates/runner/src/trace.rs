@@ -6,7 +6,6 @@
 //! and does nothing more per I/O when none is set.
 
 use model::Direction;
-use std::path::Path;
 use std::sync::Arc;
 
 /// Receives each completed I/O of every worker, on the worker's thread.
@@ -22,7 +21,8 @@ pub struct IoTrace<'a> {
     pub dir: Direction,
     /// A trim (fio's third direction) rather than a read or write.
     pub trim: bool,
-    pub path: &'a Path,
+    /// Its file's name (fio's `JOB.CLONE.FILE` for the null engine).
+    pub file: &'a str,
 }
 
 impl IoTrace<'_> {
@@ -36,10 +36,7 @@ impl IoTrace<'_> {
         };
         format!(
             "io       {pid} complete: io_u {:#x}: off={:#x},len={:#x},ddir={ddir},file={}",
-            self.slot,
-            self.offset,
-            self.len,
-            self.path.display()
+            self.slot, self.offset, self.len, self.file
         )
     }
 }
@@ -58,7 +55,7 @@ mod tests {
             len: 4096,
             dir: Direction::Write,
             trim: false,
-            path: Path::new("test.0.0"),
+            file: "test.0.0",
         };
         let line = t.fio_line(42);
         assert_eq!(

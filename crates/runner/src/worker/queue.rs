@@ -233,7 +233,7 @@ impl Worker<'_> {
                     len: slot.len,
                     dir: slot.dir,
                     trim: slot.trim,
-                    path: &self.plan.engine_cfg.path(slot.file),
+                    file: &super::file_name(&self.plan, slot.file),
                 });
             }
             match check_result(c, &slot, &self.plan.engine_cfg) {
