@@ -184,6 +184,7 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
         metrics: metrics.as_ref(),
         notes: &notes,
         checks_on_stderr: checks,
+        io_trace: extras::io_trace(&parsed.cli),
     };
     let triggered = extras::watch_trigger(&parsed.cli, crate::outcome::stop_on_signals()?);
     let mut out = Output {
@@ -196,6 +197,7 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
     let (summary, exit) = soak_loop::run(&measure, plan, |done| {
         out.add(done, &parsed.output_format);
         failed_jobs = fio_failed_jobs(&done.outcome.result);
+        extras::verify_failures(&done.outcome.result);
         extras::dump_errors(&done.outcome.result);
         if let Some(prefix) = &parsed.cli.bandwidth_log {
             extras::write_bandwidth_logs(prefix, &done.outcome.result)?;

@@ -97,6 +97,7 @@ pub fn run(args: FitArgs) -> anyhow::Result<Exit> {
         checks: None,
         notes: &[],
         checks_on_stderr: true,
+        io_trace: None,
     };
     let stop = crate::outcome::stop_on_signals()?;
     let volume = crate::volume::VolumeContext::start(args.save.tags.volume.as_ref(), &groups);

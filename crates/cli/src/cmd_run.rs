@@ -370,6 +370,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         checks: Some(&checks),
         notes: &[],
         checks_on_stderr: true,
+        io_trace: None,
     };
     let mut docs = Vec::new();
     let (summary, exit) = soak_loop::run(&measure, plan, |done| {

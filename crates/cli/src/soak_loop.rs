@@ -57,6 +57,8 @@ pub struct Measure<'a> {
     /// only when asked, since fio's stderr holds only errors and fio's own
     /// warnings and tools that read it take any other byte for a failure.
     pub checks_on_stderr: bool,
+    /// fio's `--debug=io`: each completed I/O handed to this hook.
+    pub io_trace: Option<runner::trace::IoTraceFn>,
 }
 
 /// Saves one run in the history and keeps its line in `summary`; the
@@ -256,6 +258,7 @@ pub(crate) fn measure_once(
         global_options: m.global_options.to_vec(),
         faults: m.faults.to_vec(),
         stable_stop: m.stable_stop,
+        io_trace: m.io_trace.clone(),
     };
     let mut outcome = runner::run_in(m.groups, &opts, ws);
     let notes = m.notes.iter().cloned();

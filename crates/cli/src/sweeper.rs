@@ -148,6 +148,7 @@ impl<'a> Sweeper<'a> {
             checks: None,
             notes: &[],
             checks_on_stderr: true,
+            io_trace: None,
         };
         let (outcome, written) =
             soak_loop::measure_once(&m, &self.stop, &mut self.ws, None, Some(prefix));

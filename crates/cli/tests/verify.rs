@@ -80,6 +80,14 @@ fn a_verify_pass_finds_a_corruption_made_behind_its_back_and_names_its_offset() 
             "{err}"
         );
         assert!(err.contains("corrupted data"), "{err}");
+        // fio's own line for it, first, as fio words it.
+        let block = at / BS * BS;
+        let fios = format!(
+            "crc32c: verify failed at file {} offset {block}, length {BS} \
+             (requested block: offset={block}, length={BS})\n       Expected: ",
+            file.display()
+        );
+        assert!(err.starts_with(&fios), "{args:?}: {err}");
         let v = verify_of(&out);
         assert_eq!(v["bad"], 1, "{v}");
         assert_eq!(v["checked"], 512, "{v}");
@@ -598,6 +606,46 @@ fn a_saved_verify_state_limits_verify_only_to_the_writes_done() {
         "{}",
         stderr_of(&out)
     );
+}
+
+/// A verify_only job does none of its writes, but fio counts them all as
+/// issued (also those past a saved state's, which are not checked): in the
+/// write direction's `total_ios` and `io_bytes`, with no runtime and no
+/// latency samples. fio's own suite (t/verify_state_save.py) holds a
+/// verify_only write job with no write I/Os as wrong.
+#[test]
+fn verify_only_counts_the_writes_it_stands_for_as_issued_as_fio_does() {
+    let dir = real_dir();
+    let file = dir.path().join("c");
+    let (size, done) = (1u64 << 20, 40u64);
+    let base = ["--rw=randwrite", "--size=1m", "--verify=crc32c"];
+    let number_ios = format!("--number_ios={done}");
+    let out = fio(
+        &file,
+        &[&base[..], &[&number_ios, "--do_verify=0"]].concat(),
+    );
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let only = [&base[..], &["--verify_only", "--verify_state_load=1"]].concat();
+    let out = fio(&file, &only);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let job = &json_of(&out)["jobs"][0];
+    let w = &job["write"];
+    assert_eq!(w["total_ios"], size / BS, "{w}");
+    assert_eq!(w["io_bytes"], size, "{w}");
+    assert_eq!(w["io_kbytes"], size >> 10, "{w}");
+    // Nothing was written, so nothing was timed.
+    assert_eq!(w["runtime"], 0, "{w}");
+    assert_eq!(w["bw_bytes"], 0, "{w}");
+    assert_eq!(w["clat_ns"]["N"], 0, "{w}");
+    assert_eq!(job["read"]["total_ios"], done, "{}", job["read"]);
+    assert_eq!(verify_of(&out)["checked"], done);
+    // fio's normal output counts them the same way.
+    let normal = [&only[..], &["--output-format=normal"]].concat();
+    let out = fio(&file, &normal);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let issued = format!("issued rwts: total={done},{},0,0", size / BS);
+    assert!(text.contains(&issued), "{text}");
 }
 
 #[test]

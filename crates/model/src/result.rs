@@ -242,6 +242,16 @@ impl JobResult {
         self.errors.as_ref().map_or(0, |e| e.ios[dir as usize])
     }
 
+    /// The writes (and bytes) a `verify_only` job stood for without doing
+    /// them: fio counts them as issued in the write direction; `(0, 0)` for
+    /// any other job or direction.
+    pub fn replayed(&self, dir: crate::Direction) -> (u64, u64) {
+        match (&self.verify, dir) {
+            (Some(v), crate::Direction::Write) => (v.replayed_writes, v.replayed_bytes),
+            _ => (0, 0),
+        }
+    }
+
     /// A job that has measured nothing yet: `spec`'s name and engine, no
     /// I/O. Every maker of results (the runner, the live history, the
     /// importers) starts from it, so a new field is set in one place.

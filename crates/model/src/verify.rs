@@ -213,6 +213,25 @@ pub struct VerifyFailure {
     /// "generation 5", "byte 0x3a").
     pub expected: String,
     pub found: String,
+    /// The read the chunk was checked in (fio's "requested block"); zero in
+    /// runs saved before it was kept.
+    #[serde(default)]
+    pub io_offset: u64,
+    #[serde(default)]
+    pub io_length: u64,
+}
+
+impl VerifyFailure {
+    /// fio's lines on stderr for a chunk that failed its check (method
+    /// `algo`): `crc32c: verify failed at file F offset O, length L
+    /// (requested block: offset=O, length=L)`, then what was expected and
+    /// what was received, indented as fio indents its checksums.
+    pub fn fio_lines(&self, algo: &str) -> String {
+        format!(
+            "{algo}: verify failed at file {} offset {}, length {} (requested block: offset={}, length={})\n       Expected: {}\n       Received: {}",
+            self.path, self.offset, self.length, self.io_offset, self.io_length, self.expected, self.found
+        )
+    }
 }
 
 impl std::fmt::Display for VerifyFailure {
@@ -246,6 +265,18 @@ pub struct VerifyResult {
     /// The first bad chunks, in the order they were found (at most
     /// [`VerifyResult::KEPT`]).
     pub failures: Vec<VerifyFailure>,
+    /// `verify_only`: the writes (and their bytes) the job stood for
+    /// without doing them, the earlier run's, replayed to know what to
+    /// check. fio counts them in the write direction's `total_ios` and
+    /// `io_bytes` (with no runtime, so no bandwidth); zero otherwise.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub replayed_writes: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub replayed_bytes: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl VerifyResult {
@@ -274,6 +305,8 @@ impl VerifyResult {
         self.corrupted += other.corrupted;
         self.stale += other.stale;
         self.misdirected += other.misdirected;
+        self.replayed_writes += other.replayed_writes;
+        self.replayed_bytes += other.replayed_bytes;
         let room = Self::KEPT.saturating_sub(self.failures.len());
         self.failures
             .extend(other.failures.iter().take(room).cloned());

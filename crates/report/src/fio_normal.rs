@@ -243,7 +243,10 @@ fn source_depth_lines(out: &mut String, job: &JobResult) {
 fn issued_lines(out: &mut String, job: &JobResult) {
     let counts = |dir| match source::dir(job, dir) {
         Some(s) => (s.total_ios, s.short_ios, s.drop_ios),
-        None => (stats::dir_stats(job, dir).ios + job.failed_ios(dir), 0, 0),
+        None => {
+            let done = stats::dir_stats(job, dir).ios;
+            (done + job.failed_ios(dir) + job.replayed(dir).0, 0, 0)
+        }
     };
     let (r, w) = (counts(Direction::Read), counts(Direction::Write));
     let t = job.trim.ios;

@@ -367,8 +367,17 @@ fn approximate_paths(job: &Map<String, Value>) -> Vec<String> {
 
 fn dir_value(result: &RunResult, job: &JobResult, dir: impl Into<stats::Side> + Copy) -> Value {
     let d = stats::dir_stats(job, dir);
+    // A verify_only job's writes were not done, but fio counts them as
+    // issued: in total_ios and io_bytes, with no runtime nor latencies.
+    let (replayed, replayed_bytes) = dir.into().direction().map_or((0, 0), |d| job.replayed(d));
     if d.is_unused() {
-        return zero_dir_value();
+        let mut value = zero_dir_value();
+        if replayed > 0 {
+            value["io_bytes"] = json!(replayed_bytes);
+            value["io_kbytes"] = json!(replayed_bytes >> 10);
+            value["total_ios"] = json!(replayed);
+        }
+        return value;
     }
     let bw = stats::bw_stats(job, dir);
     let agg = match bw {

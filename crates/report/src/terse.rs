@@ -37,7 +37,7 @@
 
 use crate::stats::{self, LatStats, SampleStats, Side, DIRECTIONS};
 use crate::unified;
-use model::{DepthStats, DirStats, Histogram, JobResult, RunResult, UnifiedRw};
+use model::{DepthStats, Histogram, JobResult, RunResult, UnifiedRw};
 
 /// Percentile fields per direction, used or not.
 const PERCENTILE_FIELDS: usize = 20;
@@ -94,8 +94,7 @@ pub fn job_fields(result: &RunResult, job: &JobResult, version: u32) -> Vec<Stri
     for side in sides {
         let samples = (stats::bw_stats(of, side), stats::iops_stats(of, side));
         let agg = stats::group_agg(run, of, side);
-        let d = stats::dir_stats(of, side);
-        dir_fields(&mut f, of, d, samples, agg, version);
+        dir_fields(&mut f, of, side, samples, agg, version);
     }
     let (usr, sys) = stats::cpu_percents(job);
     f.push(format!("{usr:.6}%"));
@@ -126,16 +125,24 @@ pub fn job_fields(result: &RunResult, job: &JobResult, version: u32) -> Vec<Stri
 fn dir_fields(
     f: &mut Vec<String>,
     job: &JobResult,
-    d: &DirStats,
+    side: Side,
     samples: (Option<SampleStats>, Option<SampleStats>),
     group_agg: u64,
     version: u32,
 ) {
-    let bw_bytes = stats::per_sec(d.bytes, d.runtime_ns) as u64;
-    f.push((d.bytes >> 10).to_string());
+    let d = stats::dir_stats(job, side);
+    // A direction without I/O ran for no time, as fio says (and the JSON);
+    // a verify_only job's writes count as issued, with no runtime.
+    let runtime_ns = match d.is_unused() {
+        true => 0,
+        false => d.runtime_ns,
+    };
+    let replayed_bytes = side.direction().map_or(0, |dir| job.replayed(dir).1);
+    let bw_bytes = stats::per_sec(d.bytes, runtime_ns) as u64;
+    f.push(((d.bytes + replayed_bytes) >> 10).to_string());
     f.push((bw_bytes / 1024).to_string());
     f.push((d.iops() as u64).to_string());
-    f.push(stats::runtime_ms(d.runtime_ns).to_string());
+    f.push(stats::runtime_ms(runtime_ns).to_string());
     let slat = d.slat.as_ref().map(LatStats::of).unwrap_or_default();
     lat_fields(f, &slat);
     lat_fields(f, &LatStats::of(&d.clat));
@@ -200,6 +207,7 @@ fn lat_fields(f: &mut Vec<String>, s: &LatStats) {
 mod tests {
     use super::*;
     use crate::testutil;
+    use model::DirStats;
 
     /// fio 3.33's terse v3 line without disk statistics has 121 fields.
     const FIO_V3_FIELDS: usize = 121;
@@ -215,6 +223,35 @@ mod tests {
         let line = text.lines().next().unwrap();
         assert_eq!(line.split(';').count(), FIO_V3_FIELDS, "{line}");
         assert!(text.ends_with('\n'));
+    }
+
+    /// A verify_only job did none of its writes: fio's line has their KiB
+    /// (counted as issued) and no write runtime, though the job ran.
+    #[test]
+    fn a_verify_only_jobs_writes_are_counted_with_no_runtime() {
+        let mut job = testutil::seq_read_job("only", 256);
+        job.write = DirStats {
+            runtime_ns: job.read.runtime_ns,
+            ..DirStats::default()
+        };
+        let bytes = 256 * 4096;
+        job.verify = Some(model::VerifyResult {
+            replayed_writes: 256,
+            replayed_bytes: bytes,
+            ..model::VerifyResult::default()
+        });
+        let fields = job_fields(&testutil::run(vec![job.clone()]), &job, 3);
+        // The write block starts after the read block's 41 fields.
+        let write = &fields[5 + 41..5 + 45];
+        assert_eq!(
+            write,
+            [
+                (bytes >> 10).to_string(),
+                "0".into(),
+                "0".into(),
+                "0".into()
+            ]
+        );
     }
 
     #[test]

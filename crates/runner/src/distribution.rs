@@ -43,6 +43,11 @@ enum Kind {
     },
     /// Fresh uniform draws (`norandommap`).
     Uniform,
+    /// Uniform from a 32-bit draw scaled to the positions: fio's
+    /// `random_generator=tausworthe` named on a file of more than 2^32
+    /// blocks reaches at most 2^32 of them (fio switches to tausworthe64
+    /// there only when no generator is named).
+    Uniform32,
     Zipf(Zipf),
     /// Position `n * u^pow` before spreading.
     Pareto {
@@ -337,6 +342,15 @@ impl Sampler {
         self
     }
 
+    /// Uniform draws without the random map from a 32-bit number (see
+    /// [`Kind::Uniform32`]) when `on` and there are more than 2^32 positions.
+    pub(crate) fn narrow_to_32_bits(mut self, on: bool) -> Sampler {
+        if on && self.n > 1 << 32 && matches!(self.kind, Kind::Uniform) {
+            self.kind = Kind::Uniform32;
+        }
+        self
+    }
+
     /// Draws of `dist` over `n` ranks, not spread: 0 is the hottest of
     /// zipf and pareto, normal is centred on `n / 2`. For choosing one of
     /// `n` files (`file_service_type=zipf:1.2`).
@@ -379,6 +393,10 @@ impl Sampler {
                 return perm.next();
             }
             Kind::Uniform => return rng.below(n),
+            Kind::Uniform32 => {
+                let r = u128::from(rng.next_u64() >> 32);
+                return ((r * u128::from(n)) >> 32) as u64;
+            }
             Kind::Zoned(zones) => {
                 let u = rng.unit() * 100.0;
                 let z = zones

@@ -37,6 +37,7 @@ mod record;
 mod region;
 mod stale;
 mod steady;
+pub mod trace;
 mod verify_state;
 mod worker;
 
@@ -98,6 +99,8 @@ pub struct RunOptions {
     /// Time-based jobs may stop before their runtime once their figure is
     /// stable (`diskbench run`'s suite); `None`: every job runs its runtime.
     pub stable_stop: Option<model::StableStop>,
+    /// fio's `--debug=io`: each completed I/O handed to this hook.
+    pub io_trace: Option<trace::IoTraceFn>,
 }
 
 impl Default for RunOptions {
@@ -115,6 +118,7 @@ impl Default for RunOptions {
             global_options: Vec::new(),
             faults: Vec::new(),
             stable_stop: None,
+            io_trace: None,
         }
     }
 }
@@ -384,6 +388,7 @@ fn shared_state(clock: &Clock, opts: &RunOptions, watch: &Watch, io_clones: usiz
             || watch.steady.iter().any(Option::is_some))
         .then(|| Mutex::new(Vec::new())),
         live_latency: (opts.live.is_some() && opts.live_latency).then(|| Mutex::new(Vec::new())),
+        io_trace: opts.io_trace.clone(),
     }
 }
 

@@ -249,6 +249,14 @@ fn full_period(spec: &JobSpec) -> bool {
     spec.random.generator == model::job::RandomGenerator::Lfsr
 }
 
+/// Whether the job named fio's 32-bit `tausworthe` itself: fio keeps it
+/// then even where it cannot reach every block (HOWTO: tausworthe64 "is
+/// selected automatically" when the space exceeds 2^32 blocks, as the default).
+fn named_tausworthe(spec: &JobSpec) -> bool {
+    spec.random.generator == model::job::RandomGenerator::Tausworthe
+        && spec.options.iter().any(|(k, _)| k == "random_generator")
+}
+
 /// Whether `spec` asks for more than the plain path does.
 fn needs_general(spec: &JobSpec, files: usize) -> bool {
     let random = spec.rw.is_random();
@@ -338,6 +346,7 @@ impl General {
                     let vary = sizes[i].varies();
                     Sampler::new(dist, no_map(d), units, align[i], vary, rng)
                         .sequence_stride(spec.random.sequence_stride)
+                        .narrow_to_32_bits(named_tausworthe(spec))
                 };
                 GenFile {
                     base: r.base,

@@ -155,6 +155,8 @@ pub struct Shared {
     /// Each worker's finished seconds' latencies, as `live`; `None` unless
     /// the live listener asked for them (`RunOptions::live_latency`).
     pub live_latency: Option<Mutex<Vec<crate::LiveLatency>>>,
+    /// fio's `--debug=io` hook (see [`crate::trace`]).
+    pub io_trace: Option<crate::trace::IoTraceFn>,
 }
 
 struct Worker<'a> {
@@ -205,19 +207,18 @@ impl Budget {
 /// The names `write_iolog` gives the clone's files: their paths, or for
 /// the null engine (no files) fio's names of them (`JOB.CLONE.FILE`).
 fn file_names(plan: &WorkerPlan) -> Vec<String> {
-    match plan.engine_cfg.paths.is_empty() {
-        false => plan
-            .engine_cfg
-            .paths
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect(),
-        true => (0..plan.regions.len())
-            .map(|i| {
-                let file = i as u32;
-                (plan.spec.file_options).generated_name(&plan.spec.name, plan.clone, file)
-            })
-            .collect(),
+    let files = match plan.engine_cfg.paths.is_empty() {
+        false => plan.engine_cfg.paths.len(),
+        true => plan.regions.len(),
+    };
+    (0..files as u32).map(|f| file_name(plan, f)).collect()
+}
+
+/// The name of the clone's file `file` (see [`file_names`]).
+fn file_name(plan: &WorkerPlan, file: u32) -> String {
+    match plan.engine_cfg.paths.get(file as usize) {
+        Some(p) => p.display().to_string(),
+        None => (plan.spec.file_options).generated_name(&plan.spec.name, plan.clone, file),
     }
 }
 

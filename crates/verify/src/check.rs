@@ -256,7 +256,7 @@ impl Format {
                 MismatchKind::Corrupted,
                 None,
                 "a whole header".into(),
-                "a damaged header (its CRC does not match)".into(),
+                "a damaged header (its CRC or its zero padding does not match)".into(),
             ),
             false => mismatch(
                 MismatchKind::Stale,

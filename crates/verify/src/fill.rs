@@ -20,7 +20,8 @@
 //! | 48..48+n | checksum of the data (n bytes, by method) |
 //! | 48+n..52+n | CRC-32C of everything above |
 //!
-//! The header is padded to 8 bytes; the data follows it to the chunk's end.
+//! The header is padded to 8 bytes with zeros (checked as they are read
+//! back); the data follows it to the chunk's end.
 
 use crate::checksum::{digest, digest_len};
 use crate::error::FormatError;
@@ -256,6 +257,11 @@ impl Format {
         }
         let crc = u32::from_le_bytes(head[FIXED + n..FIXED + n + 4].try_into().ok()?);
         if crc != crc32c::crc32c(&head[..FIXED + n]) {
+            return None;
+        }
+        // The padding to 8 bytes is written as zeros and no CRC covers it:
+        // a changed byte there is damage too.
+        if head[FIXED + n + 4..].iter().any(|&b| b != 0) {
             return None;
         }
         let u64_at = |a: usize| u64::from_le_bytes(head[a..a + 8].try_into().unwrap());

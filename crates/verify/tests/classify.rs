@@ -124,6 +124,28 @@ fn a_flipped_header_bit_is_corruption_not_a_lost_write() {
     assert_eq!(m[0].kind, MismatchKind::Corrupted, "{:?}", m[0]);
 }
 
+/// Every byte a chunk's header spans is checked, the padding after the
+/// header's CRC too: fio's t/verify.py writes 4 bytes at a random place and
+/// expects the verify to fail, and a crc64 header (60 bytes padded to 64)
+/// left 4 bytes no check covered.
+#[test]
+fn a_changed_byte_anywhere_in_the_header_is_corruption() {
+    for algo in ALGOS.into_iter().filter(|a| *a != VerifyAlgo::Meta) {
+        let f = format(algo, 0, 0);
+        let good = written(&f, 8192, 3);
+        // 128 bytes: past the longest header (sha512's, 120).
+        for at in 0..128 {
+            let mut buf = good.clone();
+            buf[at] ^= 0x21;
+            for t in [None, Some(table(8192, 3))] {
+                let m = check(&f, &buf, 8192, t.as_ref());
+                assert_eq!(m.len(), 1, "{algo:?} byte {at}, table {}", t.is_some());
+                assert_eq!(m[0].kind, MismatchKind::Corrupted, "{algo:?} byte {at}");
+            }
+        }
+    }
+}
+
 #[test]
 fn a_moved_header_is_found_where_it_was_put() {
     let f = format(VerifyAlgo::Crc32c, 0, 1024);

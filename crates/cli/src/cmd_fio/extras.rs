@@ -92,15 +92,30 @@ pub(super) fn parse_trace(parsed: &fio::FioArgs) {
     }
 }
 
-/// What `--debug` shows beyond `parse` (fio's trace, [`parse_trace`]) and
-/// `random` (the seeds with the output, `report::fio_debug`): for the other
-/// categories a note says where to look instead.
+/// `--debug=io` (or `all`): fio's line for each completed I/O
+/// ([`runner::trace`]), on stdout where fio prints its debug lines.
+pub fn io_trace(cli: &CliOptions) -> Option<runner::trace::IoTraceFn> {
+    if !debugs(cli, "io") {
+        return None;
+    }
+    let pid = std::process::id();
+    Some(Arc::new(move |t: &runner::trace::IoTrace| {
+        use std::io::Write;
+        // A closed stdout ends nothing here: the run's own output says so.
+        let _ = writeln!(std::io::stdout().lock(), "{}", t.fio_line(pid));
+    }))
+}
+
+/// What `--debug` shows beyond `parse` (fio's trace, [`parse_trace`]),
+/// `random` (the seeds with the output, `report::fio_debug`) and `io` (each
+/// I/O, [`io_trace`]): for the other categories a note says where to look
+/// instead.
 pub fn debug_notes(cli: &CliOptions) {
     let others: Vec<&str> = cli
         .debug
         .iter()
         .map(String::as_str)
-        .filter(|c| *c != "parse" && *c != "random")
+        .filter(|c| !matches!(*c, "parse" | "random" | "io"))
         .collect();
     if !others.is_empty() {
         eprintln!(
@@ -130,6 +145,18 @@ pub(super) fn dump_errors(result: &model::RunResult) {
                 "diskbench fio: job '{}': continued past {more} more errors (total_err {})",
                 job.name, errors.total
             );
+        }
+    }
+}
+
+/// fio's lines on stderr for each bad chunk `verify=` kept, for a job that
+/// failed on them (fio prints each as it finds it; a job that continues
+/// past verify errors counts them instead).
+pub(super) fn verify_failures(result: &model::RunResult) {
+    for job in result.jobs.iter().filter(|j| j.error.is_some()) {
+        let Some(v) = &job.verify else { continue };
+        for f in &v.failures {
+            eprintln!("{}", f.fio_lines(&v.algo));
         }
     }
 }

@@ -92,6 +92,41 @@ fn lfsr_touches_every_block_once_a_pass_even_without_the_random_map() {
     assert!(offs.len() < 256, "{}", offs.len());
 }
 
+/// fio's 32-bit tausworthe, named, on 2^40 one-byte blocks without the
+/// random map reaches only 2^32 of them (every 256th here), so offsets
+/// repeat far sooner than with tausworthe64, which fio picks on its own
+/// there when no generator is named (fio's t/t64-switch.sh counts them).
+#[test]
+fn a_named_tausworthe_reaches_at_most_2_to_the_32_blocks() {
+    let big = Region {
+        base: 0,
+        blocks: 1 << 40,
+        block_bytes: 1,
+    };
+    let offsets = |named: Option<&str>| {
+        let mut spec = job(RwMode::RandRead);
+        spec.bs_bytes = 1;
+        spec.random.norandommap = true;
+        if let Some(g) = named {
+            spec.random.generator = model::job::RandomGenerator::parse(g).unwrap();
+            spec.options.push(("random_generator".into(), g.into()));
+        }
+        let mut g = OffsetGen::for_job(&spec, &[big], 3);
+        (0..2000)
+            .map(|_| {
+                let dir = g.direction();
+                g.next_for(dir, u64::MAX).offset
+            })
+            .collect::<Vec<u64>>()
+    };
+    let step = (1u64 << 40) >> 32;
+    let narrow = offsets(Some("tausworthe"));
+    assert!(narrow.iter().all(|o| o % step == 0), "{:?}", &narrow[..8]);
+    for wide in [offsets(None), offsets(Some("tausworthe64"))] {
+        assert!(wide.iter().any(|o| o % step != 0), "{:?}", &wide[..8]);
+    }
+}
+
 #[test]
 fn sequential_ranges_follow_on_and_wrap() {
     let mut spec = job(RwMode::Read);

@@ -226,6 +226,16 @@ impl Worker<'_> {
             let slot = q.slots[c.slot as usize];
             q.free.push(c.slot);
             q.in_flight -= 1;
+            if let Some(trace) = &shared.io_trace {
+                trace(&crate::trace::IoTrace {
+                    slot: c.slot,
+                    offset: slot.offset,
+                    len: slot.len,
+                    dir: slot.dir,
+                    trim: slot.trim,
+                    file: &super::file_name(&self.plan, slot.file),
+                });
+            }
             match check_result(c, &slot, &self.plan.engine_cfg) {
                 // A trim was recorded when it was done (see `trim`).
                 Ok(()) if measuring && !slot.trim => {

@@ -270,6 +270,8 @@ impl Worker<'_> {
                         first_bad_byte: m.first_bad_byte,
                         expected: m.expected,
                         found: m.found,
+                        io_offset: slot.offset,
+                        io_length: slot.len,
                     });
                     if v.spec.fatal {
                         v.failed_fatal = true;
@@ -322,11 +324,18 @@ impl Worker<'_> {
         };
         let most = v.loaded_writes.unwrap_or(u64::MAX);
         let mut issued = 0;
-        while issued < self.budget.total && self.writes.seq < most {
+        // fio counts every write of the job as issued, also those past
+        // the saved state's, which are not checked.
+        while issued < self.budget.total {
             let dir = self.gen.direction();
             let t = self.gen.next_for(dir, self.budget.total - issued);
             issued += t.len;
-            if t.dir == Direction::Write {
+            if t.dir != Direction::Write {
+                continue;
+            }
+            v.result.replayed_writes += 1;
+            v.result.replayed_bytes += t.len;
+            if self.writes.seq < most {
                 self.writes.seq += 1;
                 v.record_write(None, t.file, t.offset, t.len, self.writes.seq);
             }

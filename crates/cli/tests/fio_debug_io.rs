@@ -1,0 +1,84 @@
+//! fio's `--debug=io` prints a line per completed I/O on stdout
+//! (`io       PID complete: io_u 0x0: off=0x3000,len=0x1000,ddir=1,file=NAME`),
+//! and scripts read the offsets from it: fio's own t/t64-switch.sh cuts
+//! the text between the first `=` and the next `,` and counts the offsets
+//! that repeat. Here a random write of 16 blocks must print 16 such lines,
+//! one per block (the random map visits each once), with nothing on stderr.
+
+mod common;
+use common::*;
+
+#[test]
+fn debug_io_prints_fios_line_for_each_completed_io() {
+    let dir = real_dir();
+    let file = dir.path().join("traced");
+    let (size, bs) = (64u64 << 10, 4096u64);
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args([
+            "fio",
+            "--no-save",
+            "--debug=io",
+            "--name=t",
+            "--ioengine=psync",
+            "--rw=randwrite",
+            "--bs=4k",
+            "--size=64k",
+            "--output-format=json",
+            "--output=out.json",
+        ])
+        .arg(format!("--filename={}", file.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(stderr_of(&out), "", "stderr stays empty, as fio's");
+    let text = stdout_of(&out);
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains(" complete: ")).collect();
+    assert_eq!(lines.len() as u64, size / bs, "{text}");
+    let mut offsets: Vec<u64> = lines
+        .iter()
+        .map(|l| {
+            assert!(l.starts_with("io "), "{l}");
+            assert!(
+                l.ends_with(&format!(",ddir=1,file={}", file.display())),
+                "{l}"
+            );
+            assert!(l.contains(&format!(",len={bs:#x},")), "{l}");
+            // As the script cuts it: after the first '=', up to the comma.
+            let off = l.split('=').nth(1).unwrap().split(',').next().unwrap();
+            u64::from_str_radix(off.trim_start_matches("0x"), 16).unwrap()
+        })
+        .collect();
+    offsets.sort_unstable();
+    let every: Vec<u64> = (0..size / bs).map(|b| b * bs).collect();
+    assert_eq!(offsets, every);
+}
+
+/// The null engine has no files; fio names them in the trace all the same
+/// (`JOB.CLONE.FILE`), and so must diskbench.
+#[test]
+fn debug_io_names_the_null_engines_files_as_fio_does() {
+    let out = diskbench()
+        .args([
+            "fio",
+            "--no-save",
+            "--debug=io",
+            "--name=nul",
+            "--ioengine=null",
+            "--filesize=16k",
+            "--bs=4k",
+            "--rw=randread",
+            "--output-format=json",
+            "--output=/dev/null",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains(" complete: ")).collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(
+        lines.iter().all(|l| l.ends_with(",ddir=0,file=nul.0.0")),
+        "{text}"
+    );
+}
