@@ -39,7 +39,9 @@ fn kube_run_fit_gives_a_verdict_per_pod_and_per_storage_class() {
     let fast = kube
         .node_local_class("dbtest-fit-tmpfs", "1Gi", &tmpfs)
         .unwrap();
-    let slow = kube.node_local_class("dbtest-fit-disk", "1Gi", &disk).unwrap();
+    let slow = kube
+        .node_local_class("dbtest-fit-disk", "1Gi", &disk)
+        .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("h.sqlite3");
     let pods = nodes.len().to_string();
@@ -73,7 +75,10 @@ fn kube_run_fit_gives_a_verdict_per_pod_and_per_storage_class() {
         assert_eq!(lines.len(), nodes.len(), "one line per pod:\n{stdout}");
         // Each pod's line names its node and both of etcd's requirements.
         for l in &lines {
-            assert!(nodes.iter().any(|n| l.contains(&format!(" on {n}: "))), "{l}");
+            assert!(
+                nodes.iter().any(|n| l.contains(&format!(" on {n}: "))),
+                "{l}"
+            );
             assert!(
                 l.contains("WAL fdatasync p99 ") && l.contains("backend commit p99 (estimate) "),
                 "{l}"
@@ -83,11 +88,17 @@ fn kube_run_fit_gives_a_verdict_per_pod_and_per_storage_class() {
         let verdict = class_line(&stdout, class);
         match not_fit.len() {
             0 => assert!(
-                verdict.ends_with(&format!("fit: every requirement kept on all {} pods", nodes.len())),
+                verdict.ends_with(&format!(
+                    "fit: every requirement kept on all {} pods",
+                    nodes.len()
+                )),
                 "{verdict}\n{stdout}"
             ),
             n => assert!(
-                verdict.contains(&format!("not fit: {n} of {} pods broke a requirement", nodes.len())),
+                verdict.contains(&format!(
+                    "not fit: {n} of {} pods broke a requirement",
+                    nodes.len()
+                )),
                 "{verdict}\n{stdout}"
             ),
         }

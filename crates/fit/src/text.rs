@@ -9,10 +9,12 @@ use crate::judge::{Judged, Report, Verdict};
 use model::units::thousands;
 use std::fmt::Write as _;
 
-/// A latency in ns as milliseconds with three significant figures.
+/// A latency in ns as milliseconds with three significant figures, or in
+/// microseconds under 0.1 ms (a tmpfs's syncs would read "0.00 ms").
 pub fn ms(ns: f64) -> String {
     let v = ns / 1e6;
     match v {
+        v if v < 0.1 => format!("{:.1} us", ns / 1e3),
         v if v < 10.0 => format!("{v:.2} ms"),
         v if v < 100.0 => format!("{v:.1} ms"),
         v => format!("{v:.0} ms"),
@@ -173,4 +175,17 @@ pub fn listing(all: &[Workload]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ms;
+
+    #[test]
+    fn latencies_under_a_tenth_of_a_millisecond_are_in_microseconds() {
+        assert_eq!(ms(4_300.0), "4.3 us");
+        assert_eq!(ms(99_000.0), "99.0 us");
+        assert_eq!(ms(2_430_000.0), "2.43 ms");
+        assert_eq!(ms(31_000_000.0), "31.0 ms");
+    }
 }
