@@ -7,7 +7,7 @@
 //! The catalogue and the judging are the `fit` crate's; this file only
 //! measures, prints and saves.
 
-use crate::args::{SafetyArgs, SaveArgs};
+use crate::args::SaveArgs;
 use crate::outcome::Exit;
 use crate::soak_loop;
 use clap::Args;
@@ -82,23 +82,8 @@ pub fn run(args: FitArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
-    let m = soak_loop::Measure {
-        kind: RunKind::Fit,
-        groups: &groups,
-        allow_destructive: false,
-        safety: SafetyArgs::default(),
-        faults: &[],
-        global_options: &[],
-        progress: crate::progress::Settings::shown(!args.json),
-        watch: None,
-        save: &args.save,
-        metrics: None,
-        stable_stop: None,
-        checks: None,
-        notes: &[],
-        checks_on_stderr: true,
-        io_trace: None,
-    };
+    let progress = crate::progress::Settings::shown(!args.json);
+    let m = soak_loop::Measure::plain(RunKind::Fit, &groups, &args.save, progress);
     let stop = crate::outcome::stop_on_signals()?;
     let volume = crate::volume::VolumeContext::start(args.save.tags.volume.as_ref(), &groups);
     let mut ws = runner::Workspace::default();

@@ -61,6 +61,36 @@ pub struct Measure<'a> {
     pub io_trace: Option<runner::trace::IoTraceFn>,
 }
 
+impl<'a> Measure<'a> {
+    /// A diskbench command's plain measurement of `groups`: no faults, no
+    /// fio globals, no live watchers, its checks on stderr; the caller sets
+    /// what its command adds (`..Measure::plain(...)`).
+    pub fn plain(
+        kind: RunKind,
+        groups: &'a [Vec<JobSpec>],
+        save: &'a SaveArgs,
+        progress: crate::progress::Settings,
+    ) -> Self {
+        Measure {
+            kind,
+            groups,
+            allow_destructive: false,
+            safety: SafetyArgs::default(),
+            faults: &[],
+            global_options: &[],
+            progress,
+            watch: None,
+            save,
+            metrics: None,
+            stable_stop: None,
+            checks: None,
+            notes: &[],
+            checks_on_stderr: true,
+            io_trace: None,
+        }
+    }
+}
+
 /// Saves one run in the history and keeps its line in `summary`; the
 /// soak's `exit` is the first run's that was not ok.
 fn save(

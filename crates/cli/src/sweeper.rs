@@ -133,22 +133,11 @@ impl<'a> Sweeper<'a> {
     /// Runs `groups` (one setting) as a run of its own and saves it.
     pub fn measure(&mut self, groups: &[Vec<JobSpec>], prefix: String) -> Measured {
         let allow_destructive = self.template.fio.iter().any(|a| a == "--allow-destructive");
+        let progress = crate::progress::Settings::shown(true);
         let m = soak_loop::Measure {
-            kind: self.kind,
-            groups,
             allow_destructive,
             safety: self.template.safety,
-            faults: &[],
-            global_options: &[],
-            progress: crate::progress::Settings::shown(true),
-            watch: None,
-            save: &self.save,
-            metrics: None,
-            stable_stop: None,
-            checks: None,
-            notes: &[],
-            checks_on_stderr: true,
-            io_trace: None,
+            ..soak_loop::Measure::plain(self.kind, groups, &self.save, progress)
         };
         let (outcome, written) =
             soak_loop::measure_once(&m, &self.stop, &mut self.ws, None, Some(prefix));
