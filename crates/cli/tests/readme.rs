@@ -29,16 +29,7 @@ fn sh_lines(text: &str) -> Vec<&str> {
 
 /// The subcommands `diskbench --help` lists.
 fn subcommands() -> Vec<String> {
-    let out = diskbench().arg("--help").output().unwrap();
-    let help = stdout_of(&out);
-    let list = &help[help.find("Commands:").expect("a list of commands")..];
-    let list = &list[..list.find("\n\n").unwrap_or(list.len())];
-    list.lines()
-        .skip(1)
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|c| *c != "help")
-        .map(str::to_string)
-        .collect()
+    commands_in(&stdout_of(&diskbench().arg("--help").output().unwrap()))
 }
 
 #[test]

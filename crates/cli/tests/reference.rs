@@ -26,21 +26,6 @@ fn help(args: &[&str]) -> String {
     stdout_of(&out)
 }
 
-/// The names listed under a help text's `Commands:` heading.
-fn commands_in(help: &str) -> Vec<String> {
-    let Some(at) = help.find("Commands:") else {
-        return Vec::new();
-    };
-    let list = &help[at..];
-    let list = &list[..list.find("\n\n").unwrap_or(list.len())];
-    list.lines()
-        .skip(1)
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|c| *c != "help")
-        .map(str::to_string)
-        .collect()
-}
-
 /// The flags a line that defines one starts with: `  -c, --count <N>`,
 /// `      --json`, `  -n <NUM>`, and gobonniego's Go-style `  -dir string`.
 fn defined_flags(line: &str) -> Vec<String> {
@@ -115,10 +100,7 @@ fn listed_flags(page: &str) -> BTreeSet<String> {
     for line in section.lines().filter(|l| l.starts_with("- `")) {
         let head = &line[2..line.find("`:").map_or(line.len(), |e| e + 1)];
         for span in head.split('`').skip(1).step_by(2) {
-            let name = span
-                .split(|c: char| c == ' ' || c == '=' || c == '[')
-                .next()
-                .unwrap();
+            let name = span.split([' ', '=', '[']).next().unwrap();
             if name.starts_with('-') {
                 // `--write...`: clap's mark of a flag given again and again.
                 out.insert(name.trim_end_matches('.').to_string());

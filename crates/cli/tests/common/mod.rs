@@ -311,3 +311,18 @@ pub fn groups_and_ios(doc: &serde_json::Value) -> Vec<(String, u64, u64, u64)> {
 pub fn refused_code(command: &str) -> Option<i32> {
     Some(if command == "fio" { 1 } else { 2 })
 }
+
+/// The names listed under a help text's `Commands:` heading.
+pub fn commands_in(help: &str) -> Vec<String> {
+    let Some(at) = help.find("Commands:") else {
+        return Vec::new();
+    };
+    let list = &help[at..];
+    let list = &list[..list.find("\n\n").unwrap_or(list.len())];
+    list.lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(str::to_string)
+        .collect()
+}
