@@ -1,7 +1,10 @@
-//! The README is where a new user starts: every command `diskbench --help`
-//! lists is documented there, `compare`, `report` and `chart` with an
-//! example, and those examples run as written against a real history (so a
-//! renamed flag cannot leave the README behind).
+//! The README is where a new user starts, a guide and not the reference: at
+//! most 300 lines, a Quick start in its first 40 with a whole `run` output
+//! pasted in (the headline's `IOPS` and `Read MB/s` lines among it), and
+//! `compare`, `report` and `chart` examples that run as written against a
+//! real history (so a renamed flag cannot leave the README behind). Every
+//! command `diskbench --help` lists is documented, in the README or on its
+//! page in `docs/` (whose flags `reference.rs` checks).
 
 mod common;
 use common::*;
@@ -10,6 +13,30 @@ use std::path::Path;
 fn readme() -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
     std::fs::read_to_string(path).expect("README.md at the top of the repository")
+}
+
+/// A page of the reference, `docs/NAME.md`, or `None`.
+fn docs_page(name: &str) -> Option<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../docs/{name}.md"));
+    std::fs::read_to_string(path).ok()
+}
+
+/// The blocks of a fenced language (`text`, `sh`), each as its lines.
+fn blocks<'a>(text: &'a str, language: &str) -> Vec<Vec<&'a str>> {
+    let mut out: Vec<Vec<&str>> = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if !inside && t == format!("```{language}") {
+            inside = true;
+            out.push(Vec::new());
+        } else if inside && t == "```" {
+            inside = false;
+        } else if inside {
+            out.last_mut().unwrap().push(line);
+        }
+    }
+    out
 }
 
 /// The lines of the README's ```sh blocks.
@@ -38,9 +65,10 @@ fn every_command_is_documented_and_compare_report_chart_have_examples() {
     let commands = subcommands();
     assert!(commands.len() >= 10, "{commands:?}");
     for c in &commands {
+        let in_docs = docs_page(c).is_some_and(|p| p.starts_with(&format!("# diskbench {c}\n")));
         assert!(
-            text.contains(&format!("`diskbench {c}")),
-            "the README does not document `diskbench {c}`"
+            in_docs || text.contains(&format!("`diskbench {c}")),
+            "neither the README nor docs/{c}.md documents `diskbench {c}`"
         );
     }
     let examples = sh_lines(&text);
@@ -53,10 +81,58 @@ fn every_command_is_documented_and_compare_report_chart_have_examples() {
         );
     }
     // The cost label, which only an error message used to mention.
-    assert!(text.contains("`--label size=20GiB`"), "the size label");
+    let compare = docs_page("compare").expect("docs/compare.md");
+    assert!(compare.contains("`--label size=20GiB`"), "the size label");
     for column in ["`cost/month`", "`per 1000 IOPS`", "`per MB/s`"] {
-        assert!(text.contains(column), "{column}");
+        assert!(compare.contains(column), "{column}");
     }
+}
+
+#[test]
+fn the_readme_is_a_short_guide_with_a_quick_start_and_a_pasted_run() {
+    let text = readme();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() <= 300, "the README has {} lines", lines.len());
+    let quick = lines.iter().position(|l| *l == "## Quick start");
+    assert!(
+        quick.is_some_and(|at| at < 40),
+        "no '## Quick start' in the first 40 lines (at {quick:?})"
+    );
+    // The two commands a fresh machine needs come first; CI runs the second.
+    let first = &blocks(&text, "sh")[0];
+    assert!(
+        first
+            .iter()
+            .any(|l| l.starts_with("cargo run --release -- run")),
+        "{first:?}"
+    );
+    assert!(
+        first
+            .iter()
+            .any(|l| l.starts_with("cargo test --workspace")),
+        "{first:?}"
+    );
+    // A whole run as it prints: the target block, the table, the headline.
+    let pasted = blocks(&text, "text");
+    let run = pasted
+        .iter()
+        .find(|b| b.iter().any(|l| l.starts_with("Target ")));
+    let run = run.expect("a pasted `diskbench run` output");
+    for start in ["test ", "IOPS ", "Read MB/s ", "Write MB/s ", "How precise"] {
+        assert!(
+            run.iter().any(|l| l.starts_with(start)),
+            "the pasted run has no line starting '{start}'"
+        );
+    }
+    // ... and it is explained: each part is named under it.
+    for part in ["target block", "table", "headline", "How precise", "checks"] {
+        assert!(
+            text.contains(part),
+            "the Quick start does not explain {part}"
+        );
+    }
+    // The reference is one link away.
+    assert!(text.contains("(docs/README.md)") && text.contains("diskbench man"));
 }
 
 /// Saves a null-engine run labelled `disk=DISK` in `db`.
