@@ -1,3 +1,8 @@
+//! The man pages made from docs/: every page there is built in, each command's
+//! page has the sections a man page should in man(7)'s order, and the Markdown
+//! the pages use comes out as roff that roff will not misread (a hyphen, a
+//! leading period, a link).
+
 use super::*;
 use roff::Page;
 use std::path::Path;
