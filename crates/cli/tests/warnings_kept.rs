@@ -71,6 +71,7 @@ fn runs_own_checks_are_kept_with_the_run() {
     let db = db_in(&tmp);
     let out = diskbench()
         .args(["run", "--size", "16m", "--runtime", "300ms", "--ramp", "0"])
+        .args(["--explain"])
         .args(db_arg(&db))
         .arg(dir.path())
         .output()
@@ -85,10 +86,16 @@ fn runs_own_checks_are_kept_with_the_run() {
         .iter()
         .filter(|w| w["kind"] == "check")
         .collect();
-    let short = checks
-        .iter()
-        .find(|w| w["name"] == "too-short")
-        .unwrap_or_else(|| panic!("no too-short check kept: {checks:?}"));
-    let text = short["text"].as_str().unwrap();
-    assert!(said.contains(text), "kept {text:?}, printed {said}");
+    // Each test's check is kept whole, and --explain printed it.
+    let short: Vec<&&Value> = checks.iter().filter(|w| w["name"] == "too-short").collect();
+    assert_eq!(short.len(), 7, "{checks:?}");
+    for check in short {
+        let text = check["text"].as_str().unwrap();
+        let job = check["job"].as_str().unwrap();
+        assert!(text.starts_with(&format!("job '{job}': ")), "{text}");
+        assert!(
+            said.contains(&format!("  {text}\n")),
+            "kept {text:?}, printed {said}"
+        );
+    }
 }

@@ -23,10 +23,13 @@
 //! - [`stability`](mod@stability): how precise a headline is when its test stopped once stable;
 //! - [`progress`]: the live view's progress line and its sparkline;
 //! - [`status`]: fio's `--status-interval` run so far and its `ndjson` lines;
-//! - [`sanity`]: figures a disk cannot give (a cache answering, a data set too small);
+//! - [`sanity`]: figures a disk cannot give (a cache answering, a data set too small)
+//!   and tests too short to trust;
+//! - [`glance`]: warnings and checks said once per kind, on a line each, with
+//!   the tests they fire on (the long form under `--explain`);
 //! - [`html`]: the self-contained, offline HTML report of many runs.
 //!
-//! Warnings are not part of any of these: the CLI prints [`warnings_text`] on
+//! Warnings are not part of any of these: the CLI prints [`glance`]'s lines on
 //! stderr (and with why a run stopped, [`problems_text`], for `show`), and
 //! the JSON carries them under `diskbench.warnings`.
 
@@ -41,6 +44,7 @@ pub mod fio_logs;
 pub mod fio_normal;
 pub mod fleet;
 pub mod format;
+pub mod glance;
 pub mod html;
 pub mod json;
 pub mod json_plus;
@@ -52,6 +56,7 @@ pub mod source;
 pub mod stability;
 pub mod stats;
 pub mod status;
+mod subjects;
 pub mod table;
 pub mod terse;
 pub mod unified;

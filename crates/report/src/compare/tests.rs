@@ -516,6 +516,7 @@ fn runs_that_warned_are_marked_per_run_and_per_group() {
     });
     runs[1].result.warnings.push(model::Warning::Check {
         name: "too-short".into(),
+        job: None,
         text: "too short to trust".into(),
     });
     let c = compare(&runs, &by(&["provider", "disk"]));
