@@ -227,11 +227,7 @@ pub fn run(
                     false => Vec::new(),
                 };
                 let unsaid = m.checks.map_or(&[][..], |c| c.unsaid);
-                let said: Vec<_> = said
-                    .into_iter()
-                    .filter(|v| !unsaid.contains(&v.kind))
-                    .collect();
-                report_findings(&outcome, &said, m.checks.is_some_and(|c| c.explain));
+                report_findings(&outcome, &said, unsaid, m.checks.is_some_and(|c| c.explain));
             }
         }
         std::io::Write::flush(&mut std::io::stdout()).context("writing results")?;

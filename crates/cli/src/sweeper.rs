@@ -144,7 +144,7 @@ impl<'a> Sweeper<'a> {
         };
         let (outcome, written) =
             soak_loop::measure_once(&m, &self.stop, &mut self.ws, None, Some(prefix));
-        crate::outcome::report_findings(&outcome, &[], self.template.explain.explain);
+        crate::outcome::report_findings(&outcome, &[], &[], self.template.explain.explain);
         let exit = crate::outcome::Exit::of(&outcome.failure);
         let (exit, id) =
             crate::save::save_run(self.kind, &outcome.result, None, written, &self.save, exit);

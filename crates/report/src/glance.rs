@@ -22,11 +22,33 @@ pub struct Finding {
 }
 
 /// The findings of a run: `warnings` (the runner's, each kind once) then
-/// the command's checks (`verdicts`, each kind once).
-pub fn findings(result: &RunResult, warnings: &[&Warning], verdicts: &[Verdict]) -> Vec<Finding> {
+/// the command's checks (`verdicts`, each kind once) but those of the
+/// `unsaid` kinds. The runner's short-run warning is left out of a test the
+/// command found too short to trust (said or not): one thing, said once.
+pub fn findings(
+    result: &RunResult,
+    warnings: &[&Warning],
+    verdicts: &[Verdict],
+    unsaid: &[&str],
+) -> Vec<Finding> {
     let of_all = sanity::distinct_jobs(result);
+    let too_short = |job: &str| {
+        verdicts
+            .iter()
+            .any(|v| v.kind == sanity::TOO_SHORT && v.job == job)
+    };
+    let warnings: Vec<&Warning> = warnings
+        .iter()
+        .copied()
+        .filter(|w| !matches!(w, Warning::ShortRun { job, .. } if too_short(job)))
+        .collect();
+    let verdicts: Vec<Verdict> = verdicts
+        .iter()
+        .filter(|v| !unsaid.contains(&v.kind))
+        .cloned()
+        .collect();
     let mut kinds: Vec<String> = Vec::new();
-    for w in warnings {
+    for w in &warnings {
         let kind = w.kind_name();
         if !kinds.contains(&kind) {
             kinds.push(kind);
@@ -47,7 +69,7 @@ pub fn findings(result: &RunResult, warnings: &[&Warning], verdicts: &[Verdict])
             }
         })
         .collect();
-    out.extend(of_checks(verdicts, of_all));
+    out.extend(of_checks(&verdicts, of_all));
     out
 }
 

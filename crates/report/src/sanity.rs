@@ -371,7 +371,7 @@ fn summary_of(group: &[&Verdict]) -> String {
         );
     }
     format!(
-        ": measured {} s, too short to trust (a figure needs {} s and {TRUSTED_IOS} I/Os); {fix}",
+        " measured {} s, too short to trust (a figure needs {} s and {TRUSTED_IOS} I/Os); {fix}",
         span(&measured, 1),
         TRUSTED_RUNTIME_NS / 1_000_000_000
     )
@@ -438,7 +438,7 @@ mod tests {
         let line = &summaries(&short, 1)[0].line;
         assert_eq!(
             line,
-            "check: r: measured 1.0 s, too short to trust (a figure needs 2 s and 500 I/Os); raise --runtime"
+            "check: r measured 1.0 s, too short to trust (a figure needs 2 s and 500 I/Os); raise --runtime"
         );
         assert!(quick_note(&run)
             .unwrap()

@@ -60,7 +60,7 @@ fn each_kind_is_said_once_for_all_its_tests() {
     assert_eq!(verdicts.len(), 7, "{verdicts:?}");
     let warned: Vec<Warning> = result.jobs.iter().map(|j| shared(&j.name)).collect();
     let warned: Vec<&Warning> = warned.iter().collect();
-    let found = findings(&result, &warned, &verdicts);
+    let found = findings(&result, &warned, &verdicts, &[]);
     let text = render(&found, false);
     assert_eq!(text.lines().count(), 2, "{text}");
     for line in text.lines() {
@@ -100,7 +100,7 @@ fn no_advice_asks_for_more_room_than_there_is() {
     let free = 20 << 30;
     let result = suite(256 << 20, 500_000, free);
     let verdicts = sanity::verdicts(&result);
-    let found = findings(&result, &[], &verdicts);
+    let found = findings(&result, &[], &verdicts, &[]);
     let line = &found[0].line;
     assert!(line.chars().count() <= LINE_MAX, "{line}");
     assert!(!line.contains("--size 47.7 GiB"), "{line}");
@@ -128,7 +128,7 @@ fn a_clean_run_prints_nothing() {
     let result = suite(100 << 30, 1000, 1 << 40);
     let verdicts = sanity::verdicts(&result);
     assert!(verdicts.is_empty(), "{verdicts:?}");
-    assert_eq!(render(&findings(&result, &[], &verdicts), true), "");
+    assert_eq!(render(&findings(&result, &[], &verdicts, &[]), true), "");
 }
 
 /// Every kind of the runner's warnings gets one line of at most 160
@@ -196,7 +196,7 @@ fn every_warning_kind_fits_on_one_line() {
     let names: Vec<String> = (0..5).map(|i| format!("{long_name}-{i}")).collect();
     let all: Vec<Warning> = names.iter().flat_map(|n| kinds(n)).collect();
     let all: Vec<&Warning> = all.iter().collect();
-    let found = findings(&result, &all, &[]);
+    let found = findings(&result, &all, &[], &[]);
     assert_eq!(found.len(), kinds("x").len(), "{found:?}");
     for f in &found {
         assert!(
@@ -215,4 +215,34 @@ fn every_warning_kind_fits_on_one_line() {
         "{}",
         found[0].line
     );
+}
+
+/// A test too short to trust is said so once: by the command's check, or,
+/// when the command leaves that unsaid (a quick run's headline says it),
+/// by neither; the runner's short-run warning of the same test is not
+/// said beside it.
+#[test]
+fn a_test_too_short_to_trust_is_said_once() {
+    let result = suite(100 << 30, 1000, 1 << 40);
+    let short = sanity::too_short(&result, "raise --runtime");
+    assert_eq!(short.len(), 7);
+    let brief: Vec<Warning> = result
+        .jobs
+        .iter()
+        .map(|j| Warning::ShortRun {
+            job: j.name.clone(),
+            runtime_ms: 1200,
+        })
+        .collect();
+    let brief: Vec<&Warning> = brief.iter().collect();
+    let said = render(&findings(&result, &brief, &short, &[]), false);
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(
+        said.starts_with("check: all 7 tests measured 1.2 s, too short"),
+        "{said}"
+    );
+    let quick = findings(&result, &brief, &short, &[sanity::TOO_SHORT]);
+    assert_eq!(quick, [], "{quick:?}");
+    // Without the check, the runner's warning is said.
+    assert_eq!(findings(&result, &brief, &[], &[]).len(), 1);
 }
