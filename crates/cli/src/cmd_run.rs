@@ -1,5 +1,6 @@
 //! `diskbench run [DIR]`: the default suite. It prints the target first, then
-//! a table of every test, then the IaaS disk-speed study's three headline figures.
+//! a table of every test, then the three headline figures of
+//! Brian Cunnie's 2018 benchmark of cloud disks (IOPS, Read MB/s, Write MB/s).
 //!
 //! The suite is data (suites/default.fio, in fio's command-line form) parsed
 //! by the same parser as `diskbench fio`, so a test here and a fio job mean

@@ -179,5 +179,9 @@ fn the_table_has_cpu_and_runtime_per_test_and_short_runs_are_flagged() {
         "{quick}"
     );
     assert!(quick.contains("drop --quick"), "{quick}");
-    assert!(!stderr_of(&out).contains("too short"), "{}", stderr_of(&out));
+    assert!(
+        !stderr_of(&out).contains("too short"),
+        "{}",
+        stderr_of(&out)
+    );
 }

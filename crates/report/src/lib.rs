@@ -16,7 +16,8 @@
 //!   the renderers print instead of deriving them, and the marks for what
 //!   they must derive from histograms rebuilt on import (approximate);
 //! - [`compare`]: runs grouped by labels, mean ± sd and 95% CI per metric,
-//!   costs (the IaaS disk-speed study's table) as text, Markdown, CSV and JSON;
+//!   costs (the table of Brian Cunnie's 2018 benchmark of cloud disks,
+//!   "Benchmarking the Disk Speed of IaaSes") as text, Markdown, CSV and JSON;
 //! - [`charts`]: hand-written SVG charts (bars, run-by-run timelines,
 //!   per-second series, latency percentiles) and their PNG export;
 //! - [`curve`]: a sweep's saturation curve: its points, table, knee and lines;
