@@ -254,3 +254,46 @@ impl fmt::Display for Warning {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A warning's kind is the JSON's `kind`, a check's is its own name, so
+    /// a printer saying each kind once groups the same checks together.
+    #[test]
+    fn each_warning_names_its_kind_and_its_test() {
+        let shared = Warning::CpuBound {
+            job: "a".into(),
+            cpu_pct: 99.0,
+        };
+        assert_eq!(
+            (shared.kind_name().as_str(), shared.job()),
+            ("cpu_bound", Some("a"))
+        );
+        let check = Warning::Check {
+            name: "small-data-set".into(),
+            job: Some("b".into()),
+            text: "job 'b': ...".into(),
+        };
+        assert_eq!(
+            (check.kind_name().as_str(), check.job()),
+            ("small-data-set", Some("b"))
+        );
+        let faults = Warning::FaultsInjected { faults: vec![] };
+        assert_eq!(
+            (faults.kind_name().as_str(), faults.job()),
+            ("faults_injected", None)
+        );
+        // A check of the whole run keeps no job, in the JSON as in memory.
+        let whole = Warning::Check {
+            name: "too-short".into(),
+            job: None,
+            text: "t".into(),
+        };
+        let json = serde_json::to_value(&whole).unwrap();
+        assert!(json.get("job").is_none(), "{json}");
+        let back: Warning = serde_json::from_value(json).unwrap();
+        assert_eq!(back, whole);
+    }
+}
