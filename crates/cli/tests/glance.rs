@@ -65,3 +65,14 @@ fn a_quick_run_says_each_thing_once_on_a_few_short_lines() {
     // "How precise" says what its slices are once, not per figure.
     assert_eq!(text.matches("measure longer").count(), 1, "{text}");
 }
+
+/// The commands that check their figures take `--explain`, for each
+/// test's whole text under each line.
+#[test]
+fn the_commands_with_checks_take_explain() {
+    for command in ["run", "sweep", "limit"] {
+        let out = diskbench().args([command, "--help"]).output().unwrap();
+        let help = stdout_of(&out);
+        assert!(help.contains("--explain"), "{command}: {help}");
+    }
+}

@@ -351,8 +351,8 @@ fn summary_of(group: &[&Verdict]) -> String {
         let every = span_by(&passes, seconds);
         let tail = match room_left {
             Some(room) if need as u64 > room => format!(
-                "a cache may answer for the disk ({MIN_DATA_SECONDS:.0} s a pass needs {}; {} \
-                 fits here)",
+                "a cache may answer for the disk ({MIN_DATA_SECONDS:.0} s a pass needs {}, but \
+                 only {} is free)",
                 bytes(need as u64),
                 bytes(room)
             ),

@@ -106,7 +106,7 @@ fn no_advice_asks_for_more_room_than_there_is() {
     assert!(!line.contains("--size 47.7 GiB"), "{line}");
     assert!(
         line.ends_with(
-            "a cache may answer for the disk (25 s a pass needs 47.7 GiB; 20.0 GiB fits here)"
+            "a cache may answer for the disk (25 s a pass needs 47.7 GiB, but only 20.0 GiB is free)"
         ),
         "{line}"
     );
