@@ -204,7 +204,7 @@ fn warning_line(group: &[&Warning], of_all: usize) -> String {
             }));
             format!(
                 "{device} was shared, up to {pct:.0}% of its work another's: figures may be low; \
-                 measure on an idle device (iostat -x 1)"
+                 measure on an idle device"
             )
         }
         Warning::DepthCapped { engine, .. } => format!(

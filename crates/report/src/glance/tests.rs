@@ -75,6 +75,14 @@ fn each_kind_is_said_once_for_all_its_tests() {
         text.starts_with("warning: all 7 tests: vda was shared, up to 40%"),
         "{text}"
     );
+    // Five of the seven: named by the first and the last.
+    let five: Vec<&Warning> = warned[2..].to_vec();
+    let line = &findings(&result, &five, &[], &[])[0].line;
+    assert_eq!(
+        line,
+        "warning: 5 tests (rand-read-4k-qd32 ... mixed-4k-qd32): vda was shared, up to 40% of \
+         its work another's: figures may be low; measure on an idle device"
+    );
     let check = text.lines().nth(1).unwrap();
     assert!(
         check.starts_with("check: all 7 tests went over the 256.0 MiB data set every 0.1 s"),
