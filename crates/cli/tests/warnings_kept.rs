@@ -86,6 +86,20 @@ fn runs_own_checks_are_kept_with_the_run() {
         .iter()
         .filter(|w| w["kind"] == "check")
         .collect();
+    // show says the checks again as the run said them: each kind once.
+    let shown = stderr_of(&run_ok(&["show", "1"], &db));
+    let lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("check: "))
+            .map(String::from)
+            .collect()
+    };
+    assert!(!lines(&said).is_empty(), "{said}");
+    assert_eq!(
+        lines(&shown),
+        lines(&said),
+        "shown:\n{shown}\nsaid:\n{said}"
+    );
     // Each test's check is kept whole, and --explain printed it.
     let short: Vec<&&Value> = checks.iter().filter(|w| w["name"] == "too-short").collect();
     assert_eq!(short.len(), 7, "{checks:?}");

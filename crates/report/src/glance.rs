@@ -90,6 +90,47 @@ pub fn of_checks(verdicts: &[Verdict], of_all: usize) -> Vec<Finding> {
         .collect()
 }
 
+/// A kept run's warnings and checks as `run` said them, each kind once
+/// (`diskbench show`). The checks are made again from the kept figures,
+/// since they are a function of them, each for the tests the run kept it
+/// for; a too-short check keeps the fix the run gave (its text's last
+/// clause). A check the figures do not give again (an imported one) and a
+/// warning about the target are said whole. The kinds in `unsaid` (a
+/// quick run's too-short) are left out, as the run left them out.
+pub fn said_again(result: &RunResult, unsaid: &[&str]) -> String {
+    let kept: Vec<(&str, &str, &str)> = result
+        .warnings
+        .iter()
+        .filter_map(|w| match w {
+            Warning::Check {
+                name,
+                job: Some(job),
+                text,
+            } => Some((name.as_str(), job.as_str(), text.as_str())),
+            _ => None,
+        })
+        .collect();
+    let is_kept = |v: &Verdict| kept.iter().any(|(k, j, _)| *k == v.kind && *j == v.job);
+    let fix = kept
+        .iter()
+        .find(|(k, _, _)| *k == sanity::TOO_SHORT)
+        .and_then(|(_, _, text)| text.rsplit_once("; "))
+        .map_or("", |(_, fix)| fix);
+    let mut verdicts = sanity::too_short(result, fix);
+    verdicts.extend(sanity::verdicts(result));
+    verdicts.retain(is_kept);
+    let made_again = |w: &Warning| match w {
+        Warning::Check {
+            name,
+            job: Some(job),
+            ..
+        } => verdicts.iter().any(|v| v.kind == name && v.job == *job),
+        _ => false,
+    };
+    let warnings: Vec<&Warning> = result.warnings.iter().filter(|w| !made_again(w)).collect();
+    render(&findings(result, &warnings, &verdicts, unsaid), false)
+}
+
 /// The findings' lines; with `explain`, each test's whole text under its
 /// line, indented.
 pub fn render(findings: &[Finding], explain: bool) -> String {

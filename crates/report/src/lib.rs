@@ -85,7 +85,12 @@ pub fn warnings_text(result: &RunResult) -> String {
 /// The stderr lines of a run as it printed them: warnings, then why it
 /// stopped (`diskbench show` says them again).
 pub fn problems_text(result: &RunResult) -> String {
-    let mut out = warnings_text(result);
+    warnings_text(result) + &stopped_text(result)
+}
+
+/// Why a run stopped early, as it said it on stderr; empty when it did not.
+pub fn stopped_text(result: &RunResult) -> String {
+    let mut out = String::new();
     if result.interrupted {
         out.push_str("diskbench: interrupted; results so far are shown, test files removed\n");
     } else if let Some(e) = &result.error {

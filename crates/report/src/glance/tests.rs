@@ -254,3 +254,32 @@ fn a_test_too_short_to_trust_is_said_once() {
     // Without the check, the runner's warning is said.
     assert_eq!(findings(&result, &brief, &[], &[]).len(), 1);
 }
+
+/// A kept run says its warnings and checks again as the run said them:
+/// the checks made again from the kept figures for the tests they were
+/// kept for, each kind once; an unknown kept check is said whole.
+#[test]
+fn a_kept_run_says_its_checks_again_as_it_said_them() {
+    let mut result = suite(256 << 20, 500_000, 1 << 40);
+    let verdicts = sanity::verdicts(&result);
+    let said = render(&findings(&result, &[], &verdicts, &[]), false);
+    for v in &verdicts {
+        result.warnings.push(Warning::Check {
+            name: v.kind.to_string(),
+            job: Some(v.job.clone()),
+            text: v.text.clone(),
+        });
+    }
+    assert_eq!(said_again(&result, &[]), said);
+    result.warnings.push(Warning::Check {
+        name: "from-elsewhere".into(),
+        job: None,
+        text: "a check this version does not make".into(),
+    });
+    let again = said_again(&result, &[]);
+    // The runner's warnings (and what is said whole) come first, then the checks.
+    assert_eq!(
+        again,
+        format!("warning: a check this version does not make\n{said}")
+    );
+}
