@@ -12,7 +12,16 @@
 //!   direct I/O whose median latency is under what any rotating disk
 //!   ([`HDD_FLOOR_US`]: a seek and half a turn) or any flash
 //!   ([`FLASH_FLOOR_US`]: the fastest NAND and 3D XPoint media read in
-//!   about 10 us, most NAND in 50-100) can do came from a cache.
+//!   about 10 us, most NAND in 50-100) can do came from a cache;
+//! - **a test too short to trust**: measured under 2 s or 500 I/Os, one
+//!   hiccup (a flush, a garbage collection) moves its figure by itself.
+//!
+//! Each verdict is about one test and keeps its figures ([`Facts`]), so a
+//! kind that fires on seven tests is said once ([`summaries`]: one line of
+//! at most 160 characters naming the tests, with the range of their
+//! figures), and no advice asks for more than the target has room for: a
+//! data set larger than the free space is never asked for; what that means
+//! for the figures is said instead.
 //!
 //! The peak at the last point of a sweep is the curve's own verdict
 //! (`curve::verdict_text`, "not saturated").
