@@ -5,7 +5,7 @@
 //! crate-private), so the input is written to a file in a scratch directory
 //! and parsed as `diskbench fio FILE` would. A second parse picks the last
 //! job section with `--section=` and shortens the jobs from the command line,
-//! as the seeds' tests do, to reach the skipping and override paths.
+//! as the tests of the articles' job files do, to reach the skipping and override paths.
 //! Inputs whose `include` lines leave the scratch directory are skipped (see
 //! `common`).
 

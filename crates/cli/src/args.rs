@@ -90,6 +90,16 @@ impl TagArgs {
     }
 }
 
+/// `--explain`, for the commands that check their figures (run, sweep,
+/// limit): each warning and check is said once on a short line, and this
+/// adds under it each test's whole text (what it means, why, the fix).
+#[derive(Args, Clone, Copy, Debug, Default)]
+pub struct ExplainArgs {
+    /// Under each warning and check, each test's whole text: what it means, why, and the fix
+    #[arg(long)]
+    pub explain: bool,
+}
+
 /// The options of a measuring command.
 #[derive(Args, Clone, Debug, Default)]
 pub struct SaveArgs {

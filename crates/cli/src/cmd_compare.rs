@@ -1,4 +1,4 @@
-//! `diskbench compare`: the IaaS disk-speed study's table. A row per group of runs (by
+//! `diskbench compare`: the table of Brian Cunnie's 2018 benchmark of cloud disks. A row per group of runs (by
 //! label), IOPS, Read MB/s, Write MB/s and p99 latency as mean ± sd over
 //! the runs, and the costs when prices were given. Which job feeds which
 //! column is `report::compare`'s rule, defined once there. A column whose

@@ -182,9 +182,10 @@ pub fn run(args: LimitArgs) -> anyhow::Result<Exit> {
             latency_text(target_us)
         ),
     }
-    for v in report::sanity::distinct(checks) {
-        println!("check: {}", v.text);
-    }
+    print!(
+        "{}",
+        crate::sweeper::checks_text(&checks, args.template.explain.explain)
+    );
     Ok(sweeper.exit)
 }
 

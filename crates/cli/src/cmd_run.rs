@@ -1,5 +1,6 @@
 //! `diskbench run [DIR]`: the default suite. It prints the target first, then
-//! a table of every test, then the IaaS disk-speed study's three headline figures.
+//! a table of every test, then the three headline figures of
+//! Brian Cunnie's 2018 benchmark of cloud disks (IOPS, Read MB/s, Write MB/s).
 //!
 //! The suite is data (suites/default.fio, in fio's command-line form) parsed
 //! by the same parser as `diskbench fio`, so a test here and a fio job mean
@@ -28,12 +29,7 @@ use std::path::{Path, PathBuf};
 /// Every test shares this one file, laid out once.
 const SUITE_FILE: &str = "diskbench-run.dat";
 
-/// A test measured for less than this gives a figure one hiccup (a
-/// flush, a garbage collection, another process) moves by itself.
-const TRUSTED_RUNTIME_NS: u64 = 2_000_000_000;
-/// Nor is an average of fewer I/Os than this worth a headline: a slow
-/// disk's sequential or QD1 test can run 2 s and do a few dozen.
-const TRUSTED_IOS: u64 = 500;
+use report::sanity::{TRUSTED_IOS, TRUSTED_RUNTIME_NS};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -75,6 +71,8 @@ pub struct RunArgs {
     /// stable (within 3% after 2 s)
     #[arg(long)]
     fixed: bool,
+    #[command(flatten)]
+    explain: crate::args::ExplainArgs,
 }
 
 /// The precision a test stops at: the mean of its 200 ms slices within 3%.
@@ -367,7 +365,16 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         save: &args.save,
         metrics: metrics.as_ref(),
         stable_stop: stable_rule(&args, &groups),
-        checks: Some(&checks),
+        checks: Some(soak_loop::RunChecks {
+            verdicts: &checks,
+            // A quick run's figures are quick ones: its headline says so once.
+            unsaid: if quick {
+                &[report::sanity::TOO_SHORT]
+            } else {
+                &[]
+            },
+            explain: args.explain.explain,
+        }),
         notes: &[],
         checks_on_stderr: true,
         io_trace: None,
@@ -395,16 +402,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
                 print!("{}", report::table::headline(result));
                 print!("{}", report::stability::headline_intervals(result));
             }
-        }
-        if done.last || done.soak.is_none() {
-            for (name, text) in result.warnings.iter().filter_map(check_of) {
-                std::io::Write::flush(&mut std::io::stdout())?;
-                match name == TOO_SHORT {
-                    true => eprintln!("diskbench run: warning: {text}"),
-                    false => eprintln!("diskbench run: check: {text}"),
-                }
+            if let (true, Some(note)) = (quick, report::sanity::quick_note(result)) {
+                print!("{note}");
             }
         }
+        std::io::Write::flush(&mut std::io::stdout())?;
         Ok(())
     })?;
     match (&plan, args.json) {
@@ -430,62 +432,16 @@ fn refuse(args: &RunArgs, failure: model::Failure) -> anyhow::Result<Exit> {
     Ok(Exit::of_kind(Some(failure.kind)))
 }
 
-/// The name of the too-short check among a run's `Warning::Check`s.
-const TOO_SHORT: &str = "too-short";
-
 /// `run`'s checks of a finished run: the tests too short to trust, then the
-/// sanity verdicts, as `Warning::Check`s the history keeps with the run.
-fn run_checks(result: &model::RunResult, quick: bool) -> Vec<model::Warning> {
-    let short = too_short(result, quick).map(|text| (TOO_SHORT.to_string(), text));
-    let sane = report::sanity::verdicts(result)
-        .into_iter()
-        .map(|v| (v.kind.to_string(), v.text));
-    short
-        .into_iter()
-        .chain(sane)
-        .map(|(name, text)| model::Warning::Check { name, text })
-        .collect()
-}
-
-/// A check's name and text, for the warnings that are checks.
-fn check_of(w: &model::Warning) -> Option<(&str, &str)> {
-    match w {
-        model::Warning::Check { name, text } => Some((name, text)),
-        _ => None,
-    }
-}
-
-/// The warning for the tests whose figures are too short to trust (under
-/// [`TRUSTED_RUNTIME_NS`] or [`TRUSTED_IOS`]), saying how to get figures
-/// that are; `None` when every test measured long enough.
-fn too_short(result: &model::RunResult, quick: bool) -> Option<String> {
-    let short: Vec<String> = result
-        .jobs
-        .iter()
-        .filter(|j| j.error.is_none())
-        .filter(|j| j.runtime_ns < TRUSTED_RUNTIME_NS || j.total_ios() < TRUSTED_IOS)
-        .map(|j| {
-            let secs = j.runtime_ns as f64 / 1e9;
-            match j.total_ios() < TRUSTED_IOS {
-                true => format!("{} ({secs:.1} s, {} I/Os)", j.name, j.total_ios()),
-                false => format!("{} ({secs:.1} s)", j.name),
-            }
-        })
-        .collect();
-    if short.is_empty() {
-        return None;
-    }
+/// sanity verdicts; the history keeps them with the run.
+fn run_checks(result: &model::RunResult, quick: bool) -> Vec<report::sanity::Verdict> {
     let fix = match quick {
         true => "drop --quick (7 s a test) or give --runtime, e.g. --runtime 30s",
         false => "raise --runtime, e.g. --runtime 30s",
     };
-    Some(format!(
-        "too short to trust: {}: a figure needs at least {} s and {} I/Os \
-         of measuring before one hiccup stops moving it; {fix}",
-        short.join(", "),
-        TRUSTED_RUNTIME_NS / 1_000_000_000,
-        TRUSTED_IOS
-    ))
+    let mut found = report::sanity::too_short(result, fix);
+    found.extend(report::sanity::verdicts(result));
+    found
 }
 
 /// Runs the profile's steps (other diskbench commands) one after another,
@@ -527,46 +483,5 @@ mod tests {
     fn passes_are_a_whole_number_from_1_to_100() {
         assert!(parse_passes("0").is_err() && parse_passes("x").is_err());
         assert_eq!(parse_passes("100"), Ok(100));
-    }
-
-    fn job(name: &str, runtime_ns: u64, ios: u64) -> model::JobResult {
-        model::JobResult {
-            engine: model::EngineKind::IoUring,
-            read: model::DirStats {
-                ios,
-                runtime_ns,
-                ..Default::default()
-            },
-            runtime_ns,
-            ..model::JobResult::empty(&JobSpec::new(name), 0, 1)
-        }
-    }
-
-    #[test]
-    fn only_tests_too_short_to_trust_are_named() {
-        let s = 1_000_000_000;
-        let result = model::RunResult {
-            jobs: vec![
-                job("long", 7 * s, 70_000),
-                job("brief", 1_200_000_000, 90_000),
-                job("few", 7 * s, 120),
-            ],
-            ..Default::default()
-        };
-        let warning = too_short(&result, true).unwrap();
-        assert!(
-            warning.contains("brief (1.2 s), few (7.0 s, 120 I/Os):"),
-            "{warning}"
-        );
-        assert!(!warning.contains("long"), "{warning}");
-        assert!(warning.contains("drop --quick"), "{warning}");
-        assert!(too_short(&result, false)
-            .unwrap()
-            .contains("raise --runtime"));
-        let trusted = model::RunResult {
-            jobs: vec![job("long", 7 * s, 70_000)],
-            ..Default::default()
-        };
-        assert_eq!(too_short(&trusted, false), None);
     }
 }

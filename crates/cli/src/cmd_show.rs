@@ -21,8 +21,25 @@ pub struct ShowArgs {
 pub fn run(args: ShowArgs) -> anyhow::Result<Exit> {
     let record = crate::save::open(&args.db)?.get(args.id)?;
     print!("{}", render(&record));
-    eprint!("{}", report::problems_text(&record.result));
+    let r = &record.result;
+    match record.kind {
+        // Each kind of warning and check once, as `run` says them.
+        RunKind::Suite => {
+            let unsaid: &[&str] = match quick(r) {
+                true => &[report::sanity::TOO_SHORT],
+                false => &[],
+            };
+            eprint!("{}", report::glance::said_again(r, unsaid));
+            eprint!("{}", report::stopped_text(r));
+        }
+        _ => eprint!("{}", report::problems_text(r)),
+    }
     Ok(Exit::Ok)
+}
+
+/// Whether the run was `run --quick`, whose figures its headline says are quick ones.
+fn quick(r: &model::RunResult) -> bool {
+    r.command_line.iter().any(|a| a == "--quick")
 }
 
 /// The stdout of the command that made the run.
@@ -41,6 +58,9 @@ pub fn render(record: &RunRecord) -> String {
                 if r.error.is_none() || r.interrupted {
                     out.push_str(&report::table::headline(r));
                     out.push_str(&report::stability::headline_intervals(r));
+                }
+                if let (true, Some(note)) = (quick(r), report::sanity::quick_note(r)) {
+                    out.push_str(&note);
                 }
             }
             out

@@ -135,13 +135,9 @@ pub fn run(args: SweepArgs) -> anyhow::Result<Exit> {
         }
         curves_json.push(curve_json(&points, &mut out));
     }
-    let checks: Vec<String> = report::sanity::distinct(checks)
-        .into_iter()
-        .map(|v| v.text)
-        .collect();
-    for text in &checks {
-        outln!(out, "check: {text}");
-    }
+    let checks_said = crate::sweeper::checks_text(&checks, args.template.explain.explain);
+    out.put(&checks_said);
+    let checks: Vec<&str> = checks.iter().map(|v| v.text.as_str()).collect();
     if args.json {
         let doc = serde_json::json!({
             "sweep": sweeper.id,

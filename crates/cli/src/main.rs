@@ -193,10 +193,28 @@ fn refuse_command_line(e: clap::Error) -> ! {
     e.exit()
 }
 
+/// What `diskbench` alone prints: the three commands most people need,
+/// a line each, and where the rest is; clap's usage line alone lists 25
+/// commands and says none of them is the one to start with.
+const START_HERE: &str = "\
+diskbench: what a disk really delivers (IOPS, throughput, latency), measured honestly.
+
+Start here:
+  diskbench run [DIR]        measure the disk under DIR (default: here) in about 30 s; --quick: 10 s
+  diskbench fio ARGS...      run fio's job files or options, with fio's output (a drop-in for fio)
+  diskbench compare --by L   compare the runs kept in the history, grouped by their label L
+
+Every command: diskbench --help; one command: diskbench COMMAND --help, or diskbench man COMMAND.
+";
+
 fn main() -> ExitCode {
     exit_quietly_on_closed_stdout();
     // What the runner has to say outside a result goes to stderr, when said.
     runner::notice::set_sink(|text| eprintln!("{text}"));
+    if std::env::args_os().len() == 1 {
+        print!("{START_HERE}");
+        return ExitCode::SUCCESS;
+    }
     let cli = Cli::try_parse().unwrap_or_else(|e| refuse_command_line(e));
     dispatch(cli.command).into()
 }

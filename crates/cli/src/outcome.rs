@@ -129,6 +129,35 @@ pub fn report_problems(outcome: &RunOutcome) {
     report_error(outcome);
 }
 
+/// Prints a run's warnings and the command's checks (`verdicts`, but the
+/// `unsaid` kinds) on stderr, each kind once on a short line naming its
+/// tests (with `explain`, each test's whole text under it), then the error
+/// (if any). The warnings about the target itself were printed before the run.
+pub fn report_findings(
+    outcome: &RunOutcome,
+    verdicts: &[report::sanity::Verdict],
+    unsaid: &[&str],
+    explain: bool,
+) {
+    let warnings: Vec<&model::Warning> = outcome
+        .result
+        .warnings
+        .iter()
+        .filter(|w| {
+            !matches!(
+                w,
+                model::Warning::NotALocalDisk { .. } | model::Warning::Check { .. }
+            )
+        })
+        .collect();
+    let found = report::glance::findings(&outcome.result, &warnings, verdicts, unsaid);
+    eprint!("{}", report::glance::render(&found, explain));
+    if !found.is_empty() && !explain {
+        eprintln!("(--explain says what each line means, why, and the fix)");
+    }
+    report_error(outcome);
+}
+
 /// Prints why the run stopped early (if it did) on stderr, without the
 /// warnings: `diskbench fio` keeps those in the result unless asked.
 pub fn report_error(outcome: &RunOutcome) {

@@ -8,7 +8,7 @@
 //! `--metrics-listen` the runs are also shown live (the `metrics` crate).
 
 use crate::args::{SafetyArgs, SaveArgs};
-use crate::outcome::{report_error, report_problems, stop_on_signals, Exit};
+use crate::outcome::{report_error, report_findings, report_problems, stop_on_signals, Exit};
 use crate::progress;
 use anyhow::Context;
 use history::{LiveWriter, Written};
@@ -22,8 +22,20 @@ use std::time::{Duration, Instant};
 /// A second consumer of the runner's live seconds, shared by the runs of a soak.
 pub type Watch = std::sync::Arc<dyn Fn(&runner::LiveUpdate) + Send + Sync>;
 
-/// A command's own checks of a finished run, as warnings to keep with it.
-pub type Checks = dyn Fn(&model::RunResult) -> Vec<model::Warning>;
+/// A command's own checks of a finished run (`report::sanity`'s verdicts),
+/// kept with it as warnings and said each kind once.
+pub type Checks = dyn Fn(&model::RunResult) -> Vec<report::sanity::Verdict>;
+
+/// A command's checks and how it says them.
+#[derive(Clone, Copy)]
+pub struct RunChecks<'a> {
+    pub verdicts: &'a Checks,
+    /// The kinds kept in the result but not said on stderr: a quick run's
+    /// `too-short`, which its headline says once instead.
+    pub unsaid: &'a [&'a str],
+    /// `--explain`: each test's whole text under each line.
+    pub explain: bool,
+}
 
 /// What to run, and how to keep it.
 pub struct Measure<'a> {
@@ -46,9 +58,9 @@ pub struct Measure<'a> {
     pub stable_stop: Option<model::StableStop>,
     /// The command's own checks of a finished run's figures (`run`'s
     /// too-short and sanity verdicts): kept in the result as
-    /// `Warning::Check`, so the history says them again; the command
-    /// prints them itself.
-    pub checks: Option<&'a Checks>,
+    /// `Warning::Check`, so the history says them again, and said on
+    /// stderr each kind once.
+    pub checks: Option<RunChecks<'a>>,
     /// Warnings known before the run (what the job file asks that diskbench
     /// carries out differently), added to each run's result.
     pub notes: &'a [model::Warning],
@@ -171,9 +183,13 @@ pub fn run(
         }
         let (mut outcome, written) = measure_once(m, &stop, &mut ws, soak.clone(), prefix);
         volume.annotate(&mut outcome.result, k > 1);
-        if let Some(checks) = m.checks {
-            let found = checks(&outcome.result);
-            outcome.result.warnings.extend(found);
+        let verdicts_found = m.checks.map(|c| (c.verdicts)(&outcome.result));
+        for v in verdicts_found.iter().flatten() {
+            outcome.result.warnings.push(model::Warning::Check {
+                name: v.kind.to_string(),
+                job: Some(v.job.clone()),
+                text: v.text.clone(),
+            });
         }
         if recovering.is_none() {
             tracker.add(k, &outcome.result);
@@ -201,9 +217,18 @@ pub fn run(
         };
         print(&done)?;
         let line = done.line();
-        match m.checks_on_stderr {
-            true => report_problems(&outcome),
-            false => report_error(&outcome),
+        match (m.checks_on_stderr, m.kind) {
+            (false, _) => report_error(&outcome),
+            (true, RunKind::Fio) => report_problems(&outcome),
+            (true, _) => {
+                // A soak's checks are said once, of its last run.
+                let said: Vec<_> = match last || soak.is_none() {
+                    true => verdicts_found.unwrap_or_default(),
+                    false => Vec::new(),
+                };
+                let unsaid = m.checks.map_or(&[][..], |c| c.unsaid);
+                report_findings(&outcome, &said, unsaid, m.checks.is_some_and(|c| c.explain));
+            }
         }
         std::io::Write::flush(&mut std::io::stdout()).context("writing results")?;
         save(&mut summary, &mut exit, m, &outcome, soak, written, line);

@@ -45,6 +45,8 @@ pub struct TemplateArgs {
     /// More fio options for the job, after `--`: `-- --rw=randwrite --allow-destructive`
     #[arg(last = true, value_name = "FIO OPTIONS")]
     pub fio: Vec<String>,
+    #[command(flatten)]
+    pub explain: crate::args::ExplainArgs,
 }
 
 fn parse_point_time(text: &str) -> Result<String, String> {
@@ -102,7 +104,8 @@ pub struct Sweeper<'a> {
 /// One measured point: its figures, and whether the run went wrong.
 pub struct Measured {
     pub point: Option<SweepPoint>,
-    /// What the point's figures cannot be (`report::sanity`).
+    /// What the point's figures cannot be (`report::sanity`), each named
+    /// by the point's setting (`QD8`).
     pub verdicts: Vec<report::sanity::Verdict>,
     pub failed: bool,
     pub interrupted: bool,
@@ -141,7 +144,7 @@ impl<'a> Sweeper<'a> {
         };
         let (outcome, written) =
             soak_loop::measure_once(&m, &self.stop, &mut self.ws, None, Some(prefix));
-        crate::outcome::report_problems(&outcome);
+        crate::outcome::report_findings(&outcome, &[], &[], self.template.explain.explain);
         let exit = crate::outcome::Exit::of(&outcome.failure);
         let (exit, id) =
             crate::save::save_run(self.kind, &outcome.result, None, written, &self.save, exit);
@@ -156,11 +159,23 @@ impl<'a> Sweeper<'a> {
             .failure
             .as_ref()
             .is_some_and(runner::RunError::is_interrupted);
+        // Every point's job is the template's: a check names the point.
+        let mut verdicts = report::sanity::verdicts(&outcome.result);
+        if let Some(p) = &point {
+            verdicts.iter_mut().for_each(|v| v.job = p.setting());
+        }
         Measured {
             point,
-            verdicts: report::sanity::verdicts(&outcome.result),
+            verdicts,
             failed: outcome.failure.is_some(),
             interrupted,
         }
     }
+}
+
+/// The checks of a sweep's or limit's points, each kind once on a line
+/// naming the points it fires on (with `explain`, each point's whole text).
+pub fn checks_text(verdicts: &[report::sanity::Verdict], explain: bool) -> String {
+    let found = report::glance::of_checks(verdicts, usize::MAX);
+    report::glance::render(&found, explain)
 }

@@ -130,13 +130,21 @@ fn the_table_has_cpu_and_runtime_per_test_and_short_runs_are_flagged() {
     assert_eq!(cells[cells.len() - 1], "ms", "{row}");
     let ms: u64 = cells[cells.len() - 2].parse().unwrap();
     assert!((250..1000).contains(&ms), "{row}");
-    // 300 ms a test is too short to trust, and it says how to fix it.
+    // 300 ms a test is too short to trust, said once for every test, with
+    // how to fix it.
     let err = stderr_of(&out);
+    let short = err
+        .lines()
+        .find(|l| l.contains("too short to trust"))
+        .unwrap_or_else(|| panic!("no too-short check: {err}"));
     assert!(
-        err.contains("too short to trust: seq-read-1m-qd8 (0.3 s"),
+        short.starts_with("check: all 7 tests measured 0.3 s, too short to trust"),
         "{err}"
     );
-    assert!(err.contains("raise --runtime"), "{err}");
+    assert!(
+        short.ends_with("raise --runtime, e.g. --runtime 30s"),
+        "{err}"
+    );
     // Before it starts, it says the time to expect: each test's 300 ms.
     let said = err
         .lines()
@@ -163,8 +171,16 @@ fn the_table_has_cpu_and_runtime_per_test_and_short_runs_are_flagged() {
         .arg(dir.path())
         .output()
         .unwrap();
+    // A quick run's figures are said to be quick ones once, beside the
+    // headline, not as a warning on stderr.
+    let quick = stdout_of(&out);
     assert!(
-        stderr_of(&out).contains("drop --quick"),
+        quick.contains("Quick figures: all 7 tests measured 0.3 s each;"),
+        "{quick}"
+    );
+    assert!(quick.contains("drop --quick"), "{quick}");
+    assert!(
+        !stderr_of(&out).contains("too short"),
         "{}",
         stderr_of(&out)
     );

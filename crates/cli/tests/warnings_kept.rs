@@ -71,6 +71,7 @@ fn runs_own_checks_are_kept_with_the_run() {
     let db = db_in(&tmp);
     let out = diskbench()
         .args(["run", "--size", "16m", "--runtime", "300ms", "--ramp", "0"])
+        .args(["--explain"])
         .args(db_arg(&db))
         .arg(dir.path())
         .output()
@@ -85,10 +86,30 @@ fn runs_own_checks_are_kept_with_the_run() {
         .iter()
         .filter(|w| w["kind"] == "check")
         .collect();
-    let short = checks
-        .iter()
-        .find(|w| w["name"] == "too-short")
-        .unwrap_or_else(|| panic!("no too-short check kept: {checks:?}"));
-    let text = short["text"].as_str().unwrap();
-    assert!(said.contains(text), "kept {text:?}, printed {said}");
+    // show says the checks again as the run said them: each kind once.
+    let shown = stderr_of(&run_ok(&["show", "1"], &db));
+    let lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("check: "))
+            .map(String::from)
+            .collect()
+    };
+    assert!(!lines(&said).is_empty(), "{said}");
+    assert_eq!(
+        lines(&shown),
+        lines(&said),
+        "shown:\n{shown}\nsaid:\n{said}"
+    );
+    // Each test's check is kept whole, and --explain printed it.
+    let short: Vec<&&Value> = checks.iter().filter(|w| w["name"] == "too-short").collect();
+    assert_eq!(short.len(), 7, "{checks:?}");
+    for check in short {
+        let text = check["text"].as_str().unwrap();
+        let job = check["job"].as_str().unwrap();
+        assert!(text.starts_with(&format!("job '{job}': ")), "{text}");
+        assert!(
+            said.contains(&format!("  {text}\n")),
+            "kept {text:?}, printed {said}"
+        );
+    }
 }

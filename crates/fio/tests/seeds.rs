@@ -1,4 +1,4 @@
-//! The seeds' fio jobs (`fixtures/`, as the articles print them) parsed into
+//! The fio jobs of the articles diskbench grew from (`fixtures/`, as the articles print them) parsed into
 //! the JobSpecs the articles mean, unchanged (the article's own typos aside).
 //! `crates/cli/tests/seeds.rs` runs them.
 

@@ -78,6 +78,7 @@ fn warnings(doc: &Value) -> Vec<Warning> {
             Ok(typed) => Some(typed),
             Err(_) => Some(Warning::Check {
                 name: w["kind"].as_str().unwrap_or("warning").to_string(),
+                job: None,
                 text: w["message"].as_str()?.to_string(),
             }),
         })

@@ -1,7 +1,7 @@
 //! GoBonnieGo's `-json` output, one `RunResult` per run (`-runs 10` gives
-//! ten history entries, so `compare` averages them as the IaaS disk-speed study did).
+//! ten history entries, so `compare` averages them as Brian Cunnie's 2018 benchmark of cloud disks did).
 //!
-//! GoBonnieGo's method (the IaaS disk-speed study and its README): N threads (one per core)
+//! GoBonnieGo's method (Brian Cunnie's 2018 benchmark of cloud disks and GoBonnieGo's README): N threads (one per core)
 //! each write a file of random data in 64 KiB blocks (the files add up to
 //! twice the RAM, or `-size` GiB), read them back in 64 KiB blocks, then
 //! for a while seek to random places and read or write 512 bytes, one write

@@ -93,12 +93,53 @@ pub enum Warning {
     Check {
         /// What was checked, in kebab case (`too-short`, `small-data-set`).
         name: String,
+        /// The test it is about, when it is about one (a data set a cache
+        /// can hold is said per test); none for a check of several tests at
+        /// once or of the whole run.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        job: Option<String>,
         text: String,
     },
     /// Something in the job file that diskbench carries out differently from
     /// fio (`gtod_reduce`, `random_generator`, `wait_for`), said when the job
     /// file is read; `note` says how and why.
     Approximation { note: String },
+}
+
+impl Warning {
+    /// What kind of warning this is, the same for every test it is said
+    /// of: the JSON's `kind` (`device_shared`), or a check's own name
+    /// (`small-data-set`), so a printer can say each kind once.
+    pub fn kind_name(&self) -> String {
+        if let Warning::Check { name, .. } = self {
+            return name.clone();
+        }
+        match serde_json::to_value(self) {
+            Ok(v) => v["kind"].as_str().unwrap_or("warning").to_string(),
+            Err(_) => "warning".to_string(),
+        }
+    }
+
+    /// The test (fio's job) the warning is about, when it is about one.
+    pub fn job(&self) -> Option<&str> {
+        match self {
+            Warning::CpuBound { job, .. }
+            | Warning::DataSetFitsInCache { job, .. }
+            | Warning::EngineFallback { job, .. }
+            | Warning::ShortRun { job, .. }
+            | Warning::FileKept { job, .. }
+            | Warning::DepthNotKept { job, .. }
+            | Warning::RequestsSplit { job, .. }
+            | Warning::DeviceShared { job, .. }
+            | Warning::DepthCapped { job, .. } => Some(job),
+            Warning::Check { job, .. } => job.as_deref(),
+            Warning::SparseFile { .. }
+            | Warning::CacheNotDropped { .. }
+            | Warning::NotALocalDisk { .. }
+            | Warning::FaultsInjected { .. }
+            | Warning::Approximation { .. } => None,
+        }
+    }
 }
 
 impl fmt::Display for Warning {
@@ -211,5 +252,48 @@ impl fmt::Display for Warning {
                 )
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A warning's kind is the JSON's `kind`, a check's is its own name, so
+    /// a printer saying each kind once groups the same checks together.
+    #[test]
+    fn each_warning_names_its_kind_and_its_test() {
+        let shared = Warning::CpuBound {
+            job: "a".into(),
+            cpu_pct: 99.0,
+        };
+        assert_eq!(
+            (shared.kind_name().as_str(), shared.job()),
+            ("cpu_bound", Some("a"))
+        );
+        let check = Warning::Check {
+            name: "small-data-set".into(),
+            job: Some("b".into()),
+            text: "job 'b': ...".into(),
+        };
+        assert_eq!(
+            (check.kind_name().as_str(), check.job()),
+            ("small-data-set", Some("b"))
+        );
+        let faults = Warning::FaultsInjected { faults: vec![] };
+        assert_eq!(
+            (faults.kind_name().as_str(), faults.job()),
+            ("faults_injected", None)
+        );
+        // A check of the whole run keeps no job, in the JSON as in memory.
+        let whole = Warning::Check {
+            name: "too-short".into(),
+            job: None,
+            text: "t".into(),
+        };
+        let json = serde_json::to_value(&whole).unwrap();
+        assert!(json.get("job").is_none(), "{json}");
+        let back: Warning = serde_json::from_value(json).unwrap();
+        assert_eq!(back, whole);
     }
 }

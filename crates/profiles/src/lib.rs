@@ -1,9 +1,13 @@
-//! Named profiles for `diskbench run --profile NAME`: the seeds' workloads
-//! as data, and how a profile's run is shown (CrystalDiskMark's grid for a
-//! best-of profile). This crate reads its own texts and renders results; it
-//! runs nothing and prints nothing: `run` does both.
-//! A profile is a text file in `profiles/`: a `# origin:` line
-//! that says where it comes from, tests in fio's command-line form (one per
+//! Named profiles for `diskbench run --profile NAME`: the workloads of the
+//! articles and tools diskbench grew from (a 2018 benchmark of cloud disks
+//! with GoBonnieGo, fio jobs for MySQL, an EBS benchmark, a VPS comparison,
+//! bonnie++ on a virtual server, CrystalDiskMark) as data, and how a
+//! profile's run is shown (CrystalDiskMark's grid for a best-of profile).
+//! This crate reads its own texts and renders results; it runs nothing and
+//! prints nothing: `run` does both.
+//! A profile is a text file in `profiles/`: a `# origin:` line that says
+//! what it is, a `# source:` line that names where it comes from in full
+//! (title | author or site | year | link), tests in fio's command-line form (one per
 //! line, run like the default suite on one shared test file), and steps:
 //! other diskbench commands (`ping`, `meta`, `gobonniego`) run after the
 //! tests, with placeholders filled in (see [`step_args`]). `diskbench
@@ -37,6 +41,26 @@ pub enum ProfileError {
         best_of: String,
         profile: &'static str,
     },
+}
+
+/// Where a profile comes from, named in full so a reader can find it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Source {
+    pub title: &'static str,
+    /// The author, the site, or both.
+    pub by: &'static str,
+    pub year: u16,
+    pub link: &'static str,
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "\"{}\", {}, {}: {}",
+            self.title, self.by, self.year, self.link
+        )
+    }
 }
 
 #[derive(Debug)]
@@ -81,6 +105,22 @@ pub const PROFILES: [Profile; 7] = [
 const STEP_COMMANDS: [&str; 3] = ["ping", "meta", "gobonniego"];
 
 impl Profile {
+    /// The article or tool the profile comes from, from its `# source:`
+    /// line; `None` when the line is missing or has fewer than four parts.
+    pub fn source(&self) -> Option<Source> {
+        let line = self
+            .text
+            .lines()
+            .find_map(|l| l.strip_prefix("# source:"))?;
+        let mut parts = line.split('|').map(str::trim);
+        Some(Source {
+            title: parts.next()?,
+            by: parts.next()?,
+            year: parts.next()?.parse().ok()?,
+            link: parts.next()?,
+        })
+    }
+
     pub fn origin(&self) -> &'static str {
         self.text
             .lines()
@@ -262,13 +302,11 @@ pub fn list_text() -> String {
             ));
         }
         what.extend(p.steps().iter().map(|s| s.to_string()));
-        out.push_str(&format!(
-            "{:<11} {}\n{:<11} runs: {}\n",
-            p.name,
-            p.origin(),
-            "",
-            what.join("; then ")
-        ));
+        out.push_str(&format!("{:<11} {}\n", p.name, p.origin()));
+        if let Some(source) = p.source() {
+            out.push_str(&format!("{:<11} from: {source}\n", ""));
+        }
+        out.push_str(&format!("{:<11} runs: {}\n", "", what.join("; then ")));
     }
     out
 }
@@ -276,6 +314,35 @@ pub fn list_text() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every profile names its source in full (title, author or site, year,
+    /// link), and `diskbench profiles` says it in words that stand for
+    /// themselves: no "seeds", no study named only by a nickname.
+    #[test]
+    fn every_profile_names_its_source_in_full() {
+        for p in &PROFILES {
+            let s = p
+                .source()
+                .unwrap_or_else(|| panic!("{}: no '# source: title | by | year | link'", p.name));
+            assert!(s.title.len() > 3, "{}: {s:?}", p.name);
+            assert!(s.by.len() > 3, "{}: {s:?}", p.name);
+            assert!((1990..=2030).contains(&s.year), "{}: {s:?}", p.name);
+            assert!(
+                s.link.starts_with("https://") || s.link.starts_with("http://"),
+                "{}: {s:?}",
+                p.name
+            );
+            assert!(!s.link.contains(' '), "{}: {s:?}", p.name);
+        }
+        let listed = list_text();
+        for p in &PROFILES {
+            let source = p.source().unwrap().to_string();
+            assert!(listed.contains(&format!("from: {source}\n")), "{listed}");
+        }
+        for word in ["seed", "disk-speed study"] {
+            assert!(!listed.to_lowercase().contains(word), "{word}: {listed}");
+        }
+    }
 
     #[test]
     fn every_profile_has_an_origin_and_runs_something_known() {

@@ -1,4 +1,4 @@
-//! `diskbench compare`: the IaaS disk-speed study's table built from the history. Runs are
+//! `diskbench compare`: the table of Brian Cunnie's 2018 benchmark of cloud disks built from the history. Runs are
 //! grouped by labels (provider, disk, size, ...) and each group gets the
 //! mean, spread and confidence of its per-run figures, so "gp2 does 3634
 //! IOPS" comes with "± 12 over 10 runs" instead of one lucky run.
@@ -191,7 +191,7 @@ impl Metric {
             Metric::P99LatencyUs => "p99_latency_us",
         }
     }
-    /// The column title, as the IaaS disk-speed study wrote it.
+    /// The column title, as Brian Cunnie's 2018 benchmark of cloud disks wrote it.
     pub fn title(self) -> &'static str {
         match self {
             Metric::Iops => "IOPS",

@@ -1,4 +1,4 @@
-//! Made-up but realistic history, shaped like the IaaS disk-speed study (GoBonnieGo on four clouds, 2018): AWS gp2
+//! Made-up but realistic history, shaped like Brian Cunnie's 2018 benchmark of cloud disks (GoBonnieGo on four clouds): AWS gp2
 //! and io1, GCE pd-standard 20 GiB (which falls off a cliff after four
 //! runs), GCE pd-ssd and a local NVMe drive, with prices, latency
 //! histograms and per-second series. The report's tests and the browser

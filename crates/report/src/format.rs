@@ -206,7 +206,7 @@ pub fn count(n: usize, noun: &str) -> String {
     }
 }
 
-/// A rate in decimal megabytes per second (10^6 bytes), as disk vendors and the IaaS disk-speed study quote them.
+/// A rate in decimal megabytes per second (10^6 bytes), as disk vendors and Brian Cunnie's 2018 benchmark of cloud disks quote them.
 pub fn mb_per_sec(bytes_per_sec: f64) -> f64 {
     bytes_per_sec / 1e6
 }

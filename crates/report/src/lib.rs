@@ -16,17 +16,21 @@
 //!   the renderers print instead of deriving them, and the marks for what
 //!   they must derive from histograms rebuilt on import (approximate);
 //! - [`compare`]: runs grouped by labels, mean ± sd and 95% CI per metric,
-//!   costs (the IaaS disk-speed study's table) as text, Markdown, CSV and JSON;
+//!   costs (the table of Brian Cunnie's 2018 benchmark of cloud disks,
+//!   "Benchmarking the Disk Speed of IaaSes") as text, Markdown, CSV and JSON;
 //! - [`charts`]: hand-written SVG charts (bars, run-by-run timelines,
 //!   per-second series, latency percentiles) and their PNG export;
 //! - [`curve`]: a sweep's saturation curve: its points, table, knee and lines;
 //! - [`stability`](mod@stability): how precise a headline is when its test stopped once stable;
 //! - [`progress`]: the live view's progress line and its sparkline;
 //! - [`status`]: fio's `--status-interval` run so far and its `ndjson` lines;
-//! - [`sanity`]: figures a disk cannot give (a cache answering, a data set too small);
+//! - [`sanity`]: figures a disk cannot give (a cache answering, a data set too small)
+//!   and tests too short to trust;
+//! - [`glance`]: warnings and checks said once per kind, on a line each, with
+//!   the tests they fire on (the long form under `--explain`);
 //! - [`html`]: the self-contained, offline HTML report of many runs.
 //!
-//! Warnings are not part of any of these: the CLI prints [`warnings_text`] on
+//! Warnings are not part of any of these: the CLI prints [`glance`]'s lines on
 //! stderr (and with why a run stopped, [`problems_text`], for `show`), and
 //! the JSON carries them under `diskbench.warnings`.
 
@@ -41,6 +45,7 @@ pub mod fio_logs;
 pub mod fio_normal;
 pub mod fleet;
 pub mod format;
+pub mod glance;
 pub mod html;
 pub mod json;
 pub mod json_plus;
@@ -52,6 +57,7 @@ pub mod source;
 pub mod stability;
 pub mod stats;
 pub mod status;
+mod subjects;
 pub mod table;
 pub mod terse;
 pub mod unified;
@@ -79,7 +85,12 @@ pub fn warnings_text(result: &RunResult) -> String {
 /// The stderr lines of a run as it printed them: warnings, then why it
 /// stopped (`diskbench show` says them again).
 pub fn problems_text(result: &RunResult) -> String {
-    let mut out = warnings_text(result);
+    warnings_text(result) + &stopped_text(result)
+}
+
+/// Why a run stopped early, as it said it on stderr; empty when it did not.
+pub fn stopped_text(result: &RunResult) -> String {
+    let mut out = String::new();
     if result.interrupted {
         out.push_str("diskbench: interrupted; results so far are shown, test files removed\n");
     } else if let Some(e) = &result.error {

@@ -59,8 +59,9 @@ pub fn stability_json(st: &Stability) -> serde_json::Value {
 
 /// One line per headline figure whose job carries slices; empty otherwise.
 /// The figure printed first is the headline's (the whole measured phase);
-/// the interval is said to be of the slices' mean, printed beside it, so
-/// no reader takes it for the interval of the headline figure.
+/// the header says once that the interval is of the slices' mean, so no
+/// reader takes it for the interval of the headline figure, and a last
+/// line says once how to know better a figure still wandering at its cap.
 pub fn headline_intervals(result: &RunResult) -> String {
     let h = headline_figures(result);
     let figures = [
@@ -69,12 +70,15 @@ pub fn headline_intervals(result: &RunResult) -> String {
         ("Write MB/s", h.write_mb_per_sec.as_ref(), 1e6, 1),
     ];
     let mut out = String::new();
+    let mut slice_ms = None;
+    let mut capped = None;
     for (label, figure, unit, decimals) in figures {
         let Some(f) = figure else { continue };
         let Some(job) = result.jobs.iter().find(|j| j.name == f.job) else {
             continue;
         };
         let Some(st) = &job.stability else { continue };
+        slice_ms.get_or_insert(st.slice_ns / 1_000_000);
         let rate = match label {
             "IOPS" => Rate::Iops,
             _ => Rate::Bytes,
@@ -83,44 +87,49 @@ pub fn headline_intervals(result: &RunResult) -> String {
             Rate::Iops => st.slice_ios.len(),
             Rate::Bytes => st.slice_bytes.len(),
         };
+        let secs = job.runtime_ns as f64 / 1e9;
         let how = match st.stopped_early {
-            true => format!(
-                "stopped when within {}% at {:.1} s",
-                st.half_width_pct,
-                job.runtime_ns as f64 / 1e9
-            ),
-            false => format!(
-                "not within {}% by its cap of {:.1} s (to know it better, measure longer: \
-                 --runtime 30s)",
-                st.half_width_pct,
-                job.runtime_ns as f64 / 1e9
-            ),
+            true => format!("stopped when within {}% at {secs:.1} s", st.half_width_pct),
+            false => {
+                capped.get_or_insert(st.half_width_pct);
+                format!(
+                    "not within {}% by its cap of {secs:.1} s",
+                    st.half_width_pct
+                )
+            }
         };
-        let slices = format!("its {n} whole slices of {} ms", st.slice_ns / 1_000_000);
         let interval = match job_interval(st, rate) {
             Some(iv) => {
                 let batches = match iv.batch {
                     1 => String::new(),
-                    b => format!(" (in {} batches of {b})", iv.batches),
+                    b => format!(", in {} batches of {b}", iv.batches),
                 };
                 format!(
-                    "95% CI {:.decimals$}-{:.decimals$} (±{:.1}%) of {:.decimals$}, the mean of {slices}{batches}",
+                    "95% CI {:.decimals$}-{:.decimals$} (±{:.1}%) of {:.decimals$} ({n} slices{batches})",
                     iv.low / unit,
                     iv.high / unit,
                     iv.half_width_pct(),
                     iv.mean / unit,
                 )
             }
-            None => format!("too few uncorrelated slices for a 95% CI ({slices})"),
+            None => format!("too few uncorrelated slices for a 95% CI ({n} slices)"),
         };
         out.push_str(&format!(
-            "  {label:<10} {:.decimals$} (the whole measured phase); {interval}; {how}\n",
+            "  {label:<10} {:.decimals$}: {interval}; {how}\n",
             f.value,
         ));
     }
-    match out.is_empty() {
-        true => out,
-        false => format!("How precise (each test's rate in short slices):\n{out}"),
+    if let Some(pct) = capped {
+        out.push_str(&format!(
+            "  To know a figure not within {pct}% by its cap better, measure longer: --runtime 30s\n"
+        ));
+    }
+    match slice_ms {
+        None => out,
+        Some(ms) => format!(
+            "How precise (each figure is its whole measured phase's; the interval, of the mean of \
+             its test's {ms} ms slices):\n{out}"
+        ),
     }
 }
 
@@ -157,14 +166,8 @@ mod tests {
     fn a_stable_test_gets_its_interval_and_when_it_stopped() {
         let result = stopped_after(vec![1250, 1240, 1260, 1250, 1250, 1255, 1245, 1250]);
         let text = headline_intervals(&result);
-        assert!(
-            text.contains("IOPS       5000 (the whole measured phase); 95% CI 49"),
-            "{text}"
-        );
-        assert!(
-            text.contains(") of 5000, the mean of its 8 whole slices of 250 ms;"),
-            "{text}"
-        );
+        assert!(text.contains("IOPS       5000: 95% CI 49"), "{text}");
+        assert!(text.contains(") of 5000 (8 slices);"), "{text}");
         assert!(text.contains("stopped when within 3% at 2.0 s"), "{text}");
         let doc: serde_json::Value = serde_json::from_str(&crate::json::render(&result)).unwrap();
         let st = &doc["jobs"][0]["diskbench"]["stability"];
@@ -184,9 +187,7 @@ mod tests {
         let result = stopped_after((0..12).map(|i| [1000, 1500][i % 2]).collect());
         let text = headline_intervals(&result);
         assert!(
-            text.contains(
-                "95% CI 5000-5000 (±0.0%) of 5000, the mean of its 12 whole slices of 250 ms (in 6 batches of 2)"
-            ),
+            text.contains("95% CI 5000-5000 (±0.0%) of 5000 (12 slices, in 6 batches of 2)"),
             "{text}"
         );
     }
@@ -208,7 +209,7 @@ mod tests {
         assert!((headline - iv.mean).abs() > 1.0, "{headline} {iv:?}");
         let text = headline_intervals(&result);
         let line = format!(
-            "IOPS       {headline:.0} (the whole measured phase); 95% CI {:.0}-{:.0} (±{:.1}%) of {:.0}, the mean of its 8 whole slices of 250 ms;",
+            "IOPS       {headline:.0}: 95% CI {:.0}-{:.0} (±{:.1}%) of {:.0} (8 slices);",
             iv.low,
             iv.high,
             iv.half_width_pct(),
@@ -233,5 +234,10 @@ mod tests {
         let text = headline_intervals(&result);
         assert!(text.contains("not within 3% by its cap of 2.0 s"), "{text}");
         assert!(text.contains("measure longer: --runtime 30s"), "{text}");
+        // What a slice is and how to know better are said once, whatever
+        // the number of figures.
+        assert!(text.starts_with("How precise (each figure is its whole measured phase's; the interval, of the mean of its test's 250 ms slices):\n"), "{text}");
+        assert_eq!(text.matches("measure longer").count(), 1, "{text}");
+        assert_eq!(text.matches("ms slices").count(), 1, "{text}");
     }
 }

@@ -1,10 +1,10 @@
 //! The `diskbench run` summary for the terminal: what was measured (the
 //! target), one aligned row per job and direction, and the three headline
-//! figures of the IaaS disk-speed study (IOPS, Read MB/s, Write MB/s).
+//! figures of Brian Cunnie's 2018 benchmark of cloud disks (IOPS, Read MB/s, Write MB/s).
 //!
 //! fio's text answers every question; this answers the first one, "how fast
 //! is this disk?", in a screenful. Bandwidth is in decimal MB/s (10^6 bytes,
-//! as disk vendors and the IaaS disk-speed study quote it) with MiB/s beside it, and latency
+//! as disk vendors and Brian Cunnie's 2018 benchmark of cloud disks quote it) with MiB/s beside it, and latency
 //! is the total latency (submission + completion) a program sees, with
 //! units chosen per value (`212 us`, `5.50 ms`).
 //!

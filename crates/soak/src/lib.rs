@@ -1,7 +1,8 @@
 //! Soaks: the same jobs run again and again (`--runs N`, `--duration D`,
 //! `--until-throttled`, `--until-steady`, `--ci PCT` on `run` and `fio`).
 //! A cloud disk can be fast for twenty minutes and then lose most of its
-//! speed (the IaaS disk-speed study); one run reports the burst and
+//! speed (GCE's 20 GiB standard disk did in Brian Cunnie's 2018 benchmark of
+//! cloud disks, "Benchmarking the Disk Speed of IaaSes"); one run reports the burst and
 //! misleads, so a soak repeats the same jobs and keeps every run.
 //!
 //! This crate is the soak's reasoning, apart from running it: the checked

@@ -1,4 +1,5 @@
-//! The workloads of the seeds' other tools, each measured the way its
+//! The workloads of the other tools of the articles diskbench grew from
+//! (GoBonnieGo, ioping, bonnie++ -n, dbench), each measured the way its
 //! original measures (so its users recognise the figures) but honestly
 //! (caches dropped, percentiles, its own warnings):
 //!

@@ -1,6 +1,6 @@
 //! The options that shape what is reported (`percentile_list`,
 //! `clat_percentiles`, `lat_percentiles`, `description`) and the two the
-//! seeds need (`fadvise_hint`, `gtod_reduce`), with fio 3.33's defaults.
+//! articles diskbench grew from need (`fadvise_hint`, `gtod_reduce`), with fio 3.33's defaults.
 
 use super::*;
 use model::FadviseHint;

@@ -1,7 +1,8 @@
-# origin: the bonnie++ article, "bonnie++ on a VM" (bonnie++'s block write, rewrite, block read and random seeks, then -n metadata)
+# origin: bonnie++ on a virtual server and a real one (bonnie++'s block write, rewrite, block read and random seeks, then -n metadata)
+# source: Virtual Server vs. Real Server Disk Drive Speed | Cloudscaling's blog, cloudscaling.com | 2009 | http://cloudscaling.com/blog/cloud-computing/virtual-disks/
 # bonnie++ writes and reads in 8 KiB chunks through the page cache, and
 # seeks with three processes; diskbench keeps the chunks and the three
-# seekers but uses direct I/O, so the cache cannot inflate them (the seed's
+# seekers but uses direct I/O, so the cache cannot inflate them (the article's
 # 325,000 "IOPS" were the cache). The metadata test is bonnie++ -n 16,
 # each phase measured for the runtime (at least 500 ms): a phase done sooner
 # is repeated over the same files, so none is +++++ (too fast to time).

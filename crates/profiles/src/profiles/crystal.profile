@@ -1,4 +1,5 @@
 # origin: CrystalDiskMark's default tests (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1; read and write each)
+# source: CrystalDiskMark 8 | hiyohiyo, Crystal Dew World (crystalmark.info) | 2020 | https://crystalmark.info/en/software/crystaldiskmark/
 # CrystalDiskMark runs each test five times and shows the best pass; so
 # does this profile (--passes changes the count). The names are read back
 # for the grid: ROW-read and ROW-write, ROW as CrystalDiskMark labels it.

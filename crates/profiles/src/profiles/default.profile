@@ -1,4 +1,5 @@
-# origin: diskbench's own suite (the IaaS disk-speed study's three headline figures: IOPS, Read MB/s, Write MB/s)
+# origin: diskbench's own suite, reporting the three headline figures of Brian Cunnie's 2018 benchmark of cloud disks (IOPS, Read MB/s, Write MB/s)
+# source: Benchmarking the Disk Speed of IaaSes | Brian Cunnie, Pivotal Engineering Journal | 2018 | http://engineering.pivotal.io/post/gobonniego_results/
 # The default suite of `diskbench run`: one line per test, in fio's
 # command-line form. Every test runs on the same file, with direct I/O and
 # io_uring; `diskbench run` adds size, runtime, ramp and the file itself.

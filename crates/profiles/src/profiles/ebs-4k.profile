@@ -1,4 +1,5 @@
-# origin: the 2014 EBS benchmark, "EBS performance with fio" (its five command lines: read, write, randread, randwrite, randrw 70/30)
+# origin: a benchmark of AWS's then new SSD-backed EBS volumes, in Japanese (its five fio command lines: read, write, randread, randwrite, randrw 70/30)
+# source: AWS SSDベースEBSのディスクベンチマーク (AWS SSD-backed EBS disk benchmark) | the blog of inaba-serverdesign.jp | 2014 | https://inaba-serverdesign.jp/blog/20140618/aws_ssd_ebs_disk_benchmark.html
 # 4 KiB at queue depth 4 with libaio, as the article runs them (its
 # "libio" typo fixed).
 --name=read --rw=read --bs=4k --iodepth=4 --ioengine=libaio

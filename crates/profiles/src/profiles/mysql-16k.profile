@@ -1,4 +1,5 @@
-# origin: "Adventures in Storageland", "fio benchmarks for MySQL" (its three job sections: 16 KiB, InnoDB's page size)
+# origin: Kristian Köhntopp's fio jobs for a MySQL-like load on server SSDs (its three job sections: 16 KiB, InnoDB's page size)
+# source: Adventures in Storageland | Kristian Köhntopp, blog.koehntopp.info | 2019 | https://blog.koehntopp.info/2019/06/13/adventures-in-storageland.html
 # The article's files are 5-40 GiB per job and run 300 s each; `run` shortens
 # them with --size and --runtime. Its 8 processes share diskbench's one test
 # file here (fio gave each its own 5 GiB file).

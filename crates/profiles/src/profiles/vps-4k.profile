@@ -1,4 +1,5 @@
-# origin: the AWS vs DigitalOcean article, "VPS disk speed with fio and ioping" (its three fio tests, then ioping -c 10)
+# origin: a comparison of AWS and DigitalOcean VPS disks with fio and ioping (its three fio tests, then ioping -c 10)
+# source: IOPS: Benchmarking Disk I/O – AWS vs DigitalOcean | Christopher Sam K, DZone | 2016 | https://dzone.com/articles/iops-benchmarking-disk-io-aws-vs-digitalocean
 # ioping -c 10 at its 1 s interval takes 9 s whatever --runtime says; here
 # the ten requests are spread over the runtime (-i a tenth of it) and -w
 # ends them at the runtime.

@@ -1,8 +1,8 @@
 //! The charts of "Benchmarking the Disk Speed of IaaSes": one metric across groups, a horizontal bar per group
 //! (long labels such as "google pd-standard 256GiB" stay readable) with the
 //! mean ± sample standard deviation as an error bar. Bars are sorted best
-//! first (highest IOPS or MB/s, lowest latency on top), as the IaaS disk-speed study's
-//! were; each keeps its group's colour. The log scale is the bonnie++ article's lesson:
+//! first (highest IOPS or MB/s, lowest latency on top), as those of
+//! Brian Cunnie's 2018 benchmark of cloud disks were; each keeps its group's colour. The log scale is the bonnie++ article's lesson:
 //! when one disk does 300,000 IOPS and another 120, only a log axis shows both.
 
 use super::scale::{compact, latency_us, Scale};

@@ -1,4 +1,4 @@
-//! A group's runs one after the other: the IaaS disk-speed study's most telling chart. GCE's
+//! A group's runs one after the other: the most telling chart of Brian Cunnie's 2018 benchmark of cloud disks. GCE's
 //! 20 GiB pd-standard read 98 MB/s for four runs and 6 MB/s from the fifth
 //! on, AWS gp2 fell off on the 34th: a mean hides that, a timeline shows
 //! it. x is the run's place in its group (oldest first; each point's

@@ -1,5 +1,5 @@
 //! What a group's disk costs, and what it costs per unit of performance:
-//! the IaaS disk-speed study weighed gp2 against io1 and Azure Standard against Premium by
+//! Brian Cunnie's 2018 benchmark of cloud disks weighed gp2 against io1 and Azure Standard against Premium by
 //! price as much as by speed.
 //!
 //! # Rules
@@ -17,7 +17,7 @@
 //!   + `per_million_ios` × (mean IOPS × 2,592,000 s / 10^6).
 //!
 //!   A month is 30 days (2,592,000 s). The I/O term assumes the disk does
-//!   the measured mean IOPS all month long: the worst case the IaaS disk-speed study
+//!   the measured mean IOPS all month long: the worst case Brian Cunnie's 2018 benchmark of cloud disks
 //!   computed for Azure Standard ($0.0005 per 10,000 I/Os at 500 IOPS =
 //!   $64.80 a month). Absent prices count as 0.
 //! - **Cost per 1000 IOPS** = monthly cost / (mean IOPS / 1000).

@@ -1,5 +1,5 @@
 //! The four outputs of `diskbench compare`: an aligned terminal table laid
-//! out like the IaaS disk-speed study's (label columns, then IOPS, Read MB/s, Write MB/s as
+//! out like the table of Brian Cunnie's 2018 benchmark of cloud disks (label columns, then IOPS, Read MB/s, Write MB/s as
 //! `mean ± sd`), the same as Markdown for blog posts and issues, CSV for
 //! spreadsheets (every statistic in its own column) and JSON for programs.
 

@@ -315,7 +315,7 @@ fn table_and_markdown_look_like_the_iaas_study() {
     assert_eq!(lines.len(), 5, "{table}");
     assert!(lines[0].starts_with("provider  disk    "), "{table}");
     assert!(lines[1].starts_with("aws       gp2"), "{table}");
-    // The repeated provider is left blank, as in the IaaS disk-speed study.
+    // The repeated provider is left blank, as in Brian Cunnie's 2018 benchmark of cloud disks.
     assert!(lines[2].starts_with("          io1"), "{table}");
     for cell in ["1150 ± 129", "93.0 ± 2.6", "103.0 ± 2.6", "650 ± 129 us"] {
         assert!(lines[1].contains(cell), "{cell} in {table}");
@@ -516,6 +516,7 @@ fn runs_that_warned_are_marked_per_run_and_per_group() {
     });
     runs[1].result.warnings.push(model::Warning::Check {
         name: "too-short".into(),
+        job: None,
         text: "too short to trust".into(),
     });
     let c = compare(&runs, &by(&["provider", "disk"]));

@@ -1,4 +1,4 @@
-//! The report's two tables: the comparison (the IaaS disk-speed study's table, with the
+//! The report's two tables: the comparison (the table of Brian Cunnie's 2018 benchmark of cloud disks, with the
 //! confidence interval and run ids in tooltips) and the runs with the
 //! facts that tell two disks apart (host, target, device, labels).
 
