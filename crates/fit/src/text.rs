@@ -116,6 +116,9 @@ pub fn render(r: &Report) -> String {
         if let (Some(note), Some(_)) = (&j.note, j.limit) {
             let _ = writeln!(out, "    how: {note}");
         }
+        if let Some(p) = &j.volume {
+            let _ = writeln!(out, "    volume {}", p.words);
+        }
         let s = &j.source;
         let _ = writeln!(out, "    source: {}, {}, {}", s.document, s.url, s.date);
     }
