@@ -368,6 +368,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         metrics: metrics.as_ref(),
         stable_stop: stable_rule(&args, &groups),
         checks: Some(&checks),
+        describe: None,
         notes: &[],
         checks_on_stderr: true,
         io_trace: None,

@@ -25,6 +25,10 @@ pub type Watch = std::sync::Arc<dyn Fn(&runner::LiveUpdate) + Send + Sync>;
 /// A command's own checks of a finished run, as warnings to keep with it.
 pub type Checks = dyn Fn(&model::RunResult) -> Vec<model::Warning>;
 
+/// A command's own reading of a finished run (`fit`'s verdicts), kept in
+/// the run as its workload report so the history shows it again.
+pub type Describe = dyn Fn(&model::RunResult) -> Option<model::WorkloadReport>;
+
 /// What to run, and how to keep it.
 pub struct Measure<'a> {
     pub kind: RunKind,
@@ -49,6 +53,9 @@ pub struct Measure<'a> {
     /// `Warning::Check`, so the history says them again; the command
     /// prints them itself.
     pub checks: Option<&'a Checks>,
+    /// The command's reading of each run, made after the volume's verdicts
+    /// are in the result and before it is printed and saved.
+    pub describe: Option<&'a Describe>,
     /// Warnings known before the run (what the job file asks that diskbench
     /// carries out differently), added to each run's result.
     pub notes: &'a [model::Warning],
@@ -84,6 +91,7 @@ impl<'a> Measure<'a> {
             metrics: None,
             stable_stop: None,
             checks: None,
+            describe: None,
             notes: &[],
             checks_on_stderr: true,
             io_trace: None,
@@ -174,6 +182,9 @@ pub fn run(
         if let Some(checks) = m.checks {
             let found = checks(&outcome.result);
             outcome.result.warnings.extend(found);
+        }
+        if let Some(describe) = m.describe {
+            outcome.result.workload = describe(&outcome.result);
         }
         if recovering.is_none() {
             tracker.add(k, &outcome.result);
