@@ -374,3 +374,50 @@ fn with_a_volume_each_requirement_carries_the_promise_about_its_figure() {
     assert!(mb["baseline"].as_f64().unwrap() > 1e6, "{mb}");
     assert!(mb.get("least_sync_ns").is_none(), "{mb}");
 }
+
+/// pg_test_fsync rewrites its one 8 kB block again and again without
+/// dropping the page cache; fio's default (invalidate=1) drops it each
+/// time a job wraps around its file, which for a one-block file is before
+/// every write: a system call pg_test_fsync does not make, inside the
+/// time of each op. fit's PostgreSQL checks make it at most once a check
+/// (when the file is opened), not once a write. Counted with strace.
+#[test]
+fn the_postgres_checks_do_not_drop_the_page_cache_before_each_write() {
+    let _turn = take_turn();
+    if StdCommand::new("strace").arg("-V").output().is_err() {
+        testbed::skip("strace is not installed");
+        return;
+    }
+    let dir = real_dir();
+    let log = dir.path().join("strace.log");
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let out = StdCommand::new("strace")
+        .args(["-f", "-e", "trace=fadvise64,pwrite64,write", "-o"])
+        .arg(&log)
+        .arg(assert_cmd::cargo::cargo_bin("diskbench"))
+        .args(["fit", "postgres", "--json", "--no-save", "--runtime", "1s"])
+        .arg(&work)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let doc = json_of(&out);
+    let writes: f64 = doc["requirements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["measured"]["count"].as_f64().unwrap())
+        .sum();
+    let trace = std::fs::read_to_string(&log).unwrap();
+    let drops = trace
+        .lines()
+        .filter(|l| l.contains("fadvise64(") && l.contains("POSIX_FADV_DONTNEED"))
+        .count();
+    assert!(writes >= 20.0, "{writes} writes: {doc}");
+    // Each check may drop the cache when it opens its file (and its
+    // worker once more); not once a write.
+    assert!(
+        drops <= 4 * 4,
+        "{drops} page cache drops for {writes} writes of 4 checks"
+    );
+}
