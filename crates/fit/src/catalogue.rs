@@ -42,13 +42,16 @@ pub struct Source {
     pub url: String,
     /// The document's date (or its version's), YYYY-MM-DD.
     pub date: String,
-    /// Whether someone read the page and found what it is cited for.
+    /// Whether someone read the page and found what it is cited for
+    /// (empty in reports saved before it existed; the catalogue refuses
+    /// a source without it).
+    #[serde(default)]
     pub checked: Checked,
 }
 
 /// What reading a source's page found, so a figure that was not confirmed
 /// is not printed as if it were.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Checked {
     /// When it was read, YYYY-MM-DD.
     pub on: String,
