@@ -204,3 +204,13 @@ fn the_report_serialises_with_its_figures_and_verdicts() {
         .unwrap()
         .starts_with("https://"));
 }
+
+/// A report kept in the history before sources said what their pages were
+/// found to say still reads, with nothing claimed for it.
+#[test]
+fn a_source_saved_without_its_check_still_reads_as_unchecked() {
+    let old = r#"{"document":"d","url":"https://example.org","date":"2019-04-18"}"#;
+    let s: fit::Source = serde_json::from_str(old).unwrap();
+    assert!(!s.checked.confirmed && !s.checked.date_confirmed);
+    assert!(s.checked.what.is_empty());
+}
