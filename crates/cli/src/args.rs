@@ -246,7 +246,7 @@ pub fn parse_ci(text: &str) -> Result<f64, String> {
     }
 }
 
-fn parse_runs(text: &str) -> Result<u32, String> {
+pub(crate) fn parse_runs(text: &str) -> Result<u32, String> {
     match text.trim().parse::<u32>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err(format!(
@@ -255,7 +255,7 @@ fn parse_runs(text: &str) -> Result<u32, String> {
     }
 }
 
-fn parse_span(text: &str) -> Result<Duration, String> {
+pub(crate) fn parse_span(text: &str) -> Result<Duration, String> {
     match model::units::parse_duration(text) {
         Ok(d) if !d.is_zero() => Ok(d),
         Ok(_) => Err(format!(
@@ -265,7 +265,7 @@ fn parse_span(text: &str) -> Result<Duration, String> {
     }
 }
 
-fn parse_pause(text: &str) -> Result<Duration, String> {
+pub(crate) fn parse_pause(text: &str) -> Result<Duration, String> {
     model::units::parse_duration(text).map_err(|e| e.to_string())
 }
 

@@ -181,6 +181,7 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
         save: &save,
         stable_stop: None,
         checks: None,
+        describe: None,
         metrics: metrics.as_ref(),
         notes: &notes,
         checks_on_stderr: checks,

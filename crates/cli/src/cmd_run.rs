@@ -375,6 +375,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
             },
             explain: args.explain.explain,
         }),
+        describe: None,
         notes: &[],
         checks_on_stderr: true,
         io_trace: None,

@@ -37,6 +37,10 @@ pub struct RunChecks<'a> {
     pub explain: bool,
 }
 
+/// A command's own reading of a finished run (`fit`'s verdicts), kept in
+/// the run as its workload report so the history shows it again.
+pub type Describe = dyn Fn(&model::RunResult) -> Option<model::WorkloadReport>;
+
 /// What to run, and how to keep it.
 pub struct Measure<'a> {
     pub kind: RunKind,
@@ -61,6 +65,9 @@ pub struct Measure<'a> {
     /// `Warning::Check`, so the history says them again, and said on
     /// stderr each kind once.
     pub checks: Option<RunChecks<'a>>,
+    /// The command's reading of each run, made after the volume's verdicts
+    /// are in the result and before it is printed and saved.
+    pub describe: Option<&'a Describe>,
     /// Warnings known before the run (what the job file asks that diskbench
     /// carries out differently), added to each run's result.
     pub notes: &'a [model::Warning],
@@ -96,6 +103,7 @@ impl<'a> Measure<'a> {
             metrics: None,
             stable_stop: None,
             checks: None,
+            describe: None,
             notes: &[],
             checks_on_stderr: true,
             io_trace: None,
@@ -190,6 +198,9 @@ pub fn run(
                 job: Some(v.job.clone()),
                 text: v.text.clone(),
             });
+        }
+        if let Some(describe) = m.describe {
+            outcome.result.workload = describe(&outcome.result);
         }
         if recovering.is_none() {
             tracker.add(k, &outcome.result);

@@ -42,6 +42,27 @@ pub struct Source {
     pub url: String,
     /// The document's date (or its version's), YYYY-MM-DD.
     pub date: String,
+    /// Whether someone read the page and found what it is cited for
+    /// (empty in reports saved before it existed; the catalogue refuses
+    /// a source without it).
+    #[serde(default)]
+    pub checked: Checked,
+}
+
+/// What reading a source's page found, so a figure that was not confirmed
+/// is not printed as if it were.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Checked {
+    /// When it was read, YYYY-MM-DD.
+    pub on: String,
+    /// The page says what the requirement cites it for (the number, or
+    /// that it gives none).
+    pub confirmed: bool,
+    /// The date above was read on the page (else it is the version's
+    /// release date, or from memory).
+    pub date_confirmed: bool,
+    /// What was read, where, and what was not confirmed.
+    pub what: String,
 }
 
 /// One rule about one figure of a check.
@@ -196,6 +217,9 @@ fn check_requirement(check: &str, r: &Requirement) -> Result<(), FitError> {
             .all(|(i, b)| i == 4 || i == 7 || b.is_ascii_digit());
     if !dated {
         return bad("has no date (YYYY-MM-DD) for its source");
+    }
+    if r.source.checked.what.trim().is_empty() {
+        return bad("does not say what its source's page was found to say (checked.what)");
     }
     match (r.max_ms, r.min, r.figure.larger_is_better()) {
         (Some(_), Some(_), _) => bad("has both a maximum and a minimum"),

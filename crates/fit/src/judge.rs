@@ -42,6 +42,9 @@ pub struct Judged {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     pub source: Source,
+    /// With `--volume`: what the declared volume promises about this figure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub volume: Option<crate::promise::Promise>,
 }
 
 /// The fastest check of a workload that picks a setting.
@@ -100,6 +103,7 @@ fn judge_one(check: &str, r: &Requirement, result: &RunResult) -> Judged {
         sure,
         note: r.note.clone(),
         source: r.source.clone(),
+        volume: None,
     }
 }
 

@@ -20,6 +20,8 @@ pub mod catalogue;
 pub mod figures;
 pub mod judge;
 pub mod pods;
+pub mod promise;
+pub mod soak;
 pub mod sure;
 pub mod text;
 

@@ -107,6 +107,16 @@ pub fn line(j: &Judged) -> String {
     }
 }
 
+/// A source in one line: document, address, date, and whether the date
+/// was read on the page.
+pub fn source(s: &crate::Source) -> String {
+    let date = match s.checked.date_confirmed {
+        true => s.date.clone(),
+        false => format!("{} (a version's date, not read on the page)", s.date),
+    };
+    format!("{}, {}, {date}", s.document, s.url)
+}
+
 /// The whole report in words.
 pub fn render(r: &Report) -> String {
     let mut out = String::new();
@@ -116,8 +126,17 @@ pub fn render(r: &Report) -> String {
         if let (Some(note), Some(_)) = (&j.note, j.limit) {
             let _ = writeln!(out, "    how: {note}");
         }
-        let s = &j.source;
-        let _ = writeln!(out, "    source: {}, {}, {}", s.document, s.url, s.date);
+        if let Some(p) = &j.volume {
+            let _ = writeln!(out, "    volume {}", p.words);
+        }
+        let _ = writeln!(out, "    source: {}", source(&j.source));
+        if !j.source.checked.confirmed {
+            let _ = writeln!(
+                out,
+                "    not confirmed against the page: {}",
+                j.source.checked.what
+            );
+        }
     }
     if let Some(c) = &r.choice {
         let ranked: Vec<String> = c
@@ -166,9 +185,13 @@ pub fn listing(all: &[Workload]) -> String {
                     (None, Some(min)) => format!(">= {min}"),
                     (None, None) => "no published limit".to_string(),
                 };
+                let checked = match r.source.checked.confirmed {
+                    true => format!("read {}", r.source.checked.on),
+                    false => "not confirmed against the page".to_string(),
+                };
                 let _ = writeln!(
                     out,
-                    "      {}: {limit} ({}, {})",
+                    "      {}: {limit} ({}, {}; {checked})",
                     r.label, r.source.url, r.source.date
                 );
             }

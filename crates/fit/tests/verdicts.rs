@@ -64,7 +64,7 @@ time_based = false
 label = "p99"
 figure = "sync_p99"
 max_ms = 10.0
-source = { document = "d", url = "URL", date = "2019-04-18" }
+source = { document = "d", url = "URL", date = "2019-04-18", checked = { on = "2026-11-27", confirmed = true, date_confirmed = true, what = "WHAT" } }
 "#;
     let e = fit::catalogue::parse(text).unwrap_err().to_string();
     assert!(e.contains("https://"), "{e}");
@@ -75,6 +75,45 @@ source = { document = "d", url = "URL", date = "2019-04-18" }
     assert!(e.contains("date"), "{e}");
     let fine = text.replace("URL", "https://example.org");
     assert!(fit::catalogue::parse(&fine).is_ok());
+    // A source that does not say what its page was found to say is refused.
+    let unsaid = fine.replace("WHAT", " ");
+    let e = fit::catalogue::parse(&unsaid).unwrap_err().to_string();
+    assert!(e.contains("checked.what"), "{e}");
+    let unchecked = fine.replace(
+        r#", checked = { on = "2026-11-27", confirmed = true, date_confirmed = true, what = "WHAT" }"#,
+        "",
+    );
+    let e = fit::catalogue::parse(&unchecked).unwrap_err().to_string();
+    assert!(e.contains("checked"), "{e}");
+}
+
+/// Each source says whether its page was read and found to say what it is
+/// cited for, and a date not read on the page is printed as such.
+#[test]
+fn every_source_says_what_its_page_was_found_to_say() {
+    for w in catalogue() {
+        for c in &w.checks {
+            for r in &c.requirements {
+                let k = &r.source.checked;
+                assert_eq!(k.on.len(), 10, "{}", r.label);
+                assert!(!k.what.trim().is_empty(), "{}", r.label);
+                let line = fit::text::source(&r.source);
+                assert_eq!(
+                    line.contains("not read on the page"),
+                    !k.date_confirmed,
+                    "{line}"
+                );
+            }
+        }
+    }
+    let mut unconfirmed = etcd().clone();
+    unconfirmed.checks[0].requirements[0]
+        .source
+        .checked
+        .confirmed = false;
+    let run = run_of(&[("etcd-wal", &[2_000_000; 200], 1.0)]);
+    let text = fit::text::render(&fit::judge(&unconfirmed, &run));
+    assert!(text.contains("not confirmed against the page: "), "{text}");
 }
 
 #[test]
@@ -164,4 +203,14 @@ fn the_report_serialises_with_its_figures_and_verdicts() {
         .as_str()
         .unwrap()
         .starts_with("https://"));
+}
+
+/// A report kept in the history before sources said what their pages were
+/// found to say still reads, with nothing claimed for it.
+#[test]
+fn a_source_saved_without_its_check_still_reads_as_unchecked() {
+    let old = r#"{"document":"d","url":"https://example.org","date":"2019-04-18"}"#;
+    let s: fit::Source = serde_json::from_str(old).unwrap();
+    assert!(!s.checked.confirmed && !s.checked.date_confirmed);
+    assert!(s.checked.what.is_empty());
 }
