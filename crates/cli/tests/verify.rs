@@ -333,6 +333,67 @@ fn verify_dump_writes_what_was_read_and_what_was_expected() {
     assert_eq!(differ, vec![5000 - 4096]);
 }
 
+/// A chunk whose header is bad has no rebuild to set beside it: fio dumps
+/// what it read as `FILE.OFFSET.hdr_fail` (and nothing `.expected`), in the
+/// current directory; diskbench names it the same.
+#[test]
+fn verify_dump_of_a_chunk_with_a_bad_header_is_named_hdr_fail_as_fio_names_it() {
+    let dir = real_dir();
+    let file = dir.path().join("h");
+    let out = fio(&file, &["--rw=write", "--size=64k", "--verify=crc32c"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    // The chunk at 8192: its magic, the header's first byte.
+    flip(&file, 8192);
+    let args = [
+        "--name=v".to_string(),
+        "--bs=4k".into(),
+        "--size=64k".into(),
+        "--verify=crc32c".into(),
+        format!("--filename={}", file.display()),
+        "--verify_dump=1".into(),
+    ];
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args(["fio", "--no-save", "--rw=read"])
+        .args(&args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let mut names: Vec<String> = entries(dir.path())
+        .iter()
+        .filter_map(|p| p.file_name()?.to_str().map(str::to_string))
+        .filter(|n| n.starts_with("h."))
+        .collect();
+    names.sort();
+    assert_eq!(names, ["h.8192.hdr_fail"]);
+    let dumped = std::fs::read(dir.path().join("h.8192.hdr_fail")).unwrap();
+    let data = std::fs::read(&file).unwrap();
+    assert_eq!(dumped, data[8192..8192 + 4096]);
+    // fio, on a file it wrote itself (its header is its own), dumps the
+    // same name.
+    std::fs::remove_file(dir.path().join("h.8192.hdr_fail")).unwrap();
+    if std::process::Command::new("fio")
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
+        let fio = |rw: &str, more: &[String]| {
+            std::process::Command::new("fio")
+                .current_dir(dir.path())
+                .arg("--output=/dev/null")
+                .arg(format!("--rw={rw}"))
+                .args(more)
+                .output()
+                .unwrap()
+        };
+        assert!(fio("write", &args[..5]).status.success());
+        flip(&file, 8192);
+        let out = fio("read", &args);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+        assert!(dir.path().join("h.8192.hdr_fail").exists());
+    }
+}
+
 #[test]
 fn verify_options_that_cannot_work_are_refused_with_the_fix() {
     let dir = real_dir();

@@ -256,11 +256,18 @@ impl Worker<'_> {
                     if v.spec.dump {
                         let rel = (m.offset - slot.offset) as usize;
                         let chunk = &buf[rel..rel + m.length as usize];
-                        let expected = table.and_then(|t| t.expected(slot.file, m.offset));
-                        let want = v
-                            .format
-                            .expected_chunk(chunk, slot.file, m.offset, v.job_seed, expected);
-                        dump(&path, m.offset, chunk, want.as_deref());
+                        match m.in_header {
+                            true => dump(&path, m.offset, &[("hdr_fail", chunk)]),
+                            false => {
+                                let expected = table.and_then(|t| t.expected(slot.file, m.offset));
+                                let want = (v.format).expected_chunk(
+                                    chunk, slot.file, m.offset, v.job_seed, expected,
+                                );
+                                let mut parts = vec![("received", chunk)];
+                                parts.extend(want.as_deref().map(|e| ("expected", e)));
+                                dump(&path, m.offset, &parts);
+                            }
+                        }
                     }
                     v.result.record(VerifyFailure {
                         path: path.display().to_string(),
@@ -438,15 +445,15 @@ impl Worker<'_> {
 }
 
 /// `verify_dump`: the chunk as read and as expected, beside each other in
-/// the current directory, named after the file and the offset. Existing
-/// files are never overwritten.
-fn dump(path: &Path, offset: u64, received: &[u8], expected: Option<&[u8]>) {
+/// the current directory, named after the file and the offset as fio names
+/// them: `FILE.OFFSET.received` and `.expected`, or only
+/// `FILE.OFFSET.hdr_fail` (what was read) when the chunk's header was bad.
+/// Existing files are never overwritten.
+fn dump(path: &Path, offset: u64, parts: &[(&str, &[u8])]) {
     let base = path
         .file_name()
         .map_or_else(|| "diskbench".into(), |n| n.to_string_lossy().into_owned());
-    let mut parts = vec![("received", received)];
-    parts.extend(expected.map(|e| ("expected", e)));
-    for (what, bytes) in parts {
+    for &(what, bytes) in parts {
         let name = format!("{base}.{offset}.{what}");
         let written = std::fs::OpenOptions::new()
             .write(true)
