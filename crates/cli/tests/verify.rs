@@ -746,3 +746,48 @@ fn verify_follows_files_opened_and_closed_by_openfiles() {
         assert_eq!(job["read"]["io_bytes"], 768 << 10);
     }
 }
+
+/// fio takes `verify_only` on a job that writes nothing and runs the job as
+/// it is: a read job with `verify=` reads and checks every block, one
+/// without reads it plainly. Its counts are the plain job's.
+#[test]
+fn verify_only_on_a_read_job_runs_the_read_job_as_fio_does() {
+    let dir = real_dir();
+    let file = dir.path().join("r");
+    let out = fio(&file, &["--rw=write", "--size=256k", "--verify=crc32c"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    for rw in ["--rw=read", "--rw=randread"] {
+        let plain = [rw, "--size=256k", "--verify=crc32c"];
+        let only = [&plain[..], &["--verify_only=1"]].concat();
+        let (plain_out, only_out) = (fio(&file, &plain), fio(&file, &only));
+        assert!(only_out.status.success(), "{}", stderr_of(&only_out));
+        let (a, b) = (json_of(&plain_out), json_of(&only_out));
+        for dir in ["read", "write"] {
+            assert_eq!(
+                a["jobs"][0][dir]["total_ios"], b["jobs"][0][dir]["total_ios"],
+                "{rw} {dir}"
+            );
+        }
+        assert_eq!(b["jobs"][0]["read"]["io_bytes"], 256 << 10);
+        assert_eq!(verify_of(&only_out)["checked"], 64);
+        // A chunk damaged behind its back is still found.
+        flip(&file, 70_000);
+        let out = fio(&file, &only);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+        flip(&file, 70_000);
+        if let Some(real) = real_fio_json_in(
+            dir_of(&file),
+            &format!(
+                "--name=v --bs=4k --filename={} {rw} --size=256k --verify_only=1",
+                file.display()
+            ),
+        ) {
+            assert_eq!(real["jobs"][0]["read"]["total_ios"], 64);
+            assert_eq!(real["jobs"][0]["error"], 0);
+        }
+    }
+}
+
+fn dir_of(file: &Path) -> &Path {
+    file.parent().unwrap()
+}
