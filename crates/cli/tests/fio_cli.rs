@@ -41,11 +41,20 @@ fn minimal_prints_fios_terse_line() {
     // rw=randrw splits 1 MiB between reads and writes; together the whole size.
     assert_eq!(kib(&ours, 5) + kib(&ours, 46), 1024);
     assert_eq!(kib(&theirs, 5) + kib(&theirs, 46), 1024);
-    // --append-terse adds the line after the normal text.
+    // --append-terse adds the line to the normal text; fio 3.33 prints it
+    // before the normal results, after the lines before the run.
     let both = dfio(dir.path(), &[&["--append-terse"], JOB].concat());
     let text = stdout_of(&both);
-    assert!(text.contains("Run status group 0"), "{text}");
-    assert!(text.lines().last().unwrap().starts_with("3;"), "{text}");
+    let terse = text.lines().position(|l| l.starts_with("3;")).expect(&text);
+    let status = (text.lines()).position(|l| l.starts_with("Run status group 0"));
+    assert!(status.expect(&text) > terse, "{text}");
+    assert!(
+        text.lines()
+            .nth(terse - 1)
+            .unwrap()
+            .starts_with("Starting 1 process"),
+        "{text}"
+    );
 }
 
 /// `--version`, the JSON's `fio version` and the terse line's second field
