@@ -105,7 +105,8 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
     }
     // What the job file asks that diskbench carries out differently: kept
     // in the result with the other checks, said when they are.
-    let notes: Vec<model::Warning> = (parsed.warnings.iter())
+    extras::debug_set_lines(&parsed.cli);
+    let mut notes: Vec<model::Warning> = (parsed.warnings.iter())
         .map(|note| model::Warning::Approximation { note: note.clone() })
         .collect();
     let runs = !(parsed.cli.showcmd || parsed.cli.merge_blktrace_only || parsed.parse_only);
@@ -141,7 +142,7 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
         print!("{}", fio::showcmd(&parsed.groups));
         return Ok(Exit::Ok);
     }
-    extras::debug_notes(&parsed.cli);
+    notes.extend(extras::debug_note(&parsed.cli));
     // Bound before anything runs: a port in use is a usage error.
     let started = crate::args::plan_and_metrics(&repeat, &metrics, "fio", &save.tags);
     let (plan, metrics) = match started {
