@@ -791,3 +791,69 @@ fn verify_only_on_a_read_job_runs_the_read_job_as_fio_does() {
 fn dir_of(file: &Path) -> &Path {
     file.parent().unwrap()
 }
+
+/// fio numbers a state file by the job's thread across the whole run
+/// (`local-JOB-N-verify.state`, N from 0 over every clone of every job),
+/// not by the clone's number in its job; a later verify_only run finds
+/// its state under the same name.
+#[test]
+fn state_files_are_numbered_across_the_run_as_fio_numbers_them() {
+    let jobs = "--rw=write --size=64k --verify=crc32c";
+    let args = format!(
+        "--name=a {jobs} --numjobs=2 --name=b {jobs} --name=c --stonewall {jobs} --numjobs=2"
+    );
+    let states = |dir: &Path| {
+        let mut names: Vec<String> = entries(dir)
+            .iter()
+            .filter_map(|p| p.file_name()?.to_str().map(str::to_string))
+            .filter(|n| n.ends_with("-verify.state"))
+            .collect();
+        names.sort();
+        names
+    };
+    let dir = real_dir();
+    fio_ok_in(dir.path(), &args);
+    let want = ["a-0", "a-1", "b-2", "c-3", "c-4"].map(|n| format!("local-{n}-verify.state"));
+    assert_eq!(states(dir.path()), want);
+    let theirs = real_dir();
+    if real_fio_json_in(theirs.path(), &args).is_some() {
+        assert_eq!(states(theirs.path()), want);
+    }
+}
+
+/// fio's state file is a binary image of its own structures; diskbench's
+/// is text. Neither misreads the other's: diskbench refuses fio's by name,
+/// with the fix, and exits 1 as fio does on a state it cannot load.
+#[test]
+fn a_state_file_fio_wrote_is_refused_with_the_fix() {
+    let dir = real_dir();
+    let file = dir.path().join("s");
+    let job = [
+        "--name=s",
+        "--rw=write",
+        "--size=64k",
+        "--bs=4k",
+        "--verify=crc32c",
+    ];
+    let target = format!("--filename={}", file.display());
+    let Some(out) = real_fio_in(dir.path(), &[&job[..], &[target.as_str()]].concat()) else {
+        return;
+    };
+    assert!(out.status.success());
+    assert!(dir.path().join("local-s-0-verify.state").exists());
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args(["fio", "--no-save", "--allow-overwrite"])
+        .args(job)
+        .arg(&target)
+        .args(["--verify_only=1", "--verify_state_load=1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("local-s-0-verify.state is not a state diskbench wrote"),
+        "{err}"
+    );
+    assert!(err.contains("write it again with diskbench fio"), "{err}");
+}
