@@ -170,7 +170,7 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
         faults: &faults.faults,
         global_options: &parsed.global_options,
         progress: crate::progress::Settings {
-            show: parsed.cli.eta,
+            show: eta_shown(&parsed),
             interval: parsed.cli.eta_interval,
             newline: parsed.cli.eta_newline,
         },
@@ -248,6 +248,19 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
         return Ok(Exit::Fio(failed_jobs));
     }
     Ok(exit)
+}
+
+/// fio's rule of when its run state line is shown: never without the
+/// normal output when the results go to stdout, and with `--eta=auto` only
+/// when stdout is a terminal (the line itself is diskbench's, on stderr).
+fn eta_shown(parsed: &fio::FioArgs) -> fio::Eta {
+    use std::io::IsTerminal;
+    let normal = parsed.output_format.contains(&OutputFormat::Normal);
+    match parsed.cli.eta {
+        _ if !normal && parsed.output.is_none() => fio::Eta::Never,
+        fio::Eta::Auto if !std::io::stdout().is_terminal() => fio::Eta::Never,
+        eta => eta,
+    }
 }
 
 /// How many of the run's jobs failed, as fio counts them for its exit

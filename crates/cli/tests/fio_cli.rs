@@ -160,6 +160,33 @@ fn ndjson_streams_one_parseable_line_per_job_and_interval() {
     assert!(intervals >= 2 && intervals % 2 == 0, "{text}");
 }
 
+/// fio shows its run state line only with its normal output: with
+/// `--eta=always` and only JSON or terse on stdout it shows none, and
+/// stdout and stderr hold only the document, as fio's do.
+#[test]
+fn eta_always_shows_nothing_without_the_normal_output_as_in_fio() {
+    let dir = real_dir();
+    let job = [
+        "--name=e",
+        "--ioengine=null",
+        "--size=1g",
+        "--rw=read",
+        "--time_based",
+        "--runtime=1500ms",
+    ];
+    for format in ["--output-format=json", "--minimal"] {
+        let out = dfio(dir.path(), &[&["--eta=always", format], &job[..]].concat());
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        assert_eq!(stderr_of(&out), "", "{format}");
+        if let Some(real) = real_fio_in(dir.path(), &[&["--eta=always", format], &job[..]].concat())
+        {
+            assert!(real.stderr.is_empty());
+            assert!(!stdout_of(&real).contains("Jobs:"), "fio, {format}");
+        }
+        assert!(!stdout_of(&out).contains("Jobs:"));
+    }
+}
+
 #[test]
 fn eta_options_are_checked_and_accepted() {
     let dir = real_dir();
