@@ -105,7 +105,8 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
     }
     // What the job file asks that diskbench carries out differently: kept
     // in the result with the other checks, said when they are.
-    let notes: Vec<model::Warning> = (parsed.warnings.iter())
+    extras::debug_set_lines(&parsed.cli);
+    let mut notes: Vec<model::Warning> = (parsed.warnings.iter())
         .map(|note| model::Warning::Approximation { note: note.clone() })
         .collect();
     let runs = !(parsed.cli.showcmd || parsed.cli.merge_blktrace_only || parsed.parse_only);
@@ -141,7 +142,7 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
         print!("{}", fio::showcmd(&parsed.groups));
         return Ok(Exit::Ok);
     }
-    extras::debug_notes(&parsed.cli);
+    notes.extend(extras::debug_note(&parsed.cli));
     // Bound before anything runs: a port in use is a usage error.
     let started = crate::args::plan_and_metrics(&repeat, &metrics, "fio", &save.tags);
     let (plan, metrics) = match started {
@@ -169,7 +170,7 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
         faults: &faults.faults,
         global_options: &parsed.global_options,
         progress: crate::progress::Settings {
-            show: parsed.cli.eta,
+            show: eta_shown(&parsed),
             interval: parsed.cli.eta_interval,
             newline: parsed.cli.eta_newline,
         },
@@ -194,6 +195,25 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
         debug_random: extras::debugs(&parsed.cli, "random"),
         ..Output::default()
     };
+    // fio's lines before the run (job lines, version, `Starting`): on
+    // stdout at once, or first in the `--output` file.
+    if parsed.output_format.contains(&OutputFormat::Normal) {
+        let ids = runner::groupids(&parsed.groups);
+        let jobs: Vec<_> = (parsed.groups.iter().zip(&ids))
+            .flat_map(|(group, ids)| group.iter().zip(ids.iter().copied()))
+            .collect();
+        let header = report::fio_normal::header::before_run(&jobs);
+        let specs: Vec<&fio::JobSpec> = jobs.iter().map(|(spec, _)| *spec).collect();
+        out.cpuio_lines = report::fio_normal::header::cpuio_lines(&specs);
+        match &parsed.output {
+            Some(_) => out.text.push_str(&header),
+            None => {
+                use std::io::Write;
+                print!("{header}");
+                let _ = std::io::stdout().flush();
+            }
+        }
+    }
     let mut failed_jobs = 0;
     let (summary, exit) = soak_loop::run(&measure, plan, |done| {
         out.add(done, &parsed.output_format);
@@ -229,6 +249,19 @@ fn run_jobs(mut args: Vec<String>) -> anyhow::Result<Exit> {
         return Ok(Exit::Fio(failed_jobs));
     }
     Ok(exit)
+}
+
+/// fio's rule of when its run state line is shown: never without the
+/// normal output when the results go to stdout, and with `--eta=auto` only
+/// when stdout is a terminal (the line itself is diskbench's, on stderr).
+fn eta_shown(parsed: &fio::FioArgs) -> fio::Eta {
+    use std::io::IsTerminal;
+    let normal = parsed.output_format.contains(&OutputFormat::Normal);
+    match parsed.cli.eta {
+        _ if !normal && parsed.output.is_none() => fio::Eta::Never,
+        fio::Eta::Auto if !std::io::stdout().is_terminal() => fio::Eta::Never,
+        eta => eta,
+    }
 }
 
 /// How many of the run's jobs failed, as fio counts them for its exit
@@ -278,28 +311,49 @@ struct Output {
     status: std::sync::Arc<std::sync::Mutex<String>>,
     /// `--debug=random`: each run's seeds before its report.
     debug_random: bool,
+    /// What fio's cpuio engine says as its clones start, before the results.
+    cpuio_lines: String,
 }
 
 impl Output {
+    /// One run's output, its formats in fio's order whatever order they
+    /// were given in: terse, then JSON, then the normal text.
     fn add(&mut self, done: &soak::Finished, formats: &[OutputFormat]) {
         if self.debug_random {
             let seeds = report::fio_debug::random_seeds(&done.outcome.result, std::process::id());
             self.text.push_str(&seeds);
         }
+        let rank = |f: &&OutputFormat| match f {
+            OutputFormat::Terse => 0,
+            OutputFormat::Json | OutputFormat::JsonPlus => 1,
+            OutputFormat::Normal => 2,
+            OutputFormat::Ndjson => 3,
+        };
+        // The end of fio's lines before the run, before any result: the
+        // files laid out.
+        if formats.contains(&OutputFormat::Normal) {
+            for l in &done.outcome.laid_out {
+                let line = report::fio_normal::header::laying_out(&l.job, l.files, l.bytes);
+                self.text.push_str(&line);
+            }
+            self.text.push_str(&self.cpuio_lines);
+        }
+        let mut formats: Vec<&OutputFormat> = formats.iter().collect();
+        formats.sort_by_key(rank);
         for format in formats {
             match format {
+                OutputFormat::Json => self.json_doc_of(done, report::json::render),
+                OutputFormat::JsonPlus => self.json_doc_of(done, report::json_plus::render),
                 OutputFormat::Normal => {
                     self.normal = true;
                     if done.soak.is_some() {
                         self.text.push_str(&format!("diskbench: {}\n", done.line()));
                     }
-                    self.text
-                        .push_str(&report::fio_normal::render(&done.outcome.result));
+                    self.text.push('\n');
+                    let pid = Some(std::process::id());
+                    let text = report::fio_normal::render_stamped(&done.outcome.result, pid);
+                    self.text.push_str(&text);
                 }
-                OutputFormat::Json => self.json.push(report::json::render(&done.outcome.result)),
-                OutputFormat::JsonPlus => self
-                    .json
-                    .push(report::json_plus::render(&done.outcome.result)),
                 OutputFormat::Terse => {
                     self.terse = true;
                     self.text.push_str(&report::terse::render(
@@ -311,6 +365,16 @@ impl Output {
                     .text
                     .push_str(&report::status::ndjson_lines(&done.outcome.result, None)),
             }
+        }
+    }
+
+    /// A run's JSON document: in the text for a single run, kept for the
+    /// end for a soak (one document of every run).
+    fn json_doc_of(&mut self, done: &soak::Finished, render: fn(&model::RunResult) -> String) {
+        let doc = render(&done.outcome.result);
+        match done.soak {
+            Some(_) => self.json.push(doc),
+            None => self.text.push_str(&format!("{}\n", doc.trim_end())),
         }
     }
 

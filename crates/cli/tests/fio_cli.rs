@@ -41,11 +41,20 @@ fn minimal_prints_fios_terse_line() {
     // rw=randrw splits 1 MiB between reads and writes; together the whole size.
     assert_eq!(kib(&ours, 5) + kib(&ours, 46), 1024);
     assert_eq!(kib(&theirs, 5) + kib(&theirs, 46), 1024);
-    // --append-terse adds the line after the normal text.
+    // --append-terse adds the line to the normal text; fio 3.33 prints it
+    // before the normal results, after the lines before the run.
     let both = dfio(dir.path(), &[&["--append-terse"], JOB].concat());
     let text = stdout_of(&both);
-    assert!(text.contains("Run status group 0"), "{text}");
-    assert!(text.lines().last().unwrap().starts_with("3;"), "{text}");
+    let terse = text.lines().position(|l| l.starts_with("3;")).expect(&text);
+    let status = (text.lines()).position(|l| l.starts_with("Run status group 0"));
+    assert!(status.expect(&text) > terse, "{text}");
+    assert!(
+        text.lines()
+            .nth(terse - 1)
+            .unwrap()
+            .starts_with("Starting 1 process"),
+        "{text}"
+    );
 }
 
 /// `--version`, the JSON's `fio version` and the terse line's second field
@@ -149,6 +158,33 @@ fn ndjson_streams_one_parseable_line_per_job_and_interval() {
     assert_eq!(finals, ["a", "b"]);
     let intervals = lines.iter().filter(|l| l["status"] == "interval").count();
     assert!(intervals >= 2 && intervals % 2 == 0, "{text}");
+}
+
+/// fio shows its run state line only with its normal output: with
+/// `--eta=always` and only JSON or terse on stdout it shows none, and
+/// stdout and stderr hold only the document, as fio's do.
+#[test]
+fn eta_always_shows_nothing_without_the_normal_output_as_in_fio() {
+    let dir = real_dir();
+    let job = [
+        "--name=e",
+        "--ioengine=null",
+        "--size=1g",
+        "--rw=read",
+        "--time_based",
+        "--runtime=1500ms",
+    ];
+    for format in ["--output-format=json", "--minimal"] {
+        let out = dfio(dir.path(), &[&["--eta=always", format], &job[..]].concat());
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        assert_eq!(stderr_of(&out), "", "{format}");
+        if let Some(real) = real_fio_in(dir.path(), &[&["--eta=always", format], &job[..]].concat())
+        {
+            assert!(real.stderr.is_empty());
+            assert!(!stdout_of(&real).contains("Jobs:"), "fio, {format}");
+        }
+        assert!(!stdout_of(&out).contains("Jobs:"));
+    }
 }
 
 #[test]

@@ -82,3 +82,58 @@ fn debug_io_names_the_null_engines_files_as_fio_does() {
         "{text}"
     );
 }
+
+/// fio says each category it was given (`fio: set debug option file`) on
+/// stdout and nothing on stderr; diskbench, with no trace of its own for
+/// most categories, says the same and keeps stderr empty too (what it
+/// cannot trace is a note in the JSON's `diskbench.warnings`).
+#[test]
+fn debug_categories_are_set_on_stdout_and_stderr_stays_empty_as_in_fio() {
+    let dir = real_dir();
+    let args = [
+        "--debug=file,process",
+        "--name=t",
+        "--ioengine=null",
+        "--rw=read",
+        "--size=64k",
+    ];
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args(["fio", "--no-save"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert_eq!(stderr_of(&out), "");
+    let text = stdout_of(&out);
+    let set: Vec<&str> = text.lines().filter(|l| l.contains("set debug")).collect();
+    assert_eq!(
+        set,
+        [
+            "fio: set debug option file",
+            "fio: set debug option process"
+        ]
+    );
+    let json = diskbench()
+        .current_dir(dir.path())
+        .args([
+            "fio",
+            "--no-save",
+            "--output-format=json",
+            "--output=o.json",
+        ])
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(stderr_of(&json), "");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("o.json")).unwrap()).unwrap();
+    let warnings = doc["diskbench"]["warnings"].to_string();
+    assert!(warnings.contains("file,process"), "{warnings}");
+    if let Some(real) = real_fio_in(dir.path(), &args) {
+        assert!(real.stderr.is_empty());
+        let theirs = stdout_of(&real);
+        let theirs: Vec<&str> = theirs.lines().filter(|l| l.contains("set debug")).collect();
+        assert_eq!(theirs, set);
+    }
+}

@@ -455,3 +455,34 @@ fn trimwrite_is_logged_as_fio_logs_it() {
     assert!(fio.iter().any(|io| io.0 == "trim"), "{fio:?}");
     assert_eq!(ios(&dir.path().join("w.log")), fio);
 }
+
+/// The null engine has no files, and fio's `write_iolog` names them as the
+/// job does: by `filename=` when one is given (each of `a:b`), else
+/// `JOB.CLONE.FILE`.
+#[test]
+fn the_null_engines_logged_files_are_named_as_the_job_names_them() {
+    let names = |path: &Path| -> Vec<String> {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut names: Vec<String> = (text.lines())
+            .filter(|l| l.ends_with(" add"))
+            .map(|l| l.split_whitespace().nth(1).unwrap().to_string())
+            .collect();
+        names.sort();
+        names
+    };
+    for (files, want) in [
+        ("--filename=foo", vec!["foo"]),
+        ("--filename=foo:bar", vec!["bar", "foo"]),
+        ("--nrfiles=2", vec!["j.0.0", "j.0.1"]),
+    ] {
+        // A log that exists is appended to, by fio too: each case its own.
+        let (dir, theirs) = (real_dir(), real_dir());
+        let args =
+            format!("--name=j --ioengine=null --rw=read --size=16k {files} --write_iolog=w.log");
+        fio_ok_in(dir.path(), &args);
+        assert_eq!(names(&dir.path().join("w.log")), want, "{files}");
+        if real_fio_json_in(theirs.path(), &args).is_some() {
+            assert_eq!(names(&theirs.path().join("w.log")), want, "fio, {files}");
+        }
+    }
+}

@@ -333,6 +333,67 @@ fn verify_dump_writes_what_was_read_and_what_was_expected() {
     assert_eq!(differ, vec![5000 - 4096]);
 }
 
+/// A chunk whose header is bad has no rebuild to set beside it: fio dumps
+/// what it read as `FILE.OFFSET.hdr_fail` (and nothing `.expected`), in the
+/// current directory; diskbench names it the same.
+#[test]
+fn verify_dump_of_a_chunk_with_a_bad_header_is_named_hdr_fail_as_fio_names_it() {
+    let dir = real_dir();
+    let file = dir.path().join("h");
+    let out = fio(&file, &["--rw=write", "--size=64k", "--verify=crc32c"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    // The chunk at 8192: its magic, the header's first byte.
+    flip(&file, 8192);
+    let args = [
+        "--name=v".to_string(),
+        "--bs=4k".into(),
+        "--size=64k".into(),
+        "--verify=crc32c".into(),
+        format!("--filename={}", file.display()),
+        "--verify_dump=1".into(),
+    ];
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args(["fio", "--no-save", "--rw=read"])
+        .args(&args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let mut names: Vec<String> = entries(dir.path())
+        .iter()
+        .filter_map(|p| p.file_name()?.to_str().map(str::to_string))
+        .filter(|n| n.starts_with("h."))
+        .collect();
+    names.sort();
+    assert_eq!(names, ["h.8192.hdr_fail"]);
+    let dumped = std::fs::read(dir.path().join("h.8192.hdr_fail")).unwrap();
+    let data = std::fs::read(&file).unwrap();
+    assert_eq!(dumped, data[8192..8192 + 4096]);
+    // fio, on a file it wrote itself (its header is its own), dumps the
+    // same name.
+    std::fs::remove_file(dir.path().join("h.8192.hdr_fail")).unwrap();
+    if std::process::Command::new("fio")
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
+        let fio = |rw: &str, more: &[String]| {
+            std::process::Command::new("fio")
+                .current_dir(dir.path())
+                .arg("--output=/dev/null")
+                .arg(format!("--rw={rw}"))
+                .args(more)
+                .output()
+                .unwrap()
+        };
+        assert!(fio("write", &args[..5]).status.success());
+        flip(&file, 8192);
+        let out = fio("read", &args);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+        assert!(dir.path().join("h.8192.hdr_fail").exists());
+    }
+}
+
 #[test]
 fn verify_options_that_cannot_work_are_refused_with_the_fix() {
     let dir = real_dir();
@@ -684,4 +745,115 @@ fn verify_follows_files_opened_and_closed_by_openfiles() {
         assert_eq!(job["verify"]["bad"], 0, "{}", job["verify"]);
         assert_eq!(job["read"]["io_bytes"], 768 << 10);
     }
+}
+
+/// fio takes `verify_only` on a job that writes nothing and runs the job as
+/// it is: a read job with `verify=` reads and checks every block, one
+/// without reads it plainly. Its counts are the plain job's.
+#[test]
+fn verify_only_on_a_read_job_runs_the_read_job_as_fio_does() {
+    let dir = real_dir();
+    let file = dir.path().join("r");
+    let out = fio(&file, &["--rw=write", "--size=256k", "--verify=crc32c"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    for rw in ["--rw=read", "--rw=randread"] {
+        let plain = [rw, "--size=256k", "--verify=crc32c"];
+        let only = [&plain[..], &["--verify_only=1"]].concat();
+        let (plain_out, only_out) = (fio(&file, &plain), fio(&file, &only));
+        assert!(only_out.status.success(), "{}", stderr_of(&only_out));
+        let (a, b) = (json_of(&plain_out), json_of(&only_out));
+        for dir in ["read", "write"] {
+            assert_eq!(
+                a["jobs"][0][dir]["total_ios"], b["jobs"][0][dir]["total_ios"],
+                "{rw} {dir}"
+            );
+        }
+        assert_eq!(b["jobs"][0]["read"]["io_bytes"], 256 << 10);
+        assert_eq!(verify_of(&only_out)["checked"], 64);
+        // A chunk damaged behind its back is still found.
+        flip(&file, 70_000);
+        let out = fio(&file, &only);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+        flip(&file, 70_000);
+        if let Some(real) = real_fio_json_in(
+            dir_of(&file),
+            &format!(
+                "--name=v --bs=4k --filename={} {rw} --size=256k --verify_only=1",
+                file.display()
+            ),
+        ) {
+            assert_eq!(real["jobs"][0]["read"]["total_ios"], 64);
+            assert_eq!(real["jobs"][0]["error"], 0);
+        }
+    }
+}
+
+fn dir_of(file: &Path) -> &Path {
+    file.parent().unwrap()
+}
+
+/// fio numbers a state file by the job's thread across the whole run
+/// (`local-JOB-N-verify.state`, N from 0 over every clone of every job),
+/// not by the clone's number in its job; a later verify_only run finds
+/// its state under the same name.
+#[test]
+fn state_files_are_numbered_across_the_run_as_fio_numbers_them() {
+    let jobs = "--rw=write --size=64k --verify=crc32c";
+    let args = format!(
+        "--name=a {jobs} --numjobs=2 --name=b {jobs} --name=c --stonewall {jobs} --numjobs=2"
+    );
+    let states = |dir: &Path| {
+        let mut names: Vec<String> = entries(dir)
+            .iter()
+            .filter_map(|p| p.file_name()?.to_str().map(str::to_string))
+            .filter(|n| n.ends_with("-verify.state"))
+            .collect();
+        names.sort();
+        names
+    };
+    let dir = real_dir();
+    fio_ok_in(dir.path(), &args);
+    let want = ["a-0", "a-1", "b-2", "c-3", "c-4"].map(|n| format!("local-{n}-verify.state"));
+    assert_eq!(states(dir.path()), want);
+    let theirs = real_dir();
+    if real_fio_json_in(theirs.path(), &args).is_some() {
+        assert_eq!(states(theirs.path()), want);
+    }
+}
+
+/// fio's state file is a binary image of its own structures; diskbench's
+/// is text. Neither misreads the other's: diskbench refuses fio's by name,
+/// with the fix, and exits 1 as fio does on a state it cannot load.
+#[test]
+fn a_state_file_fio_wrote_is_refused_with_the_fix() {
+    let dir = real_dir();
+    let file = dir.path().join("s");
+    let job = [
+        "--name=s",
+        "--rw=write",
+        "--size=64k",
+        "--bs=4k",
+        "--verify=crc32c",
+    ];
+    let target = format!("--filename={}", file.display());
+    let Some(out) = real_fio_in(dir.path(), &[&job[..], &[target.as_str()]].concat()) else {
+        return;
+    };
+    assert!(out.status.success());
+    assert!(dir.path().join("local-s-0-verify.state").exists());
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args(["fio", "--no-save", "--allow-overwrite"])
+        .args(job)
+        .arg(&target)
+        .args(["--verify_only=1", "--verify_state_load=1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("local-s-0-verify.state is not a state diskbench wrote"),
+        "{err}"
+    );
+    assert!(err.contains("write it again with diskbench fio"), "{err}");
 }

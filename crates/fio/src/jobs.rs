@@ -228,7 +228,10 @@ fn apply_one(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioEr
                 pattern::bssplit(scope, p).map(Some)
             })?
         }
-        Key::BsIsSeqRand => draft.bs_is_seq_rand = o.boolean()?,
+        Key::BsIsSeqRand => {
+            draft.bs_is_seq_rand = o.boolean()?;
+            spec.bs_is_seq_rand = draft.bs_is_seq_rand;
+        }
         // fio treats size=0 as "not given": the size of the file or device.
         Key::Size => {
             spec.size_bytes = Some(values::size_or_percent(scope, name, text)?).filter(|&b| b > 0)
@@ -276,10 +279,8 @@ fn apply_one(draft: &mut Draft, opt: &RawOpt, scope: &Scope) -> Result<(), FioEr
             spec.randseed_given = true;
         }
         Key::GroupReporting => spec.group_reporting = o.flag()?,
-        // diskbench always runs its workers as threads.
-        Key::Thread => {
-            o.flag()?;
-        }
+        // diskbench always runs its workers as threads; fio's output counts them.
+        Key::Thread => spec.thread = o.flag()?,
         // See `Key::TiobenchThreads`: fio takes any value and ignores it.
         Key::TiobenchThreads => {}
         Key::OffsetIncrement => crate::offset_opts::increment(spec, &o)?,
@@ -624,6 +625,19 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
         ..
     } = draft;
     let job = spec.name.clone();
+    // bssplit wins over bs for a direction that has one.
+    let given =
+        |bs: &PerDir<(u64, u64)>, split: &PerDir<Option<Vec<BsShare>>>, dir| match split.get(dir) {
+            Some(split) => {
+                let sizes = split.iter().map(|s| s.bytes);
+                (sizes.clone().min().unwrap_or(0), sizes.max().unwrap_or(0))
+            }
+            None => *bs.get(dir),
+        };
+    let as_given = PerDir {
+        read: given(&bs, &bssplit, Direction::Read),
+        write: given(&bs, &bssplit, Direction::Write),
+    };
     if bs_is_seq_rand {
         bs_opts::seq_rand(&spec, &mut bs, &mut bssplit)?;
     }
@@ -632,6 +646,15 @@ fn finish(draft: Draft) -> Result<JobSpec, FioError> {
         bssplit: &mut bssplit,
     };
     crate::trim_opts::trim_sizes(&mut spec, sizes)?;
+    // A trim job's trim sizes are on the write side now.
+    let trims = match spec.rw.trims() {
+        true => given(&bs, &bssplit, Direction::Write),
+        false => as_given.write,
+    };
+    spec.bs_as_given = Some(model::job::BsAsGiven {
+        sizes: as_given,
+        trim: trims,
+    });
     block_sizes(&mut spec, &bs, &bssplit);
     // fio's ss_dur defaults to 0, which turns steady-state detection off.
     if spec.steadystate.is_some_and(|ss| ss.duration.is_zero()) {

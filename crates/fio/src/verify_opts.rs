@@ -106,6 +106,12 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
         spec.verify = None;
         return Ok(());
     }
+    // fio: a job that writes nothing has no writes to replay, and runs as
+    // it is (a read job with `verify=` reads and checks each block).
+    let writes = spec.rw.writes();
+    if let Some(v) = spec.verify.as_mut().filter(|_| !writes) {
+        v.only = false;
+    }
     let Some(v) = &spec.verify else {
         return Ok(());
     };
@@ -142,15 +148,6 @@ pub(crate) fn finish(spec: &mut JobSpec) -> Result<(), FioError> {
             "1",
             "verify_only rebuilds the earlier run's data from its seed: drop randrepeat=0 \
              (and give the randseed= that run used, if any)",
-        ));
-    }
-    if v.only && !spec.rw.writes() {
-        return Err(FioError::invalid(
-            &scope,
-            "verify_only",
-            "1",
-            "verify_only replays a job's writes and checks them: use it with a write job \
-             (rw=write, randwrite, ...), or run a read job with verify= to check each block on its own",
         ));
     }
     Ok(())

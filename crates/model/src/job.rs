@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
 
+pub use crate::block_sizes::{BlockSizes, BsAsGiven, BsShare};
 pub use crate::direction::{Direction, PerDir};
 pub use crate::placement::{
     Distribution, FileService, FileServiceSpec, OffsetSteps, RandomGenerator, RandomSpec, RwStep,
@@ -179,56 +180,6 @@ impl FadviseHint {
         }
     }
     pub const NAMES: &'static str = "0, 1, sequential, random or normal";
-}
-
-/// One block size of `bssplit` and its share of the I/Os, in percent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BsShare {
-    pub bytes: u64,
-    pub pct: u32,
-}
-
-/// The block sizes of one direction: `bs` (a range with `min == max`),
-/// `bsrange` (every multiple of `min` up to `max`, equally likely) or
-/// `bssplit` (weighted sizes whose shares add up to 100).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BlockSizes {
-    Range { min_bytes: u64, max_bytes: u64 },
-    Split(Vec<BsShare>),
-}
-
-impl BlockSizes {
-    pub fn fixed(bytes: u64) -> BlockSizes {
-        BlockSizes::Range {
-            min_bytes: bytes,
-            max_bytes: bytes,
-        }
-    }
-    pub fn min_bytes(&self) -> u64 {
-        match self {
-            BlockSizes::Range { min_bytes, .. } => *min_bytes,
-            BlockSizes::Split(s) => s.iter().map(|s| s.bytes).min().unwrap_or(0),
-        }
-    }
-    pub fn max_bytes(&self) -> u64 {
-        match self {
-            BlockSizes::Range { max_bytes, .. } => *max_bytes,
-            BlockSizes::Split(s) => s.iter().map(|s| s.bytes).max().unwrap_or(0),
-        }
-    }
-    /// Every size the direction can use.
-    pub fn sizes(&self) -> Vec<u64> {
-        match self {
-            BlockSizes::Range {
-                min_bytes,
-                max_bytes,
-            } => (1..=max_bytes / min_bytes.max(&1))
-                .map(|k| k * min_bytes)
-                .collect(),
-            BlockSizes::Split(s) => s.iter().map(|s| s.bytes).collect(),
-        }
-    }
 }
 
 /// fio's `rate_process`: how rated I/Os are spaced.
@@ -489,6 +440,22 @@ pub struct JobSpec {
     #[serde(default)]
     pub randseed_given: bool,
     pub group_reporting: bool,
+    /// `thread`: fio runs the job's clones as threads rather than
+    /// processes (diskbench always uses threads; fio's normal output counts
+    /// them apart: `Starting 1 thread and 2 processes`).
+    #[serde(default)]
+    pub thread: bool,
+    /// `bs_is_seq_rand`: `bs=A,B` gave the sizes of sequential and random
+    /// I/Os, not of reads and writes (fio's normal output says so).
+    #[serde(default)]
+    pub bs_is_seq_rand: bool,
+    /// Each direction's smallest and largest block size as the job gave
+    /// them (`bs`, `bsrange`, `bssplit`), before `bs_is_seq_rand` and a
+    /// direction the job does not use were settled: what fio's normal
+    /// output prints (`bs=(R) 4096B-4096B, (W) 8192B-8192B`). `None`:
+    /// `block_sizes` (a job not made from fio's options).
+    #[serde(default)]
+    pub bs_as_given: Option<BsAsGiven>,
     /// `new_group`: this job starts a new reporting group (a new `groupid`)
     /// although it runs at the same time as the jobs before it (only
     /// `stonewall` makes a job wait). Set only where it splits jobs that run
@@ -691,6 +658,9 @@ impl JobSpec {
             randseed: DEFAULT_RANDSEED,
             randseed_given: false,
             group_reporting: false,
+            thread: false,
+            bs_is_seq_rand: false,
+            bs_as_given: None,
             new_group: false,
             flow: Default::default(),
             fadvise_hint: FadviseHint::Workload,

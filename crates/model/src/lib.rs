@@ -6,6 +6,7 @@
 //! and the history only read them. Keeping the model pure makes every stage
 //! testable on its own.
 
+pub mod block_sizes;
 pub mod control;
 pub mod cpuio;
 pub mod data;

@@ -35,12 +35,21 @@ use model::units::OutputUnits;
 use model::{DepthStats, DirStats, Direction, DiskUtil, JobResult, RunResult, UnifiedRw};
 use std::fmt::Write;
 
+pub mod header;
+
 /// Every job's block, then one `Run status group` block per group.
 pub fn render(result: &RunResult) -> String {
+    render_stamped(result, None)
+}
+
+/// [`render`] as `diskbench fio` prints it, each job's line ending in fio's
+/// `: pid=PID: DATE` ([`header::stamp`], the date the run's end).
+pub fn render_stamped(result: &RunResult, pid: Option<u32>) -> String {
     let groups = stats::groups(result);
     let mut out = String::new();
+    let stamp = pid.map(|pid| header::stamp(pid, result.finished_unix_ms / 1000));
     for job in &result.jobs {
-        job_block(&mut out, result, job);
+        job_block(&mut out, result, job, stamp.as_deref().unwrap_or(""));
         if let Some(sentence) = cliff::sentence(&cliff::within_run(job)) {
             let _ = writeln!(out, "  {sentence}");
         }
@@ -120,7 +129,7 @@ fn group_units(result: &RunResult, groupid: u32) -> OutputUnits {
     last.map_or_else(OutputUnits::default, |j| j.spec.units)
 }
 
-fn job_block(out: &mut String, result: &RunResult, job: &JobResult) {
+fn job_block(out: &mut String, result: &RunResult, job: &JobResult, stamp: &str) {
     let err = job.error_code();
     let _ = write!(
         out,
@@ -129,12 +138,14 @@ fn job_block(out: &mut String, result: &RunResult, job: &JobResult) {
     );
     match (&job.error, err) {
         (Some(message), _) => {
-            let _ = writeln!(out, " ({message})");
+            let _ = writeln!(out, " ({message}){stamp}");
         }
-        (None, 0) => out.push('\n'),
+        (None, 0) => {
+            let _ = writeln!(out, "{stamp}");
+        }
         // The first error the job went on past, as fio names it.
         (None, errno) => {
-            let _ = writeln!(out, " (error={})", strerror(errno));
+            let _ = writeln!(out, " (error={}){stamp}", strerror(errno));
         }
     }
     if let Some(desc) = &job.spec.description {

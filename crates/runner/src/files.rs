@@ -17,6 +17,7 @@
 //! chose. It must be a regular file; `unlink=1` removes it.
 
 use crate::error::{IoError, RunError};
+pub use crate::laid_out::LaidOut;
 use crate::one_file::{
     advice_for, create_file, io_err, lay_out, preallocate, seek_error, stat_error,
 };
@@ -44,6 +45,9 @@ pub struct Workspace {
     /// Bytes laid out with data so far in each file it created, so a file
     /// that a later job (or a later run of a soak) reads is laid out once.
     laid: HashMap<PathBuf, u64>,
+    /// This run's clones that found their files missing or short, in the
+    /// order they were prepared (see [`LaidOut`]).
+    laid_out: Vec<LaidOut>,
 }
 
 impl Workspace {
@@ -57,6 +61,7 @@ impl Workspace {
             created: Vec::new(),
             dirs: HashMap::new(),
             laid: HashMap::new(),
+            laid_out: Vec::new(),
         }
     }
 
@@ -68,6 +73,12 @@ impl Workspace {
     /// A run starts: the files it makes are counted afresh.
     pub(crate) fn start_run(&mut self) {
         self.created.clear();
+        self.laid_out.clear();
+    }
+
+    /// The clones of this run that laid out their files, in order.
+    pub(crate) fn take_laid_out(&mut self) -> Vec<LaidOut> {
+        std::mem::take(&mut self.laid_out)
     }
 
     /// Removes the files this run made where they are kept (for a run
@@ -271,6 +282,13 @@ pub fn prepare_clone(
             spec, clone, ws, directory, *nrfiles, shared, stop, &mut found,
         )?,
     }
+    if found.short.0 > 0 && !spec.file_options.create_on_open {
+        ws.laid_out.push(LaidOut {
+            job: spec.name.clone(),
+            files: found.short.0,
+            bytes: found.short.1,
+        });
+    }
     open_clone(spec, found, warnings)
 }
 
@@ -283,6 +301,20 @@ struct Found {
     lens: Vec<u64>,
     /// Whether the run may remove it (it made it, or it carries the mark).
     removable: Vec<bool>,
+    /// The files that were missing or shorter than the job needs, and
+    /// their lengths together (see [`LaidOut`]).
+    short: (u32, u64),
+}
+
+impl Found {
+    /// Counts the file at `path` as laid out when it was a missing or
+    /// short regular file (`before`: its metadata before it was prepared).
+    fn count_short(&mut self, before: Option<fs::Metadata>, need: u64) {
+        if before.is_none_or(|m| m.is_file() && m.len() < need) {
+            self.short.0 += 1;
+            self.short.1 += need;
+        }
+    }
 }
 
 /// The file the user named (`filename=`), checked and laid out.
@@ -316,7 +348,9 @@ fn found_named(
         )));
     }
     let existed = path.exists();
+    let before = fs::metadata(path).ok();
     let size = prepare_named(spec, path, allow, stop, warnings)?;
+    found.count_short(before, spec.offset_bytes + size);
     let ours = !existed || crate::fileset::is_ours(path);
     found.removable.push(ours);
     if spec.file_options.unlink && !ours && clone == 0 {
@@ -381,6 +415,7 @@ fn found_generated(
             false => None,
         };
         let already = ws.laid.get(&path).copied().or(kept).unwrap_or(0);
+        found.count_short(fs::metadata(&path).ok(), need);
         let fallocate = spec.file_options.fallocate;
         if !path.exists() {
             // create_on_open: the job's open makes it (see `fileset`).
@@ -469,6 +504,7 @@ fn open_clone(
         sizes,
         lens,
         removable,
+        ..
     } = found;
     let mut files = Vec::with_capacity(paths.len());
     let mut regions = Vec::with_capacity(paths.len());

@@ -23,6 +23,19 @@ pub(crate) fn of(group: &[JobSpec], first: u32) -> Vec<u32> {
         .collect()
 }
 
+/// The `groupid` of every job of a run's `groups`, group by group (what
+/// fio's normal output prints before the run, `NAME: (g=N): ...`).
+pub fn of_run(groups: &[Vec<JobSpec>]) -> Vec<Vec<u32>> {
+    let mut first = 0;
+    (groups.iter())
+        .map(|group| {
+            let ids = of(group, first);
+            first = next(&ids, first);
+            ids
+        })
+        .collect()
+}
+
 /// The `groupid` the group after one with `ids` starts with.
 pub(crate) fn next(ids: &[u32], first: u32) -> u32 {
     ids.last().map_or(first, |last| last + 1)

@@ -24,6 +24,7 @@ mod groupids;
 pub mod guard;
 mod job_path;
 mod job_warnings;
+mod laid_out;
 mod live;
 mod logs;
 pub mod notice;
@@ -42,7 +43,8 @@ mod verify_state;
 mod worker;
 
 pub use error::{IoError, RunError};
-pub use files::{remove_test_dirs, Workspace};
+pub use files::{remove_test_dirs, LaidOut, Workspace};
+pub use groupids::of_run as groupids;
 pub use live::{fan_out, LiveLatency};
 use preflight::{check_free_space, check_places, check_readonly, not_a_local_disk, targets_of};
 pub use preflight::{check_targets, layout_bytes, target_warnings};
@@ -158,6 +160,9 @@ pub struct Progress<'a> {
 pub struct RunOutcome {
     pub result: RunResult,
     pub failure: Option<RunError>,
+    /// The job clones that found their files missing or short and laid
+    /// them out, in order (fio's `Laying out IO file` lines).
+    pub laid_out: Vec<LaidOut>,
 }
 
 fn unix_ms() -> u64 {
@@ -247,7 +252,12 @@ pub fn run_in(groups: &[Vec<JobSpec>], opts: &RunOptions, ws: &mut Workspace) ->
         }
     }
     result.finished_unix_ms = unix_ms();
-    RunOutcome { result, failure }
+    let laid_out = ws.take_laid_out();
+    RunOutcome {
+        result,
+        failure,
+        laid_out,
+    }
 }
 
 /// The run's error when jobs failed: the first job's, and how many more

@@ -5,8 +5,9 @@
 //! `runtime`) is checked as far as it got and no further.
 //!
 //! The file is named as fio names its own: `local-JOB-N-verify.state`, N
-//! the clone's number in its job, in `--aux-path` or else the current
-//! directory; fio 3.33 leaves one after every write job with `verify=`,
+//! the clone's thread number across the whole run, from 0 (fio 3.33 with
+//! jobs a (numjobs=2), b, c (numjobs=2): a-0, a-1, b-2, c-3, c-4), in
+//! `--aux-path` or else the current directory; fio 3.33 leaves one after every write job with `verify=`,
 //! since `verify_state_save` is on by default. Its contents are
 //! diskbench's, a few lines of text (fio's is a binary image of its own
 //! structures): a state file fio wrote is refused by name, not misread.
@@ -50,10 +51,10 @@ pub enum StateError {
     },
 }
 
-/// The state file of clone `clone` of job `job`, in `dir` (or the current
-/// directory).
-pub(crate) fn path(dir: Option<&str>, job: &str, clone: u32) -> PathBuf {
-    let name = format!("local-{job}-{clone}-verify.state");
+/// The state file of job `job`'s clone that is thread `index` of the run
+/// (from 0), in `dir` (or the current directory).
+pub(crate) fn path(dir: Option<&str>, job: &str, index: u32) -> PathBuf {
+    let name = format!("local-{job}-{index}-verify.state");
     match dir {
         Some(d) => Path::new(d).join(name),
         None => PathBuf::from(name),

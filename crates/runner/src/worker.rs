@@ -205,7 +205,8 @@ impl Budget {
 }
 
 /// The names `write_iolog` gives the clone's files: their paths, or for
-/// the null engine (no files) fio's names of them (`JOB.CLONE.FILE`).
+/// the null engine (no files) fio's names of them (`filename=`'s, else
+/// `JOB.CLONE.FILE`).
 fn file_names(plan: &WorkerPlan) -> Vec<String> {
     let files = match plan.engine_cfg.paths.is_empty() {
         false => plan.engine_cfg.paths.len(),
@@ -214,9 +215,20 @@ fn file_names(plan: &WorkerPlan) -> Vec<String> {
     (0..files as u32).map(|f| file_name(plan, f)).collect()
 }
 
-/// The name of the clone's file `file` (see [`file_names`]).
+/// The name of the clone's file `file` (see [`file_names`]): for the null
+/// engine, the name `filename=` gives it (each of `a:b`) when there is one.
 fn file_name(plan: &WorkerPlan, file: u32) -> String {
-    match plan.engine_cfg.paths.get(file as usize) {
+    if let Some(p) = plan.engine_cfg.paths.get(file as usize) {
+        return p.display().to_string();
+    }
+    let named = match &plan.spec.target {
+        model::FileTarget::Named(first) => {
+            let also = &plan.spec.file_options.also_named;
+            std::iter::once(first).chain(also).nth(file as usize)
+        }
+        _ => None,
+    };
+    match named {
         Some(p) => p.display().to_string(),
         None => (plan.spec.file_options).generated_name(&plan.spec.name, plan.clone, file),
     }

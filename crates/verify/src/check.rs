@@ -86,6 +86,11 @@ impl Format {
             first_bad_byte: first.map(|p| offset + self.on_device(p) as u64),
             expected,
             found,
+            in_header: false,
+        };
+        let in_header = |m: Mismatch| Mismatch {
+            in_header: true,
+            ..m
         };
         match self.algo {
             VerifyAlgo::Null => Ok(()),
@@ -93,9 +98,11 @@ impl Format {
             _ => {
                 self.swap_header(chunk);
                 let Some(h) = self.read_header(chunk) else {
-                    return Err(self.headless(chunk, file, offset, job_seed, expected, &mismatch));
+                    let m = self.headless(chunk, file, offset, job_seed, expected, &mismatch);
+                    return Err(in_header(m));
                 };
-                self.check_header(&h, file, offset, job_seed, expected, &mismatch)?;
+                (self.check_header(&h, file, offset, job_seed, expected, &mismatch))
+                    .map_err(in_header)?;
                 self.check_data(chunk, offset, h.stamp, &mismatch)
             }
         }

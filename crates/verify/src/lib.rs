@@ -40,6 +40,10 @@ pub struct Mismatch {
     pub first_bad_byte: Option<u64>,
     pub expected: String,
     pub found: String,
+    /// The chunk's header was bad (unreadable, or not this chunk's): there
+    /// is no whole chunk to hold it against, so fio's `verify_dump` writes
+    /// only what was read, as `FILE.OFFSET.hdr_fail`.
+    pub in_header: bool,
 }
 
 /// The chunk format of a job with `verify=` (`None` without), checked

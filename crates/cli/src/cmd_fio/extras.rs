@@ -106,25 +106,33 @@ pub fn io_trace(cli: &CliOptions) -> Option<runner::trace::IoTraceFn> {
     }))
 }
 
+/// `fio: set debug option CAT` for each category named (not `all`), on
+/// stdout first, as fio says them while it reads its options.
+pub fn debug_set_lines(cli: &CliOptions) {
+    for category in cli.debug.iter().filter(|c| *c != "all") {
+        println!("fio: set debug option {category}");
+    }
+}
+
 /// What `--debug` shows beyond `parse` (fio's trace, [`parse_trace`]),
 /// `random` (the seeds with the output, `report::fio_debug`) and `io` (each
-/// I/O, [`io_trace`]): for the other categories a note says where to look
-/// instead.
-pub fn debug_notes(cli: &CliOptions) {
+/// I/O, [`io_trace`]): for the other categories a note, kept with the
+/// run's checks (fio's stderr stays empty), says where to look instead.
+pub fn debug_note(cli: &CliOptions) -> Option<model::Warning> {
     let others: Vec<&str> = cli
         .debug
         .iter()
         .map(String::as_str)
         .filter(|c| !matches!(*c, "parse" | "random" | "io"))
         .collect();
-    if !others.is_empty() {
-        eprintln!(
-            "diskbench fio: debug {}: diskbench has no trace of its own for this; the JSON output's \
+    (!others.is_empty()).then(|| model::Warning::Approximation {
+        note: format!(
+            "debug {}: diskbench has no trace of its own for this; the JSON output's \
              diskbench section has the queue depth kept, the buffers and the disk counters, and \
              `strace -f` shows every system call",
             others.join(",")
-        );
-    }
+        ),
+    })
 }
 
 /// `error_dump=1` (fio's default): each error a job continued past, on

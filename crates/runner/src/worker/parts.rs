@@ -123,8 +123,9 @@ impl Parts {
             Ok(logs) => (logs, None),
             Err(e) => (None, Some(RunError::in_job(&spec.name, e))),
         };
-        let verify =
-            Verifier::new(&spec, &plan.regions, seed, plan.clone, q.depth).unwrap_or_else(|e| {
+        let state_index = plan.thread_number.saturating_sub(1);
+        let verify = Verifier::new(&spec, &plan.regions, seed, plan.clone, state_index, q.depth)
+            .unwrap_or_else(|e| {
                 failure.get_or_insert(e);
                 None
             });

@@ -47,6 +47,9 @@ pub(super) struct Verifier {
     loaded_writes: Option<u64>,
     /// The job's write count at its last sync (`verify_policy=fsynced`).
     synced_writes: u64,
+    /// The `N` of its state file's name, `local-JOB-N-verify.state`: as
+    /// fio numbers it, the clone's thread across the whole run, from 0.
+    state_index: u32,
 }
 
 impl Verifier {
@@ -57,6 +60,7 @@ impl Verifier {
         regions: &[crate::offsets::Region],
         job_seed: u64,
         writer: u32,
+        state_index: u32,
         depth: u32,
     ) -> Result<Option<Box<Verifier>>, RunError> {
         let Some(v) = &spec.verify else {
@@ -77,7 +81,8 @@ impl Verifier {
             .then(|| Expectations::new(&files, format.grain, writer as u16));
         let loaded_writes = match v.state_load {
             true => {
-                let path = crate::verify_state::path(v.state_dir.as_deref(), &spec.name, writer);
+                let path =
+                    crate::verify_state::path(v.state_dir.as_deref(), &spec.name, state_index);
                 let loaded = crate::verify_state::load(&path, &spec.name);
                 Some(loaded.map_err(|e| RunError::in_job(&spec.name, e))?)
             }
@@ -100,6 +105,7 @@ impl Verifier {
             found: Vec::new(),
             loaded_writes,
             synced_writes: 0,
+            state_index,
         })))
     }
 
@@ -256,11 +262,18 @@ impl Worker<'_> {
                     if v.spec.dump {
                         let rel = (m.offset - slot.offset) as usize;
                         let chunk = &buf[rel..rel + m.length as usize];
-                        let expected = table.and_then(|t| t.expected(slot.file, m.offset));
-                        let want = v
-                            .format
-                            .expected_chunk(chunk, slot.file, m.offset, v.job_seed, expected);
-                        dump(&path, m.offset, chunk, want.as_deref());
+                        match m.in_header {
+                            true => dump(&path, m.offset, &[("hdr_fail", chunk)]),
+                            false => {
+                                let expected = table.and_then(|t| t.expected(slot.file, m.offset));
+                                let want = (v.format).expected_chunk(
+                                    chunk, slot.file, m.offset, v.job_seed, expected,
+                                );
+                                let mut parts = vec![("received", chunk)];
+                                parts.extend(want.as_deref().map(|e| ("expected", e)));
+                                dump(&path, m.offset, &parts);
+                            }
+                        }
                     }
                     v.result.record(VerifyFailure {
                         path: path.display().to_string(),
@@ -303,9 +316,9 @@ impl Worker<'_> {
             true => v.synced_writes,
             false => self.writes.seq,
         };
-        let clone = u32::from(v.writer);
-        let path = crate::verify_state::path(v.spec.state_dir.as_deref(), &spec.name, clone);
-        if let Err(e) = crate::verify_state::save(&path, &spec.name, clone, writes) {
+        let path =
+            crate::verify_state::path(v.spec.state_dir.as_deref(), &spec.name, v.state_index);
+        if let Err(e) = crate::verify_state::save(&path, &spec.name, v.state_index, writes) {
             crate::notice::say(format!(
                 "diskbench: job '{}': verify_state_save: could not write {}: {e}",
                 spec.name,
@@ -438,15 +451,15 @@ impl Worker<'_> {
 }
 
 /// `verify_dump`: the chunk as read and as expected, beside each other in
-/// the current directory, named after the file and the offset. Existing
-/// files are never overwritten.
-fn dump(path: &Path, offset: u64, received: &[u8], expected: Option<&[u8]>) {
+/// the current directory, named after the file and the offset as fio names
+/// them: `FILE.OFFSET.received` and `.expected`, or only
+/// `FILE.OFFSET.hdr_fail` (what was read) when the chunk's header was bad.
+/// Existing files are never overwritten.
+fn dump(path: &Path, offset: u64, parts: &[(&str, &[u8])]) {
     let base = path
         .file_name()
         .map_or_else(|| "diskbench".into(), |n| n.to_string_lossy().into_owned());
-    let mut parts = vec![("received", received)];
-    parts.extend(expected.map(|e| ("expected", e)));
-    for (what, bytes) in parts {
+    for &(what, bytes) in parts {
         let name = format!("{base}.{offset}.{what}");
         let written = std::fs::OpenOptions::new()
             .write(true)
