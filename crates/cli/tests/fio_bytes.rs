@@ -319,7 +319,8 @@ fn time_based_jobs_wrap_around_as_fios() {
 
 /// Syncs as fio counts them, on a real file: `fsync=N`, `fdatasync=N` and
 /// `sync_file_range=...:N` sync before the write that follows every N (so
-/// none after a job's last write), each sync's latency is kept (`lat_ns.N`),
+/// none after a job's last write, unless its size ends in a piece shorter
+/// than a block, which fio asks for after it), each sync's latency is kept (`lat_ns.N`),
 /// and `total_ios` counts only fsyncs. The normal output shows them as
 /// fio's does: the block etcd's disk check reads its fdatasync p99 from.
 #[test]
@@ -330,6 +331,10 @@ fn syncs_count_as_fios() {
         "--sync_file_range=write:4",
         "--fsync=4 --end_fsync=1",
         "--fdatasync=1 --bs=2300 --size=230000",
+        // A size that ends in a piece shorter than a block: fio asks for
+        // it, finds it too short, and syncs the last write on the way.
+        "--fdatasync=1 --bs=2300 --size=231000",
+        "--fdatasync=1 --bs=4k --size=18k",
     ];
     let counts = |doc: &serde_json::Value| {
         let job = &doc["jobs"][0];

@@ -194,6 +194,12 @@ struct Worker<'a> {
 struct Budget {
     issued: u64,
     total: u64,
+    /// The job's size ends in a piece shorter than a block, which is never
+    /// issued. fio asks for one more I/O after the last whole block, finds
+    /// that piece too short, and ends; a sync due by then (`fdatasync=1`)
+    /// is issued on the way, so its last write is followed by a sync. When
+    /// the size is whole blocks, fio stops asking and the last write is not.
+    short_tail: bool,
 }
 
 impl Budget {
@@ -335,7 +341,11 @@ impl<'a> Worker<'a> {
             rec: Recorder::new(clock, start, q.with_slat, shared.live_latency.is_some())
                 .with_prios(&spec.prio),
             q,
-            budget: Budget { issued: 0, total },
+            budget: Budget {
+                issued: 0,
+                total,
+                short_tail: paced::short_tail(&spec, plan.io_budget, plan.regions.len()),
+            },
             time,
             writes: Writes::default(),
             cpu_start: sys::thread_usage(),
@@ -413,14 +423,15 @@ impl<'a> Worker<'a> {
 
     /// A sync due with nothing in flight: a replayed sync syncs the file it
     /// names; `fsync=` all, and only before more writes, as fio (the last
-    /// writes of a job are not followed by one).
+    /// writes of a job are not followed by one, unless its size ends in a
+    /// piece shorter than a block).
     fn serve_sync(&mut self) -> Result<(), EngineError> {
         match self.parts.replay.as_mut().and_then(|r| r.sync_file.take()) {
             Some(file) => {
                 let slot = self.parts.files.slot_of(file);
                 self.timed_sync(|w| w.sync_file(slot))?
             }
-            None if self.more_to_come() => {
+            None if self.more_to_come() || self.asks_for_the_short_tail() => {
                 self.timed_sync(Self::sync_files)?;
                 self.synced_for_verify();
             }
@@ -428,6 +439,13 @@ impl<'a> Worker<'a> {
         }
         self.writes.synced();
         Ok(())
+    }
+
+    /// Whether fio would ask for the piece shorter than a block that ends
+    /// the job's size, now that its whole blocks are issued (see
+    /// [`Budget::short_tail`]).
+    fn asks_for_the_short_tail(&self) -> bool {
+        self.budget.short_tail && self.time.phase.done_by_size()
     }
 
     /// Moves the phase on with the clock at `now`: ends the ramp (the

@@ -135,6 +135,18 @@ pub(super) fn byte_budget(spec: &JobSpec, io_budget: Option<u64>, plain_offsets:
     }
 }
 
+/// Whether a size-based job's `size` ends in a piece shorter than a block
+/// in one of its `files` (see `Budget::short_tail`): more than its whole
+/// blocks, by less than a block per file. `io_size` keeps its own bytes in
+/// the budget, so the job already asks for more after its last block.
+pub(super) fn short_tail(spec: &JobSpec, io_budget: Option<u64>, files: usize) -> bool {
+    let (Some(blocks), Some(size), None) = (io_budget, spec.size_bytes, spec.io_size_bytes) else {
+        return false;
+    };
+    let whole = blocks.saturating_mul(spec.bs_bytes);
+    size > whole && size - whole < (files.max(1) as u64).saturating_mul(spec.bs_bytes)
+}
+
 /// `cpus_allowed`, the job's I/O priority and `startdelay`, in the
 /// worker's thread before its clock starts. With `cpus_allowed_policy=split`
 /// the thread gets one CPU of the set: the run's Nth thread the Nth CPU,

@@ -150,6 +150,17 @@ impl Phase {
         matches!(self, Phase::Stopping { .. })
     }
 
+    /// Whether it stopped because the job's size was issued.
+    pub(super) fn done_by_size(&self) -> bool {
+        matches!(
+            self,
+            Phase::Stopping {
+                why: Stop::Done,
+                ..
+            }
+        )
+    }
+
     /// Why the worker stopped, once it has.
     #[cfg(test)]
     pub(super) fn stopped_by(&self) -> Option<Stop> {
