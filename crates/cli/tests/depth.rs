@@ -102,7 +102,8 @@ fn the_depth_distributions_reach_every_output_format() {
     // 1,024 I/Os at depth 4: the first three were submitted at 1 to 3.
     assert!(depths.contains(" 4=99."), "{depths}");
     assert!(text.contains("     submit    : 0=0.0%, 4=100.0%"), "{text}");
-    assert!(text.contains("     kept      : mean="), "{text}");
+    // fio's normal output has no line for the depth kept: neither has ours.
+    assert!(!text.contains("kept      :"), "{text}");
 
     let terse = fio_in(dir.path(), &format!("{base} --output-format=terse"));
     let fields: Vec<String> = stdout_of(&terse)

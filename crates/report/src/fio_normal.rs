@@ -6,11 +6,9 @@
 //! (`show_thread_status_normal`, `show_ddir_status`, `display_lat`,
 //! `show_clat_percentiles`, `show_latencies`, `show_group_stats`); see
 //! `fixtures/fio-3.33-randrw.txt` (at the root). Lines fio prints from data
-//! we do not collect are left out: the `pid` and time of the job header and
-//! `; 0 zone resets`. `Disk stats` closes the text when the run measured a
+//! we do not collect are left out: `; 0 zone resets`. `Disk stats` closes the text when the run measured a
 //! device (fio 3.33 prints no `sectors=` there, though its HOWTO shows it).
-//! After `IO depths` and its `submit`/`complete` lines, diskbench adds one of
-//! its own: `kept`, the mean depth really kept.
+//! diskbench adds no line of its own: the depth really kept is in the JSON.
 //! `issued rwts` counts the I/Os diskbench counted (the JSON's `total_ios`:
 //! those still in flight at the deadline are reaped, not counted), and
 //! `latency` is fio's latency_target line: the depth a `latency_target`
@@ -199,9 +197,9 @@ fn marked(line: String, approximate: bool) -> String {
     }
 }
 
-/// fio's `IO depths`, `submit` and `complete` lines, plus diskbench's mean
-/// depth kept: an imported job's from its source's tables, none for one
-/// imported without them (nothing measured them).
+/// fio's `IO depths`, `submit` and `complete` lines: an imported job's from
+/// its source's tables, none for one imported without them (nothing
+/// measured them).
 fn depth_lines(out: &mut String, job: &JobResult) {
     if source::record(job).is_some() {
         return source_depth_lines(out, job);
@@ -222,13 +220,10 @@ fn depth_lines(out: &mut String, job: &JobResult) {
             .collect();
         let _ = writeln!(out, "{title} {}", cells.join(", "));
     }
-    if let Some(mean) = d.mean() {
-        let _ = writeln!(
-            out,
-            "     kept      : mean={mean:.2} of iodepth={} (IOPS x mean lat)",
-            job.spec.iodepth
-        );
-    }
+    // The depth really kept (Little's law) is not a line here: fio's normal
+    // output has none, and a parser of it must see fio's lines only. The
+    // JSON carries it (`diskbench.mean_depth`), and a depth not kept is a
+    // warning kept with the run.
 }
 
 /// An imported job's depth lines, from the source's tables as it wrote them.
