@@ -365,3 +365,34 @@ fn syncs_count_as_fios() {
         "{text}"
     );
 }
+
+/// The device counts the ramp's I/O too: the check that a device was shared
+/// (its counters beyond the job's I/O) holds them against all the job did,
+/// the ramp included. A ramp of half the job's time used to read as a
+/// third of the device's work being another's.
+#[test]
+fn the_ramps_io_is_not_taken_for_anothers_on_the_device() {
+    let dir = real_dir();
+    let file = dir.path().join("f");
+    let args = format!(
+        "--name=r --filename={} --size=16m --rw=randread --bs=4k --ioengine=psync \
+         --direct=1 --ramp_time=1 --runtime=1 --time_based --output-format=json",
+        file.display()
+    );
+    let doc = fio_ok_in(dir.path(), &args);
+    let measured = doc["jobs"][0]["read"]["total_ios"].as_u64().unwrap();
+    assert!(measured > 0, "{doc}");
+    let warnings = doc["diskbench"]["warnings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    // Another program may really share the device here; then the warning
+    // must count the ramp's I/O as the job's.
+    for w in warnings.iter().filter(|w| w["kind"] == "device_shared") {
+        let job_ios = w["job_ios"].as_u64().unwrap();
+        assert!(
+            job_ios > measured + measured / 4,
+            "the job's I/O held against the device lacks the ramp's: {job_ios} vs {measured} measured: {w}"
+        );
+    }
+}

@@ -259,6 +259,13 @@ impl Worker<'_> {
                         self.rec.response(slot.dir, response);
                     }
                 }
+                // The ramp's I/O is not measured but the device counts it:
+                // it is kept apart, so the device's counters can be held
+                // against all the job did.
+                Ok(()) if !measuring && !slot.trim => {
+                    self.unmeasured.ios += 1;
+                    self.unmeasured.bytes += u64::from(slot.len);
+                }
                 Ok(()) => {}
                 Err(e) => {
                     let spec = &self.plan.spec;
