@@ -133,11 +133,15 @@ pub fn report_problems(outcome: &RunOutcome) {
 /// `unsaid` kinds) on stderr, each kind once on a short line naming its
 /// tests (with `explain`, each test's whole text under it), then the error
 /// (if any). The warnings about the target itself were printed before the run.
+///
+/// `said`: the warning kinds a sweep has said at an earlier point, left
+/// out here (each point's are kept in full with its run) and added to.
 pub fn report_findings(
     outcome: &RunOutcome,
     verdicts: &[report::sanity::Verdict],
     unsaid: &[&str],
     explain: bool,
+    mut said: Option<&mut Vec<String>>,
 ) {
     let warnings: Vec<&model::Warning> = outcome
         .result
@@ -149,10 +153,20 @@ pub fn report_findings(
                 model::Warning::NotALocalDisk { .. } | model::Warning::Check { .. }
             )
         })
+        .filter(|w| match said.as_deref_mut() {
+            None => true,
+            Some(said) if said.contains(&w.kind_name()) => false,
+            Some(said) => {
+                said.push(w.kind_name());
+                true
+            }
+        })
         .collect();
     let found = report::glance::findings(&outcome.result, &warnings, verdicts, unsaid);
     eprint!("{}", report::glance::render(&found, explain));
-    if !found.is_empty() && !explain {
+    // Said once a command, not after each run of a soak or point of a sweep.
+    static HINTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !found.is_empty() && !explain && !HINTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
         eprintln!("(--explain says what each line means, why, and the fix)");
     }
     report_error(outcome);

@@ -238,7 +238,13 @@ pub fn run(
                     false => Vec::new(),
                 };
                 let unsaid = m.checks.map_or(&[][..], |c| c.unsaid);
-                report_findings(&outcome, &said, unsaid, m.checks.is_some_and(|c| c.explain));
+                report_findings(
+                    &outcome,
+                    &said,
+                    unsaid,
+                    m.checks.is_some_and(|c| c.explain),
+                    None,
+                );
             }
         }
         std::io::Write::flush(&mut std::io::stdout()).context("writing results")?;

@@ -99,6 +99,8 @@ pub struct Sweeper<'a> {
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     ws: runner::Workspace,
     pub exit: crate::outcome::Exit,
+    /// The warning kinds said at earlier points.
+    said: Vec<String>,
 }
 
 /// One measured point: its figures, and whether the run went wrong.
@@ -130,6 +132,7 @@ impl<'a> Sweeper<'a> {
             stop: crate::outcome::stop_on_signals()?,
             ws: runner::Workspace::default(),
             exit: crate::outcome::Exit::Ok,
+            said: Vec::new(),
         })
     }
 
@@ -144,7 +147,11 @@ impl<'a> Sweeper<'a> {
         };
         let (outcome, written) =
             soak_loop::measure_once(&m, &self.stop, &mut self.ws, None, Some(prefix));
-        crate::outcome::report_findings(&outcome, &[], &[], self.template.explain.explain);
+        // A warning is said at the first point it fires on; each point's
+        // are kept with its run (`diskbench show ID`).
+        let explain = self.template.explain.explain;
+        let said = Some(&mut self.said);
+        crate::outcome::report_findings(&outcome, &[], &[], explain, said);
         let exit = crate::outcome::Exit::of(&outcome.failure);
         let (exit, id) =
             crate::save::save_run(self.kind, &outcome.result, None, written, &self.save, exit);

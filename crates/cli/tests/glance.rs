@@ -76,3 +76,22 @@ fn the_commands_with_checks_take_explain() {
         assert!(help.contains("--explain"), "{command}: {help}");
     }
 }
+
+/// A sweep says a warning at the first point it fires on, not at every
+/// point, and the pointer to `--explain` once: each point's warnings are
+/// still kept with its run.
+#[test]
+fn a_sweep_says_each_warning_once_not_at_every_point() {
+    let dir = real_dir();
+    let out = diskbench()
+        .args(["sweep", "--qd", "1,2,4", "--runtime", "100ms", "--ramp", "0s"])
+        .args(["--size", "16m", "--no-save"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    // 100 ms points are too short at every one of the three.
+    assert_eq!(err.matches("measured for only").count(), 1, "{err}");
+    assert!(err.matches("--explain says").count() <= 1, "{err}");
+}
