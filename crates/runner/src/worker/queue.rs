@@ -264,7 +264,7 @@ impl Worker<'_> {
                 // against all the job did.
                 Ok(()) if !measuring && !slot.trim => {
                     self.unmeasured.ios += 1;
-                    self.unmeasured.bytes += u64::from(slot.len);
+                    self.unmeasured.bytes += slot.len;
                 }
                 Ok(()) => {}
                 Err(e) => {
