@@ -84,7 +84,15 @@ fn the_commands_with_checks_take_explain() {
 fn a_sweep_says_each_warning_once_not_at_every_point() {
     let dir = real_dir();
     let out = diskbench()
-        .args(["sweep", "--qd", "1,2,4", "--runtime", "100ms", "--ramp", "0s"])
+        .args([
+            "sweep",
+            "--qd",
+            "1,2,4",
+            "--runtime",
+            "100ms",
+            "--ramp",
+            "0s",
+        ])
         .args(["--size", "16m", "--no-save"])
         .arg(dir.path())
         .output()
