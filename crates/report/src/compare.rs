@@ -114,8 +114,10 @@ pub struct Group {
     pub mixed: Vec<(Metric, Vec<String>)>,
     /// The runs that warned when they ran (a page cache that can hold the
     /// data, a test too short to trust, ...), each with how many warnings
-    /// it kept: their figures may mislead, and the table marks the group.
-    pub warned_runs: Vec<(i64, usize)>,
+    /// it kept and of how many kinds (a check of all seven tests is seven
+    /// warnings of one kind, said on one line when it ran): their figures
+    /// may mislead, and the table marks the group.
+    pub warned_runs: Vec<(i64, usize, usize)>,
 }
 
 /// Statistics of one metric over a group's runs.
@@ -408,7 +410,13 @@ fn summarise(labels: BTreeMap<String, String>, runs: &[&RunRecord]) -> Group {
         warned_runs: runs
             .iter()
             .filter(|r| !r.result.warnings.is_empty())
-            .map(|r| (r.id, r.result.warnings.len()))
+            .map(|r| {
+                let mut kinds: Vec<String> =
+                    r.result.warnings.iter().map(|w| w.kind_name()).collect();
+                kinds.sort();
+                kinds.dedup();
+                (r.id, r.result.warnings.len(), kinds.len())
+            })
             .collect(),
     }
 }

@@ -181,7 +181,12 @@ fn notes(c: &Comparison, terminal: bool) -> String {
             let runs: Vec<String> = g
                 .warned_runs
                 .iter()
-                .map(|(id, n)| format!("{id} ({n} warning{})", if *n == 1 { "" } else { "s" }))
+                .map(|(id, n, kinds)| match (*n, *kinds) {
+                    (1, _) => format!("{id} (1 warning)"),
+                    (n, 1) => format!("{id} ({n} warnings of one kind)"),
+                    (n, k) if n == k => format!("{id} ({n} warnings)"),
+                    (n, k) => format!("{id} ({n} warnings of {k} kinds)"),
+                })
                 .collect();
             let _ = writeln!(
                 out,
@@ -347,7 +352,11 @@ pub fn render_csv(c: &Comparison) -> String {
         });
         let ids: Vec<String> = g.p99_approximate_runs.iter().map(i64::to_string).collect();
         row.push(ids.join(" "));
-        let warned: Vec<String> = g.warned_runs.iter().map(|(id, _)| id.to_string()).collect();
+        let warned: Vec<String> = g
+            .warned_runs
+            .iter()
+            .map(|(id, ..)| id.to_string())
+            .collect();
         row.push(warned.join(" "));
         out.push_str(&line(row));
     }
@@ -399,7 +408,7 @@ fn group_json(g: &Group) -> Value {
         "p99_latency_us": summary_json(g.p99_latency_us.as_ref()),
         "p99_latency_us_merged": g.p99_latency_us_merged,
         "p99_latency_us_approximate_runs": g.p99_approximate_runs,
-        "warned_runs": g.warned_runs.iter().map(|(id, n)| json!({"id": id, "warnings": n})).collect::<Vec<Value>>(),
+        "warned_runs": g.warned_runs.iter().map(|(id, n, kinds)| json!({"id": id, "warnings": n, "kinds": kinds})).collect::<Vec<Value>>(),
         "monthly_cost": monthly,
         "cost_per_1000_iops": per_iops,
         "cost_per_mb_per_s": per_mb,

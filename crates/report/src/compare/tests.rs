@@ -520,7 +520,7 @@ fn runs_that_warned_are_marked_per_run_and_per_group() {
         text: "too short to trust".into(),
     });
     let c = compare(&runs, &by(&["provider", "disk"]));
-    assert_eq!(c.groups[0].warned_runs, [(runs[1].id, 2)]);
+    assert_eq!(c.groups[0].warned_runs, [(runs[1].id, 2, 2)]);
     assert!(c.groups[1..].iter().all(|g| g.warned_runs.is_empty()));
     let table = render_table(&c);
     let marked: Vec<&str> = table
@@ -538,7 +538,24 @@ fn runs_that_warned_are_marked_per_run_and_per_group() {
     let json: Value = serde_json::from_str(&render_json(&c)).unwrap();
     assert_eq!(
         json["groups"][0]["warned_runs"],
-        serde_json::json!([{"id": runs[1].id, "warnings": 2}])
+        serde_json::json!([{"id": runs[1].id, "warnings": 2, "kinds": 2}])
+    );
+    // Seven tests' checks of one kind are one kind of warning.
+    for _ in 0..6 {
+        runs[1].result.warnings.push(model::Warning::Check {
+            name: "too-short".into(),
+            job: None,
+            text: "too short to trust".into(),
+        });
+    }
+    let c = compare(&runs, &by(&["provider", "disk"]));
+    let table = render_table(&c);
+    assert!(
+        table.contains(&format!(
+            "run(s) {} (8 warnings of 2 kinds) warned",
+            runs[1].id
+        )),
+        "{table}"
     );
     let csv = render_csv(&c);
     let ends = format!(",{}", runs[1].id);

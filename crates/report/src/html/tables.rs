@@ -63,7 +63,7 @@ pub(super) fn compare_table(c: &Comparison) -> String {
         let warned: Vec<String> = g
             .warned_runs
             .iter()
-            .map(|(id, _)| format!("<a href=\"#run-{id}\">{id}</a>"))
+            .map(|(id, ..)| format!("<a href=\"#run-{id}\">{id}</a>"))
             .collect();
         let mark = match warned.is_empty() {
             true => String::new(),
