@@ -10,6 +10,18 @@ use model::{EngineKind, FileTarget, JobSpec, RwMode};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The block sizes fio's job line shows for a job that gave none or
+/// `bs=4k`: 4096B-4096B for reads, writes and trims.
+fn bs_4k_as_given() -> Option<model::block_sizes::BsAsGiven> {
+    Some(model::block_sizes::BsAsGiven {
+        sizes: model::direction::PerDir {
+            read: (4096, 4096),
+            write: (4096, 4096),
+        },
+        trim: (4096, 4096),
+    })
+}
+
 fn opts(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs
         .iter()
@@ -24,6 +36,7 @@ fn vs_fio_benchmark_line() {
          --size=1g --runtime=5 --time_based=1 --direct=1 --output-format=json",
     );
     let mut want = JobSpec::new("vs");
+    want.bs_as_given = bs_4k_as_given();
     want.target = FileTarget::Named(PathBuf::from("/tmp/x"));
     want.rw = RwMode::RandRead;
     want.bs_bytes = 4096;
@@ -89,6 +102,7 @@ fn sample_randrw_line_echoes_like_fio() {
 fn fio_defaults() {
     let job = parse("--name=d --size=1m").jobs.remove(0);
     let mut want = JobSpec::new("d");
+    want.bs_as_given = bs_4k_as_given();
     want.size_bytes = Some(1 << 20);
     want.options = opts(&[("name", "d"), ("size", "1m")]);
     assert_eq!(job, want);
