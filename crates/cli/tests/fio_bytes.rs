@@ -317,6 +317,36 @@ fn time_based_jobs_wrap_around_as_fios() {
     }
 }
 
+/// A time-based read job with `verify=` reads one pass over its size on
+/// an asynchronous engine and ends, as fio 3.33 runs it (a time-based
+/// randread after a time-based randwrite then checks blocks the writer's
+/// first pass wrote); on a synchronous engine it reads until its runtime.
+#[test]
+fn a_time_based_verified_read_on_an_asynchronous_engine_reads_one_pass_as_fio() {
+    let written = "--filename=f --size=256k --bs=4k --verify=crc32c --name=w --rw=write";
+    for (engine, one_pass) in [("libaio", true), ("posixaio", true), ("psync", false)] {
+        let args = format!(
+            "{written} --name=r --stonewall --rw=randread --time_based --runtime=1 \
+             --ioengine={engine} --iodepth=4"
+        );
+        // Each in a directory of its own: diskbench would not overwrite
+        // the file fio wrote without --allow-overwrite.
+        let (fio_dir, our_dir) = (real_dir(), real_dir());
+        let Some(fio) = real_fio_json_in(fio_dir.path(), &args) else {
+            return;
+        };
+        let ours = fio_in(our_dir.path(), &args);
+        assert!(ours.status.success(), "{args}: {}", stderr_of(&ours));
+        let (fio, ours) = (io_counts(&fio), io_counts(&json_of(&ours)));
+        let reads = |c: &IoCounts| c[1].3;
+        let (f, o) = (reads(&fio), reads(&ours));
+        match one_pass {
+            true => assert!(f == 64 && o == 64, "{engine}: fio {f} reads, diskbench {o}"),
+            false => assert!(f > 640 && o > 640, "{engine}: fio {f} reads, diskbench {o}"),
+        }
+    }
+}
+
 /// Syncs as fio counts them, on a real file: `fsync=N`, `fdatasync=N` and
 /// `sync_file_range=...:N` sync before the write that follows every N (so
 /// none after a job's last write, unless its size ends in a piece shorter

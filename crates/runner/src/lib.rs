@@ -707,7 +707,11 @@ fn plan_clone(
     // sprandom's pass is the job's whole I/O.
     let io_budget = match &sprandom {
         Some(plan) => Some(plan.writes()),
-        None => (!spec.time_based).then(|| per_pass * spec.loops.max(1) as u64),
+        None => fileset::io_budget(
+            spec,
+            per_pass,
+            engine::Engine::capabilities(&engine).asynchronous,
+        ),
     };
     distribution::check_sequence(spec, &files.regions, io_budget)?;
     Ok(WorkerPlan {

@@ -118,11 +118,16 @@ fn loops(spec: &JobSpec) -> u64 {
 /// The bytes a size-based job issues after its ramp: `io_size` (or the
 /// region, `io_budget` blocks of `bs_bytes`) per loop, capped by
 /// `number_ios` when every I/O is one block. fio ignores both limits in a
-/// time-based job (`io_budget` is `None`), which loops until its runtime.
+/// time-based job (`io_budget` is `None`), which loops until its runtime,
+/// and in the one time-based job bound by its size all the same (see
+/// `fileset::io_budget`), which does one pass.
 pub(super) fn byte_budget(spec: &JobSpec, io_budget: Option<u64>, plain_offsets: bool) -> u64 {
     let Some(blocks) = io_budget else {
         return u64::MAX;
     };
+    if spec.time_based {
+        return blocks.saturating_mul(spec.bs_bytes);
+    }
     let bytes = match spec.io_size_bytes {
         Some(b) => b.saturating_mul(loops(spec)),
         None => blocks.saturating_mul(spec.bs_bytes),
