@@ -326,3 +326,41 @@ pub fn commands_in(help: &str) -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// Runs `diskbench fio` as job `v` with 4 KiB blocks on `file`, in the
+/// file's directory (where a write job with `verify=` leaves its state
+/// file, as fio does), with JSON output.
+pub fn fio_on(file: &std::path::Path, args: &[&str]) -> Output {
+    diskbench()
+        .current_dir(file.parent().unwrap())
+        .args([
+            "fio",
+            "--name=v",
+            "--bs=4k",
+            "--no-save",
+            "--output-format=json",
+        ])
+        .arg(format!("--filename={}", file.display()))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The first job's `verify` block of a `diskbench fio` JSON output.
+pub fn verify_of(out: &Output) -> serde_json::Value {
+    json_of(out)["jobs"][0]["verify"].clone()
+}
+
+/// Flips one bit of the byte at `at` in `file`, behind diskbench's back.
+pub fn flip(file: &std::path::Path, at: u64) {
+    use std::os::unix::fs::FileExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(file)
+        .unwrap();
+    let mut b = [0u8];
+    f.read_exact_at(&mut b, at).unwrap();
+    b[0] ^= 0x40;
+    f.write_all_at(&b, at).unwrap();
+}
