@@ -20,6 +20,14 @@ pub struct PodRun<'a> {
     pub result: &'a RunResult,
 }
 
+/// A pod whose node was lost during the run (NotReady, or its kubelet
+/// silent): it gave no run, and its class no verdict it did not earn.
+pub struct LostPod<'a> {
+    pub class: &'a str,
+    pub node: &'a str,
+    pub why: &'a str,
+}
+
 /// A requirement in a few words: "WAL fdatasync p99 2.43 ms: fit".
 fn short(j: &Judged) -> String {
     let value = match &j.measured {
@@ -47,14 +55,18 @@ fn answer(r: &Report) -> &'static str {
     }
 }
 
-/// Every pod's verdicts and each class's, in words.
-pub fn render(workload: &Workload, pods: &[PodRun]) -> String {
+/// Every pod's verdicts and each class's, in words; a lost pod has its
+/// line, and keeps its class from a verdict of fit.
+pub fn render(workload: &Workload, pods: &[PodRun], lost: &[LostPod]) -> String {
     let mut by_class: BTreeMap<&str, Vec<(&PodRun, Report)>> = BTreeMap::new();
     for p in pods {
         by_class
             .entry(p.class)
             .or_default()
             .push((p, judge(workload, p.result)));
+    }
+    for l in lost {
+        by_class.entry(l.class).or_default();
     }
     let mut out = String::new();
     let _ = writeln!(
@@ -75,28 +87,46 @@ pub fn render(workload: &Workload, pods: &[PodRun]) -> String {
                 lines.join("; ")
             );
         }
-        let _ = writeln!(out, "  {class}: {}", class_answer(judged));
+        let lost: Vec<&LostPod> = lost.iter().filter(|l| l.class == *class).collect();
+        for l in &lost {
+            let _ = writeln!(
+                out,
+                "  {class}, pod on {}: lost ({}): no verdict",
+                l.node, l.why
+            );
+        }
+        let _ = writeln!(out, "  {class}: {}", class_answer(judged, &lost));
     }
     out
 }
 
-/// A class's verdict from its pods'.
-fn class_answer(judged: &[(&PodRun, Report)]) -> String {
-    let total = judged.len();
+/// A class's verdict from its pods' and those lost with their node.
+fn class_answer(judged: &[(&PodRun, Report)], lost: &[&LostPod]) -> String {
+    let total = judged.len() + lost.len();
     let not_fit: Vec<String> = judged
         .iter()
         .filter(|(_, r)| r.fit == Some(false))
         .map(|(p, _)| format!("pod {} on {}", p.pod, p.node))
         .collect();
     let fit = judged.iter().filter(|(_, r)| r.fit == Some(true)).count();
-    match (not_fit.is_empty(), fit == total) {
-        (false, _) => format!(
+    let nodes: Vec<&str> = lost.iter().map(|l| l.node).collect();
+    match (not_fit.is_empty(), fit == total, lost.is_empty()) {
+        (false, _, _) => format!(
             "not fit: {} of {total} pods broke a requirement ({})",
             not_fit.len(),
             not_fit.join(", ")
         ),
-        (true, true) => format!("fit: every requirement kept on all {total} pods"),
-        (true, false) => format!(
+        (true, true, _) => format!("fit: every requirement kept on all {total} pods"),
+        (true, false, false) => format!(
+            "no verdict: {fit} of {total} pods fit, {} lost with {} ({})",
+            lost.len(),
+            match lost.len() {
+                1 => "its node",
+                _ => "their nodes",
+            },
+            nodes.join(", ")
+        ),
+        (true, false, true) => format!(
             "no verdict: {fit} of {total} pods fit, the others gave no verdict (no published \
              limit, or a check measured nothing)"
         ),
@@ -150,7 +180,7 @@ mod tests {
                 result: &fast,
             },
         ];
-        let text = render(etcd, &pods);
+        let text = render(etcd, &pods, &[]);
         assert!(
             text.contains("disk: not fit: 1 of 2 pods broke a requirement (pod 2 on node-b)"),
             "{text}"
@@ -167,5 +197,44 @@ mod tests {
         // The tmpfs class's one pod has no backend check in its run: no
         // verdict for the class, not a fit it did not show.
         assert!(text.contains("tmpfs: no verdict"), "{text}");
+    }
+
+    /// A pod lost with its node has its line, and its class gets no
+    /// verdict of fit from the pods that were left: the program may land
+    /// on that node too.
+    #[test]
+    fn a_lost_node_keeps_its_class_from_fit_and_is_named() {
+        let etcd = crate::catalogue::find("etcd").unwrap();
+        // Both of etcd's checks, each sync 2 ms: fit.
+        let mut fit = wal_run(2.0);
+        let mut backend = fit.jobs[0].clone();
+        backend.name = "etcd-backend".to_string();
+        fit.jobs.push(backend);
+        let pods = [PodRun {
+            class: "local",
+            pod: "1",
+            node: "node-a",
+            result: &fit,
+        }];
+        let lost = [LostPod {
+            class: "local",
+            node: "node-b",
+            why: "NotReady at 12:00:03",
+        }];
+        let text = render(etcd, &pods, &lost);
+        assert!(
+            text.contains("local, pod on node-b: lost (NotReady at 12:00:03): no verdict"),
+            "{text}"
+        );
+        assert!(
+            text.contains("local: no verdict: 1 of 2 pods fit, 1 lost with its node (node-b)"),
+            "{text}"
+        );
+        // Only lost pods: the class still has its lines.
+        let text = render(etcd, &[], &lost);
+        assert!(
+            text.contains("local: no verdict: 0 of 1 pods fit, 1 lost"),
+            "{text}"
+        );
     }
 }

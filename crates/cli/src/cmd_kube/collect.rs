@@ -156,7 +156,7 @@ impl Gathered {
             store.path().display(),
             merged.present
         );
-        if let Some(text) = fit_verdicts(&self.records) {
+        if let Some(text) = fit_verdicts(&self.records, &self.lost_nodes) {
             print!("{text}");
             return Ok(());
         }
@@ -177,8 +177,9 @@ impl Gathered {
 }
 
 /// The pods' runs of `kube run --fit WORKLOAD` judged, each pod and each
-/// class; `None` when the runs are not a workload's checks.
-fn fit_verdicts(records: &[RunRecord]) -> Option<String> {
+/// class, with the pods lost with their node; `None` when the runs are not
+/// a workload's checks.
+fn fit_verdicts(records: &[RunRecord], lost: &[report::fleet::LostNode]) -> Option<String> {
     let name = records.iter().find_map(|r| {
         let w = r.result.workload.as_ref()?;
         (w.command == model::RunKind::Fit.name()).then(|| w.document["workload"].as_str())?
@@ -196,7 +197,15 @@ fn fit_verdicts(records: &[RunRecord]) -> Option<String> {
             result: &r.result,
         })
         .collect();
-    Some(fit::pods::render(workload, &pods))
+    let lost: Vec<fit::pods::LostPod> = lost
+        .iter()
+        .map(|l| fit::pods::LostPod {
+            class: &l.class,
+            node: &l.node,
+            why: &l.why,
+        })
+        .collect();
+    Some(fit::pods::render(workload, &pods, &lost))
 }
 
 #[derive(clap::Args)]
