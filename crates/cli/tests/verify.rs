@@ -590,3 +590,41 @@ fn the_verify_options_fio_documents_are_carried_out() {
     assert_eq!(job["read"]["io_bytes"], 128 << 10);
     assert_eq!(verify_of(&out)["checked"], 32);
 }
+
+#[test]
+fn verify_follows_files_opened_and_closed_by_openfiles() {
+    let dir = real_dir();
+    let out = diskbench()
+        .current_dir(dir.path())
+        .args([
+            "fio",
+            "--name=v",
+            "--bs=4k",
+            "--no-save",
+            "--output-format=json",
+        ])
+        .arg(format!("--directory={}", dir.path().display()))
+        .args([
+            "--rw=randwrite",
+            "--size=768k",
+            "--nrfiles=3",
+            "--openfiles=2",
+        ])
+        .args([
+            "--numjobs=2",
+            "--ioengine=libaio",
+            "--iodepth=8",
+            "--direct=1",
+        ])
+        .args(["--verify=crc32c", "--verify_backlog=16"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let json = json_of(&out);
+    for job in json["jobs"].as_array().unwrap() {
+        // Each clone's three files, 64 blocks each, read back once.
+        assert_eq!(job["verify"]["checked"], 192, "{}", job["verify"]);
+        assert_eq!(job["verify"]["bad"], 0, "{}", job["verify"]);
+        assert_eq!(job["read"]["io_bytes"], 768 << 10);
+    }
+}
