@@ -365,6 +365,12 @@ fn syncs_count_as_fios() {
         // it, finds it too short, and syncs the last write on the way.
         "--fdatasync=1 --bs=2300 --size=231000",
         "--fdatasync=1 --bs=4k --size=18k",
+        // Between loops fio syncs twice: at the loop's end and after
+        // reopening the file for the next.
+        "--fdatasync=1 --size=16k --loops=3",
+        "--fdatasync=1 --size=18k --loops=2",
+        "--fsync=2 --size=16k --loops=3",
+        "--fsync=3 --size=16k --loops=3",
     ];
     let counts = |doc: &serde_json::Value| {
         let job = &doc["jobs"][0];

@@ -200,6 +200,12 @@ struct Budget {
     /// is issued on the way, so its last write is followed by a sync. When
     /// the size is whole blocks, fio stops asking and the last write is not.
     short_tail: bool,
+    /// Bytes of one loop of a size-based job of several `loops` (0 for
+    /// one loop, or a time-based job). Between two loops fio asks for the
+    /// next I/O twice, once before it finds the file done and once after
+    /// reopening it, and a sync due (`fdatasync=N`, its writes a multiple
+    /// of N) is issued at each ask: two syncs there, where one is due.
+    loop_bytes: u64,
 }
 
 impl Budget {
@@ -207,6 +213,14 @@ impl Budget {
     #[inline]
     fn left(&self) -> bool {
         self.issued < self.total
+    }
+
+    /// Whether what was issued ends a loop with another to come.
+    fn between_loops(&self) -> bool {
+        self.loop_bytes > 0
+            && self.issued > 0
+            && self.issued < self.total
+            && self.issued.is_multiple_of(self.loop_bytes)
     }
 }
 
@@ -345,6 +359,7 @@ impl<'a> Worker<'a> {
                 issued: 0,
                 total,
                 short_tail: paced::short_tail(&spec, plan.io_budget, plan.regions.len()),
+                loop_bytes: paced::loop_bytes(&spec, plan.io_budget, total),
             },
             time,
             writes: Writes::default(),
@@ -433,6 +448,9 @@ impl<'a> Worker<'a> {
             }
             None if self.more_to_come() || self.asks_for_the_short_tail() => {
                 self.timed_sync(Self::sync_files)?;
+                if self.budget.between_loops() && !self.ramping() {
+                    self.timed_sync(Self::sync_files)?;
+                }
                 self.synced_for_verify();
             }
             None => {}

@@ -140,6 +140,16 @@ pub(super) fn byte_budget(spec: &JobSpec, io_budget: Option<u64>, plain_offsets:
     }
 }
 
+/// Bytes of one loop of a size-based job of several `loops` whose
+/// budget is `total`; 0 for one loop or a time-based job (see
+/// `Budget::loop_bytes`).
+pub(super) fn loop_bytes(spec: &JobSpec, io_budget: Option<u64>, total: u64) -> u64 {
+    match (io_budget, spec.time_based, loops(spec)) {
+        (Some(_), false, n) if n > 1 && total != u64::MAX => total / n,
+        _ => 0,
+    }
+}
+
 /// Whether a size-based job's `size` ends in a piece shorter than a block
 /// in one of its `files` (see `Budget::short_tail`): more than its whole
 /// blocks, by less than a block per file. `io_size` keeps its own bytes in
@@ -148,7 +158,8 @@ pub(super) fn short_tail(spec: &JobSpec, io_budget: Option<u64>, files: usize) -
     let (Some(blocks), Some(size), None) = (io_budget, spec.size_bytes, spec.io_size_bytes) else {
         return false;
     };
-    let whole = blocks.saturating_mul(spec.bs_bytes);
+    // `io_budget` holds every loop; the piece ends each one.
+    let whole = (blocks / loops(spec)).saturating_mul(spec.bs_bytes);
     size > whole && size - whole < (files.max(1) as u64).saturating_mul(spec.bs_bytes)
 }
 
