@@ -24,7 +24,7 @@ pub(crate) fn plan_clone(
         CloneFiles {
             paths: Vec::new(),
             files: Vec::new(),
-            regions: vec![offsets::Region {
+            regions: vec![Region {
                 base: 0,
                 blocks: u64::MAX / spec.bs_bytes.max(1),
                 block_bytes: spec.bs_bytes,

@@ -341,7 +341,8 @@ impl<'a> Worker<'a> {
             seed,
             plain_offsets: gen.is_plain(),
         };
-        let (parts, failure) = Parts::new(&mut plan, at, &q, &time, total, names);
+        let loop_bytes = paced::loop_bytes(&spec, plan.io_budget, total);
+        let (parts, failure) = Parts::new(&mut plan, at, &q, &time, loop_bytes, names);
         if failure.is_some() {
             time.phase.stop(Stop::Setup);
         }
@@ -359,7 +360,7 @@ impl<'a> Worker<'a> {
                 issued: 0,
                 total,
                 short_tail: paced::short_tail(&spec, plan.io_budget, plan.regions.len()),
-                loop_bytes: paced::loop_bytes(&spec, plan.io_budget, total),
+                loop_bytes,
             },
             time,
             writes: Writes::default(),

@@ -59,8 +59,9 @@ struct Ranges {
 }
 
 impl FileOps {
-    /// `budget`: the job's bytes (all loops), `u64::MAX` when time-based.
-    pub(super) fn new(set: Option<FileSet>, spec: &model::JobSpec, budget: u64) -> FileOps {
+    /// `loop_bytes`: one loop's bytes of a job of several (0: one loop,
+    /// or time-based), the worker's `Budget::loop_bytes`.
+    pub(super) fn new(set: Option<FileSet>, spec: &model::JobSpec, loop_bytes: u64) -> FileOps {
         let n = set.as_ref().map_or(0, FileSet::len);
         let f = &spec.file_options;
         let open = f.openfiles.map_or(n, |k| (k as usize).min(n));
@@ -73,9 +74,8 @@ impl FileOps {
             ),
             false => (Vec::new(), Vec::new()),
         };
-        let loops = u64::from(spec.loops.max(1));
-        let loop_bytes = match f.unlink_each_loop && loops > 1 && budget != u64::MAX {
-            true => budget / loops,
+        let loop_bytes = match f.unlink_each_loop {
+            true => loop_bytes,
             false => 0,
         };
         let ranges = f.sync_file_range.filter(|_| n > 0).map(|r| Ranges {

@@ -102,13 +102,14 @@ pub(super) struct Ended {
 impl Parts {
     /// The parts of `plan`'s job, and the first failure to set one up (a
     /// log that cannot be opened, verify options that cannot work).
-    /// `budget`: the job's bytes; `names`: its files' names in an I/O log.
+    /// `loop_bytes`: one loop's bytes of a job of several (0: one loop, or
+    /// time-based); `names`: its files' names in an I/O log.
     pub(super) fn new(
         plan: &mut WorkerPlan,
         start: Start,
         q: &Queue,
         time: &Timeline,
-        budget: u64,
+        loop_bytes: u64,
         names: Vec<String>,
     ) -> (Parts, Option<RunError>) {
         let spec = Arc::clone(&plan.spec);
@@ -162,7 +163,7 @@ impl Parts {
                 spec.randseed ^ u64::from(plan.thread_number) << 40,
                 plan.dedupe,
             ),
-            files: FileOps::new(plan.file_set.take(), &spec, budget),
+            files: FileOps::new(plan.file_set.take(), &spec, loop_bytes),
             overlap: spec.serialize_overlap.then(Overlap::default),
         };
         (parts, failure)
@@ -395,7 +396,7 @@ mod tests {
             logs: None,
             stable: None,
             data: None,
-            files: FileOps::new(None, &spec, u64::MAX),
+            files: FileOps::new(None, &spec, 0),
             overlap: None,
         }
     }
